@@ -14,8 +14,9 @@ re-checked by `test_openspiel_encoding` below:
 - With `off_bid_penalty=true,points_per_trick=1` a player's return is
   tricks + 10 on an exact bid and -|bid - tricks| otherwise, so the Plump
   score (exact: 10 + bid, otherwise 0) is max(0, return).
-- K = 52 // N (all cards dealt) is excluded: OpenSpiel then waits for a trump
-  card at a chance node without outcomes (4 players, K = 13 stalls).
+- Deals that use all 52 cards (4 players x 13) are excluded: OpenSpiel then
+  waits for a trump card at a chance node without outcomes and stalls.
+  So K <= 51 // N here, which always leaves a card to turn for trump.
 """
 
 import functools
@@ -32,7 +33,7 @@ from plump_teach.plump import PlumpDeal, PlumpRules  # noqa: E402
 OS_SUITS = ("♣", "♦", "♠", "♥")  # OpenSpiel's suit order: C, D, S, H
 OS_RANKS = "23456789TJQKA"
 BID_OFFSET = 52
-DEALS_PER_PLAYER_COUNT = 400  # 3 player counts -> 1,200 deals
+DEALS_PER_PLAYER_COUNT = 1000  # 3 player counts -> 3,000 deals
 
 
 def os_to_card(action: int) -> Card:
@@ -147,26 +148,32 @@ def compare_deal(players, dealer, hands, trump, rng, seen):
         seat = state.current_player()
         assert deal.phase == "playing" and deal.to_act == seat, \
             f"to play: ours {deal.to_act} ({deal.phase}), OpenSpiel {seat}\n{where()}"
-        ours = sorted(card_to_os(c) for c in deal.legal_cards())
+        legal = list(deal.legal_cards())
+        ours = sorted(card_to_os(c) for c in legal)
         theirs = sorted(state.legal_actions())
         assert ours == theirs, (
             f"legal cards of seat {seat}: ours {[str(os_to_card(a)) for a in ours]}, "
             f"OpenSpiel {[str(os_to_card(a)) for a in theirs]}\n{where()}")
-        if deal.trick and all(c.suit != deal.trick[0].suit for c in deal.legal_cards()):
+        if deal.trick and all(c.suit != deal.trick[0].suit for c in legal):
             seen["renounce"] += 1
-        card = rng.choice(deal.legal_cards())
+        card = rng.choice(legal)
         moves.append((seat, card))
         finished = len(deal.history)
         deal.play(seat, card)
         state.apply_action(card_to_os(card))
 
         if len(deal.history) > finished:  # a trick was completed
-            theirs_won = os_tricks_won(state)
-            winner = [p for p in range(players) if theirs_won[p] != won[p]]
-            won = theirs_won
             leader, cards, our_winner = deal.history[-1]
-            assert [our_winner] == winner, \
-                f"trick {list(map(str, cards))}: ours won by {our_winner}, OpenSpiel {winner}\n{where()}"
+            played = moves[-players:]
+            assert (leader, cards) == (played[0][0], tuple(c for _, c in played)), \
+                f"history entry {deal.history[-1]}\n{where()}"
+            theirs_won = os_tricks_won(state)
+            winners = [p for p in range(players) if theirs_won[p] != won[p]]
+            assert len(winners) == 1, f"OpenSpiel tricks won {won} -> {theirs_won}\n{where()}"
+            won = theirs_won
+            assert our_winner == winners[0], (
+                f"trick {' '.join(map(str, cards))} led by {leader}: "
+                f"ours won by {our_winner}, OpenSpiel by {winners[0]}\n{where()}")
             assert list(deal.taken) == won, f"tricks taken: ours {deal.taken}, OpenSpiel {won}\n{where()}"
             if cards[0].suit != deal.trump and cards[(our_winner - leader) % players].suit == deal.trump:
                 seen["trumped"] += 1
@@ -175,7 +182,12 @@ def compare_deal(players, dealer, hands, trump, rng, seen):
 
     assert deal.phase == "done" and deal.to_act is None, f"our deal not done\n{where()}"
     assert len(deal.history) == tricks
+    # The oracle's own formula, then the Plump score derived from it.
+    returns = [int(r) for r in state.returns()]
+    bids = list(deal.bids)
+    assert returns == [w + 10 if b == w else -abs(b - w) for b, w in zip(bids, won)], \
+        f"OpenSpiel returns {returns} for bids {bids}, tricks {won}\n{where()}"
     ours = list(deal.points())
-    theirs = [max(0, int(r)) for r in state.returns()]
+    theirs = [max(0, r) for r in returns]
     assert ours == theirs, \
         f"scores: ours {ours}, OpenSpiel {theirs} (returns {state.returns()})\n{where()}"

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Kursens två kommandon, som bara kräver Python 3.11 eller senare:
+
+    python3 run.py kurs    öppnar kursen i JupyterLab, på startsidan nbs/index.ipynb
+    python3 run.py test    kör alla tester, som CI gör
+
+Båda skapar en virtuell miljö i .venv första gången och installerar det som behövs i den.
+Extra argument efter `kurs` skickas vidare till JupyterLab (till exempel --no-browser --port 8890).
+"""
+import hashlib, os, subprocess, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+
+
+def say(msg): print(f"==> {msg}", flush=True)
+
+
+def run(*cmd, **kw):
+    r = subprocess.run([str(c) for c in cmd], cwd=kw.pop("cwd", ROOT), **kw)
+    if r.returncode: sys.exit(r.returncode)
+
+
+def ensure_env(extra: str):
+    "Skapa .venv och installera paketet (med `extra`) om pyproject.toml har ändrats sedan sist."
+    if sys.version_info < (3, 11): sys.exit("Kursen behöver Python 3.11 eller senare.")
+    if not (BIN / "python").exists() and not (BIN / "python.exe").exists():
+        say("Skapar en virtuell miljö i .venv")
+        run(sys.executable, "-m", "venv", VENV)
+    stamp = VENV / f".installerat-{extra or 'kurs'}"
+    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if not stamp.exists() or stamp.read_text() != want:
+        say("Installerar plump_teach" + (f" med [{extra}]" if extra else "") + " i .venv")
+        run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+        run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", f".[{extra}]" if extra else ".")
+        stamp.write_text(want)
+
+
+def snapshot():
+    "Innehållet i biblioteket och notebooks, för att se om export eller clean ändrar något."
+    files = sorted([*(ROOT / "plump_teach").rglob("*.py"), *(ROOT / "nbs").rglob("*.ipynb")])
+    return {str(f.relative_to(ROOT)): hashlib.sha256(f.read_bytes()).hexdigest()
+            for f in files if ".ipynb_checkpoints" not in f.parts}
+
+
+def test(args):
+    ensure_env("dev")
+    for tool, what in (("nbdev-export", "biblioteket plump_teach/ stämmer med notebooks"),
+                       ("nbdev-clean", "notebooks är rensade")):
+        before = snapshot()
+        run(BIN / tool)
+        after = snapshot()
+        changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+        if changed:
+            sys.exit(f"FEL: {tool} ändrade {', '.join(changed)}.\n"
+                     f"Kör {tool}, granska ändringen med git diff och checka in den.")
+        say(f"{tool}: inget ändrades ({what})")
+    say("nbdev-test: kör lektionerna i nbs/")
+    run(BIN / "nbdev-test")
+    say("pytest: tests/")
+    run(BIN / "python", "-m", "pytest", *args)
+
+
+def kurs(args):
+    ensure_env("")
+    extra = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    say("Startar JupyterLab på kursens startsida (avsluta med Ctrl+C)")
+    run(BIN / "jupyter", "lab", "index.ipynb", *extra, *args, cwd=ROOT / "nbs")
+
+
+if __name__ == "__main__":
+    cmds = {"kurs": kurs, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
+        sys.exit(__doc__)
+    cmds[sys.argv[1]](sys.argv[2:])
