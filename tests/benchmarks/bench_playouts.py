@@ -34,7 +34,7 @@ def openspiel(rng):
     state = GAME.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():  # all chance outcomes are equally likely here
-            action = rng.choice(state.chance_outcomes())[0]
+            action = rng.choice(state.legal_actions())
         else:
             action = rng.choice(state.legal_actions())
         state.apply_action(action)
