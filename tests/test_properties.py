@@ -21,7 +21,7 @@ import random
 from dataclasses import fields
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plump_teach.cards import FULL_DECK, RANK_SYMBOLS, Card
@@ -35,10 +35,11 @@ NAMES = ("Anna", "Bo", "Cissi", "Dan", "Eva", "Fredrik")
 RULE_NAMES = tuple(f.name for f in fields(PlumpRules))
 ASCII_SUIT = {'♠': 's', '♥': 'h', '♦': 'r', '♣': 'k'}
 
-# One place to size the whole file (measured: see the report in the PR / run
-# `pytest tests/test_properties.py --durations=0`).
+# One place to size the whole file.  Measured on the 2-core dev machine: 33-44 s for the file
+# (1250 games, ~7300 deals played card by card, ~11000 recorded, ~221000 actions,
+# 15000 playouts); `pytest tests/test_properties.py -s` prints these counts.
 N_CARD_BY_CARD = 250      # games where every deal is played card by card
-N_MIXED = 900             # games mixing played and recorded deals
+N_MIXED = 1000            # games mixing played and recorded deals
 N_PLAYOUT = 300           # examples of sim.random_playout, 25 deals each
 PLAYOUTS_PER_EXAMPLE = 25
 
@@ -119,6 +120,14 @@ def expected_legal_cards(hand, trick, trump, must_trump):
     if must_trump and trump is not None and trumps:
         return trumps
     return set(hand)
+
+
+_IMMUTABLE = {id(c): c for c in FULL_DECK}
+
+
+def deal_copy(deal: PlumpDeal) -> PlumpDeal:
+    "A deep copy of a deal that shares the (immutable) cards and rules: much faster than plain deepcopy."
+    return copy.deepcopy(deal, {**_IMMUTABLE, id(deal.rules): deal.rules})
 
 
 def card_text(card: Card, rng: random.Random):
@@ -258,10 +267,24 @@ class Driver:
             assert deal.trump_card is None
         else:
             assert deal.trump_card in set(dealt)
+        if n * cards == 52:
+            STATS['whole_deck_deals'] += 1
         assert deal.trump == expected_trump(deal, rules, idx)
+        # P15: during bidding you see your own hand, or with 'kortet i pannan' everyone's but your own
+        for seat in range(n):
+            seen = set(deal.visible_hands(seat))
+            assert seen == ({s for s in range(n) if s != seat} if cards == 1 and rules.blind_one_card else {seat})
+        # P16: who bid zero in the previous deal of this game
+        if rules.no_zero_twice and prev is not None:
+            assert deal.zero_last == {s for s in range(n) if prev.bids[s] == 0}
+        else:
+            assert not deal.zero_last
         # P5
         assert deal.order == expected_order(deal.dealer, n, rules)
         assert deal.phase == 'bidding' and g.phase == 'bidding'
+        # P14: the score sheet has a row per deal of the (remaining) schedule, labelled with its cards
+        if self.rng.random() < 0.2:
+            assert [r['cards'] for r in g.sheet().rows] == self.schedule[g.first_deal:]
         if not rules.dealer_bids_first:
             assert deal.order[-1] == deal.dealer
 
@@ -276,6 +299,8 @@ class Driver:
         assert legal == rules_legal_bids(deal.cards, earlier, self.n, rules, seat in deal.zero_last)
         if last and not rules.simultaneous_bids:
             assert deal.cards - sum(earlier) not in legal     # P6
+        if rules.no_zero_twice and seat in deal.zero_last:
+            assert 0 not in legal or legal == [0]           # P16, unless zero is the only way out
         missing = set(range(deal.cards + 1)) - set(legal)
         if not rules.no_zero_twice or seat not in deal.zero_last:
             assert len(missing) <= (1 if last and not rules.simultaneous_bids else 0)
@@ -283,7 +308,7 @@ class Driver:
             self.try_illegal_bids(legal, deal.cards)
         if rng.random() < self.ALL_OPTIONS_PROB:
             for b in legal:
-                copy.deepcopy(deal).bid(seat, b)
+                deal_copy(deal).bid(seat, b)
         self.act('bid', g.to_act if rng.random() < 0.7 else seat, rng.choice(legal))
 
     def after_bidding_checks(self, deal):
@@ -307,7 +332,7 @@ class Driver:
             self.try_illegal_cards(legal, hand)
         if rng.random() < self.ALL_OPTIONS_PROB:
             for c in legal:
-                copy.deepcopy(deal).play(seat, c)
+                deal_copy(deal).play(seat, c)
         self.act('play', g.to_act if rng.random() < 0.7 else seat, card_text(rng.choice(legal), rng))
 
     def record_step(self):
@@ -403,8 +428,11 @@ class Driver:
         totals = [sum(d.points()[s] for d in g.deals) for s in range(n)]
         assert g.totals == totals
         assert all(t >= 0 for t in totals)
-        sheet = g.sheet()
+        sheet = g.sheet(only_played=True)
         assert sheet.totals == totals and len(sheet.rows) == len(g.deals)
+        assert [r['points'] for r in sheet.rows] == [d.points() for d in g.deals]
+        # g.sheet() (with the unplayed rows) is checked in test_finished_sheet_has_one_row_per_deal:
+        # after the last deal it shows a phantom empty row (engine bug, see there).
         if self.rt_deal == len(self.schedule):
             self.round_trip()
         for c in self.clones:                       # the restored games continued identically
@@ -419,13 +447,17 @@ class Driver:
             self.refused(g.record_result, [0] * n, match="Partiet är slut")
 
 
-STATS = {'games': 0, 'played_deals': 0, 'recorded_deals': 0, 'actions': 0, 'round_trips': 0}
+STATS = {'games': 0, 'played_deals': 0, 'recorded_deals': 0, 'actions': 0, 'round_trips': 0,
+         'whole_deck_deals': 0, 'games_by_players': {n: 0 for n in range(2, 7)}, 'rule_on': {}}
 
 
 def run_game(setup):
     d = Driver(setup)
     d.run()
     STATS['games'] += 1
+    STATS['games_by_players'][d.n] += 1
+    for name in d.rules.changed():
+        STATS['rule_on'][name] = STATS['rule_on'].get(name, 0) + 1
     STATS['played_deals'] += d.played_deals
     STATS['recorded_deals'] += d.recorded_deals
     STATS['actions'] += d.actions
@@ -524,8 +556,13 @@ def test_round_trip_continues_identically_explicit():
     assert json.loads(g.to_json())['events'] == json.loads(g2.to_json())['events']
 
 
-def test_report_coverage(capsys):
-    "Not a check: prints how much the property tests covered (shown with `pytest -s`)."
-    if STATS['games']:
-        with capsys.disabled():
-            print(f"\nproperty coverage: {STATS}")
+def test_finished_sheet_has_one_row_per_deal():
+    g = PlumpGame(["Anna", "Bo"], seed=0, first_deal=17)     # schedule 10..1..10: the last two deals, 9 and 10
+    rng = random.Random(0)
+    while g.phase != 'over':
+        if g.phase == 'bidding':
+            g.bid(g.to_act, rng.choice(g.legal_bids()))
+        else:
+            g.record_result([g.deal.cards, 0])
+    assert len(g.deals) == 2
+    assert [r['cards'] for r in g.sheet().rows] == [9, 10]

@@ -1,0 +1,324 @@
+"""Bad input gets a clear Swedish error and changes nothing.
+
+Every refusal is a `ValueError` subclass (`PlumpError` from the rules and the
+game, `CardError` from the card parser) whose message says, in Swedish, what
+was wrong.  Where there is state (a `PlumpGame`), the game is compared before
+and after: its JSON save and the visible parts of the current deal.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from plump_teach.cards import CardError, parse_card, parse_cards
+from plump_teach.plump import PlumpGame
+from plump_teach.plump_rules import PlumpError, PlumpRules, deal_schedule, legal_bids
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = ["Anna", "Bo", "Cissi"]
+
+
+# --------------------------------------------------------------------------- helpers
+
+def snapshot(g: PlumpGame):
+    "Everything a player could see of the game, to compare before and after a refused action."
+    d = g.deal
+    deal = None if d is None else (d.cards, d.dealer, d.trump_card, d.hands, list(d.bids), list(d.taken),
+                                   d.trick, d.history, d.phase, d.leader)
+    return (g.to_json(), g.phase, g.to_act, g.deal_index, len(g.deals), g.totals, list(g.legal_bids()),
+            list(g.legal_cards()), deal)
+
+
+def assert_refused(g: PlumpGame, fn, *args, match: str, exc=PlumpError):
+    "`fn(*args)` raises `exc` (a ValueError) with the Swedish fragment `match`, and `g` is unchanged."
+    before = snapshot(g)
+    with pytest.raises(exc, match=match) as info:
+        fn(*args)
+    assert isinstance(info.value, ValueError)
+    assert snapshot(g) == before
+    return info.value
+
+
+def small_game(rules: PlumpRules = PlumpRules()) -> PlumpGame:
+    """Three players, the 2-card deal of the schedule (index 8 of 10..1..10), Anna deals.
+
+    Bo (förhand) holds ♥K ♣3, Cissi ♥2 ♦5 (♠5 ♦5 with trumftvång), Anna ♥E ♠2; spades are trump.
+    """
+    cissi = "♠5 ♦5" if rules.must_trump else "♥2 ♦5"
+    g = PlumpGame(NAMES, rules, seed=1, first_deal=8, dealer="Anna",
+                  hands=["♥E ♠2", "♥K ♣3", cissi], trump_card="♠K")
+    assert g.deal.cards == 2 and g.to_act == "Bo" and g.deal.trump == "♠"
+    return g
+
+
+def bid_all(g: PlumpGame):
+    "Bo 1, Cissi 0, Anna 0 (Anna, the dealer, may not bid 1)."
+    g.bid("Bo", 1).bid("Cissi", 0).bid("Anna", 0)
+    assert g.phase == "playing" and g.to_act == "Bo"
+    return g
+
+
+def finished_game() -> PlumpGame:
+    "A game that starts at the last deal of the schedule and is over after it."
+    g = PlumpGame(NAMES, seed=3, first_deal=len(deal_schedule(3)) - 1)
+    while g.phase == "bidding":
+        g.bid(g.to_act, g.legal_bids()[0])
+    g.record_result([g.deal.cards, 0, 0])
+    assert g.phase == "over" and g.to_act is None
+    return g
+
+
+# --------------------------------------------------------------------------- card text
+
+@pytest.mark.parametrize("text, fragment", [
+    ("♥", "Kan inte läsa kortet '♥': skriv färgen först"),
+    ("h", "skriv färgen först och sedan valören"),
+    ("x10", "färgen skrivs först"),
+    ("10h", "färgen skrivs först"),
+    ("h1", "valören '1' finns inte"),
+    ("♠Z", "valören 'Z' finns inte"),
+    ("hE ♥E", "står två gånger"),
+    ("♥E, ♠Kn, ♥ess", "valören 'ess' finns inte"),
+])
+def test_malformed_card_text(text, fragment):
+    with pytest.raises(CardError, match=fragment) as info:
+        parse_cards(text)
+    assert isinstance(info.value, ValueError)
+
+
+def test_malformed_card_in_game_is_refused_and_changes_nothing():
+    g = bid_all(small_game())
+    assert_refused(g, g.play, "Bo", "♥Z", match="Kan inte läsa kortet '♥Z'")
+    assert_refused(g, g.play, "Bo", "x", match="Kan inte läsa kortet")
+    # set_hands with bad card text, before anyone has bid
+    g2 = small_game()
+    assert_refused(g2, g2.set_hands, ["♥E ♠2", "♥K ♣3", "♥2 ♦X"], "♠K", match="valören 'X' finns inte")
+    assert_refused(g2, g2.set_hands, ["♥E ♠2", "♥E ♣3", "♥2 ♦5"], "♠K", match="Samma kort finns på två händer")
+
+
+def test_single_card_parser_accepts_what_it_should():
+    "The counterpart: the spellings the messages promise do parse."
+    assert parse_cards("♥E h10 kKn sD rA kq") != []
+    assert str(parse_card("kKn")) == "♣Kn"
+
+
+# --------------------------------------------------------------------------- player count
+
+@pytest.mark.parametrize("n", [1, 7])
+def test_player_count_outside_2_to_6(n):
+    names = [f"Spelare {i}" for i in range(n)]
+    fragment = f"Plump spelas av 2.6 spelare \\(P2\\), inte {n}"
+    for call in (lambda: PlumpGame(names, seed=1),
+                 lambda: deal_schedule(n),
+                 lambda: deal_schedule(names),
+                 lambda: legal_bids(1, [], n),
+                 lambda: legal_bids(1, [], names)):
+        with pytest.raises(PlumpError, match=fragment) as info:
+            call()
+        assert isinstance(info.value, ValueError)
+
+
+def test_single_name_as_string_is_one_player():
+    with pytest.raises(PlumpError, match="inte 1"):
+        PlumpGame("Anna")
+
+
+# --------------------------------------------------------------------------- bids
+
+@pytest.mark.parametrize("bid, fragment", [
+    (3, "Budet 3 finns inte: ett bud är ett heltal från 0 till 2"),
+    (11, "Budet 11 finns inte"),
+    (-1, "Budet -1 finns inte"),
+    ("1", "Budet '1' finns inte"),
+    (1.0, "Budet 1.0 finns inte"),
+    (True, "Budet True finns inte"),
+])
+def test_bid_outside_the_hand(bid, fragment):
+    g = small_game()
+    assert_refused(g, g.bid, "Bo", bid, match=fragment)
+    g.bid("Bo", 1)                                    # and the game goes on as before
+    assert g.to_act == "Cissi"
+
+
+def test_dealers_forbidden_bid():
+    g = small_game()
+    g.bid("Bo", 1).bid("Cissi", 0)
+    assert_refused(g, g.bid, "Anna", 1, match="Givaren får inte bjuda 1: då blir budsumman 1 \\+ 0 \\+ 1 = 2")
+
+
+# --------------------------------------------------------------------------- cards
+
+def test_card_not_in_hand():
+    g = bid_all(small_game())
+    assert_refused(g, g.play, "Bo", "♠E", match="♠E finns inte på Bos hand")
+    assert_refused(g, g.play, "Bo", "♥E", match="♥E finns inte på Bos hand")    # Anna's card
+    assert_refused(g, g.play, "Bo", "♠K", match="♠K finns inte på Bos hand")    # the turned trump card
+
+
+def test_card_that_breaks_follow_suit():
+    g = bid_all(small_game())
+    g.play("Bo", "♥K")
+    assert_refused(g, g.play, "Cissi", "♦5",
+                   match="Cissi måste följa färg: hjärter spelades ut och Cissi har ♥2. Att lägga ♦5 vore renons")
+
+
+def test_card_that_breaks_trumftvang():
+    g = bid_all(small_game(PlumpRules(must_trump=True)))
+    g.play("Bo", "♥K")
+    assert_refused(g, g.play, "Cissi", "♦5", match="Trumftvång: Cissi saknar hjärter men har trumf")
+
+
+# --------------------------------------------------------------------------- turn order and phase
+
+def test_bid_out_of_turn():
+    g = small_game()
+    assert_refused(g, g.bid, "Anna", 0, match="Det är inte Annas tur, utan Bos")
+    assert_refused(g, g.bid, 2, 0, match="Det är inte Cissis tur, utan Bos")
+    assert_refused(g, g.bid, "Zorro", 0, match="Det finns ingen spelare 'Zorro'")
+    assert_refused(g, g.play, "Bo", "♥K", match="Det går inte att spela ett kort nu: budgivningen pågår")
+
+
+def test_play_out_of_turn():
+    g = bid_all(small_game())
+    assert_refused(g, g.play, "Cissi", "♥2", match="Det är inte Cissis tur, utan Bos")
+    assert_refused(g, g.play, 0, "♥E", match="Det är inte Annas tur, utan Bos")
+    assert_refused(g, g.bid, "Bo", 1, match="Det går inte att bjuda nu: sticken spelas")
+    g.play("Bo", "♥K")
+    assert_refused(g, g.play, "Bo", "♣3", match="Det är inte Bos tur, utan Cissis")
+    assert_refused(g, g.record_result, [1, 1, 0], match="inget kort är spelat")
+
+
+def test_wrong_result():
+    g = bid_all(small_game())
+    assert_refused(g, g.record_result, [1, 0, 0], match="Sticken summerar till 1, men given hade 2 stick")
+    assert_refused(g, g.record_result, [2, 0], match="för var och en av de 3 spelarna")
+    assert_refused(g, g.record_result, [3, -1, 0], match="som heltal från 0")
+    assert_refused(g, g.record_result, [1, 1, 0], ["Zorro"], match="Det finns ingen spelare 'Zorro'")
+
+
+def test_acting_after_the_game_is_over():
+    g = finished_game()
+    for fn, args in ((g.bid, ("Anna", 0)), (g.play, ("Anna", "♥E")), (g.record_result, ([1, 0, 0],)),
+                     (g.bid, ("Bo", 1))):
+        assert_refused(g, fn, *args, match="Partiet är slut; inga fler drag tas emot")
+    assert g.legal_bids() == [] and list(g.legal_cards()) == []
+
+
+# --------------------------------------------------------------------------- corrupted saves
+
+def saved():
+    "A game in the middle of a trick, its JSON text and the parsed dict."
+    g = bid_all(small_game())
+    g.play("Bo", "♥K")
+    text = g.to_json()
+    return g, text, json.loads(text)
+
+
+def test_save_is_what_the_tests_below_tamper_with():
+    g, text, d = saved()
+    assert d["events"] == [["hands", ["♥E ♠2", "♥K ♣3", "♥2 ♦5"], "♠K"],
+                           ["bid", 1, 1], ["bid", 2, 0], ["bid", 0, 0], ["play", 1, "♥K"]]
+    assert PlumpGame.from_json(text) == g
+
+
+def tamper(d, how):
+    d = copy.deepcopy(d)
+    how(d)
+    return d
+
+
+CORRUPT_DICTS = {
+    "wrong format tag": (lambda d: d.update(format="schack.Parti"), "ingen sparad Plump-omgång"),
+    "missing format tag": (lambda d: d.pop("format"), "ingen sparad Plump-omgång"),
+    "future version": (lambda d: d.update(version=2), "Sparfilen har version 2; den här versionen av plump_teach läser version 1"),
+    "illegal bid (dealer's forbidden bid)": (lambda d: d["events"].__setitem__(3, ["bid", 0, 1]),
+                                             "Sparfilen är skadad: händelse 4 av 5 .*Givaren får inte bjuda 1"),
+    "bid above the hand": (lambda d: d["events"].__setitem__(1, ["bid", 1, 5]),
+                           "Sparfilen är skadad: händelse 2 av 5 .*Budet 5 finns inte"),
+    "bid out of turn": (lambda d: d["events"].__setitem__(1, ["bid", 2, 1]),
+                        "händelse 2 av 5 .*Det är inte Cissis tur, utan Bos"),
+    "card not in hand": (lambda d: d["events"].__setitem__(4, ["play", 1, "♠E"]),
+                         "händelse 5 av 5 .*♠E finns inte på Bos hand"),
+    "renons": (lambda d: d["events"].append(["play", 2, "♦5"]), "händelse 6 av 6 .*Cissi måste följa färg"),
+    "unreadable card": (lambda d: d["events"].__setitem__(4, ["play", 1, "♥Z"]), "händelse 5 av 5 .*Kan inte läsa kortet"),
+    "unknown event": (lambda d: d["events"].append(["fuska", 1]), "okänd händelse 'fuska'"),
+    "event not a list": (lambda d: d["events"].append("bid"), "händelsen är tom eller ingen lista"),
+    "empty event": (lambda d: d["events"].append([]), "händelsen är tom eller ingen lista"),
+    "events not a list": (lambda d: d.update(events={"bid": 1}), "Sparfilen är skadad: händelserna ska vara en lista"),
+    "unknown house rule": (lambda d: d.update(rules={"jokrar": True}), "Sparfilen är skadad: Okänd husregel: jokrar"),
+    "house rule not a bool": (lambda d: d.update(rules={"sang": 1}), "Husregeln sang ska vara True eller False"),
+    "rules not a dict": (lambda d: d.update(rules=["sang"]), "Husreglerna ska vara ett lexikon"),
+    "seven players": (lambda d: d.update(players=list("ABCDEFG")), "Sparfilen är skadad: Plump spelas av 2.6 spelare"),
+    "seed not an integer": (lambda d: d.update(seed="abc"), "Fröet ska vara ett heltal"),
+    "trump card in a hand": (lambda d: d["events"][0].__setitem__(2, "♥E"), "Trumfkortet ♥E ligger i talongen"),
+    "missing key": (lambda d: d.pop("seed"), "Sparfilen är skadad"),
+}
+
+
+@pytest.mark.parametrize("case", list(CORRUPT_DICTS))
+def test_corrupted_save(case):
+    how, fragment = CORRUPT_DICTS[case]
+    g, text, d = saved()
+    before = snapshot(g)
+    bad = tamper(d, how)
+    pristine = copy.deepcopy(bad)
+    for load in (lambda: PlumpGame.from_dict(bad), lambda: PlumpGame.from_json(json.dumps(bad, ensure_ascii=False))):
+        with pytest.raises(PlumpError, match=fragment) as info:
+            load()
+        assert isinstance(info.value, ValueError)
+    assert bad == pristine                      # the input is not modified
+    assert snapshot(g) == before                # nor is the game it was saved from
+    assert PlumpGame.from_json(text) == g       # and the good save still loads
+
+
+@pytest.mark.parametrize("text", [
+    "cut",            # replaced below by the truncated save
+    "",
+    "{",
+    "inte json",
+    None,
+])
+def test_unreadable_save(text):
+    g, good, _ = saved()
+    before = snapshot(g)
+    if text == "cut":
+        text = good[: len(good) // 2]
+    with pytest.raises(PlumpError, match="Sparfilen är ingen giltig JSON") as info:
+        PlumpGame.from_json(text)
+    assert isinstance(info.value, ValueError)
+    assert snapshot(g) == before
+
+
+@pytest.mark.parametrize("text", ["[]", "42", '"plump"', "null", '{"players": ["Anna", "Bo"]}'])
+def test_json_that_is_not_a_save(text):
+    with pytest.raises(PlumpError, match="Det här är ingen sparad Plump-omgång från plump_teach"):
+        PlumpGame.from_json(text)
+
+
+# --------------------------------------------------------------------------- light engine imports
+
+ENGINE_MODULES = ["plump_teach.plump", "plump_teach.cards", "plump_teach.tricks", "plump_teach.plump_rules",
+                  "plump_teach.sim"]
+
+
+@pytest.mark.parametrize("module", ENGINE_MODULES)
+def test_engine_import_pulls_in_no_notebook_stack(module):
+    "The rules engine runs without the course runtime: no ipywidgets, IPython or fastcore in sys.modules."
+    code = (
+        "import importlib, json, sys\n"
+        f"importlib.import_module({module!r})\n"
+        "heavy = ('ipywidgets', 'IPython', 'fastcore')\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env.pop("PYTHONSTARTUP", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                         timeout=60, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
