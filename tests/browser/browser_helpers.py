@@ -1,0 +1,332 @@
+"""Hjälpfunktioner för webbläsartesterna (Chromium via Playwright, JupyterLab 4, Voilà).
+
+Helpers for the browser tests. Fixtures are in conftest.py; tests import the helpers from here:
+
+    from browser_helpers import open_notebook_and_run_all, wait_for_text, outputs, screenshot
+
+(Modulen har ett eget namn i stället för att ligga i conftest.py, eftersom `from conftest import …`
+blir tvetydigt så fort tests/ får en egen conftest.py.)
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+SCREENSHOTS = HERE / "screenshots"
+CHROMIUM = Path(os.environ.get("PLUMP_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--disable-default-apps", "--disable-extensions", "--no-default-browser-check",
+    # Inget lämnar maskinen: ingen proxy, och alla värdnamn utom loopback slås upp som "finns inte".
+    # Begäran syns ändå i RequestLog (och misslyckas genast i stället för att vänta på nätet).
+    "--no-proxy-server",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+]
+SERVER_START_TIMEOUT = 90    # s: JupyterLab/Voilà svarar på HTTP
+KERNEL_TIMEOUT = 60_000      # ms: kärnan startad och ledig
+RUN_ALL_TIMEOUT = 120_000    # ms: alla celler körda
+OUTPUTS = ".jp-OutputArea-output"   # cellutdata; samma klass i JupyterLab och i Voilàs lab-mall
+
+ENABLE_HINT = '`apt-get install -y chromium` + `.venv/bin/pip install -e ".[dev]"` (playwright, voila, pytest-timeout)'
+
+
+def unavailable(sv: str, en: str):
+    """Hoppa över testet eftersom `sv` (på engelska `en`) saknas, men misslyckas i stället när
+    miljövariabeln CI är satt (icke-tom): i CI ska webbläsartesterna alltid köras."""
+    msg = (f"Webbläsartesterna kan inte köras: {sv} saknas. Aktivera dem med: {ENABLE_HINT}.\n"
+           f"Browser tests cannot run: {en} is missing. Enable them with: {ENABLE_HINT}.")
+    if os.environ.get("CI"):
+        pytest.fail(msg + "\nCI är satt, så testet misslyckas i stället för att hoppas över "
+                    "(CI is set, so this fails instead of skipping).", pytrace=False)
+    pytest.skip(msg)
+
+
+# ---------------------------------------------------------------- begärda URL:er
+
+@dataclass
+class RequestLog:
+    """Alla URL:er som en sida (och dess workers) begärt, i ordning, och dess websockets;
+    `failed` är de begäranden som misslyckades, som (url, orsak)."""
+    urls: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+
+    def record(self, url: str): self.urls.append(url)
+
+    def external(self) -> list[str]:
+        "URL:er som lämnat loopback (allt utom 127.0.0.0/8, localhost och ::1; data:, blob: m.fl. räknas inte)."
+        return [u for u in self.urls if not is_loopback_url(u)]
+
+
+def is_loopback_url(url: str) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme in ("data", "blob", "about", "chrome", "chrome-extension", "devtools"): return True
+    host = (parts.hostname or "").lower()
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+# ---------------------------------------------------------------- servrar
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+_no_proxy = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def _answers(url: str) -> bool:
+    "Svarar servern med HTTP (vilken statuskod som helst under 500)?"
+    try:
+        with _no_proxy.open(url, timeout=2) as r: return r.status < 500
+    except urllib.error.HTTPError as e: return e.code < 500
+    except (urllib.error.URLError, OSError): return False
+
+
+def tail(path: Path, n: int = 60) -> str:
+    try: return "\n".join(path.read_text(errors="replace").splitlines()[-n:])
+    except OSError: return "(ingen logg)"
+
+
+class Server:
+    "En serverprocess i en egen processgrupp, med stdout och stderr i en loggfil."
+
+    def __init__(self, cmd: list[str], cwd: Path, log: Path, env: dict):
+        self.cmd, self.log = cmd, log
+        self._logf = open(log, "ab")
+        self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=self._logf, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+
+    def wait_until_answers(self, probe_url: str, timeout: float = SERVER_START_TIMEOUT):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"Servern avslutades med kod {self.proc.returncode}: {' '.join(self.cmd)}\n"
+                                   f"--- {self.log} ---\n{tail(self.log)}")
+            if _answers(probe_url): return
+            time.sleep(0.2)   # avfrågning av en process som startar (ingen webbsida inblandad)
+        raise TimeoutError(f"Servern svarade inte på {probe_url} inom {timeout} s\n"
+                           f"--- {self.log} ---\n{tail(self.log)}")
+
+    def stop(self):
+        """SIGTERM till processgruppen (servern stänger då sina kärnor), SIGKILL om den dröjer.
+
+        Kärnorna startas i en egen session och nås inte av processgruppen; de som servern startat
+        och som ändå finns kvar avslutas via sina pid.
+        """
+        kids = []
+        try:
+            import psutil
+            kids = psutil.Process(self.proc.pid).children(recursive=True)
+        except Exception:
+            pass
+        if self.proc.poll() is None:
+            try: os.killpg(self.proc.pid, signal.SIGTERM)
+            except ProcessLookupError: pass
+            try: self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                try: os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError: pass
+                self.proc.wait(timeout=10)
+        for k in kids:
+            try: k.wait(timeout=5)
+            except Exception:
+                try: k.kill()
+                except Exception: pass
+        self._logf.close()
+
+
+def start_server(cmd_for_port, probe_path: str, cwd: Path, log: Path, env: dict, servers: list) -> str:
+    "Starta på en ledig port och vänta tills den svarar; tog någon annan porten emellan, försök med en ny."
+    for attempt in range(3):
+        port = free_port()
+        srv = Server(cmd_for_port(port), cwd, log, env)
+        servers.append(srv)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            srv.wait_until_answers(base + probe_path)
+            return base
+        except RuntimeError:
+            if attempt == 2 or "already in use" not in tail(log, 200): raise
+    raise AssertionError("unreachable")
+
+
+def server_env(tmp: Path) -> dict:
+    "Jupyters och IPythons kataloger i tmp: användarens inställningar och kärnspecar påverkar inte testet."
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "JPY_"))}
+    for var, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
+                     ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")):
+        (tmp / sub).mkdir(parents=True, exist_ok=True)
+        env[var] = str(tmp / sub)
+    env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"   # tystar debugpy-varningen i kärnans logg
+    env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost,::1"
+    return env
+
+
+def copy_into(root: Path, files) -> list[str]:
+    names = []
+    for f in map(Path, files):
+        (shutil.copytree if f.is_dir() else shutil.copy2)(f, root / f.name)
+        names.append(f.name)
+    return names
+
+
+# ---------------------------------------------------------------- JupyterLab 4
+
+# Den synliga notebooken i huvudytan (testerna öppnar en i taget).
+_PANEL = ("const panel = [...document.querySelectorAll('#jp-main-dock-panel .jp-NotebookPanel')]"
+          ".find(p => p.checkVisibility());")
+
+# Kärnans läge i notebookens verktygsrad: kärnans namn `.jp-Toolbar-kernelName` ("No Kernel" innan
+# en kärna valts) och indikatorn `.jp-Notebook-ExecutionIndicator[data-status]`
+# (connecting/unknown/starting/idle/busy …). Indikatorn säger "idle" även när ingen kärna finns,
+# därför krävs ett kärnnamn också. 'dialog' = en dialog (t.ex. "Select Kernel") är öppen.
+JS_KERNEL_STATE = """() => {
+  %s
+  if (document.querySelector('.jp-Dialog')) return 'dialog';
+  if (!panel) return 'loading';
+  const name = panel.querySelector('.jp-Toolbar-kernelName')?.textContent.trim();
+  const status = panel.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status;
+  if (!name || name === 'No Kernel' || name === 'Ingen kärna') return 'no-kernel:' + status;
+  return status === 'idle' ? 'ready' : 'kernel:' + status;
+}""" % _PANEL
+
+# Körräknarna i alla icke-tomma kodceller (tomma celler körs aldrig och får ingen räknare).
+# `prev` = högsta räknaren före Run All. Klart när kärnan är ledig, ingen cell visar [*] och någon
+# cell har fått en räknare > prev. Fel: en nyss körd cell har ett traceback i utdata (stderr med
+# "Traceback (most recent call last)" eller "Cell In[n], line m"), eller Run All stannade innan
+# alla celler kördes; då visas den senast körda cellens utdata.
+JS_RUN_STATE = """(prev) => {
+  %s
+  if (!panel) return {done: false, why: 'ingen notebook'};
+  const status = panel.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status;
+  const tb = /Traceback \\(most recent call last\\)|^\\s*Cell In\\[\\d+\\], line \\d+/m;
+  let running = 0, pending = 0, ran = 0, last = null;
+  const counts = [], errors = [];
+  const text = c => [...c.querySelectorAll('.jp-OutputArea-output')].map(o => o.textContent).join('\\n');
+  panel.querySelectorAll('.jp-Notebook .jp-CodeCell').forEach((c, i) => {
+    const prompt = c.querySelector('.jp-InputPrompt')?.textContent ?? '';
+    if (prompt.includes('*')) running++;
+    const src = c.querySelector('.jp-InputArea-editor .cm-content')?.textContent ?? '';
+    if (!src.trim()) return;
+    const m = /\\[(\\d+)\\]/.exec(prompt);
+    const n = m ? +m[1] : null;
+    counts.push(n);
+    if (n === null || n <= prev) { pending++; return; }
+    ran++;
+    if (last === null || n > last.n) last = {n, index: i + 1, cell: c};
+    const err = [...c.querySelectorAll('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')]
+      .map(o => o.textContent).find(t => tb.test(t));
+    if (err) errors.push('kodcell ' + (i + 1) + ' [' + n + ']:\\n' + err.slice(-3000));
+  });
+  const done = status === 'idle' && running === 0 && ran > 0;
+  if (done && pending > 0 && errors.length === 0)
+    errors.push('körningen stannade efter kodcell ' + last.index + ' [' + last.n + '] (' + pending +
+                ' celler kördes inte); dess utdata:\\n' + text(last.cell).slice(-3000));
+  return {done, status, running, pending, ran, counts, errors};
+}""" % _PANEL
+
+
+def kernel_state(page) -> str:
+    return page.evaluate(JS_KERNEL_STATE)
+
+
+def run_state(page, prev: int = 0) -> dict:
+    return page.evaluate(JS_RUN_STATE, prev)
+
+
+def wait_for_kernel_idle(page, timeout: float = KERNEL_TIMEOUT):
+    """Vänta tills den öppna notebookens kärna är startad och ledig (Idle).
+
+    Har notebooken ingen kärnspec i sin metadata (så ser den ut efter nbdev-clean) frågar JupyterLab
+    med dialogen "Select Kernel"; den besvaras med förvalet (Python 3), som en person skulle göra.
+    """
+    end = time.monotonic() + timeout / 1000
+    while True:
+        left = max(1000, (end - time.monotonic()) * 1000)
+        page.wait_for_function(f"() => ['ready', 'dialog'].includes(({JS_KERNEL_STATE})())",
+                               timeout=left, polling=100)
+        if kernel_state(page) == "ready":
+            return
+        dialog = page.locator(".jp-Dialog")
+        try:
+            header = dialog.locator(".jp-Dialog-header").inner_text(timeout=3000)
+        except PlaywrightTimeoutError:
+            continue   # the dialog closed by itself (JupyterLab found the notebook's kernel)
+        if not re.search(r"Kernel|[Kk]ärna", header):
+            raise AssertionError(f"Oväntad dialog i JupyterLab: {dialog.inner_text()!r}")
+        dialog.locator("button.jp-mod-accept").click()   # "Select" (förvald kärna)
+        dialog.wait_for(state="detached")
+
+
+def open_notebook(page, base_url: str, name: str, timeout: float = KERNEL_TIMEOUT):
+    "Öppna /lab/tree/<name> i JupyterLab och vänta tills cellerna syns och kärnan är ledig."
+    page.goto(f"{base_url}/lab/tree/{quote(name)}")
+    page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=timeout)
+    wait_for_kernel_idle(page, timeout)
+
+
+def run_all_cells(page, timeout: float = RUN_ALL_TIMEOUT, allow_errors: bool = False) -> dict:
+    """Menyn Run → Run All Cells, och vänta tills alla icke-tomma kodceller har körts.
+
+    Returnerar läget: {counts, errors, …}. Gav en cell ett fel kastas AssertionError med
+    felet, om inte allow_errors=True.
+    """
+    prev = max([c for c in run_state(page)["counts"] if c is not None], default=0)
+    page.locator(".lm-MenuBar").get_by_role("menuitem", name=re.compile(r"^(Run|Kör)$")).click()
+    page.locator('.lm-Menu li[data-command="runmenu:run-all"]').click()   # "Run All Cells"
+    state = page.wait_for_function(f"(prev) => {{ const r = ({JS_RUN_STATE})(prev); return r.done && r; }}",
+                                   arg=prev, timeout=timeout, polling=100).json_value()
+    if state["errors"] and not allow_errors:
+        raise AssertionError("Fel vid Run All Cells:\n" + "\n".join(state["errors"]))
+    return state
+
+
+def open_notebook_and_run_all(page, base_url: str, name: str, timeout: float = RUN_ALL_TIMEOUT,
+                              allow_errors: bool = False) -> dict:
+    "Öppna notebooken i JupyterLab 4, vänta på ledig kärna, kör alla celler och vänta tills de är klara."
+    open_notebook(page, base_url, name)
+    return run_all_cells(page, timeout, allow_errors)
+
+
+# ---------------------------------------------------------------- allmänt
+
+def outputs(page):
+    "Cellernas utdata, där widgetarna ritas. Cellernas källkod ingår inte: text i koden ger ingen träff."
+    return page.locator(OUTPUTS)
+
+
+def wait_for_text(page, text, timeout: float = 30_000, within=None, exact: bool = False):
+    """Vänta tills `text` (str eller re.Pattern) syns och returnera en Locator för den.
+
+    Söker i cellernas utdata om inte `within` (Locator eller CSS-selektor) anges, så att samma
+    text i en kodcell inte räknas.
+    """
+    scope = outputs(page) if within is None else (page.locator(within) if isinstance(within, str) else within)
+    loc = scope.get_by_text(text, exact=exact).first
+    loc.wait_for(state="visible", timeout=timeout)
+    return loc
+
+
+def screenshot(page, name: str, full_page: bool = True) -> Path:
+    "Spara en skärmbild som tests/browser/screenshots/<name>.png (git-ignorerad) och returnera sökvägen."
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path

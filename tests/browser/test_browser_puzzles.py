@@ -1,0 +1,86 @@
+"""Pusslen i en riktig webbläsare: kursens pusselnotebook i JupyterLab och klassrumsappen i Voilà.
+
+Real-browser tests of the puzzles: the course's puzzle notebook run in JupyterLab 4, and the classroom
+app (the notebook `plump-teach` serves) in Voilà. Each clicks a wrong answer, then a right one, and checks
+the Swedish feedback. Which answers are right is asked of the puzzle engine, with the same numbers.
+"""
+import json
+from pathlib import Path
+
+import pytest
+
+from browser_helpers import open_notebook_and_run_all, outputs, screenshot, wait_for_text
+from plump_teach.app import app_notebook
+from plump_teach.puzzles import make_puzzle
+from plump_teach.widgets import PuzzleTrainer
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+NBS = Path(__file__).resolve().parents[2] / "nbs"
+
+
+def right_and_wrong(p):
+    "Knapptexterna för ett rätt och ett fel svar, som widgeten visar dem."
+    label = lambda o: f"{o.label} {o.card.name}" if o.card is not None else o.label
+    right = next(o for o in p.options if o.key in p.answers)
+    wrong = next(o for o in p.options if o.key not in p.answers)
+    return label(right), label(wrong)
+
+
+def answer_wrong_then_right(page, widget, p, wrong_text, shot):
+    right, wrong = right_and_wrong(p)
+    widget.get_by_role("button", name=wrong, exact=True).click()
+    wait_for_text(page, "Inte riktigt.", within=widget)
+    wait_for_text(page, wrong_text, within=widget)
+    assert f"({p.rule})" in widget.inner_text()
+    screenshot(page, f"{shot}-fel")
+    widget.get_by_role("button", name=right, exact=True).click()
+    wait_for_text(page, "Rätt!", within=widget)
+    assert "Rätt: 1 · Försök: 2 · I rad: 0" in widget.inner_text()
+    screenshot(page, f"{shot}-rätt")
+
+
+def test_puzzle_notebook_in_jupyterlab(page, jupyterlab, request_log):
+    base = jupyterlab(NBS / "09_pussel.ipynb")
+    state = open_notebook_and_run_all(page, base, "09_pussel.ipynb")
+    assert not state["errors"], state
+
+    dealer = outputs(page).filter(has_text="Givarens bud").filter(has_text="Uppgift 1 ").first
+    dealer.wait_for()
+    answer_wrong_then_right(page, dealer, make_puzzle("dealer_bid", 1), "summan får inte gå jämnt ut",
+                            "pussel-lab-givarens-bud")
+
+    trick = outputs(page).filter(has_text="Vem tar sticket?").first
+    answer_wrong_then_right(page, trick, make_puzzle("trick_winner", 1), "tar sticket", "pussel-lab-stick")
+    # korten i situationen har svenska namn för skärmläsare, och knapparna nås med tangentbordet
+    assert trick.locator("svg[aria-label]").count() >= 3
+    hint = trick.get_by_role("button", name="Ledtråd")
+    hint.focus()
+    page.keyboard.press("Enter")
+    wait_for_text(page, "Ledtråd:", within=trick)
+    assert not request_log.external(), request_log.external()
+
+
+def test_classroom_app_in_voila(page, voila, tmp_path):
+    kinds, seed = ["trick_winner", "score"], 17
+    nb = tmp_path / "Pusselträning.ipynb"
+    nb.write_text(json.dumps(app_notebook(kinds, rounds=2, seed=seed), ensure_ascii=False), encoding="utf-8")
+    page.goto(voila(nb))
+    start = page.get_by_role("button", name="Starta")
+    start.wait_for(timeout=60_000)
+    assert page.locator(".cm-editor, .jp-CodeCell .jp-InputArea").count() == 0   # ingen kod på sidan
+    assert page.get_by_text("PuzzleTrainer(").count() == 0
+    start.click()
+
+    plan = PuzzleTrainer(kinds=kinds, rounds=2, seed=seed).start().plan
+    for i, (kind, number) in enumerate(plan):
+        p = make_puzzle(kind, number)
+        wait_for_text(page, f"Uppgift {i + 1} av 2", within=page.locator("body"))
+        widget = page.locator("body")
+        answer_wrong_then_right(page, widget, p, {"trick_winner": "tar sticket", "score": "poäng"}[kind],
+                                f"pussel-voila-{i + 1}") if i == 0 else \
+            widget.get_by_role("button", name=right_and_wrong(p)[0], exact=True).click()
+        page.get_by_role("button", name="Nästa uppgift").click()
+    wait_for_text(page, "Sammanfattning", within=page.locator("body"))
+    wait_for_text(page, "Du löste 1 av 2 uppgifter på första försöket", within=page.locator("body"))
+    screenshot(page, "pussel-voila-sammanfattning")
