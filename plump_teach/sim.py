@@ -45,26 +45,28 @@ def random_playout(rng: random.Random, players: int = 4, cards: int = 10, rules:
     return _play_out(hands, first_leader(dealer, bids, rules), trump, cards, rules, rnd, bids)
 
 # %% ../nbs/04_simulering.ipynb #da078bfb
+_ORDERS = {n: [[(lead + i) % n for i in range(n)] for lead in range(n)] for n in range(2, 7)}
+
 def _play_out(hands, leader, trump, cards, rules, rnd, bids) -> list[int]:
-    n, must = len(hands), rules.must_trump
+    n, must, orders = len(hands), rules.must_trump, _ORDERS[len(hands)]
     taken = [0] * n
     left = cards
     for _ in range(cards):
-        seat, led, best, win = leader, None, 0, leader
-        for _ in range(n):
+        led = best = win = None
+        for seat in orders[leader]:              # clockwise from the one who leads
             h = hands[seat]
             opts = follow_options(h, led, trump, must)
             if opts is None:                     # any card: pick one of the `left` cards uniformly
                 r = int(rnd() * left)
                 for opts in h:
-                    if r < len(opts): break
-                    r -= len(opts)
+                    k = len(opts)
+                    if r < k: break
+                    r -= k
                 c = opts.pop(r)
             else:
                 c = opts.pop(int(rnd() * len(opts)))
             if led is None: led, best, win = c >> 4, c, seat
             elif beats(c, best, trump): best, win = c, seat
-            seat = seat + 1 if seat + 1 < n else 0
         left -= 1
         taken[win] += 1
         leader = win
