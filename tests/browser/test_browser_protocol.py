@@ -1,0 +1,88 @@
+"""Protokollföraren i en riktig webbläsare: två givar, omstart av kärnan, fortsätt, och protokollet är intakt.
+
+The score-sheet keeper in JupyterLab 4 driven by Chromium: enter two deals, restart the kernel, resume,
+and find the sheet exactly as it was.
+"""
+import json
+import re
+
+import pytest
+
+from browser_helpers import (open_notebook_and_run_all, outputs, run_all_cells, screenshot,
+                             wait_for_kernel_idle, wait_for_text)
+from plump_teach.protocol import load_protocol
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+CELLS = ["from plump_teach.protocol_widget import ProtocolWidget", "ProtocolWidget('protokoll.json')"]
+
+
+def notebook(path):
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [],
+                     "source": src} for i, src in enumerate(CELLS)],
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    return path
+
+
+def click(area, name):
+    "Tryck på en knapp; bud (siffror) måste stämma exakt, andra knappar kan ha en ikon före texten."
+    area.get_by_role("button", name=name, exact=name.isdigit()).click()
+
+
+def enter_tricks(page, area, tricks):
+    for name, t in tricks.items():
+        box = area.locator(".widget-inline-hbox", has=page.locator("label", has_text=name)).filter(
+            has=page.locator("input[type=number]")).first
+        field = box.locator("input[type=number]")
+        field.fill(str(t))
+        field.press("Enter")
+    click(area, "Stäng given")
+
+
+def test_two_deals_restart_resume(page, jupyterlab, tmp_path):
+    nb = notebook(tmp_path / "protokoll.ipynb")
+    base = jupyterlab(nb)
+    open_notebook_and_run_all(page, base, nb.name)
+    area = outputs(page).last
+    for i, name in enumerate(["Anna", "Bo", "Cissi"]):
+        area.get_by_placeholder(f"Spelare {i + 1}").fill(name)
+    click(area, "Starta protokollet")
+    wait_for_text(page, "Giv 1 av 19: 10 kort. Anna ger och Bo är förhand. Bo bjuder.", within=area)
+
+    click(area, "3")
+    wait_for_text(page, "Cissi bjuder.", within=area)
+    click(area, "2")
+    wait_for_text(page, "Anna bjuder.", within=area)
+    assert area.get_by_role("button", name="5", exact=True).is_disabled()     # P6: 3 + 2 + 5 = 10
+    wait_for_text(page, "Givaren får inte bjuda 5", within=area)
+    click(area, "1")
+    wait_for_text(page, "För in sticken.", within=area)
+    enter_tricks(page, area, {"Bo": 3, "Cissi": 2, "Anna": 5})
+    wait_for_text(page, "Giv 2 av 19: 9 kort. Bo ger och Cissi är förhand.", within=area)
+
+    click(area, "1"); wait_for_text(page, "Anna bjuder.", within=area)
+    click(area, "1"); wait_for_text(page, "Bo bjuder.", within=area)
+    click(area, "0"); wait_for_text(page, "För in sticken.", within=area)
+    enter_tricks(page, area, {"Cissi": 1, "Anna": 1, "Bo": 7})
+    wait_for_text(page, "Giv 3 av 19", within=area)
+    sheet_before = area.locator(".plump-protokoll").inner_text()
+    assert "23" in sheet_before
+    screenshot(page, "protokoll-före-omstart")
+    saved = load_protocol(tmp_path.glob("jupyterlab*/root/protokoll.json").__next__())
+    assert saved.totals == [11, 13, 23]
+
+    # Starta om kärnan (och rensa utdata) och kör allt igen, som när notebooken öppnas på nytt
+    page.locator(".lm-MenuBar").get_by_role("menuitem", name=re.compile(r"^(Kernel|Kärna)$")).click()
+    page.locator('.lm-Menu li[data-command="kernelmenu:restart-and-clear"]').click()
+    page.locator(".jp-Dialog button.jp-mod-accept").click()
+    page.locator(".jp-Dialog").wait_for(state="detached")
+    wait_for_kernel_idle(page)
+    run_all_cells(page)
+    area = outputs(page).last
+    wait_for_text(page, "Det finns ett sparat protokoll", within=area)
+    click(area, "Fortsätt protokollet")
+    wait_for_text(page, "Giv 3 av 19: 8 kort. Cissi ger och Anna är förhand. Anna bjuder.", within=area)
+    assert area.locator(".plump-protokoll").inner_text() == sheet_before
+    screenshot(page, "protokoll-efter-omstart")
