@@ -10,7 +10,7 @@ import json
 import random
 from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, DECK_IDS, card_from_id,
                                parse_card, parse_cards, sort_hand, cards_html)
-from .tricks import legal_ids, winner_index, suit_index
+from .tricks import TrickPlay, suit_index
 from .plump_rules import *
 from .plump_rules import (PlumpError, PlumpRules, deal_schedule, legal_bids, score, player_count,
                                      bidding_order, first_leader, trump_suit, deal_ids, forehand,
@@ -57,15 +57,13 @@ class PlumpDeal:
             raise PlumpError(f"Trumfkortet {tc} ligger i talongen och kan inte samtidigt finnas på en hand (P8).")
         self.trump_card, self.trump = tc, trump_suit(tc, rules, first_deal)
         self._trump = suit_index(self.trump)
-        self._hands = [[c.id for c in h] for h in hs]
+        # the shared trick-taking state (01_stick); the leader is known once the bids are in (P9)
+        self.tricks = TrickPlay([[c.id for c in h] for h in hs], leader=forehand(dealer, n), trump=self._trump,
+                                must_trump=rules.must_trump)
         self.dealt = tuple(tuple(sort_hand(h)) for h in hs)
         self.zero_last = frozenset(zero_last)
         self.order = bidding_order(dealer, n, rules)
         self.bids: list[int | None] = [None] * n
-        self.taken = [0] * n
-        self.leader: int | None = None
-        self._trick: list[int] = []
-        self._history: list[tuple[int, tuple[int, ...], int]] = []
         self.renons: frozenset[int] = frozenset()
         self.played = True  # False when the result was recorded instead of played
         self.phase = 'bidding'
@@ -75,7 +73,7 @@ def _bids_made(self: PlumpDeal) -> int: return sum(b is not None for b in self.b
 
 def _to_act(self: PlumpDeal) -> int | None:
     if self.phase == 'bidding': return self.order[self._bids_made()]
-    if self.phase == 'playing': return (self.leader + len(self._trick)) % self.n
+    if self.phase == 'playing': return self.tricks.to_act
     return None
 
 PlumpDeal._bids_made = _bids_made
@@ -108,7 +106,7 @@ def _deal_bid(self: PlumpDeal, seat: int, bid: int) -> PlumpDeal:
     self.bids[seat] = bid
     if self._bids_made() == self.n:
         self.phase = 'playing'
-        self.leader = first_leader(self.dealer, self.bids, self.rules)
+        self.tricks.leader = first_leader(self.dealer, self.bids, self.rules)
     return self
 
 PlumpDeal._earlier_bids = _earlier_bids
@@ -119,9 +117,7 @@ PlumpDeal.bid = _deal_bid
 def _deal_legal_cards(self: PlumpDeal) -> Cards:
     "Korten som spelaren i tur får lägga (P10)."
     if self.phase != 'playing': return Cards()
-    led = self._trick[0] >> 4 if self._trick else None
-    ids = legal_ids(self._hands[self.to_act], led, self._trump, self.rules.must_trump)
-    return sort_hand(card_from_id(c) for c in ids)
+    return sort_hand(card_from_id(c) for c in self.tricks.legal())
 
 def _illegal_card_reason(self: PlumpDeal, seat: int, card: Card) -> str:
     hand = [card_from_id(c) for c in self._hands[seat]]
@@ -139,22 +135,20 @@ def _deal_play(self: PlumpDeal, seat: int, card) -> PlumpDeal:
     self._check_turn(seat, 'playing', 'spela ett kort')
     try: card = parse_card(card)
     except CardError as e: raise PlumpError(str(e)) from None
-    cid, hand = card.id, self._hands[seat]
-    if cid not in hand: raise PlumpError(f"{card} finns inte på {self.names[seat]}s hand.")
-    led = self._trick[0] >> 4 if self._trick else None
-    if cid not in legal_ids(hand, led, self._trump, self.rules.must_trump):
-        raise PlumpError(self._illegal_card_reason(seat, card))
-    hand.remove(cid)
-    self._trick.append(cid)
-    if len(self._trick) == self.n:
-        winner = (self.leader + winner_index(self._trick, self._trump)) % self.n
-        self.taken[winner] += 1
-        self._history.append((self.leader, tuple(self._trick), winner))
-        self.leader, self._trick = winner, []
-        if len(self._history) == self.cards: self.phase = 'done'
+    why = self.tricks.problem(card.id)
+    if why == 'not_in_hand': raise PlumpError(f"{card} finns inte på {self.names[seat]}s hand.")
+    if why: raise PlumpError(self._illegal_card_reason(seat, card))
+    self.tricks.play(card.id)
+    if self.tricks.done: self.phase = 'done'
     return self
 
 PlumpDeal.legal_cards = _deal_legal_cards
+PlumpDeal._hands = property(lambda self: self.tricks.hands)
+PlumpDeal._trick = property(lambda self: self.tricks.trick)
+PlumpDeal._history = property(lambda self: self.tricks.history)
+PlumpDeal.leader = property(lambda self: None if self.phase == 'bidding' else self.tricks.leader,
+                            doc="Den som spelar ut till sticket som pågår (P9), eller `None` under budgivningen.")
+PlumpDeal.taken = property(lambda self: self.tricks.taken, doc="Tagna stick per plats.")
 PlumpDeal._illegal_card_reason = _illegal_card_reason
 PlumpDeal.play = _deal_play
 
@@ -192,7 +186,7 @@ def _deal_record_result(self: PlumpDeal, tricks, renons=()) -> PlumpDeal:
         raise PlumpError(f"Sticken summerar till {sum(tricks)}, men given hade {self.cards} stick. Räkna om.")
     rs = frozenset(renons)
     if not rs <= set(range(self.n)): raise PlumpError(f"Renons kan bara noteras för platserna 0–{self.n-1}.")
-    self.taken, self.renons, self.played, self.phase = tricks, rs, False, 'done'
+    self.tricks.taken, self.renons, self.played, self.phase = tricks, rs, False, 'done'
     return self
 
 PlumpDeal.record_result = _deal_record_result

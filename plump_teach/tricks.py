@@ -6,11 +6,11 @@ Docs: https://plump-teach.github.io/plump_teach/stick.html.md"""
 
 # %% ../nbs/01_stick.ipynb #15364928
 from __future__ import annotations
-from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError
+from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id
 
 # %% auto #0
 __all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'legal_cards', 'beats', 'winner_index', 'trick_winner',
-           'is_revoke']
+           'is_revoke', 'TrickPlay']
 
 # %% ../nbs/01_stick.ipynb #dfa1bab3
 def suit_index(suit: str | None) -> int | None:
@@ -79,3 +79,52 @@ def is_revoke(hand, trick, card) -> bool:
     if not trick: return False
     led = trick[0].suit
     return card.suit != led and any(c.suit == led for c in hand)
+
+# %% ../nbs/01_stick.ipynb #03799961
+class TrickPlay:
+    "Sticken i en giv: händer (kort-id), vem som spelar ut, sticket som pågår, färdiga stick och tagna stick."
+    def __init__(self, hands, leader: int, trump: int | None = None, must_trump: bool = False):
+        self.hands = [list(h) for h in hands]
+        self.n, self.leader, self.trump, self.must_trump = len(self.hands), leader, trump, must_trump
+        self.trick: list[int] = []
+        self.history: list[tuple[int, tuple[int, ...], int]] = []
+        self.taken = [0] * self.n
+
+    @property
+    def to_act(self) -> int:
+        "Platsen som ska lägga nästa kort."
+        return (self.leader + len(self.trick)) % self.n
+
+    @property
+    def led(self) -> int | None:
+        "Den utspelade färgen i sticket som pågår, eller `None` före utspelet."
+        return self.trick[0] >> 4 if self.trick else None
+
+    def legal(self) -> list[int]:
+        "Kort-id som spelaren i tur får lägga (P10)."
+        return legal_ids(self.hands[self.to_act], self.led, self.trump, self.must_trump)
+
+    def problem(self, cid: int) -> str | None:
+        "Varför kortet `cid` inte får läggas nu: 'not_in_hand', 'follow_suit', 'must_trump', eller `None`."
+        hand = self.hands[self.to_act]
+        if cid not in hand: return 'not_in_hand'
+        if cid in self.legal(): return None
+        return 'follow_suit' if any(c >> 4 == self.led for c in hand) else 'must_trump'
+
+    def play(self, cid: int) -> int | None:
+        "Lägg kortet `cid` för spelaren i tur; svarar med vinnarens plats när sticket blev fullt, annars `None`."
+        why = self.problem(cid)
+        if why: raise CardError(f"Kortet {card_from_id(cid)} får inte läggas nu ({why}).")
+        self.hands[self.to_act].remove(cid)
+        self.trick.append(cid)
+        if len(self.trick) < self.n: return None
+        winner = (self.leader + winner_index(self.trick, self.trump)) % self.n
+        self.taken[winner] += 1
+        self.history.append((self.leader, tuple(self.trick), winner))
+        self.leader, self.trick = winner, []
+        return winner
+
+    @property
+    def done(self) -> bool:
+        "Sant när alla kort är spelade."
+        return not any(self.hands)
