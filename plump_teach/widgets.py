@@ -11,6 +11,7 @@ import random
 import ipywidgets as W
 from .puzzles import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option
 from .plump_rules import PlumpError
+import plump_teach.bismarck_puzzles  # registers Bismarck's puzzle kinds beside Plump's
 
 # %% auto #0
 __all__ = ['PuzzleWidget', 'show_puzzle', 'PuzzleTrainer']
