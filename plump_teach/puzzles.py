@@ -245,18 +245,23 @@ def _after(state, card, n, trump):
     return hands, trick, leader, taken
 
 
-def guaranteed_cards(hands, trick, leader, taken, trump, seat, bid) -> list[int]:
-    "Korten (id) som spelaren `seat`, i tur, kan lägga och ändå säkert träffa budet `bid` (P10, P11)."
-    n = len(hands)
+def _guarantee(n: int, trump, seat: int, bid: int):
+    "En funktion läge -> sant om `seat` säkert kan träffa `bid` därifrån, hur de andra än spelar (med minne)."
     @lru_cache(maxsize=None)
     def wins(state) -> bool:
         hands, trick, leader, taken = state
         if taken[seat] > bid: return False
         if not any(hands): return taken[seat] == bid
         who = (leader + len(trick)) % n
-        moves = _moves(hands[who], trick, trump)
-        results = (wins(_after(state, c, n, trump)) for c in moves)
+        results = (wins(_after(state, c, n, trump)) for c in _moves(hands[who], trick, trump))
         return any(results) if who == seat else all(results)
+    return wins
+
+
+def guaranteed_cards(hands, trick, leader, taken, trump, seat, bid) -> list[int]:
+    "Korten (id) som spelaren `seat`, i tur, kan lägga och ändå säkert träffa budet `bid` (P10, P11)."
+    n = len(hands)
+    wins = _guarantee(n, trump, seat, bid)
     state = (tuple(tuple(h) for h in hands), tuple(trick), leader, tuple(taken))
     if (leader + len(trick)) % n != seat: raise PlumpError("Det är inte den spelarens tur.")
     return [c for c in _moves(state[0][seat], state[1], trump) if wins(_after(state, c, n, trump))]
@@ -264,14 +269,7 @@ def guaranteed_cards(hands, trick, leader, taken, trump, seat, bid) -> list[int]
 # %% ../nbs/07_pusselmotor.ipynb #09967534
 def _line(state, first, n, trump, seat, bid, good: bool) -> list[tuple[int, int]]:
     "En spelföljd från `state` som börjar med `first`; `good` säger om budet ska hålla eller spricka."
-    @lru_cache(maxsize=None)
-    def wins(st) -> bool:
-        hands, trick, leader, taken = st
-        if taken[seat] > bid: return False
-        if not any(hands): return taken[seat] == bid
-        who = (leader + len(trick)) % n
-        res = [wins(_after(st, c, n, trump)) for c in _moves(hands[who], trick, trump)]
-        return any(res) if who == seat else all(res)
+    wins = _guarantee(n, trump, seat, bid)
     line, st = [], state
     card = first
     while True:
@@ -283,9 +281,9 @@ def _line(state, first, n, trump, seat, bid, good: bool) -> list[tuple[int, int]
         moves = _moves(st[0][who], st[1], trump)
         if who == seat:  # the learner keeps to a winning card when there is one
             card = next((c for c in moves if wins(_after(st, c, n, trump))), moves[0])
-        else:            # the others pick a card that breaks the bid when they can
-            bad = [c for c in moves if not wins(_after(st, c, n, trump))]
-            card = bad[0] if (bad and not good) else (bad or moves)[0] if not good else moves[0]
+        else:            # after a wrong card the others pick a card that keeps the bid breakable
+            breaking = [c for c in moves if not wins(_after(st, c, n, trump))]
+            card = breaking[0] if breaking and not good else moves[0]
 
 
 def _line_html(line, leader, n, trump) -> str:
