@@ -189,6 +189,9 @@ ProtocolWidget._build_play = _build_play
 # %% ../nbs/13_protokollforare.ipynb #6c9846e6
 def _refresh(self: ProtocolWidget):
     k = self.keeper
+    # Buttons from an earlier drawing may still be on screen for a moment; a click on one of them is ignored.
+    self._drawing = gen = getattr(self, '_drawing', 0) + 1
+    current = lambda f: (lambda _: f() if gen == self._drawing else None)
     self.sheet.value = k.sheet_html()
     self.status.value = f'<p><b>{html.escape(k.status_text())}</b></p>'
     st = k.status()
@@ -198,7 +201,7 @@ def _refresh(self: ProtocolWidget):
         for b, why in k.bid_options().items():
             btn = W.Button(description=str(b), disabled=why is not None, tooltip=why or f"{st['to_bid']} bjuder {b}",
                            layout=W.Layout(width='48px'))
-            btn.on_click(lambda _, b=b, p=st['to_bid']: self._act(lambda: k.bid(p, b)))
+            btn.on_click(current(lambda b=b, p=st['to_bid']: self._act(lambda: k.bid(p, b))))
             self.bid_buttons[b] = btn
             if why: reasons.append(f'{b}: {why}')
         note = W.HTML('<br>'.join(f'<small>{html.escape(r)}</small>' for r in reasons))
@@ -212,7 +215,7 @@ def _refresh(self: ProtocolWidget):
             self.trick_inputs[p], self.renons_boxes[p] = t, r
             rows.append(W.HBox([t, r]))
         self.close_button = W.Button(description='Stäng given', button_style='primary', icon='check')
-        self.close_button.on_click(lambda _: self._close_deal())
+        self.close_button.on_click(current(self._close_deal))
         self.entry.children = [W.HTML('Tagna stick:'), *rows, self.close_button]
     else:
         self.entry.children = [W.HTML('<p>Alla givar är spelade. Spara protokollet för utskrift eller som CSV.</p>')]

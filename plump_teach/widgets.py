@@ -75,7 +75,8 @@ class PuzzleWidget(W.VBox):
                          W.HBox([self.new_button, self.hint_button]), self.progress]
         return self
 
-    def _clicked(self, button): self.answer(button.option_key)
+    def _clicked(self, button):
+        if button in self.buttons: self.answer(button.option_key)  # a button of an earlier puzzle does nothing
 
 # %% ../nbs/08_pusselwidget.ipynb #15cc3ef1
 def _answer(self: PuzzleWidget, key: str) -> Feedback | None:

@@ -31,6 +31,12 @@ def click(area, name):
     area.get_by_role("button", name=name, exact=name.isdigit()).click()
 
 
+def bid(page, area, bidder, value):
+    "Vänta tills budknapparna för `bidder` är ritade, och tryck på budet."
+    wait_for_text(page, f"{bidder}s bud:", within=area)
+    click(area, str(value))
+
+
 def enter_tricks(page, area, tricks):
     for name, t in tricks.items():
         box = area.locator(".widget-inline-hbox", has=page.locator("label", has_text=name)).filter(
@@ -51,20 +57,20 @@ def test_two_deals_restart_resume(page, jupyterlab, tmp_path):
     click(area, "Starta protokollet")
     wait_for_text(page, "Giv 1 av 19: 10 kort. Anna ger och Bo är förhand. Bo bjuder.", within=area)
 
-    click(area, "3")
-    wait_for_text(page, "Cissi bjuder.", within=area)
-    click(area, "2")
-    wait_for_text(page, "Anna bjuder.", within=area)
-    assert area.get_by_role("button", name="5", exact=True).is_disabled()     # P6: 3 + 2 + 5 = 10
+    bid(page, area, "Bo", 3)
+    bid(page, area, "Cissi", 2)
+    wait_for_text(page, "Annas bud:", within=area)
     wait_for_text(page, "Givaren får inte bjuda 5", within=area)
-    click(area, "1")
+    assert area.get_by_role("button", name="5", exact=True).is_disabled()     # P6: 3 + 2 + 5 = 10
+    bid(page, area, "Anna", 1)
     wait_for_text(page, "För in sticken.", within=area)
     enter_tricks(page, area, {"Bo": 3, "Cissi": 2, "Anna": 5})
     wait_for_text(page, "Giv 2 av 19: 9 kort. Bo ger och Cissi är förhand.", within=area)
 
-    click(area, "1"); wait_for_text(page, "Anna bjuder.", within=area)
-    click(area, "1"); wait_for_text(page, "Bo bjuder.", within=area)
-    click(area, "0"); wait_for_text(page, "För in sticken.", within=area)
+    bid(page, area, "Cissi", 1)
+    bid(page, area, "Anna", 1)
+    bid(page, area, "Bo", 0)
+    wait_for_text(page, "För in sticken.", within=area)
     enter_tricks(page, area, {"Cissi": 1, "Anna": 1, "Bo": 7})
     wait_for_text(page, "Giv 3 av 19", within=area)
     sheet_before = area.locator(".plump-protokoll").inner_text()
