@@ -76,6 +76,7 @@ def test_classroom_app_in_voila(page, voila, tmp_path):
     for i, (kind, number) in enumerate(plan):
         p = make_puzzle(kind, number)
         wait_for_text(page, f"Uppgift {i + 1} av 2", within=page.locator("body"))
+        wait_for_text(page, f"Uppgift {number} ·", within=page.locator("body"))   # the new puzzle is drawn
         widget = page.locator("body")
         answer_wrong_then_right(page, widget, p, {"trick_winner": "tar sticket", "score": "poäng"}[kind],
                                 f"pussel-voila-{i + 1}") if i == 0 else \
