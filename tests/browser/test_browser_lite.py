@@ -1,0 +1,135 @@
+"""Kursen i webbläsaren: JupyterLite-webbplatsen (tools/lite.py) i en riktig Chromium.
+
+The JupyterLite site in a real browser. The test builds the site with `tools/lite.py build` (once per
+session; a build from the same sources is reused), serves it with `tools/lite.py serve` on a free
+loopback port, opens the puzzle notebook (first, with a cold browser cache, as a student would), runs it
+in Pyodide, clicks a wrong and then a right answer of the first puzzle and checks the Swedish feedback;
+then opens the site's front page, which must show the course start page, and runs it. No request may
+leave the loopback server. The site's size and the time from page open to clickable widget go into the test
+output (run with -s to see them) and into the JUnit properties.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from browser_helpers import (JS_RUN_STATE, KERNEL_TIMEOUT, outputs, run_all_cells, screenshot, server_env, start_server,
+                             tail, unavailable, wait_for_kernel_idle, wait_for_text)
+from plump_teach.puzzles import make_puzzle
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
+
+ROOT = Path(__file__).resolve().parents[2]
+LITE = ROOT / "tools" / "lite.py"
+BUILD_TIMEOUT = 1200       # s: the first build downloads the build tools, Pyodide and the wheels
+SIZE_LIMIT_MB = 60         # issue 6: the site without source maps
+CLICKABLE_TARGET_S = 15    # issue 6: page open to clickable puzzle on these machines (printed)
+CLICKABLE_GUARD_S = 45     # fails above this: a slower CI machine must not turn the target into noise
+BOOT_TIMEOUT = 120_000     # ms: Pyodide boots and the notebook's first cells have run
+
+
+@pytest.fixture(scope="session")
+def lite_site(tmp_path_factory):
+    "Build (or reuse) the site once per session; return its folder."
+    if not shutil.which("npm") and not (ROOT / "_lite" / "site" / "index.html").exists():
+        unavailable("npm (för att hämta Pyodide)", "npm (to fetch Pyodide)")
+    log = tmp_path_factory.mktemp("lite") / "build.log"
+    t0 = time.monotonic()
+    with open(log, "w") as f:
+        r = subprocess.run([sys.executable, str(LITE), "build"], cwd=ROOT, stdout=f, stderr=subprocess.STDOUT,
+                           stdin=subprocess.DEVNULL, timeout=BUILD_TIMEOUT)
+    took = time.monotonic() - t0
+    if r.returncode:
+        pytest.fail(f"tools/lite.py build misslyckades ({r.returncode}):\n{tail(log, 80)}", pytrace=False)
+    print(f"\n[lite] tools/lite.py build: {took:.1f} s\n{tail(log, 3)}")
+    return ROOT / "_lite" / "site"
+
+
+@pytest.fixture
+def lite_server(lite_site, tmp_path):
+    "Serve the site with `tools/lite.py serve` on a free loopback port; stopped after the test."
+    servers = []
+    cmd = lambda port: [sys.executable, str(LITE), "serve", "--port", str(port), "--dir", str(lite_site)]
+    try:
+        yield start_server(cmd, "/jupyter-lite.json", ROOT, tmp_path / "lite-serve.log", server_env(tmp_path),
+                           servers)
+    finally:
+        for s in servers: s.stop()
+
+
+def site_mb(site: Path) -> tuple[float, int]:
+    files = [f for f in site.rglob("*") if f.is_file()]
+    return sum(f.stat().st_size for f in files) / 1e6, len(files)
+
+
+def wait_for_notebook(page, name: str):
+    "The notebook `name` is the visible tab and its cells are there."
+    page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
+    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current", has_text=name).wait_for()
+
+
+def right_and_wrong(p):
+    "Knapptexterna (budens siffror) för ett rätt och ett fel svar."
+    label = lambda o: f"{o.label} {o.card.name}" if o.card is not None else o.label
+    right = next(o for o in p.options if o.key in p.answers)
+    wrong = next(o for o in p.options if o.key not in p.answers)
+    return label(right), label(wrong)
+
+
+def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record_property):
+    mb, n = site_mb(lite_site)
+    assert not list(lite_site.rglob("*.map")), "källkartor ska inte finnas i webbplatsen"
+
+    # Pusselnotebooken först, som en elev som just fått länken (inget i webbläsarens cache): tiden
+    # räknas från att sidan öppnas tills första pusslets knappar går att klicka.
+    p = make_puzzle("dealer_bid", 1)
+    right, wrong = right_and_wrong(p)
+    t0 = time.monotonic()
+    page.goto(lite_server + "/lab/index.html?path=09_pussel.ipynb")
+    wait_for_notebook(page, "09_pussel.ipynb")
+    wait_for_kernel_idle(page)   # kan visa "idle" innan Pyodide har startat: vänta på widgeten nedan
+    page.locator(".lm-MenuBar").get_by_role("menuitem", name="Run").click()
+    page.locator('.lm-Menu li[data-command="runmenu:run-all"]').click()
+    widget = outputs(page).filter(has_text="Givarens bud").filter(has_text="Uppgift 1 ").first
+    wrong_button = widget.get_by_role("button", name=wrong, exact=True)
+    wrong_button.wait_for(state="visible", timeout=BOOT_TIMEOUT)
+    assert wrong_button.is_enabled()
+    clickable = time.monotonic() - t0
+
+    wrong_button.click()
+    wait_for_text(page, "Inte riktigt.", within=widget)
+    wait_for_text(page, "summan får inte gå jämnt ut", within=widget)
+    screenshot(page, "lite-pussel-fel")
+    widget.get_by_role("button", name=right, exact=True).click()
+    wait_for_text(page, "Rätt!", within=widget)
+    screenshot(page, "lite-pussel-ratt")
+    # och resten av notebooken kördes utan fel
+    state = page.wait_for_function(f"() => {{ const r = ({JS_RUN_STATE})(0); return r.done && r; }}",
+                                   timeout=BOOT_TIMEOUT, polling=200).json_value()
+    assert not state["errors"], state
+
+    # Startsidan: webbplatsens förstasida öppnar kursens index.ipynb, och den går att köra (den dolda
+    # första cellen installerar plump_teach; fastcore.test finns).
+    page.goto(lite_server + "/")
+    wait_for_notebook(page, "index.ipynb")
+    wait_for_text(page, "Kursens delar", within="#jp-main-dock-panel .jp-NotebookPanel .jp-RenderedMarkdown")
+    wait_for_kernel_idle(page)
+    state = run_all_cells(page, timeout=BOOT_TIMEOUT)
+    assert not state["errors"], state
+    screenshot(page, "lite-index")
+
+    external = request_log.external()
+    record_property("lite_site_mb", round(mb, 1))
+    record_property("lite_site_files", n)
+    record_property("lite_open_to_clickable_s", round(clickable, 1))
+    print(f"\n[lite] webbplatsen: {mb:.1f} MB i {n} filer (utan källkartor); "
+          f"sidan öppnad -> klickbart pussel: {clickable:.1f} s (mål {CLICKABLE_TARGET_S} s); "
+          f"{len(request_log.urls)} begäranden, {len(external)} utanför loopback")
+    assert not external, external
+    assert mb <= SIZE_LIMIT_MB, f"webbplatsen är {mb:.1f} MB (högst {SIZE_LIMIT_MB})"
+    assert clickable <= CLICKABLE_GUARD_S, f"{clickable:.1f} s från att sidan öppnades till klickbart pussel"

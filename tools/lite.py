@@ -1,0 +1,487 @@
+#!/usr/bin/env python3
+"""Kursen i webbläsaren: bygger hela kursen som en statisk JupyterLite-webbplats och visar den lokalt.
+
+    python3 tools/lite.py build [--force]          bygger webbplatsen i _lite/site/
+    python3 tools/lite.py serve [--port 8000]      visar den på http://127.0.0.1:8000/
+
+Webbplatsen är bara filer: notebooks, biblioteket plump_teach, ipywidgets och Python (Pyodide), som körs
+i elevens egen webbläsare. Den behöver ingen Python-server och hämtar ingenting från internet när den
+används. Lägg mappen _lite/site/ på vilken statisk webbserver som helst.
+
+The course as a static JupyterLite site. `build` needs Python 3.11+, npm and network to the package
+registries (PyPI, npm) only; every version it downloads is pinned below, and every downloaded file is
+checked against its pinned sha256. The build tools go into a separate virtual environment in the cache,
+never into the project's .venv. Downloads and the build venv are cached in $PLUMP_LITE_CACHE (default
+~/.cache/plump_teach/lite), so a second build needs no network; `build` also does nothing when the site
+is already built from the same inputs (--force rebuilds).
+
+What the build does:
+  * copies nbs/ into the site's contents, each notebook with the Pyodide kernel in its metadata and
+    otherwise unchanged (nbs/ itself is not touched);
+  * builds plump_teach's wheel from the checkout and ships it with the wheels it needs in the browser
+    (ipywidgets, comm, jupyterlab_widgets, fastcore; not jupyterlab and voila, which pyproject.toml also
+    lists) and the Pyodide kernel's own wheels, all in pyodide-lock.json: the kernel loads them while
+    Pyodide starts, so `import plump_teach` works in the first cell of any notebook with nothing to
+    install;
+  * ships Pyodide's core from the npm package `pyodide` plus the pure-Python wheels the kernel needs to
+    boot (micropip, ipython, jedi and their dependencies, at the versions in pyodide-lock.json),
+    rewriting their sha256 in the lock and dropping every entry whose wheel is not shipped;
+  * sets disablePyPIFallback so that a missing package fails instead of reaching for PyPI, strips the
+    source maps and makes the site's front page open the course start page (index.ipynb).
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LITE = ROOT / "_lite"          # git-ignored: site/ (the result) and work/ (the build's scratch)
+SITE = LITE / "site"
+WORK = LITE / "work"
+CACHE = Path(os.environ.get("PLUMP_LITE_CACHE") or
+             Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "plump_teach" / "lite")
+STAMP = LITE / "site.json"     # what _lite/site/ was built from (kept outside the site)
+
+# ------------------------------------------------------------------ pinned versions
+
+# The build environment (a venv of its own): pip, then exactly these, with --no-deps.
+BUILD_PIP = "pip==26.3"
+BUILD_REQUIREMENTS = """
+jupyterlite-core==0.8.6 jupyterlite-pyodide-kernel==0.8.6 jupyterlab_widgets==3.0.17 jupyter_server==2.21.1
+setuptools==80.9.0
+anyio==4.16.0 argon2-cffi==25.1.0 argon2-cffi-bindings==26.2.0 arrow==1.4.0 attrs==26.1.0
+beautifulsoup4==4.15.0 bleach==6.4.0 cffi==2.1.1 defusedxml==0.7.1 doit==0.37.0 fastjsonschema==2.22.3
+fqdn==1.6.0 idna==3.20 isoduration==20.11.0 Jinja2==3.1.6 jsonpointer==3.12 jsonschema==4.26.0
+jsonschema-specifications==2025.9.1 jupyter-events==0.12.1 jupyter_client==8.10.0 jupyter_core==5.9.1
+jupyter_server_terminals==0.5.4 jupyterlab_pygments==0.3.0 lark==1.3.1 MarkupSafe==3.0.4 mistune==3.4.0
+nbclient==0.11.0 nbconvert==7.17.2 nbformat==5.11.1 overrides==7.7.0 packaging==26.4 pandocfilters==1.5.1
+pkginfo==2.0 platformdirs==4.14.8 prometheus_client==0.26.0 ptyprocess==0.7.0 pycparser==3.12
+Pygments==2.21.0 python-dateutil==4.0.0 python-json-logger==4.2.0 PyYAML==6.0.4 pyzmq==27.3.0
+referencing==0.37.0 rfc3339-validator==0.1.4 rfc3986-validator==0.1.1 rfc3987-syntax==1.1.0
+rpds-py==2026.9.1 Send2Trash==2.2.0 six==1.17.0 soupsieve==4.1.3 terminado==0.18.1 tinycss2==1.5.1
+tornado==6.6.1 traitlets==5.16.1 typing_extensions==4.16.0 tzdata==2026.6 uri-template==1.3.0
+webcolors==25.10.0 webencodings==0.6.1 websocket-client==1.9.2
+""".split()
+
+# Pyodide's core, from the npm package at exactly jupyterlite_pyodide_kernel's PYODIDE_VERSION.
+PYODIDE_VERSION = "314.0.6"
+PYODIDE_TGZ_SHA256 = "d78ac549b28a2a58600cd06f44e017024151775f8c6b2d73fab1475400d38ea2"
+PYODIDE_CORE = ["pyodide.mjs", "pyodide.js", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                "package.json"]   # + pyodide-lock.json, rewritten
+
+# Wheels the kernel loads from the lock to boot: micropip, ipython, jedi and their dependencies, at the
+# versions in pyodide-lock.json (checked against it). Pure Python, from PyPI: (version, sha256).
+BOOT_WHEELS = {
+    "micropip": ("0.11.1", "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"),
+    "ipython": ("9.12.0", "0f2701e8ee86e117e37f50563205d36feaa259d2e08d4a6bc6b6d74b18ce128d"),
+    "jedi": ("0.19.2", "a8ef22bde8490f57fe5c7681a3c83cb58874daf72b4784de3cce5b6ef6edb5b9"),
+    "asttokens": ("3.0.1", "15a3ebc0f43c2d0a50eeafea25e19046c68398e487b9f1f5b517f7c0f40f976a"),
+    "decorator": ("5.2.1", "d316bb415a2d9e2d2b3abcc4084c6502fc09240e292cd76a76afc106a1c8e04a"),
+    "executing": ("2.2.1", "760643d3452b4d777d295bb167ccc74c64a81df23fb5e08eff250c425a4b2017"),
+    "matplotlib-inline": ("0.2.1", "d56ce5156ba6085e00a9d54fead6ed29a9c47e215cd1bba2e976ef39f5710a76"),
+    "parso": ("0.8.6", "2c549f800b70a5c4952197248825584cb00f033b29c692671d3bf08bf380baff"),
+    "prompt-toolkit": ("3.0.52", "9aac639a3bbd33284347de5ad8d68ecc044b91a762dc39b7c21095fcd6a19955"),
+    "pure-eval": ("0.2.3", "1db8e35b67b3d218d818ae653e27f06c3aa420901fa7b081ca98cbedc874e0d0"),
+    "pygments": ("2.20.0", "81a9e26dd42fd28a23a2d169d86d7ac03b46e2f8b59ed4698fb4785f946d0176"),
+    "six": ("1.17.0", "4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274"),
+    "stack-data": ("0.6.3", "d5558e0c25a4cb0853cddad3d77da9891a08cb85dd9f9f91b9f8cd66e511e695"),
+    "traitlets": ("5.14.3", "b74e89e397b1ed28cc831db7aea759ba6640cb3de13090ca145426688ff1ac4f"),
+    "wcwidth": ("0.6.0", "1a3a1e510b553315f8e146c54764f4fb6264ffad731b3d78088cdb1478ffbdad"),
+}
+BOOT_ROOTS = ["micropip", "ipython", "jedi"]
+
+# What a notebook needs at run time besides plump_teach (not its pyproject dependencies: jupyterlab and
+# voila are not needed in the browser). widgetsnbextension is the Pyodide kernel's stub, and
+# jupyterlab_widgets must match the widgets extension in the build venv above.
+RUNTIME_WHEELS = {
+    "ipywidgets": ("8.1.9", "f2b8cbcaae10252b809fbe4d7470db75c09b769a32cbf816d20e5ca6d3c5a79d"),
+    "comm": ("0.2.3", "c615d91d75f7f04f095b30d1c1711babd43bdc6419c1be9886a85f2f4e489417"),
+    "jupyterlab_widgets": ("3.0.17", "40ac1e9955acf116c4d995d9bfa082d86ad9ec6d91c4f134827cf5e0a5eb75e0"),
+    "fastcore": ("2.2.41", "0f35f070ec5dc7aa0529f2c4634f7ff41095a6df8085adb679eb0e4d9b50a786"),
+}
+# The wheels the Pyodide kernel brings along (in the build venv's labextension, pinned by
+# jupyterlite-pyodide-kernel above); the kernel would otherwise install them with piplite one by one.
+KERNEL_WHEELS = {"piplite": "0.8.6", "pyodide-kernel": "0.8.6", "ipykernel": "6.9.2", "widgetsnbextension": "4.0.999"}
+
+# Everything beyond the boot wheels goes into pyodide-lock.json with these dependencies, and the kernel
+# loads it all while Pyodide starts (loadPyodideOptions.packages): one parallel download instead of the
+# kernel's six piplite installs in a row, and `import plump_teach` works from the first cell of any
+# notebook, with nothing to install.
+LOCK_DEPENDS = {
+    "piplite": [], "pyodide-kernel": ["comm", "ipython"], "ipykernel": ["pyodide-kernel"], "widgetsnbextension": [],
+    "comm": [], "jupyterlab-widgets": [], "fastcore": [],
+    "ipywidgets": ["comm", "ipython", "jupyterlab-widgets", "traitlets", "widgetsnbextension"],
+    "plump-teach": ["fastcore", "ipywidgets"],
+}
+# the names the kernel looks for before installing them itself, and the course library
+PRELOAD = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython", "plump-teach"]
+
+PIP_BROWSER_FLAGS = ["--no-deps", "--only-binary=:all:", "--python-version", "3.14", "--implementation", "py",
+                     "--abi", "none", "--platform", "any"]
+
+KERNELSPEC = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+
+PAGE_SETTINGS = {
+    "appName": "Plump och Bismarck",
+    "litePluginSettings": {"@jupyterlite/pyodide-kernel-extension:kernel": {
+        "disablePyPIFallback": True, "loadPyodideOptions": {"packages": PRELOAD}}},
+}
+
+# --no-drive: without JupyterLite's service worker the kernel starts 1-4 s faster here (it makes about a
+# hundred synchronous requests to it while starting), but Python no longer sees the notebook folder:
+# files a notebook writes (the score sheet's saved protocol) stay in the kernel's memory, are not in the
+# file browser and are gone after a restart. The default keeps the service worker, as in JupyterLab.
+SERVICE_WORKER = "@jupyterlite/application-extension:service-worker-manager"
+
+# The site's front page opens the course start page. The generated index.html must stay (the apps read
+# their settings from its #jupyter-config-data); only its redirect to the bare lab app is replaced.
+START_URL = "lab/index.html?path=index.ipynb"
+FRONT_REDIRECT = "await import('./config-utils.js');"
+
+
+# ------------------------------------------------------------------ helpers
+
+def say(msg): print(f"==> {msg}", flush=True)
+
+
+def run(*cmd, **kw):
+    cmd = [str(c) for c in cmd]
+    r = subprocess.run(cmd, **kw)
+    if r.returncode:
+        sys.exit(f"FEL: kommandot misslyckades ({r.returncode}): {' '.join(cmd)}")
+    return r
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(functools.partial(f.read, 1 << 20), b""): h.update(block)
+    return h.hexdigest()
+
+
+def norm(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def venv_bin(venv: Path, name: str) -> Path:
+    return venv / ("Scripts" if os.name == "nt" else "bin") / name
+
+
+def inputs_fingerprint(options: str = "") -> str:
+    "What the site is built from: this script, the notebooks, the library, the project's metadata, the options."
+    h = hashlib.sha256(options.encode() + b"\0")
+    files = [Path(__file__).resolve(), ROOT / "pyproject.toml", ROOT / "README.md",
+             *sorted((ROOT / "plump_teach").rglob("*.py")), *sorted(notebook_sources())]
+    for f in files:
+        h.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def notebook_sources():
+    for f in sorted((ROOT / "nbs").rglob("*")):
+        rel = f.relative_to(ROOT / "nbs")
+        if f.is_file() and not any(p.startswith((".", "_")) for p in rel.parts):
+            yield f
+
+
+def site_size(site: Path = SITE) -> tuple[int, int]:
+    files = [f for f in site.rglob("*") if f.is_file()]
+    return sum(f.stat().st_size for f in files), len(files)
+
+
+# ------------------------------------------------------------------ build steps
+
+def build_venv() -> Path:
+    "The pinned build environment, in the cache (named by its pins; reused while they stay the same)."
+    key = hashlib.sha256(" ".join([sys.version, BUILD_PIP, *BUILD_REQUIREMENTS]).encode()).hexdigest()[:12]
+    venv = CACHE / f"venv-{key}"
+    ok = venv / ".installed"
+    if ok.exists(): return venv
+    say(f"Skapar byggmiljön {venv}")
+    shutil.rmtree(venv, ignore_errors=True)
+    run(sys.executable, "-m", "venv", venv)
+    py = venv_bin(venv, "python")
+    run(py, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", BUILD_PIP)
+    run(py, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", *BUILD_REQUIREMENTS)
+    run(py, "-m", "pip", "check")
+    ok.write_text("ok")
+    return venv
+
+
+def check_kernel_pins(venv: Path):
+    "PYODIDE_VERSION must be the kernel's own, or the kernel and the Pyodide core will not fit together."
+    code = "from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION as v; print(v)"
+    got = run(venv_bin(venv, "python"), "-c", code, capture_output=True, text=True).stdout.strip()
+    if got != PYODIDE_VERSION:
+        sys.exit(f"FEL: jupyterlite-pyodide-kernel vill ha Pyodide {got}, tools/lite.py har {PYODIDE_VERSION}.")
+
+
+def pyodide_tarball() -> Path:
+    "npm's tarball of the package `pyodide`, checked against its pinned sha256."
+    dest = CACHE / "npm"
+    tgz = dest / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if not (tgz.exists() and sha256(tgz) == PYODIDE_TGZ_SHA256):
+        npm = shutil.which("npm")
+        if not npm:
+            sys.exit("FEL: npm saknas (Debian: apt-get install -y npm); det behövs för att hämta Pyodide.")
+        say(f"Hämtar npm-paketet pyodide@{PYODIDE_VERSION}")
+        dest.mkdir(parents=True, exist_ok=True)
+        run(npm, "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", dest, "--silent",
+            stdout=subprocess.DEVNULL)
+        if sha256(tgz) != PYODIDE_TGZ_SHA256:
+            sys.exit(f"FEL: {tgz.name} har fel sha256 ({sha256(tgz)}).")
+    return tgz
+
+
+def wheels(venv: Path, pins: dict[str, tuple[str, str]]) -> dict[str, Path]:
+    "Pure-Python wheels for the browser (Python 3.14), from PyPI, each checked against its sha256."
+    dest = CACHE / "wheels"
+    dest.mkdir(parents=True, exist_ok=True)
+
+    def find(name, version):
+        stem = norm(name).replace("-", "_")
+        return [f for f in dest.glob("*.whl")
+                if norm(f.name.split("-")[0]).replace("-", "_") == stem and f.name.split("-")[1] == version]
+
+    def good(name):
+        version, digest = pins[name]
+        return next((f for f in find(name, version) if sha256(f) == digest), None)
+
+    missing = [n for n in pins if good(n) is None]
+    if missing:
+        say("Hämtar hjul från PyPI: " + ", ".join(f"{n}=={pins[n][0]}" for n in missing))
+        run(venv_bin(venv, "python"), "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+            *PIP_BROWSER_FLAGS, "--dest", dest, *(f"{n}=={pins[n][0]}" for n in missing))
+    out = {}
+    for n in pins:
+        f = good(n)
+        if f is None:
+            sys.exit(f"FEL: hjulet {n}=={pins[n][0]} saknas eller har fel sha256 i {dest}.")
+        out[n] = f
+    return out
+
+
+def plump_teach_wheel(venv: Path, out: Path) -> Path:
+    "plump_teach's wheel, built from a copy of the checkout (the checkout gets no build/ or egg-info)."
+    src = WORK / "plump_teach-src"
+    shutil.rmtree(src, ignore_errors=True)
+    (src / "plump_teach").mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md"): shutil.copy2(ROOT / name, src / name)
+    for f in (ROOT / "plump_teach").glob("*.py"): shutil.copy2(f, src / "plump_teach" / f.name)
+    run(venv_bin(venv, "python"), "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
+        "--no-build-isolation", "--wheel-dir", out, src)
+    return next(out.glob("plump_teach-*.whl"))
+
+
+def kernel_wheels(venv: Path) -> dict[str, Path]:
+    "The Pyodide kernel's own wheels, as shipped in its labextension in the build venv."
+    pypi = venv / "share" / "jupyter" / "labextensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static" / "pypi"
+    out = {}
+    for name, version in KERNEL_WHEELS.items():
+        f = pypi / f"{name.replace('-', '_')}-{version}-py3-none-any.whl"
+        if not f.exists(): sys.exit(f"FEL: {f} saknas i byggmiljön.")
+        out[name] = f
+    return out
+
+
+def lock_entry(name: str, whl: Path, depends: list[str]) -> dict:
+    return {"name": name, "version": whl.name.split("-")[1], "file_name": whl.name, "install_dir": "site",
+            "sha256": sha256(whl), "package_type": "package", "imports": [name.replace("-", "_")],
+            "depends": depends, "unvendored_tests": False}
+
+
+def pyodide_dir(tgz: Path, boot: dict[str, Path], extra: dict[str, Path], dest: Path):
+    """static/pyodide/: the core from the npm tarball, the wheels, and a lock that lists exactly those:
+    the boot wheels with their lock entries (sha256 of the shipped file), the others (`extra`) with
+    entries made here; every other entry is dropped (its wheel is not in the site)."""
+    dest.mkdir(parents=True)
+    with tarfile.open(tgz) as t:
+        for name in [*PYODIDE_CORE, "pyodide-lock.json"]:
+            (dest / name).write_bytes(t.extractfile(f"package/{name}").read())
+    lock = json.loads((dest / "pyodide-lock.json").read_text())
+    packages = {norm(k): (k, v) for k, v in lock["packages"].items()}
+
+    need, todo = set(), list(BOOT_ROOTS)
+    while todo:
+        n = norm(todo.pop())
+        if n in need: continue
+        need.add(n)
+        todo += packages[n][1]["depends"]
+    if need != {norm(n) for n in BOOT_WHEELS}:
+        sys.exit(f"FEL: pyodide-lock.json vill ha {sorted(need)} för att starta kärnan; "
+                 f"tools/lite.py har {sorted(map(norm, BOOT_WHEELS))}.")
+    kept = {}
+    for name, whl in boot.items():
+        key, entry = packages[norm(name)]
+        if entry["version"] != BOOT_WHEELS[name][0]:
+            sys.exit(f"FEL: pyodide-lock.json har {name} {entry['version']}, tools/lite.py {BOOT_WHEELS[name][0]}.")
+        shutil.copy2(whl, dest / whl.name)
+        kept[key] = {**entry, "file_name": whl.name, "sha256": sha256(whl)}
+    for name, whl in extra.items():
+        shutil.copy2(whl, dest / whl.name)
+        kept[norm(name)] = lock_entry(norm(name), whl, LOCK_DEPENDS[norm(name)])
+    missing = {norm(d) for e in kept.values() for d in e["depends"]} - {norm(k) for k in kept}
+    if missing: sys.exit(f"FEL: pyodide-lock.json saknar {sorted(missing)}.")
+    lock["packages"] = dict(sorted(kept.items()))
+    (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+
+
+def site_notebook(nb: dict) -> dict:
+    "The notebook as the site has it: unchanged, except that it asks for the Pyodide kernel."
+    return {**nb, "metadata": {**nb.get("metadata", {}), "kernelspec": KERNELSPEC}}
+
+
+def contents_dir(dest: Path):
+    "files/: nbs/ as the students get it (the notebooks with the Pyodide kernel, other files as they are)."
+    for f in notebook_sources():
+        out = dest / f.relative_to(ROOT / "nbs")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if f.suffix == ".ipynb":
+            nb = site_notebook(json.loads(f.read_text(encoding="utf-8")))
+            out.write_text(json.dumps(nb, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        else:
+            shutil.copy2(f, out)
+
+
+def build(force: bool = False, drive: bool = True) -> Path:
+    t0 = time.monotonic()
+    fingerprint = inputs_fingerprint(f"drive={drive}")
+    if (not force and STAMP.exists() and (SITE / "index.html").exists()
+            and json.loads(STAMP.read_text()).get("inputs") == fingerprint):
+        size, n = site_size()
+        say(f"Webbplatsen i {SITE.relative_to(ROOT)} är redan byggd från samma källor "
+            f"({size / 1e6:.1f} MB, {n} filer); --force bygger om den.")
+        return SITE
+
+    CACHE.mkdir(parents=True, exist_ok=True)
+    venv = build_venv()
+    check_kernel_pins(venv)
+    tgz = pyodide_tarball()
+    boot = wheels(venv, BOOT_WHEELS)
+    runtime = wheels(venv, RUNTIME_WHEELS)
+
+    shutil.rmtree(WORK, ignore_errors=True)
+    lite_dir = WORK / "lite"
+    lite_dir.mkdir(parents=True)
+    say("Bygger plump_teach-hjulet från arbetskopian")
+    plump = plump_teach_wheel(venv, WORK / "dist")
+    pyodide_dir(tgz, boot, {**kernel_wheels(venv), **runtime, "plump-teach": plump}, lite_dir / "static" / "pyodide")
+    contents_dir(lite_dir / "files")
+    settings = dict(PAGE_SETTINGS)
+    if not drive: settings["disabledExtensions"] = [SERVICE_WORKER]
+    (lite_dir / "jupyter-lite.json").write_text(json.dumps(
+        {"jupyter-lite-schema-version": 0, "jupyter-config-data": settings}, indent=2))
+
+    say("jupyter lite build")
+    out = WORK / "site"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "JPY_"))}
+    for var, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"), ("JUPYTER_RUNTIME_DIR", "runtime")):
+        env[var] = str(WORK / "jupyter" / sub)
+    log = WORK / "jupyter-lite-build.log"
+    with open(log, "w") as logf:
+        r = subprocess.run([str(venv_bin(venv, "jupyter")), "lite", "build", "--lite-dir", str(lite_dir),
+                            "--output-dir", str(out), "--contents", "files", "--apps", "lab",
+                            "--no-sourcemaps", "--no-unused-shared-packages"],
+                           cwd=lite_dir, env=env, stdout=logf, stderr=subprocess.STDOUT)
+    if r.returncode:
+        sys.exit(f"FEL: jupyter lite build misslyckades; sista raderna i {log}:\n" +
+                 "\n".join(log.read_text(errors="replace").splitlines()[-40:]))
+
+    for m in out.rglob("*.map"): m.unlink()
+    front_page(out / "index.html")
+    check_site(out)
+    size, n = site_size(out)
+    STAMP.unlink(missing_ok=True)
+    shutil.rmtree(SITE, ignore_errors=True)
+    out.rename(SITE)
+    STAMP.write_text(json.dumps({"inputs": fingerprint, "pyodide": PYODIDE_VERSION, "bytes": size, "files": n},
+                                indent=1))
+    say(f"Klart på {time.monotonic() - t0:.0f} s: {SITE.relative_to(ROOT)} ({size / 1e6:.1f} MB, {n} filer). "
+        f"Visa den med: python3 tools/lite.py serve")
+    return SITE
+
+
+def front_page(index: Path):
+    "Make the site's front page open the course start page instead of an empty JupyterLab."
+    html = index.read_text(encoding="utf-8")
+    if FRONT_REDIRECT not in html:
+        sys.exit(f"FEL: hittar inte omdirigeringen i {index}; har jupyterlite-core ändrat sin index.html?")
+    html = html.replace(FRONT_REDIRECT, f"window.location.replace({START_URL!r} + window.location.hash);")
+    html = html.replace("</head>", f'<noscript><a href="{START_URL}">Öppna kursen</a></noscript>\n  </head>')
+    index.write_text(html, encoding="utf-8")
+
+
+def check_site(out: Path):
+    "The site is self-contained: local Pyodide, no PyPI fallback, every notebook and wheel in place."
+    cfg = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    kernel = cfg["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    problems = []
+    if not str(kernel.get("pyodideUrl", "")).startswith("./"): problems.append(f"pyodideUrl {kernel.get('pyodideUrl')}")
+    if kernel.get("disablePyPIFallback") is not True: problems.append("disablePyPIFallback")
+    for nb in notebook_sources():
+        if nb.suffix == ".ipynb" and not (out / "files" / nb.relative_to(ROOT / "nbs")).exists():
+            problems.append(f"files/{nb.name} saknas")
+    lock = json.loads((out / "static" / "pyodide" / "pyodide-lock.json").read_text())["packages"]
+    for name in PRELOAD:
+        if name not in lock: problems.append(f"pyodide-lock.json saknar {name}")
+    for entry in lock.values():
+        whl = out / "static" / "pyodide" / entry["file_name"]
+        if not whl.exists() or sha256(whl) != entry["sha256"]: problems.append(f"{whl.name} saknas eller har fel sha256")
+    if problems: sys.exit("FEL: webbplatsen är inte komplett: " + "; ".join(problems))
+
+
+# ------------------------------------------------------------------ serve
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+                      ".json": "application/json", ".ipynb": "application/json", ".whl": "application/zip",
+                      ".zip": "application/zip"}
+
+    def log_message(self, fmt, *args):
+        if not getattr(self.server, "quiet", False): super().log_message(fmt, *args)
+
+
+def serve(port: int, directory: Path = SITE, quiet: bool = False):
+    if not (directory / "index.html").exists():
+        sys.exit(f"Webbplatsen finns inte i {directory}. Bygg den först: python3 tools/lite.py build")
+    handler = functools.partial(Handler, directory=str(directory))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as httpd:
+        httpd.quiet = quiet
+        say(f"Kursen finns på http://127.0.0.1:{httpd.server_address[1]}/ (avsluta med Ctrl+C)")
+        try:
+            httpd.serve_forever()
+        except KeyboardInterrupt:
+            pass
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="tools/lite.py", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="bygg webbplatsen i _lite/site/")
+    b.add_argument("--force", action="store_true", help="bygg om även om inget har ändrats")
+    b.add_argument("--no-drive", action="store_true",
+                   help="snabbare start, men Python ser inte notebookmappen (filer sparas bara i minnet)")
+    s = sub.add_parser("serve", help="visa webbplatsen på 127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--dir", type=Path, default=SITE, help="mappen som visas (förval _lite/site)")
+    s.add_argument("--quiet", action="store_true", help="logga inte varje begäran")
+    a = p.parse_args(argv)
+    if sys.version_info < (3, 11): sys.exit("tools/lite.py behöver Python 3.11 eller senare.")
+    if a.cmd == "build": build(a.force, drive=not a.no_drive)
+    else: serve(a.port, a.dir, a.quiet)
+
+
+if __name__ == "__main__":
+    main()
