@@ -330,3 +330,11 @@ def screenshot(page, name: str, full_page: bool = True) -> Path:
     path = SCREENSHOTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+def right_and_wrong(puzzle):
+    "Knapptexterna för ett rätt och ett fel svar på ett pussel, som widgeten visar dem."
+    label = lambda o: f"{o.label} {o.card.name}" if o.card is not None else o.label
+    right = next(o for o in puzzle.options if o.key in puzzle.answers)
+    wrong = next(o for o in puzzle.options if o.key not in puzzle.answers)
+    return label(right), label(wrong)

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import (JS_RUN_STATE, KERNEL_TIMEOUT, outputs, run_all_cells, screenshot, server_env, start_server,
+from browser_helpers import (JS_RUN_STATE, KERNEL_TIMEOUT, outputs, right_and_wrong, run_all_cells, screenshot,
+                             server_env, start_server,
                              tail, unavailable, wait_for_kernel_idle, wait_for_text)
 from plump_teach.puzzles import make_puzzle
 
@@ -71,14 +72,6 @@ def wait_for_notebook(page, name: str):
     "The notebook `name` is the visible tab and its cells are there."
     page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
     page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current", has_text=name).wait_for()
-
-
-def right_and_wrong(p):
-    "Knapptexterna (budens siffror) för ett rätt och ett fel svar."
-    label = lambda o: f"{o.label} {o.card.name}" if o.card is not None else o.label
-    right = next(o for o in p.options if o.key in p.answers)
-    wrong = next(o for o in p.options if o.key not in p.answers)
-    return label(right), label(wrong)
 
 
 def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record_property):

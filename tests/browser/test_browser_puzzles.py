@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import open_notebook_and_run_all, outputs, screenshot, wait_for_text
+from browser_helpers import right_and_wrong, open_notebook_and_run_all, outputs, screenshot, wait_for_text
 from plump_teach.app import app_notebook
 from plump_teach.puzzles import make_puzzle
 from plump_teach.widgets import PuzzleTrainer
@@ -17,14 +17,6 @@ from plump_teach.widgets import PuzzleTrainer
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 NBS = Path(__file__).resolve().parents[2] / "nbs"
-
-
-def right_and_wrong(p):
-    "Knapptexterna för ett rätt och ett fel svar, som widgeten visar dem."
-    label = lambda o: f"{o.label} {o.card.name}" if o.card is not None else o.label
-    right = next(o for o in p.options if o.key in p.answers)
-    wrong = next(o for o in p.options if o.key not in p.answers)
-    return label(right), label(wrong)
 
 
 def answer_wrong_then_right(page, widget, p, wrong_text, shot):
