@@ -11,6 +11,7 @@ import random
 from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, SUIT_LETTERS, FULL_DECK, DECK_IDS,
                                card_from_id, parse_card, parse_cards, sort_hand, cards_html)
 from .tricks import TrickPlay, legal_cards, trick_winner, suit_index
+from .saving import load_saved, parse_saved
 
 # %% auto #0
 __all__ = ['PLAYERS', 'HAND_SIZE', 'UPCARDS', 'DISCARDS', 'TRICKS', 'MODES', 'MODE_TEXT', 'FULL_DEALS', 'SHORT_DEALS',
@@ -495,48 +496,18 @@ def _game_to_json(self: BismarckGame, indent: int | None = None) -> str:
     "Partiet som JSON-text."
     return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
 
-_EVENT_ARITY = {'hands': (2,), 'discard': (2,), 'mode': (2, 3), 'play': (2,)}
-
-def _apply_event(self: BismarckGame, e):
-    kind, *args = e
-    if kind not in _EVENT_ARITY: raise BismarckError(f"okänd händelse {kind!r}")
-    if len(args) not in _EVENT_ARITY[kind]: raise BismarckError(f"händelsen {kind!r} har fel antal värden")
-    if kind == 'hands': self.set_hands(*args)
-    elif kind == 'discard': self.discard(*args)
-    elif kind == 'mode': self.choose_mode(*args)
-    else: self.play(*args)
-
 def _game_from_dict(cls, d) -> BismarckGame:
-    "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna."
-    if not isinstance(d, dict) or d.get('format') != FORMAT:
-        raise BismarckError("Det här är ingen sparad Bismarck-omgång från plump_teach.")
-    if d.get('version') != FORMAT_VERSION:
-        raise BismarckError(f"Sparfilen har version {d.get('version')!r}; den här versionen av plump_teach läser version {FORMAT_VERSION}.")
-    try:
-        g = cls(d['players'], d['seed'], d['short'], d['discards_count_as_trick'], d['dealer'])
-        events = d['events']
-        if not isinstance(events, list): raise BismarckError("händelserna ska vara en lista")
-    except KeyError as e:
-        raise BismarckError(f"Sparfilen är skadad: fältet {e} saknas.") from None
-    except (TypeError, BismarckError) as e:
-        raise BismarckError(f"Sparfilen är skadad: {e}") from None
-    for i, e in enumerate(events):
-        try:
-            if not isinstance(e, list) or not e: raise BismarckError("händelsen är tom eller ingen lista")
-            g._apply_event(e)
-        except (TypeError, ValueError) as err:
-            raise BismarckError(f"Sparfilen är skadad: händelse {i + 1} av {len(events)} ({e!r}) går inte att spela upp: {err}") from None
-    return g
+    "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `15_sparade_spel`)."
+    return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="Bismarck-omgång", error=BismarckError,
+                      make=lambda d: cls(d['players'], d['seed'], d['short'], d['discards_count_as_trick'], d['dealer']),
+                      events={'hands': cls.set_hands, 'discard': cls.discard, 'mode': cls.choose_mode, 'play': cls.play})
 
 def _game_from_json(cls, text: str) -> BismarckGame:
     "Ett parti från JSON-text skriven av `to_json`."
-    try: d = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as e: raise BismarckError(f"Sparfilen är ingen giltig JSON: {e}") from None
-    return cls.from_dict(d)
+    return cls.from_dict(parse_saved(text, BismarckError))
 
 BismarckGame.to_dict = _game_to_dict
 BismarckGame.to_json = _game_to_json
-BismarckGame._apply_event = _apply_event
 BismarckGame.from_dict = classmethod(_game_from_dict)
 BismarckGame.from_json = classmethod(_game_from_json)
 BismarckGame.__eq__ = lambda self, other: isinstance(other, BismarckGame) and self.to_dict() == other.to_dict()

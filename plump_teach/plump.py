@@ -11,6 +11,7 @@ import random
 from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, DECK_IDS, card_from_id,
                                parse_card, parse_cards, sort_hand, cards_html)
 from .tricks import TrickPlay, suit_index
+from .saving import load_saved, parse_saved
 from .plump_rules import *
 from .plump_rules import (PlumpError, PlumpRules, deal_schedule, legal_bids, score, player_count,
                                      bidding_order, first_leader, trump_suit, deal_ids, forehand,
@@ -340,49 +341,18 @@ def _game_to_json(self: PlumpGame, indent: int | None = None) -> str:
     "Partiet som JSON-text."
     return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
 
-_EVENT_ARITY = {'bid': (2,), 'play': (2,), 'result': (1, 2), 'hands': (1, 2)}
-
-def _apply_event(self: PlumpGame, e):
-    kind, *args = e
-    if kind not in _EVENT_ARITY: raise PlumpError(f"okänd händelse {kind!r}")
-    if len(args) not in _EVENT_ARITY[kind]: raise PlumpError(f"händelsen {kind!r} har fel antal värden")
-    if kind == 'bid': self.bid(*args)
-    elif kind == 'play': self.play(*args)
-    elif kind == 'result': self.record_result(*args)
-    elif kind == 'hands': self.set_hands(*args)
-    else: raise PlumpError(f"okänd händelse {kind!r}")
-
 def _game_from_dict(cls, d) -> PlumpGame:
-    "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna."
-    if not isinstance(d, dict) or d.get('format') != FORMAT:
-        raise PlumpError("Det här är ingen sparad Plump-omgång från plump_teach.")
-    if d.get('version') != FORMAT_VERSION:
-        raise PlumpError(f"Sparfilen har version {d.get('version')!r}; den här versionen av plump_teach läser version {FORMAT_VERSION}.")
-    try:
-        g = cls(d['players'], PlumpRules.from_dict(d['rules']), d['seed'], d['first_deal'], d['dealer'])
-        events = d['events']
-        if not isinstance(events, list): raise PlumpError("händelserna ska vara en lista")
-    except KeyError as e:
-        raise PlumpError(f"Sparfilen är skadad: fältet {e} saknas.") from None
-    except (TypeError, PlumpError) as e:
-        raise PlumpError(f"Sparfilen är skadad: {e}") from None
-    for i, e in enumerate(events):
-        try:
-            if not isinstance(e, list) or not e: raise PlumpError("händelsen är tom eller ingen lista")
-            g._apply_event(e)
-        except (PlumpError, TypeError, ValueError) as err:
-            raise PlumpError(f"Sparfilen är skadad: händelse {i + 1} av {len(events)} ({e!r}) går inte att spela upp: {err}") from None
-    return g
+    "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `15_sparade_spel`)."
+    return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="Plump-omgång", error=PlumpError,
+                      make=lambda d: cls(d['players'], PlumpRules.from_dict(d['rules']), d['seed'], d['first_deal'], d['dealer']),
+                      events={'bid': cls.bid, 'play': cls.play, 'result': cls.record_result, 'hands': cls.set_hands})
 
 def _game_from_json(cls, text: str) -> PlumpGame:
     "Ett parti från JSON-text skriven av `to_json`."
-    try: d = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as e: raise PlumpError(f"Sparfilen är ingen giltig JSON: {e}") from None
-    return cls.from_dict(d)
+    return cls.from_dict(parse_saved(text, PlumpError))
 
 PlumpGame.to_dict = _game_to_dict
 PlumpGame.to_json = _game_to_json
-PlumpGame._apply_event = _apply_event
 PlumpGame.from_dict = classmethod(_game_from_dict)
 PlumpGame.from_json = classmethod(_game_from_json)
 PlumpGame.__eq__ = lambda self, other: isinstance(other, PlumpGame) and self.to_dict() == other.to_dict()
