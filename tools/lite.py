@@ -32,6 +32,7 @@ What the build does:
 from __future__ import annotations
 
 import argparse
+import ast
 import functools
 import hashlib
 import http.server
@@ -42,6 +43,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,6 +127,10 @@ LOCK_DEPENDS = {
 }
 # the names the kernel looks for before installing them itself, and the course library
 PRELOAD = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython", "plump-teach"]
+# What the kernel imports when it starts (worker.ts in jupyterlite-pyodide-kernel): the build compiles the
+# modules these load, with those of plump_teach and the notebooks' imports (see precompile).
+KERNEL_IMPORTS = ["piplite.piplite", "pyodide_kernel"]
+PYC_TOOLS = [ROOT / "tools" / "pyodide_run.mjs", ROOT / "tools" / "pyodide_compile.py"]
 
 PIP_BROWSER_FLAGS = ["--no-deps", "--only-binary=:all:", "--python-version", "3.14", "--implementation", "py",
                      "--abi", "none", "--platform", "any"]
@@ -180,7 +186,7 @@ def venv_bin(venv: Path, name: str) -> Path:
 def inputs_fingerprint(options: str = "") -> str:
     "What the site is built from: this script, the notebooks, the library, the project's metadata, the options."
     h = hashlib.sha256(options.encode() + b"\0")
-    files = [Path(__file__).resolve(), ROOT / "pyproject.toml", ROOT / "README.md",
+    files = [Path(__file__).resolve(), *PYC_TOOLS, ROOT / "pyproject.toml", ROOT / "README.md",
              *sorted((ROOT / "plump_teach").rglob("*.py")), *sorted(notebook_sources())]
     for f in files:
         h.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
@@ -302,8 +308,9 @@ def lock_entry(name: str, whl: Path, depends: list[str]) -> dict:
 
 def pyodide_dir(tgz: Path, boot: dict[str, Path], extra: dict[str, Path], dest: Path):
     """static/pyodide/: the core from the npm tarball, the wheels, and a lock that lists exactly those:
-    the boot wheels with their lock entries (sha256 of the shipped file), the others (`extra`) with
-    entries made here; every other entry is dropped (its wheel is not in the site)."""
+    the boot wheels with their lock entries, the others (`extra`) with entries made here; every other
+    entry is dropped (its wheel is not in the site). Then the bytecode goes in (`precompile`), and each
+    entry gets the sha256 of the file that is shipped."""
     dest.mkdir(parents=True)
     with tarfile.open(tgz) as t:
         for name in [*PYODIDE_CORE, "pyodide-lock.json"]:
@@ -334,6 +341,68 @@ def pyodide_dir(tgz: Path, boot: dict[str, Path], extra: dict[str, Path], dest: 
     if missing: sys.exit(f"FEL: pyodide-lock.json saknar {sorted(missing)}.")
     lock["packages"] = dict(sorted(kept.items()))
     (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+    precompile(dest, course_imports())
+    for entry in lock["packages"].values(): entry["sha256"] = sha256(dest / entry["file_name"])
+    (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+
+
+def course_imports() -> list[str]:
+    """What to import to find the modules worth compiling: what the kernel imports when it starts, every
+    module of plump_teach, and every module the course's notebooks import (their import statements)."""
+    mods = {*KERNEL_IMPORTS, *(f"plump_teach.{f.stem}" for f in (ROOT / "plump_teach").glob("*.py") if f.stem != "__init__")}
+    for f in notebook_sources():
+        if f.suffix != ".ipynb": continue
+        for cell in json.loads(f.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code": continue
+            src = "\n".join("" if line.lstrip().startswith(("%", "!")) else line
+                            for line in "".join(cell["source"]).splitlines())
+            try: tree = ast.parse(src)
+            except SyntaxError: continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import): mods.update(a.name for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level: mods.add(node.module)
+    return sorted(mods)
+
+
+def precompile(dest: Path, imports: list[str]):
+    """Add bytecode to the standard library zip and to every wheel in dest (in place), for the modules that
+    importing `imports` loads: compiled by the site's own Pyodide, run in Node (tools/pyodide_compile.py).
+    The result is cached under the hash of everything it is made from."""
+    lock = json.loads((dest / "pyodide-lock.json").read_text())
+    files = ["python_stdlib.zip", *sorted(e["file_name"] for e in lock["packages"].values())]
+    h = hashlib.sha256(PYODIDE_TGZ_SHA256.encode() + json.dumps(imports).encode())
+    for tool in PYC_TOOLS: h.update(tool.read_bytes())
+    for name in files: h.update(f"{name}:{sha256(dest / name)}".encode())
+    cached = CACHE / "pyc" / h.hexdigest()[:20]
+    if not (cached / ".done").exists():
+        node = shutil.which("node")
+        if not node: sys.exit("FEL: node saknas (Debian: apt-get install -y nodejs npm); det behövs för att "
+                              "kompilera Python-koden i förväg.")
+        say(f"Kompilerar Python-koden i förväg ({len(imports)} importer, med webbplatsens egen Pyodide)")
+        job = WORK / "pyc"
+        shutil.rmtree(job, ignore_errors=True)
+        job.mkdir(parents=True)
+        for name in files: shutil.copy2(dest / name, job / name)
+        (job / "job.json").write_text(json.dumps({
+            "packages": sorted(lock["packages"]), "imports": imports,
+            "files": [{"in": n, "out": f"out-{n}", "kind": "stdlib" if n.endswith(".zip") else "wheel"}
+                      for n in files]}, indent=1))
+        log = WORK / "pyc.log"
+        with open(log, "w") as logf:
+            r = subprocess.run([node, PYC_TOOLS[0], dest, job, PYC_TOOLS[1]], stdout=logf, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, timeout=900)
+        if r.returncode:
+            sys.exit(f"FEL: förkompileringen misslyckades; sista raderna i {log}:\n" +
+                     "\n".join(log.read_text(errors="replace").splitlines()[-30:]))
+        shutil.rmtree(cached, ignore_errors=True)
+        cached.mkdir(parents=True)
+        for name in files: (job / f"out-{name}").rename(cached / name)
+        shutil.copy2(log, cached / "pyc.log")
+        (cached / ".done").write_text("ok")
+        shutil.rmtree(job)
+        for old in sorted(cached.parent.iterdir(), key=lambda d: d.stat().st_mtime)[:-3]:   # keep the newest 3
+            shutil.rmtree(old, ignore_errors=True)
+    for name in files: shutil.copy2(cached / name, dest / name)
 
 
 def site_notebook(nb: dict) -> dict:
@@ -437,6 +506,13 @@ def check_site(out: Path):
     for entry in lock.values():
         whl = out / "static" / "pyodide" / entry["file_name"]
         if not whl.exists() or sha256(whl) != entry["sha256"]: problems.append(f"{whl.name} saknas eller har fel sha256")
+    # precompile() gave every module of plump_teach its bytecode (for the Python of the pinned Pyodide)
+    with zipfile.ZipFile(out / "static" / "pyodide" / lock["plump-teach"]["file_name"]) as z:
+        names = set(z.namelist())
+    tag = "cpython-" + PYODIDE_VERSION.split(".")[0]
+    no_pyc = [n for n in names if n.endswith(".py") and
+              f"{n.rpartition('/')[0]}/__pycache__/{Path(n).stem}.{tag}.pyc" not in names]
+    if no_pyc: problems.append(f"plump_teach-hjulet saknar bytekod för {', '.join(sorted(no_pyc))}")
     if problems: sys.exit("FEL: webbplatsen är inte komplett: " + "; ".join(problems))
 
 

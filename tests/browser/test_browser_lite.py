@@ -37,8 +37,9 @@ BOOT_TIMEOUT = 120_000     # ms: Pyodide boots and the notebook's first cells ha
 @pytest.fixture(scope="session")
 def lite_site(tmp_path_factory):
     "Build (or reuse) the site once per session; return its folder."
-    if not shutil.which("npm") and not (ROOT / "_lite" / "site" / "index.html").exists():
-        unavailable("npm (för att hämta Pyodide)", "npm (to fetch Pyodide)")
+    if not (shutil.which("npm") and shutil.which("node")) and not (ROOT / "_lite" / "site" / "index.html").exists():
+        unavailable("npm och node (för att hämta Pyodide och kompilera i förväg)",
+                    "npm and node (to fetch Pyodide and precompile)")
     log = tmp_path_factory.mktemp("lite") / "build.log"
     t0 = time.monotonic()
     with open(log, "w") as f:
