@@ -8,7 +8,7 @@ Webbplatsen är bara filer: notebooks, biblioteket plump_teach, ipywidgets och P
 i elevens egen webbläsare. Den behöver ingen Python-server och hämtar ingenting från internet när den
 används. Lägg mappen _lite/site/ på vilken statisk webbserver som helst.
 
-The course as a static JupyterLite site. `build` needs Python 3.11+, npm and network to the package
+The course as a static JupyterLite site. `build` needs Python 3.11+, npm, node and network to the package
 registries (PyPI, npm) only; every version it downloads is pinned below, and every downloaded file is
 checked against its pinned sha256. The build tools go into a separate virtual environment in the cache,
 never into the project's .venv. Downloads and the build venv are cached in $PLUMP_LITE_CACHE (default
@@ -26,6 +26,10 @@ What the build does:
   * ships Pyodide's core from the npm package `pyodide` plus the pure-Python wheels the kernel needs to
     boot (micropip, ipython, jedi and their dependencies, at the versions in pyodide-lock.json),
     rewriting their sha256 in the lock and dropping every entry whose wheel is not shipped;
+  * adds bytecode (.pyc) for the modules that the kernel imports when it starts and that the course
+    imports, compiled by that same Pyodide run in Node (tools/pyodide_compile.py): without it every
+    student's browser compiles them from source at each kernel start. Page open to clickable puzzle,
+    tests/benchmarks/bench_lite_start.py: median 9.3 s with the bytecode, 16.9 s without (+6 MB);
   * sets disablePyPIFallback so that a missing package fails instead of reaching for PyPI, strips the
     source maps and makes the site's front page open the course start page (index.ipynb).
 """
@@ -52,7 +56,6 @@ SITE = LITE / "site"
 WORK = LITE / "work"
 CACHE = Path(os.environ.get("PLUMP_LITE_CACHE") or
              Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "plump_teach" / "lite")
-STAMP = LITE / "site.json"     # what _lite/site/ was built from (kept outside the site)
 
 # ------------------------------------------------------------------ pinned versions
 
@@ -143,8 +146,9 @@ PAGE_SETTINGS = {
         "disablePyPIFallback": True, "loadPyodideOptions": {"packages": PRELOAD}}},
 }
 
-# --no-drive: without JupyterLite's service worker the kernel starts 1-4 s faster here (it makes about a
-# hundred synchronous requests to it while starting), but Python no longer sees the notebook folder:
+# --no-drive: without JupyterLite's service worker the kernel starts a little faster (it makes about a
+# hundred synchronous requests to it while starting; median 9.0 s against 9.3 s to the first clickable
+# puzzle in tests/benchmarks/bench_lite_start.py), but Python no longer sees the notebook folder:
 # files a notebook writes (the score sheet's saved protocol) stay in the kernel's memory, are not in the
 # file browser and are gone after a restart. The default keeps the service worker, as in JupyterLab.
 SERVICE_WORKER = "@jupyterlite/application-extension:service-worker-manager"
@@ -177,6 +181,12 @@ def sha256(path: Path) -> str:
 
 def norm(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
+
+
+def shown(path: Path) -> str:
+    "A path as the user best reads it: relative to the checkout when inside it."
+    try: return str(path.relative_to(ROOT))
+    except ValueError: return str(path)
 
 
 def venv_bin(venv: Path, name: str) -> Path:
@@ -284,8 +294,9 @@ def plump_teach_wheel(venv: Path, out: Path) -> Path:
     (src / "plump_teach").mkdir(parents=True)
     for name in ("pyproject.toml", "README.md"): shutil.copy2(ROOT / name, src / name)
     for f in (ROOT / "plump_teach").glob("*.py"): shutil.copy2(f, src / "plump_teach" / f.name)
+    # SOURCE_DATE_EPOCH: the same sources give the same wheel, byte for byte (so precompile's cache holds)
     run(venv_bin(venv, "python"), "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
-        "--no-build-isolation", "--wheel-dir", out, src)
+        "--no-build-isolation", "--wheel-dir", out, src, env={**os.environ, "SOURCE_DATE_EPOCH": "315532800"})
     return next(out.glob("plump_teach-*.whl"))
 
 
@@ -306,7 +317,7 @@ def lock_entry(name: str, whl: Path, depends: list[str]) -> dict:
             "depends": depends, "unvendored_tests": False}
 
 
-def pyodide_dir(tgz: Path, boot: dict[str, Path], extra: dict[str, Path], dest: Path):
+def pyodide_dir(tgz: Path, boot: dict[str, Path], extra: dict[str, Path], dest: Path, bytecode: bool = True):
     """static/pyodide/: the core from the npm tarball, the wheels, and a lock that lists exactly those:
     the boot wheels with their lock entries, the others (`extra`) with entries made here; every other
     entry is dropped (its wheel is not in the site). Then the bytecode goes in (`precompile`), and each
@@ -341,7 +352,7 @@ def pyodide_dir(tgz: Path, boot: dict[str, Path], extra: dict[str, Path], dest: 
     if missing: sys.exit(f"FEL: pyodide-lock.json saknar {sorted(missing)}.")
     lock["packages"] = dict(sorted(kept.items()))
     (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
-    precompile(dest, course_imports())
+    if bytecode: precompile(dest, course_imports())
     for entry in lock["packages"].values(): entry["sha256"] = sha256(dest / entry["file_name"])
     (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
 
@@ -422,15 +433,19 @@ def contents_dir(dest: Path):
             shutil.copy2(f, out)
 
 
-def build(force: bool = False, drive: bool = True) -> Path:
+def build(force: bool = False, drive: bool = True, bytecode: bool = True, site: Path = SITE) -> Path:
+    """Build the site into `site` (default _lite/site/); a JSON file beside it records what it was built from.
+    `drive=False` and `bytecode=False` are for comparisons (see tests/benchmarks/bench_lite_start.py)."""
     t0 = time.monotonic()
-    fingerprint = inputs_fingerprint(f"drive={drive}")
-    if (not force and STAMP.exists() and (SITE / "index.html").exists()
-            and json.loads(STAMP.read_text()).get("inputs") == fingerprint):
-        size, n = site_size()
-        say(f"Webbplatsen i {SITE.relative_to(ROOT)} är redan byggd från samma källor "
+    site = site.resolve()
+    stamp = site.with_name(site.name + ".json")   # kept outside the site
+    fingerprint = inputs_fingerprint(f"drive={drive} bytecode={bytecode}")
+    if (not force and stamp.exists() and (site / "index.html").exists()
+            and json.loads(stamp.read_text()).get("inputs") == fingerprint):
+        size, n = site_size(site)
+        say(f"Webbplatsen i {shown(site)} är redan byggd från samma källor "
             f"({size / 1e6:.1f} MB, {n} filer); --force bygger om den.")
-        return SITE
+        return site
 
     CACHE.mkdir(parents=True, exist_ok=True)
     venv = build_venv()
@@ -444,7 +459,8 @@ def build(force: bool = False, drive: bool = True) -> Path:
     lite_dir.mkdir(parents=True)
     say("Bygger plump_teach-hjulet från arbetskopian")
     plump = plump_teach_wheel(venv, WORK / "dist")
-    pyodide_dir(tgz, boot, {**kernel_wheels(venv), **runtime, "plump-teach": plump}, lite_dir / "static" / "pyodide")
+    pyodide_dir(tgz, boot, {**kernel_wheels(venv), **runtime, "plump-teach": plump}, lite_dir / "static" / "pyodide",
+                bytecode)
     contents_dir(lite_dir / "files")
     settings = dict(PAGE_SETTINGS)
     if not drive: settings["disabledExtensions"] = [SERVICE_WORKER]
@@ -468,16 +484,17 @@ def build(force: bool = False, drive: bool = True) -> Path:
 
     for m in out.rglob("*.map"): m.unlink()
     front_page(out / "index.html")
-    check_site(out)
+    check_site(out, bytecode)
     size, n = site_size(out)
-    STAMP.unlink(missing_ok=True)
-    shutil.rmtree(SITE, ignore_errors=True)
-    out.rename(SITE)
-    STAMP.write_text(json.dumps({"inputs": fingerprint, "pyodide": PYODIDE_VERSION, "bytes": size, "files": n},
+    stamp.unlink(missing_ok=True)
+    shutil.rmtree(site, ignore_errors=True)
+    site.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(out, site)
+    stamp.write_text(json.dumps({"inputs": fingerprint, "pyodide": PYODIDE_VERSION, "bytes": size, "files": n},
                                 indent=1))
-    say(f"Klart på {time.monotonic() - t0:.0f} s: {SITE.relative_to(ROOT)} ({size / 1e6:.1f} MB, {n} filer). "
-        f"Visa den med: python3 tools/lite.py serve")
-    return SITE
+    say(f"Klart på {time.monotonic() - t0:.0f} s: {shown(site)} ({size / 1e6:.1f} MB, {n} filer). "
+        f"Visa den med: python3 tools/lite.py serve" + ("" if site == SITE.resolve() else f" --dir {shown(site)}"))
+    return site
 
 
 def front_page(index: Path):
@@ -490,7 +507,7 @@ def front_page(index: Path):
     index.write_text(html, encoding="utf-8")
 
 
-def check_site(out: Path):
+def check_site(out: Path, bytecode: bool = True):
     "The site is self-contained: local Pyodide, no PyPI fallback, every notebook and wheel in place."
     cfg = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]
     kernel = cfg["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
@@ -507,12 +524,13 @@ def check_site(out: Path):
         whl = out / "static" / "pyodide" / entry["file_name"]
         if not whl.exists() or sha256(whl) != entry["sha256"]: problems.append(f"{whl.name} saknas eller har fel sha256")
     # precompile() gave every module of plump_teach its bytecode (for the Python of the pinned Pyodide)
-    with zipfile.ZipFile(out / "static" / "pyodide" / lock["plump-teach"]["file_name"]) as z:
-        names = set(z.namelist())
-    tag = "cpython-" + PYODIDE_VERSION.split(".")[0]
-    no_pyc = [n for n in names if n.endswith(".py") and
-              f"{n.rpartition('/')[0]}/__pycache__/{Path(n).stem}.{tag}.pyc" not in names]
-    if no_pyc: problems.append(f"plump_teach-hjulet saknar bytekod för {', '.join(sorted(no_pyc))}")
+    if bytecode:
+        with zipfile.ZipFile(out / "static" / "pyodide" / lock["plump-teach"]["file_name"]) as z:
+            names = set(z.namelist())
+        tag = "cpython-" + PYODIDE_VERSION.split(".")[0]
+        no_pyc = [n for n in names if n.endswith(".py") and
+                  f"{n.rpartition('/')[0]}/__pycache__/{Path(n).stem}.{tag}.pyc" not in names]
+        if no_pyc: problems.append(f"plump_teach-hjulet saknar bytekod för {', '.join(sorted(no_pyc))}")
     if problems: sys.exit("FEL: webbplatsen är inte komplett: " + "; ".join(problems))
 
 
@@ -549,13 +567,16 @@ def main(argv=None):
     b.add_argument("--force", action="store_true", help="bygg om även om inget har ändrats")
     b.add_argument("--no-drive", action="store_true",
                    help="snabbare start, men Python ser inte notebookmappen (filer sparas bara i minnet)")
+    b.add_argument("--no-bytecode", action="store_true",
+                   help="kompilera inte Python-koden i förväg (långsammare start; för jämförelser)")
+    b.add_argument("--out", type=Path, default=SITE, help="mappen att bygga i (förval _lite/site)")
     s = sub.add_parser("serve", help="visa webbplatsen på 127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--dir", type=Path, default=SITE, help="mappen som visas (förval _lite/site)")
     s.add_argument("--quiet", action="store_true", help="logga inte varje begäran")
     a = p.parse_args(argv)
     if sys.version_info < (3, 11): sys.exit("tools/lite.py behöver Python 3.11 eller senare.")
-    if a.cmd == "build": build(a.force, drive=not a.no_drive)
+    if a.cmd == "build": build(a.force, drive=not a.no_drive, bytecode=not a.no_bytecode, site=a.out)
     else: serve(a.port, a.dir, a.quiet)
 
 

@@ -332,6 +332,32 @@ def screenshot(page, name: str, full_page: bool = True) -> Path:
     return path
 
 
+# ---------------------------------------------------------------- JupyterLite (tools/lite.py)
+
+LITE_BOOT_TIMEOUT = 120_000   # ms: Pyodide har startat och notebookens första celler har körts
+
+
+def wait_for_lite_notebook(page, name: str):
+    "JupyterLite: notebooken `name` är den synliga fliken och dess celler finns."
+    page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
+    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current", has_text=name).wait_for()
+
+
+def open_lite_puzzles(page, base_url: str, wrong: str):
+    """JupyterLite: öppna 09_pussel.ipynb, kör alla celler och vänta tills första pusslets knapp `wrong`
+    går att klicka. Returnerar (pusslets widget, knappen). Kärnans "idle" kan synas innan Pyodide har
+    startat, därför räknas först knappen."""
+    page.goto(base_url + "/lab/index.html?path=09_pussel.ipynb")
+    wait_for_lite_notebook(page, "09_pussel.ipynb")
+    wait_for_kernel_idle(page)
+    page.locator(".lm-MenuBar").get_by_role("menuitem", name=re.compile(r"^(Run|Kör)$")).click()
+    page.locator('.lm-Menu li[data-command="runmenu:run-all"]').click()
+    widget = outputs(page).filter(has_text="Givarens bud").filter(has_text="Uppgift 1 ").first
+    button = widget.get_by_role("button", name=wrong, exact=True)
+    button.wait_for(state="visible", timeout=LITE_BOOT_TIMEOUT)
+    return widget, button
+
+
 def right_and_wrong(puzzle):
     "Knapptexterna för ett rätt och ett fel svar på ett pussel, som widgeten visar dem."
     label = lambda o: f"{o.label} {o.card.name}" if o.card is not None else o.label

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import (JS_RUN_STATE, KERNEL_TIMEOUT, outputs, right_and_wrong, run_all_cells, screenshot,
-                             server_env, start_server,
-                             tail, unavailable, wait_for_kernel_idle, wait_for_text)
+from browser_helpers import (JS_RUN_STATE, LITE_BOOT_TIMEOUT, open_lite_puzzles, right_and_wrong, run_all_cells,
+                             screenshot, server_env, start_server, tail, unavailable, wait_for_kernel_idle,
+                             wait_for_lite_notebook, wait_for_text)
 from plump_teach.puzzles import make_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
@@ -29,9 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 LITE = ROOT / "tools" / "lite.py"
 BUILD_TIMEOUT = 1200       # s: the first build downloads the build tools, Pyodide and the wheels
 SIZE_LIMIT_MB = 60         # issue 6: the site without source maps
-CLICKABLE_TARGET_S = 15    # issue 6: page open to clickable puzzle on these machines (printed)
-CLICKABLE_GUARD_S = 45     # fails above this: a slower CI machine must not turn the target into noise
-BOOT_TIMEOUT = 120_000     # ms: Pyodide boots and the notebook's first cells have run
+CLICKABLE_TARGET_S = 15    # issue 6: page open to clickable puzzle on these machines (printed, not asserted:
+                           # tests/benchmarks/bench_lite_start.py measures it)
 
 
 @pytest.fixture(scope="session")
@@ -69,12 +68,6 @@ def site_mb(site: Path) -> tuple[float, int]:
     return sum(f.stat().st_size for f in files) / 1e6, len(files)
 
 
-def wait_for_notebook(page, name: str):
-    "The notebook `name` is the visible tab and its cells are there."
-    page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
-    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current", has_text=name).wait_for()
-
-
 def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record_property):
     mb, n = site_mb(lite_site)
     assert not list(lite_site.rglob("*.map")), "källkartor ska inte finnas i webbplatsen"
@@ -84,14 +77,7 @@ def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record
     p = make_puzzle("dealer_bid", 1)
     right, wrong = right_and_wrong(p)
     t0 = time.monotonic()
-    page.goto(lite_server + "/lab/index.html?path=09_pussel.ipynb")
-    wait_for_notebook(page, "09_pussel.ipynb")
-    wait_for_kernel_idle(page)   # kan visa "idle" innan Pyodide har startat: vänta på widgeten nedan
-    page.locator(".lm-MenuBar").get_by_role("menuitem", name="Run").click()
-    page.locator('.lm-Menu li[data-command="runmenu:run-all"]').click()
-    widget = outputs(page).filter(has_text="Givarens bud").filter(has_text="Uppgift 1 ").first
-    wrong_button = widget.get_by_role("button", name=wrong, exact=True)
-    wrong_button.wait_for(state="visible", timeout=BOOT_TIMEOUT)
+    widget, wrong_button = open_lite_puzzles(page, lite_server, wrong)
     assert wrong_button.is_enabled()
     clickable = time.monotonic() - t0
 
@@ -104,16 +90,16 @@ def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record
     screenshot(page, "lite-pussel-ratt")
     # och resten av notebooken kördes utan fel
     state = page.wait_for_function(f"() => {{ const r = ({JS_RUN_STATE})(0); return r.done && r; }}",
-                                   timeout=BOOT_TIMEOUT, polling=200).json_value()
+                                   timeout=LITE_BOOT_TIMEOUT, polling=200).json_value()
     assert not state["errors"], state
 
     # Startsidan: webbplatsens förstasida öppnar kursens index.ipynb, och den går att köra (den dolda
     # första cellen installerar plump_teach; fastcore.test finns).
     page.goto(lite_server + "/")
-    wait_for_notebook(page, "index.ipynb")
+    wait_for_lite_notebook(page, "index.ipynb")
     wait_for_text(page, "Kursens delar", within="#jp-main-dock-panel .jp-NotebookPanel .jp-RenderedMarkdown")
     wait_for_kernel_idle(page)
-    state = run_all_cells(page, timeout=BOOT_TIMEOUT)
+    state = run_all_cells(page, timeout=LITE_BOOT_TIMEOUT)
     assert not state["errors"], state
     screenshot(page, "lite-index")
 
@@ -126,4 +112,3 @@ def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record
           f"{len(request_log.urls)} begäranden, {len(external)} utanför loopback")
     assert not external, external
     assert mb <= SIZE_LIMIT_MB, f"webbplatsen är {mb:.1f} MB (högst {SIZE_LIMIT_MB})"
-    assert clickable <= CLICKABLE_GUARD_S, f"{clickable:.1f} s från att sidan öppnades till klickbart pussel"
