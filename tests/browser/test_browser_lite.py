@@ -7,6 +7,10 @@ in Pyodide, clicks a wrong and then a right answer of the first puzzle and check
 then opens the site's front page, which must show the course start page, and runs it. No request may
 leave the loopback server. The site's size and the time from page open to clickable widget go into the test
 output (run with -s to see them) and into the JUnit properties.
+
+Then every other notebook of the course, each in a fresh browser: it opens in the site and Run All goes
+through in Pyodide without an error and without a request off loopback (a lesson that used something
+Pyodide lacks would fail here, not in a classroom).
 """
 from __future__ import annotations
 
@@ -112,3 +116,16 @@ def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record
           f"{len(request_log.urls)} begäranden, {len(external)} utanför loopback")
     assert not external, external
     assert mb <= SIZE_LIMIT_MB, f"webbplatsen är {mb:.1f} MB (högst {SIZE_LIMIT_MB})"
+
+
+OTHER_NOTEBOOKS = sorted(f.name for f in (ROOT / "nbs").glob("*.ipynb") if f.name not in ("09_pussel.ipynb", "index.ipynb"))
+
+
+@pytest.mark.parametrize("name", OTHER_NOTEBOOKS)
+def test_notebook_runs_in_jupyterlite(page, lite_server, request_log, name):
+    page.goto(f"{lite_server}/lab/index.html?path={name}")
+    wait_for_lite_notebook(page, name)
+    wait_for_kernel_idle(page)
+    state = run_all_cells(page, timeout=LITE_BOOT_TIMEOUT)   # raises with the cell's traceback on an error
+    assert state["ran"] > 0 and state["pending"] == 0, state
+    assert not request_log.external(), request_log.external()
