@@ -97,8 +97,8 @@ def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record
                                    timeout=LITE_BOOT_TIMEOUT, polling=200).json_value()
     assert not state["errors"], state
 
-    # Startsidan: webbplatsens förstasida öppnar kursens index.ipynb, och den går att köra (den dolda
-    # första cellen installerar plump_teach; fastcore.test finns).
+    # Startsidan: webbplatsens förstasida öppnar kursens index.ipynb, och den går att köra (plump_teach och
+    # fastcore.test finns redan när kärnan har startat; ingen installationscell).
     page.goto(lite_server + "/")
     wait_for_lite_notebook(page, "index.ipynb")
     wait_for_text(page, "Kursens delar", within="#jp-main-dock-panel .jp-NotebookPanel .jp-RenderedMarkdown")
