@@ -1,0 +1,76 @@
+"""Kursen i webbläsaren: delar av bygget (tools/lite.py) som går att pröva utan webbläsare och nätverk.
+
+Parts of the JupyterLite build that need neither browser nor network: which modules get bytecode
+(course_imports) and the site check that refuses a site whose plump_teach wheel has none. The whole
+build runs in tests/browser/test_browser_lite.py.
+"""
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))   # tools/ is not part of the installed library
+
+from tools import lite  # noqa: E402
+
+
+def test_course_imports_cover_kernel_library_and_notebooks():
+    mods = lite.course_imports()
+    assert mods == sorted(set(mods))
+    assert {"piplite.piplite", "pyodide_kernel"} <= set(mods)                      # the kernel's start
+    library = {f"plump_teach.{f.stem}" for f in (ROOT / "plump_teach").glob("*.py") if f.stem != "__init__"}
+    assert library <= set(mods)
+    assert {"fastcore.test", "ipywidgets", "IPython.display"} <= set(mods)          # what the notebooks import
+    assert "plump_teach.__init__" not in mods
+
+
+def test_course_imports_read_import_statements_and_skip_magics(tmp_path, monkeypatch):
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    cells = [
+        {"cell_type": "code", "source": ["%matplotlib inline\n", "import csv, json as j\n", "from html import escape"]},
+        {"cell_type": "code", "source": ["from . import relative\n", "!ls\n", "import statistics"]},
+        {"cell_type": "code", "source": ["def broken(:\n", "    import never_seen"]},
+        {"cell_type": "markdown", "source": ["import not_code"]},
+    ]
+    (nbs / "a.ipynb").write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    monkeypatch.setattr(lite, "ROOT", tmp_path)
+    (tmp_path / "plump_teach").mkdir()
+    (tmp_path / "plump_teach" / "cards.py").write_text("")
+    mods = set(lite.course_imports())
+    assert {"csv", "json", "html", "statistics", "plump_teach.cards"} <= mods
+    assert not {"never_seen", "not_code", "relative", "j"} & mods
+
+
+def wheel_with(tmp_path: Path, names: list[str]) -> Path:
+    whl = tmp_path / "plump_teach-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(whl, "w") as z:
+        for n in names: z.writestr(n, "")
+    return whl
+
+
+@pytest.mark.parametrize("with_pyc", [True, False])
+def test_check_site_wants_bytecode_for_every_plump_teach_module(tmp_path, monkeypatch, with_pyc):
+    site = tmp_path / "site"
+    pyo = site / "static" / "pyodide"
+    pyo.mkdir(parents=True)
+    tag = "cpython-" + lite.PYODIDE_VERSION.split(".")[0]
+    names = ["plump_teach/__init__.py", "plump_teach/cards.py"]
+    if with_pyc: names += [f"plump_teach/__pycache__/__init__.{tag}.pyc", f"plump_teach/__pycache__/cards.{tag}.pyc"]
+    whl = wheel_with(pyo, names)
+    lock = {name: {"file_name": whl.name, "sha256": lite.sha256(whl)} for name in lite.PRELOAD}
+    (pyo / "pyodide-lock.json").write_text(json.dumps({"packages": lock}))
+    kernel = {"pyodideUrl": "./static/pyodide/pyodide.js", "disablePyPIFallback": True}
+    (site / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {"litePluginSettings": {
+        "@jupyterlite/pyodide-kernel-extension:kernel": kernel}}}))
+    monkeypatch.setattr(lite, "notebook_sources", lambda: iter(()))
+    if with_pyc:
+        lite.check_site(site)
+        lite.check_site(site, bytecode=False)
+    else:
+        with pytest.raises(SystemExit, match="saknar bytekod för plump_teach/__init__.py, plump_teach/cards.py"):
+            lite.check_site(site)
+        lite.check_site(site, bytecode=False)   # a site built with --no-bytecode is not expected to have it
