@@ -332,6 +332,30 @@ def screenshot(page, name: str, full_page: bool = True) -> Path:
     return path
 
 
+# ---------------------------------------------------------------- protokollföraren (ProtocolWidget)
+
+def click(area, name):
+    "Tryck på en knapp; bud (siffror) måste stämma exakt, andra knappar kan ha en ikon före texten."
+    area.get_by_role("button", name=name, exact=name.isdigit()).click()
+
+
+def bid(page, area, bidder, value):
+    "Vänta tills budknapparna för `bidder` är ritade, och tryck på budet."
+    wait_for_text(page, f"{bidder}s bud:", within=area)
+    click(area, str(value))
+
+
+def enter_tricks(page, area, tricks):
+    "För in sticken ({namn: antal}) och stäng given."
+    for name, t in tricks.items():
+        box = area.locator(".widget-inline-hbox", has=page.locator("label", has_text=name)).filter(
+            has=page.locator("input[type=number]")).first
+        field = box.locator("input[type=number]")
+        field.fill(str(t))
+        field.press("Enter")
+    click(area, "Stäng given")
+
+
 # ---------------------------------------------------------------- JupyterLite (tools/lite.py)
 
 LITE_BOOT_TIMEOUT = 120_000   # ms: Pyodide har startat och notebookens första celler har körts

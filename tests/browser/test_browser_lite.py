@@ -8,6 +8,10 @@ then opens the site's front page, which must show the course start page, and run
 leave the loopback server. The site's size and the time from page open to clickable widget go into the test
 output (run with -s to see them) and into the JUnit properties.
 
+The score-sheet keeper's own cell (last in 13_protokollforare.ipynb) saves next to the notebook: in the
+site that is the browser's storage, and a deal entered there is offered for resuming after the page is
+opened again.
+
 Then every other notebook of the course, each in a fresh browser: it opens in the site and Run All goes
 through in Pyodide without an error and without a request off loopback (a lesson that used something
 Pyodide lacks would fail here, not in a classroom).
@@ -22,9 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import (JS_RUN_STATE, LITE_BOOT_TIMEOUT, open_lite_puzzles, right_and_wrong, run_all_cells,
-                             screenshot, server_env, start_server, tail, unavailable, wait_for_kernel_idle,
-                             wait_for_lite_notebook, wait_for_text)
+from browser_helpers import (JS_RUN_STATE, LITE_BOOT_TIMEOUT, bid, click, enter_tricks, open_lite_puzzles, outputs,
+                             right_and_wrong, run_all_cells, screenshot, server_env, start_server, tail,
+                             unavailable, wait_for_kernel_idle, wait_for_lite_notebook, wait_for_text)
 from plump_teach.puzzles import make_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
@@ -116,6 +120,42 @@ def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record
           f"{len(request_log.urls)} begäranden, {len(external)} utanför loopback")
     assert not external, external
     assert mb <= SIZE_LIMIT_MB, f"webbplatsen är {mb:.1f} MB (högst {SIZE_LIMIT_MB})"
+
+
+def open_protocol_notebook(page, base_url: str):
+    "13_protokollforare.ipynb in the site, all cells run; returns its last output: the keeper for your own game."
+    name = "13_protokollforare.ipynb"
+    page.goto(f"{base_url}/lab/index.html?path={name}")
+    wait_for_lite_notebook(page, name)
+    wait_for_kernel_idle(page)
+    run_all_cells(page, timeout=LITE_BOOT_TIMEOUT)
+    return outputs(page).last
+
+
+def test_protocol_saved_in_the_browser_survives_reopening(page, lite_server):
+    area = open_protocol_notebook(page, lite_server)
+    for i, name in enumerate(["Anna", "Bo", "Cissi"]):
+        area.get_by_placeholder(f"Spelare {i + 1}").fill(name)
+    click(area, "Starta protokollet")
+    wait_for_text(page, "Giv 1 av 19: 10 kort. Anna ger och Bo är förhand. Bo bjuder.", within=area)
+    bid(page, area, "Bo", 3)
+    bid(page, area, "Cissi", 2)
+    wait_for_text(page, "Givaren får inte bjuda 5", within=area)          # P6, from the engine, in Pyodide
+    bid(page, area, "Anna", 1)
+    enter_tricks(page, area, {"Bo": 3, "Cissi": 2, "Anna": 5})
+    wait_for_text(page, "Giv 2 av 19: 9 kort. Bo ger och Cissi är förhand.", within=area)
+    sheet = area.locator(".plump-protokoll").inner_text()
+    assert "13" in sheet   # Bo: 3 of 3 (P13)
+
+    # Sidan öppnas igen (samma webbläsare, ny flik; kärnan startar om): protokollet finns kvar
+    again = page.context.new_page()
+    page.close()
+    area = open_protocol_notebook(again, lite_server)
+    wait_for_text(again, "Det finns ett sparat protokoll", within=area)
+    click(area, "Fortsätt protokollet")
+    wait_for_text(again, "Giv 2 av 19: 9 kort. Bo ger och Cissi är förhand. Cissi bjuder.", within=area)
+    assert area.locator(".plump-protokoll").inner_text() == sheet
+    screenshot(again, "lite-protokoll-efter-ny-flik")
 
 
 OTHER_NOTEBOOKS = sorted(f.name for f in (ROOT / "nbs").glob("*.ipynb") if f.name not in ("09_pussel.ipynb", "index.ipynb"))

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from browser_helpers import (open_notebook_and_run_all, outputs, run_all_cells, screenshot,
-                             wait_for_kernel_idle, wait_for_text)
+from browser_helpers import (bid, click, enter_tricks, open_notebook_and_run_all, outputs, run_all_cells,
+                             screenshot, wait_for_kernel_idle, wait_for_text)
 from plump_teach.protocol import load_protocol
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -24,27 +24,6 @@ def notebook(path):
           "nbformat": 4, "nbformat_minor": 5}
     path.write_text(json.dumps(nb), encoding="utf-8")
     return path
-
-
-def click(area, name):
-    "Tryck på en knapp; bud (siffror) måste stämma exakt, andra knappar kan ha en ikon före texten."
-    area.get_by_role("button", name=name, exact=name.isdigit()).click()
-
-
-def bid(page, area, bidder, value):
-    "Vänta tills budknapparna för `bidder` är ritade, och tryck på budet."
-    wait_for_text(page, f"{bidder}s bud:", within=area)
-    click(area, str(value))
-
-
-def enter_tricks(page, area, tricks):
-    for name, t in tricks.items():
-        box = area.locator(".widget-inline-hbox", has=page.locator("label", has_text=name)).filter(
-            has=page.locator("input[type=number]")).first
-        field = box.locator("input[type=number]")
-        field.fill(str(t))
-        field.press("Enter")
-    click(area, "Stäng given")
 
 
 def test_two_deals_restart_resume(page, jupyterlab, tmp_path):
