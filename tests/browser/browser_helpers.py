@@ -356,6 +356,24 @@ def enter_tricks(page, area, tricks):
     click(area, "Stäng given")
 
 
+def play_first_deal(page, area):
+    """I en ny protokollförare: Anna, Bo och Cissi, Starta, och giv 1 (10 kort) förs in: Bo bjuder 3,
+    Cissi 2, givaren Anna får inte bjuda 5 (P6: 3 + 2 + 5 = 10) och bjuder 1; sticken 3, 2, 5."""
+    for i, name in enumerate(["Anna", "Bo", "Cissi"]):
+        area.get_by_placeholder(f"Spelare {i + 1}").fill(name)
+    click(area, "Starta protokollet")
+    wait_for_text(page, "Giv 1 av 19: 10 kort. Anna ger och Bo är förhand. Bo bjuder.", within=area)
+    bid(page, area, "Bo", 3)
+    bid(page, area, "Cissi", 2)
+    wait_for_text(page, "Annas bud:", within=area)
+    wait_for_text(page, "Givaren får inte bjuda 5", within=area)
+    assert area.get_by_role("button", name="5", exact=True).is_disabled()
+    bid(page, area, "Anna", 1)
+    wait_for_text(page, "För in sticken.", within=area)
+    enter_tricks(page, area, {"Bo": 3, "Cissi": 2, "Anna": 5})
+    wait_for_text(page, "Giv 2 av 19: 9 kort. Bo ger och Cissi är förhand.", within=area)
+
+
 # ---------------------------------------------------------------- JupyterLite (tools/lite.py)
 
 LITE_BOOT_TIMEOUT = 120_000   # ms: Pyodide har startat och notebookens första celler har körts

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import (JS_RUN_STATE, LITE_BOOT_TIMEOUT, bid, click, enter_tricks, open_lite_puzzles, outputs,
+from browser_helpers import (JS_RUN_STATE, LITE_BOOT_TIMEOUT, click, open_lite_puzzles, outputs, play_first_deal,
                              right_and_wrong, run_all_cells, screenshot, server_env, start_server, tail,
                              unavailable, wait_for_kernel_idle, wait_for_lite_notebook, wait_for_text)
 from plump_teach.puzzles import make_puzzle
@@ -134,16 +134,7 @@ def open_protocol_notebook(page, base_url: str):
 
 def test_protocol_saved_in_the_browser_survives_reopening(page, lite_server):
     area = open_protocol_notebook(page, lite_server)
-    for i, name in enumerate(["Anna", "Bo", "Cissi"]):
-        area.get_by_placeholder(f"Spelare {i + 1}").fill(name)
-    click(area, "Starta protokollet")
-    wait_for_text(page, "Giv 1 av 19: 10 kort. Anna ger och Bo är förhand. Bo bjuder.", within=area)
-    bid(page, area, "Bo", 3)
-    bid(page, area, "Cissi", 2)
-    wait_for_text(page, "Givaren får inte bjuda 5", within=area)          # P6, from the engine, in Pyodide
-    bid(page, area, "Anna", 1)
-    enter_tricks(page, area, {"Bo": 3, "Cissi": 2, "Anna": 5})
-    wait_for_text(page, "Giv 2 av 19: 9 kort. Bo ger och Cissi är förhand.", within=area)
+    play_first_deal(page, area)   # P6 from the engine, here in Pyodide
     sheet = area.locator(".plump-protokoll").inner_text()
     assert "13" in sheet   # Bo: 3 of 3 (P13)
 
