@@ -74,3 +74,13 @@ def test_check_site_wants_bytecode_for_every_plump_teach_module(tmp_path, monkey
         with pytest.raises(SystemExit, match="saknar bytekod för plump_teach/__init__.py, plump_teach/cards.py"):
             lite.check_site(site)
         lite.check_site(site, bytecode=False)   # a site built with --no-bytecode is not expected to have it
+
+
+def test_build_refuses_to_replace_a_folder_that_is_not_a_site(tmp_path):
+    folder = tmp_path / "mina-filer"
+    folder.mkdir()
+    (folder / "viktigt.txt").write_text("rör inte")
+    with pytest.raises(SystemExit, match="finns redan och är ingen byggd webbplats"):
+        lite.build(site=folder)
+    assert [f.name for f in folder.iterdir()] == ["viktigt.txt"]
+    assert (folder / "viktigt.txt").read_text() == "rör inte"

@@ -447,6 +447,9 @@ def build(force: bool = False, drive: bool = True, bytecode: bool = True, site: 
             f"({size / 1e6:.1f} MB, {n} filer); --force bygger om den.")
         return site
 
+    if site.exists() and not (site / "jupyter-lite.json").exists() and any(site.iterdir()):
+        sys.exit(f"FEL: {site} finns redan och är ingen byggd webbplats; bygget skulle ersätta den. "
+                 f"Välj en ny eller tom mapp.")
     CACHE.mkdir(parents=True, exist_ok=True)
     venv = build_venv()
     check_kernel_pins(venv)
