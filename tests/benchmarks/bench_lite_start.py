@@ -18,7 +18,6 @@ Issue 6's target: at most 15 s on these machines. Needs the browser-test tools (
 import argparse
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
