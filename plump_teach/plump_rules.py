@@ -11,10 +11,10 @@ import random
 from .cards import Card, FULL_DECK, DECK_IDS, card_from_id
 
 # %% auto #0
-__all__ = ['HOUSE_RULE_TEXT', 'MIN_PLAYERS', 'MAX_PLAYERS', 'PlumpError', 'PlumpRules', 'player_count', 'start_cards',
-           'deal_schedule', 'left_of', 'forehand', 'dealer_of_deal', 'draw_for_dealer', 'bidding_order',
-           'forbidden_bid', 'bid_options', 'legal_bids', 'bid_error', 'bid_balance', 'describe_bids', 'trump_suit',
-           'deal_ids', 'first_leader', 'hit_points', 'score', 'visible_seats']
+__all__ = ['HOUSE_RULE_TEXT', 'RULE_PRESETS', 'MIN_PLAYERS', 'MAX_PLAYERS', 'PlumpError', 'PlumpRules', 'RulePreset',
+           'rule_preset', 'player_count', 'start_cards', 'deal_schedule', 'left_of', 'forehand', 'dealer_of_deal',
+           'draw_for_dealer', 'bidding_order', 'forbidden_bid', 'bid_options', 'legal_bids', 'bid_error', 'bid_balance',
+           'describe_bids', 'trump_suit', 'deal_ids', 'first_leader', 'hit_points', 'score', 'visible_seats']
 
 # %% ../nbs/02_plumpregler.ipynb #1fad1b77
 class PlumpError(ValueError):
@@ -102,6 +102,56 @@ HOUSE_RULE_TEXT = {
     'blind_one_card': "kortet i pannan i ettkortsgiven (P15)",
     'no_zero_twice': "inte noll två gånger i rad (P16)",
 }
+
+# %% ../nbs/02_plumpregler.ipynb #6ef6cfdf
+@dataclass(frozen=True)
+class RulePreset:
+    "En hel regeluppsättning från en av källorna: husreglerna och om första givaren dras."
+    key: str              # namnet i koden: 'guiden', 'regeltexten' eller 'uppat'
+    title: str            # namnet som visas för spelarna
+    source: str           # källans bokstav i regelförteckningen: G, R eller U
+    description: str      # vad uppsättningen innebär, i en eller två meningar
+    rules: PlumpRules     # husreglerna
+    draw_for_dealer: bool = False  # första givaren dras (P4)
+
+
+RULE_PRESETS: dict[str, RulePreset] = {p.key: p for p in [
+    RulePreset('guiden', "Spelguidens regler", 'G',
+               "Tio kort ner till ett och upp till tio igen (19 givar, 15 med sex spelare). Trumf i varje giv, "
+               "förhand bjuder först och givaren sist, och en träff ger 10 plus budet.",
+               PlumpRules()),
+    RulePreset('regeltexten', "Regeltextens regler", 'R',
+               "Tio kort ner till ett, sedan en ettkortsgiv per spelare så att alla får ge en gång. "
+               "Första given spelas utan trumf, och ett uppvänt ess ger sang.",
+               PlumpRules(down_only=True, one_card_deal_each=True, first_deal_sang=True, turned_ace_sang=True)),
+    RulePreset('uppat', "Uppåt från ett kort", 'U',
+               "Ett kort i första given och ett till i varje giv så länge leken räcker. Första givaren dras, "
+               "givaren bjuder först, utan talong blir det sang, och ett lyckat nollbud ger 5 plus antalet stick.",
+               PlumpRules(upward_only=True, dealer_bids_first=True, empty_stock_sang=True,
+                          zero_scores_five_plus_tricks=True), draw_for_dealer=True),
+]}
+
+
+def rule_preset(key: str) -> RulePreset:
+    "Regeluppsättningen med namnet `key` (eller titeln); okända namn stoppas med ett svenskt felmeddelande."
+    names = ', '.join(f"{k} ({p.title})" for k, p in RULE_PRESETS.items())
+    if isinstance(key, str):
+        k = ' '.join(key.split()).casefold()
+        for p in RULE_PRESETS.values():
+            if k in (p.key, p.title.casefold()): return p
+    raise PlumpError(f"Det finns ingen sådan regeluppsättning. Välj en av: {names}.")
+
+
+def _preset(cls, key: str) -> PlumpRules:
+    "Husreglerna i regeluppsättningen `key`: 'guiden', 'regeltexten' eller 'uppat'."
+    return rule_preset(key).rules
+
+def _preset_key(self: PlumpRules) -> str | None:
+    "Namnet på källornas regeluppsättning som är precis de här husreglerna, eller `None`."
+    return next((k for k, p in RULE_PRESETS.items() if p.rules == self), None)
+
+PlumpRules.preset = classmethod(_preset)
+PlumpRules.preset_key = _preset_key
 
 # %% ../nbs/02_plumpregler.ipynb #71f82757
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
