@@ -8,36 +8,123 @@ Docs: https://plump-teach.github.io/plump_teach/sparade_spel.html.md"""
 from __future__ import annotations
 import json
 from typing import Callable
+from .names import clean_name, find_name
 
 # %% auto #0
-__all__ = ['parse_saved', 'load_saved']
+__all__ = ['MAX_DEPTH', 'EVENT_TEXT', 'EVENT_NOUN', 'parse_saved', 'load_saved']
 
 # %% ../nbs/15_sparade_spel.ipynb #a2e50070
-def parse_saved(text: str, error: type[ValueError]) -> dict:
+MAX_DEPTH = 12  # nivåer inuti varandra; en sparfil har 5 (partiet, händelserna, en händelse, händerna, en hand)
+
+def _end(text: str) -> str: return f"{text} Filen har inte lästs in."
+
+def _too_deep(value, limit: int = MAX_DEPTH) -> bool:
+    "Sant om listor och lexikon ligger fler än `limit` nivåer inuti varandra (räknat utan rekursion)."
+    todo = [(value, 1)]
+    while todo:
+        v, depth = todo.pop()
+        if isinstance(v, (list, tuple, dict)):
+            if depth > limit: return True
+            todo.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
+
+
+def parse_saved(text, error: type[ValueError]) -> dict:
     "Läs JSON-texten i en sparfil; är den ingen giltig JSON blir det `error` med ett svenskt meddelande."
+    if isinstance(text, (bytes, bytearray)):
+        try: text = bytes(text).decode('utf-8-sig')
+        except UnicodeDecodeError:
+            raise error(_end("Sparfilen är ingen text i UTF-8, så den kan inte vara en sparfil från plump_teach.")) from None
+    if not isinstance(text, str):
+        raise error("Det som ska läsas in ska vara texten i en sparfil (det som to_json ger).")
     try: return json.loads(text)
-    except (json.JSONDecodeError, TypeError) as e: raise error(f"Sparfilen är ingen giltig JSON: {e}") from None
+    except RecursionError:
+        raise error(_end("Sparfilen är skadad: den har för många nivåer inuti varandra.")) from None
+    except json.JSONDecodeError:
+        raise error(_end("Sparfilen är ingen giltig JSON; den kan vara avbruten eller ändrad för hand.")) from None
+    except ValueError:  # Python vägrar läsa tal med tusentals siffror
+        raise error(_end("Sparfilen är skadad: den har ett tal med alldeles för många siffror.")) from None
 
+# %% ../nbs/15_sparade_spel.ipynb #5a1d0c01
+def _shown(value, limit: int = 20) -> str | None:
+    "Ett kort värde ur filen som text att visa (heltal eller kort text), annars `None`."
+    if type(value) is int and abs(value) < 10**6: return str(value)
+    if isinstance(value, str):
+        text = clean_name(value)
+        if text and len(text) <= limit: return text
+    return None
 
+def _seat_name(game, seat) -> str | None:
+    "Namnet på spelaren `seat` (plats från 0 eller namn) i spelet, eller `None`."
+    players = getattr(game, 'players', None) or []
+    if type(seat) is int and 0 <= seat < len(players): return players[seat]
+    i = find_name(players, seat)
+    return None if i is None else players[i]
+
+def _says(verb: str, shown_value: bool = True):
+    "En beskrivning `(spel, plats, värde, ...)` → 'Bo bjuder 7' för ett drag med spelarens plats först."
+    def describe(game, seat=None, value=None, *rest):
+        name, v = _seat_name(game, seat), _shown(value, 60)
+        if name is None: return None
+        return f"{name} {verb} {v}" if shown_value and v is not None else None
+    return describe
+
+def _mode_text(game, seat=None, mode=None, trump=None, *rest):
+    name, m, t = _seat_name(game, seat), _shown(mode), _shown(trump)
+    if name is None or m is None: return None
+    return f"{name} väljer {m}" + (f" med {t} som trumf" if t else "")
+
+EVENT_TEXT = {'bid': _says("bjuder"), 'play': _says("lägger"), 'discard': _says("lägger bort"),
+              'mode': _mode_text, 'hands': lambda game, *values: "korten delas ut",
+              'result': lambda game, *values: "givens resultat förs in"}
+EVENT_NOUN = {'bid': "ett bud", 'play': "ett spelat kort", 'discard': "en bortläggning",
+              'mode': "ett val av spelsätt", 'hands': "en utdelning av kort", 'result': "ett resultat"}
+
+def _where(game) -> str:
+    "Var i partiet spelet är, i spelarens ord: 'i giv 3' (räknat från 1) eller 'efter partiets sista giv'."
+    if hasattr(game, 'deal') and getattr(game, 'deal') is None: return "efter partiets sista giv"
+    index = getattr(game, 'deal_index', None)
+    return f"i giv {index + 1}" if type(index) is int else "i filen"
+
+def _own_text(err: BaseException) -> str | None:
+    "Meddelandet i ett av projektets egna fel (på svenska), annars `None` (Pythons text visas aldrig)."
+    if isinstance(err, ValueError) and type(err).__module__.startswith('plump_teach'): return str(err)
+    return None
+
+# %% ../nbs/15_sparade_spel.ipynb #5a1d0c02
 def load_saved(d, *, fmt: str, version: int, what: str, error: type[ValueError], make: Callable,
-               events: dict[str, Callable]):
+               events: dict[str, Callable], describe: dict[str, Callable] | None = None):
     """Ett spel ur det sparade lexikonet `d`: kontrollera format och version, skapa spelet med `make(d)` och
-    spela upp händelserna med `events[sort](spel, *värden)`. Varje fel blir `error` med ett svenskt meddelande."""
+    spela upp händelserna med `events[sort](spel, *värden)`. `describe[sort](spel, *värden)` säger draget med
+    spelarens ord ("Bo bjuder 7") i felmeddelandet. Varje fel blir `error` med ett svenskt meddelande, och `d` ändras inte."""
     if not isinstance(d, dict) or d.get('format') != fmt:
         raise error(f"Det här är ingen sparad {what} från plump_teach.")
-    if d.get('version') != version:
-        raise error(f"Sparfilen har version {d.get('version')!r}; den här versionen av plump_teach läser version {version}.")
-    try:
-        game, todo = make(d), d['events']
-        if not isinstance(todo, list): raise error("händelserna ska vara en lista")
-    except KeyError as e: raise error(f"Sparfilen är skadad: fältet {e} saknas.") from None
-    except (TypeError, ValueError) as e: raise error(f"Sparfilen är skadad: {e}") from None
-    for i, e in enumerate(todo):
-        try:
-            if not isinstance(e, list) or not e: raise error("händelsen är tom eller ingen lista")
-            if not isinstance(e[0], str) or e[0] not in events: raise error(f"okänd händelse {e[0]!r}")
-            try: events[e[0]](game, *e[1:])
-            except TypeError: raise error("händelsen har fel antal eller fel sorts värden") from None
-        except ValueError as err:
-            raise error(f"Sparfilen är skadad: händelse {i + 1} av {len(todo)} ({e!r}) går inte att spela upp: {err}") from None
+    if _too_deep(d): raise error(_end("Sparfilen är skadad: den har för många nivåer inuti varandra."))
+    v = d.get('version')
+    if type(v) is not int or v != version:  # True och 1.0 är inga versionsnummer
+        shown = f"version {v}" if type(v) is int and abs(v) < 10**6 else "inget giltigt versionsnummer"
+        raise error(f"Sparfilen har {shown}; den här versionen av plump_teach läser version {version}.")
+    try: game = make(d)
+    except KeyError as e:
+        field = _shown(e.args[0]) if e.args else None
+        raise error(_end(f"Sparfilen är skadad: fältet {field or 'för något värde'} saknas.")) from None
+    except Exception as e:
+        raise error(_end(f"Sparfilen är skadad: {_own_text(e) or 'inställningarna i den går inte att använda.'}")) from None
+    if 'events' not in d: raise error(_end("Sparfilen är skadad: fältet events (dragen i partiet) saknas."))
+    todo = d['events']
+    if not isinstance(todo, list): raise error(_end("Sparfilen är skadad: dragen i partiet ska stå som en lista."))
+    texts = {**EVENT_TEXT, **(describe or {})}
+    for e in todo:
+        kind = e[0] if isinstance(e, list) and e and isinstance(e[0], str) else None
+        if kind not in events:
+            raise error(_end(f"Sparfilen är skadad: {_where(game)} finns en rad som inte är något drag i spelet."))
+        where = _where(game)
+        try: events[kind](game, *e[1:])
+        except Exception as err:
+            try: said = texts[kind](game, *e[1:]) if kind in texts else None
+            except Exception: said = None
+            head = (f"{where} står det att {said}, och det går inte." if said else
+                    f"{where} finns {EVENT_NOUN.get(kind, 'ett drag')} som inte går att spela upp.")
+            why = _own_text(err) or "Draget har fel antal eller fel sorts värden."
+            raise error(_end(f"Sparfilen är skadad: {head} {why}")) from None
     return game
