@@ -20,6 +20,20 @@ __all__ = ['HOUSE_RULE_TEXT', 'RULE_PRESETS', 'MIN_PLAYERS', 'MAX_PLAYERS', 'Plu
 class PlumpError(ValueError):
     "Ett drag eller ett värde som bryter mot Plumps regler; meddelandet förklarar varför på svenska."
 
+# %% ../nbs/02_plumpregler.ipynb #adfbd2cb
+def _shown(value) -> str:
+    "Ett värde från användaren, kort och läsbart för ett svenskt felmeddelande."
+    if type(value) is int: return str(value) if abs(value) < 10**9 else "ett orimligt stort tal"
+    if isinstance(value, str):
+        text = ' '.join(value.split())
+        return f"”{text[:20]}…”" if len(text) > 20 else f"”{text}”"
+    if value is None: return "inget värde"
+    if isinstance(value, bool): return str(value)
+    if isinstance(value, float): return "ett decimaltal"
+    if isinstance(value, (list, tuple)): return "en lista"
+    if isinstance(value, dict): return "ett lexikon"
+    return "ett värde av fel sort"
+
 # %% ../nbs/02_plumpregler.ipynb #88ee13fc
 @dataclass(frozen=True)
 class PlumpRules:
@@ -55,9 +69,10 @@ class PlumpRules:
     def __post_init__(self):
         for f in fields(self):
             if type(getattr(self, f.name)) is not bool:
-                raise PlumpError(f"Husregeln {f.name} ska vara True eller False, inte {getattr(self, f.name)!r}.")
+                raise PlumpError(f"Husregeln ”{HOUSE_RULE_TEXT[f.name]}” ska vara True eller False (på eller av), "
+                                 f"inte {_shown(getattr(self, f.name))}.")
         if self.upward_only and (self.down_only or self.thirteen_cards or self.one_card_deal_each):
-            raise PlumpError("Husregeln 'uppåt' (upward_only) går inte att kombinera med 'bara nedåt', "
+            raise PlumpError("Husregeln 'uppåt från ett kort' går inte att kombinera med 'bara nedåt', "
                              "'tretton kort' eller 'flera ettkortsgivar' (P3).")
         if self.zero_scores_five and self.zero_scores_five_plus_tricks:
             raise PlumpError("Välj en av nollbudsreglerna: 5 poäng, eller 5 plus antalet stick (P13).")
@@ -72,8 +87,8 @@ class PlumpRules:
     def from_dict(cls, d: dict) -> PlumpRules:
         "Husreglerna från `to_dict`; okända namn stoppas med ett svenskt felmeddelande."
         if not isinstance(d, dict): raise PlumpError("Husreglerna ska vara ett lexikon med namn och True/False.")
-        unknown = set(d) - {f.name for f in fields(cls)}
-        if unknown: raise PlumpError(f"Okänd husregel: {', '.join(sorted(unknown))}.")
+        unknown = [k for k in d if k not in HOUSE_RULE_TEXT]
+        if unknown: raise PlumpError(f"Okänd husregel: {', '.join(sorted(_shown(k) for k in unknown))}.")
         return cls(**d)
 
     def _repr_markdown_(self):
@@ -97,7 +112,7 @@ HOUSE_RULE_TEXT = {
     'must_trump': "trumftvång (P10)",
     'zero_scores_five': "lyckat nollbud ger 5 poäng (P13)",
     'zero_scores_five_plus_tricks': "lyckat nollbud ger 5 plus antalet stick i given (P13)",
-    'ten_scores_110': "lyckat tiobud ger 110 poäng (P13)",
+    'ten_scores_110': "ettan framför även tvåsiffriga bud: lyckat tiobud ger 110 (P13)",
     'one_point_per_trick': "en poäng per stick, ingen bonus (P13)",
     'blind_one_card': "kortet i pannan i ettkortsgiven (P15)",
     'no_zero_twice': "inte noll två gånger i rad (P16)",
@@ -161,7 +176,7 @@ def player_count(players) -> int:
     n = players if isinstance(players, int) and not isinstance(players, bool) else None
     if n is None:
         try: n = len(players)
-        except TypeError: raise PlumpError(f"Spelarna ska anges som ett antal eller en lista med namn, inte {players!r}.") from None
+        except TypeError: raise PlumpError("Spelarna ska anges som ett antal eller en lista med namn.") from None
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise PlumpError(f"Plump spelas av 2–6 spelare (P2), inte {n}.")
     return n
@@ -227,12 +242,12 @@ def forbidden_bid(cards: int, earlier_bids) -> int | None:
 def _check_bid_args(cards, earlier_bids, players):
     n = player_count(players)
     if type(cards) is not int or not 1 <= cards <= 52 // n:
-        raise PlumpError(f"En giv med {cards!r} kort per spelare finns inte för {n} spelare (1–{52 // n}).")
+        raise PlumpError(f"En giv med {_shown(cards)} kort per spelare finns inte för {n} spelare (1–{52 // n}).")
     if len(earlier_bids) >= n:
         raise PlumpError(f"Alla {n} spelare har redan bjudit (P5).")
     for b in earlier_bids:
         if type(b) is not int or not 0 <= b <= cards:
-            raise PlumpError(f"Budet {b!r} finns inte: ett bud är ett heltal från 0 till {cards} (P5).")
+            raise PlumpError(f"Budet {_shown(b)} finns inte: ett bud är ett heltal från 0 till {cards} (P5).")
     return n
 
 
@@ -261,7 +276,7 @@ def bid_error(bid, cards: int, earlier_bids, players, rules: PlumpRules = PlumpR
     ok = legal_bids(cards, earlier_bids, players, rules, zero_last_deal)
     if bid in ok and type(bid) is int: return None
     if type(bid) is not int or not 0 <= bid <= cards:
-        return f"Budet {bid!r} finns inte: ett bud är ett heltal från 0 till {cards} (P5)."
+        return f"Budet {_shown(bid)} finns inte: ett bud är ett heltal från 0 till {cards} (P5)."
     if bid == 0 and rules.no_zero_twice and zero_last_deal:
         return "Du bjöd noll i förra given och får inte bjuda noll två gånger i rad (P16)."
     terms = ' + '.join(map(str, [*earlier_bids, bid]))
@@ -325,17 +340,17 @@ def hit_points(bid: int, tricks: int, cards: int, rules: PlumpRules = PlumpRules
         if rules.zero_scores_five: return 5
         if rules.zero_scores_five_plus_tricks: return 5 + cards
     if rules.one_point_per_trick: return bid
-    if rules.ten_scores_110 and bid == 10: return 110
+    if rules.ten_scores_110 and bid >= 10: return 100 + bid  # the 1 in front: 10 -> 110, 13 -> 113
     return 10 + bid
 
 
 def score(bid: int, tricks: int, cards: int, rules: PlumpRules = PlumpRules(), renons: bool = False) -> int:
     "Poängen för ett bud när spelaren tog `tricks` stick i en giv med `cards` kort (P13); miss eller renons ger 0 (P12)."
     if type(cards) is not int or not 1 <= cards <= 26:
-        raise PlumpError(f"En giv med {cards!r} kort finns inte.")
+        raise PlumpError(f"En giv med {_shown(cards)} kort finns inte.")
     for name, v in (('budet', bid), ('antalet stick', tricks)):
         if type(v) is not int or not 0 <= v <= cards:
-            raise PlumpError(f"{name.capitalize()} {v!r} är omöjligt i en giv med {cards} kort.")
+            raise PlumpError(f"{name.capitalize()} {_shown(v)} är omöjligt i en giv med {cards} kort.")
     return hit_points(bid, tricks, cards, rules, renons)
 
 # %% ../nbs/02_plumpregler.ipynb #a6e72900

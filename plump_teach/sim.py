@@ -10,7 +10,7 @@ import random
 from .cards import DECK_IDS, card_from_id
 from .tricks import follow_options, beats, split_suits, suit_index
 from .plump_rules import (PlumpRules, PlumpError, bid_options, hit_points, bidding_order,
-                                     first_leader, deal_ids, trump_suit, player_count)
+                                     first_leader, deal_ids, trump_suit, player_count, _shown)
 
 # %% auto #0
 __all__ = ['partial_shuffle', 'random_playout']
@@ -30,7 +30,7 @@ def random_playout(rng: random.Random, players: int = 4, cards: int = 10, rules:
     "En hel giv med slumpade tillåtna bud och kort; svarar med poängen per plats."
     n = player_count(players)
     if type(cards) is not int or not 1 <= cards <= 52 // n:
-        raise PlumpError(f"En giv med {cards!r} kort per spelare finns inte för {n} spelare (1–{52 // n}).")
+        raise PlumpError(f"En giv med {_shown(cards)} kort per spelare finns inte för {n} spelare (1–{52 // n}).")
     rnd = rng.random
     deck = partial_shuffle(list(DECK_IDS), n * cards + 1, rnd)
     ids, turned = deal_ids(deck, n, cards, dealer, rules, rng)
