@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import html
 import random
+import unicodedata
 
 # %% auto #0
 __all__ = ['SUITS', 'SUIT_NAMES', 'SUIT_LETTERS', 'RANKS', 'RANK_SYMBOLS', 'RANK_NAMES', 'RED_SUITS', 'FULL_DECK', 'DECK_IDS',
@@ -30,6 +31,32 @@ class CardError(ValueError):
     "Ett kort som inte finns eller inte går att läsa."
 
 
+_KINDS = {bool: "ett sanningsvärde", float: "ett decimaltal", type(None): "None", list: "en lista",
+          tuple: "en lista", dict: "ett lexikon", set: "en mängd", bytes: "bytes"}
+
+def _quoted(value, limit: int = 12) -> str:
+    "Ett värde som någon skrivit, kort och läsbart i ett felmeddelande: text inom '…', annars vad det är för värde."
+    if isinstance(value, str):
+        text = ''.join(ch for ch in value if ch.isprintable())
+        return "'" + (text if len(text) <= limit else text[:limit] + '…') + "'"
+    if type(value) is int: return str(value) if abs(value) < 10**9 else "ett tal med för många siffror"
+    if type(value) in (bool, float) and len(repr(value)) <= limit: return repr(value)
+    return _KINDS.get(type(value), "ett värde av fel sort")
+
+
+# Hjärter som en telefon skriver det (♥ följt av ett osynligt tecken för emoji-stil), och de ihåliga färgtecknen.
+_SUIT_FORMS = {'♡': '♥', '❤': '♥', '♢': '♦', '♤': '♠', '♧': '♣'}
+
+def _clean_card_text(text: str, invisible: str = '') -> str:
+    "Texten utan emojins variantväljare (U+FE0E, U+FE0F); andra osynliga tecken blir `invisible`; ♡ blir ♥."
+    out = []
+    for ch in text:
+        if ch in '\ufe0e\ufe0f': continue
+        if unicodedata.category(ch) == 'Cf': out.append(invisible)
+        else: out.append(_SUIT_FORMS.get(ch, ch))
+    return ''.join(out)
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     "Ett spelkort: färg (`'♠' '♥' '♦' '♣'`) och valör (2-14, där 14 är ess)."
@@ -37,10 +64,12 @@ class Card:
     rank: int  # 2-14; 11 knekt, 12 dam, 13 kung, 14 ess
 
     def __post_init__(self):
-        if self.suit not in SUITS:
-            raise CardError(f"Färgen {self.suit!r} finns inte; välj en av {' '.join(SUITS)}.")
+        if isinstance(self.suit, str) and self.suit not in SUITS:
+            object.__setattr__(self, 'suit', _clean_card_text(self.suit).strip())
+        if not isinstance(self.suit, str) or self.suit not in SUITS:
+            raise CardError(f"Färgen {_quoted(self.suit)} finns inte; välj en av {' '.join(SUITS)}.")
         if type(self.rank) is not int or not 2 <= self.rank <= 14:
-            raise CardError(f"Valören {self.rank!r} finns inte; den ska vara ett heltal från 2 till 14 (14 är ess).")
+            raise CardError(f"Valören {_quoted(self.rank)} finns inte; den ska vara ett heltal från 2 till 14 (14 är ess).")
 
     def __str__(self): return f"{self.suit}{RANK_SYMBOLS[self.rank]}"
     def __repr__(self): return f"Card({str(self)})"
@@ -54,8 +83,24 @@ class Card:
     def is_red(self) -> bool: return self.suit in RED_SUITS
 
 # %% ../nbs/00_kort.ipynb #2ef9c8cb
+def _check_width(width) -> None:
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or not 10 <= width <= 1000:
+        raise CardError(f"Bredden på ett kort ska vara ett tal från 10 till 1000 (bildpunkter), inte {_quoted(width)}.")
+
+
+def _card_list(cards) -> list:
+    "Korten i en lista, tupel, `Cards` eller annan följd; text, lexikon och enstaka värden stoppas."
+    if isinstance(cards, Card): return [cards]
+    if isinstance(cards, (str, bytes, bytearray, dict)) or not hasattr(cards, '__iter__'):
+        raise CardError(f"Kort ska skrivas som text, till exempel '♥E ♠10', eller som en lista med kort, inte som {_quoted(cards)}.")
+    try: return list(cards)
+    except TypeError: raise CardError("Korten ska vara en lista med kort, till exempel ['♥E', '♠10'].") from None
+
+
 def card_svg(card: Card, width: int = 54) -> str:
     "Ett kort som en liten SVG-bild med valör, färgtecken och en svensk `aria-label`."
+    if not isinstance(card, Card): card = parse_card(card)
+    _check_width(width)
     h = round(width * 1.4)
     colour = '#c0392b' if card.is_red else '#1b1b1b'
     r = RANK_SYMBOLS[card.rank]
@@ -73,6 +118,9 @@ def card_svg(card: Card, width: int = 54) -> str:
 
 def cards_html(cards, width: int = 54) -> str:
     "Flera kort bredvid varandra, som HTML."
+    cards = parse_cards(cards) if isinstance(cards, str) else _card_list(cards)
+    if not all(isinstance(c, Card) for c in cards): cards = [parse_card(c) for c in cards]
+    _check_width(width)
     inner = ''.join(card_svg(c, width) for c in cards) or '<em>(inga kort)</em>'
     return f'<span class="plump-cards" style="display:inline-block">{inner}</span>'
 
@@ -83,16 +131,18 @@ _CARDS_BY_ID: dict[int, Card] = {}
 
 def card_id(card: Card) -> int:
     "Kortets heltals-id: färgens nummer (♠0 ♥1 ♦2 ♣3) gånger 16 plus valören."
+    if not isinstance(card, Card): card = parse_card(card)
     return SUITS.index(card.suit) * 16 + card.rank
 
 def card_from_id(cid: int) -> Card:
     "Kortet med heltals-id `cid`."
-    try: return _CARDS_BY_ID[cid]
-    except KeyError: raise CardError(f"Det finns inget kort med id {cid!r}.") from None
+    card = _CARDS_BY_ID.get(cid) if type(cid) is int else None
+    if card is None: raise CardError(f"Det finns inget kort med id {_quoted(cid)}; ett id är färgens nummer gånger 16 plus valören.")
+    return card
 
 # A fixed order for the whole deck: suit by suit, ace first.
 FULL_DECK: tuple[Card, ...] = tuple(Card(s, r) for s in SUITS for r in range(14, 1, -1))
-for _c in FULL_DECK: _CARDS_BY_ID[card_id(_c)] = _c
+for _c in FULL_DECK: _CARDS_BY_ID[SUITS.index(_c.suit) * 16 + _c.rank] = _c
 DECK_IDS: tuple[int, ...] = tuple(card_id(c) for c in FULL_DECK)
 
 Card.id = property(card_id, doc="Kortets heltals-id (se `card_id`).")
@@ -105,15 +155,17 @@ _RANK_WORDS = {'E': 14, 'A': 14, 'K': 13, 'D': 12, 'Q': 12, 'KN': 11, 'J': 11, '
 def parse_card(text: str) -> Card:
     "Läs ett kort skrivet med färgen först, till exempel `'♥E'`, `'s10'` eller `'kKn'`."
     if isinstance(text, Card): return text
-    t = str(text).strip()
+    if not isinstance(text, str):
+        raise CardError(f"Ett kort skrivs som text, till exempel '♥E' eller 'h10', inte som {_quoted(text)}.")
+    t = _clean_card_text(text).strip()
     if len(t) < 2:
-        raise CardError(f"Kan inte läsa kortet {text!r}: skriv färgen först och sedan valören, till exempel ♥E eller h10.")
+        raise CardError(f"Kan inte läsa kortet {_quoted(text)}: skriv färgen först och sedan valören, till exempel ♥E eller h10.")
     suit = t[0] if t[0] in SUITS else SUIT_LETTERS.get(t[0].lower())
     if suit is None:
-        raise CardError(f"Kan inte läsa kortet {text!r}: färgen skrivs först, som ♠ ♥ ♦ ♣ eller bokstäverna s h r k.")
-    rank = _RANK_WORDS.get(t[1:].upper())
+        raise CardError(f"Kan inte läsa kortet {_quoted(text)}: färgen skrivs först, som ♠ ♥ ♦ ♣ eller bokstäverna s h r k.")
+    rank = _RANK_WORDS.get(t[1:].strip().upper())
     if rank is None:
-        raise CardError(f"Kan inte läsa kortet {text!r}: valören {t[1:]!r} finns inte. "
+        raise CardError(f"Kan inte läsa kortet {_quoted(text)}: valören {_quoted(t[1:])} finns inte. "
                         "Skriv E K D Kn 10 9 … 2 (eller A K Q J T).")
     return Card(suit, rank)
 
@@ -127,9 +179,8 @@ class Cards(list):
 
 def parse_cards(text: str) -> Cards:
     "Läs kort åtskilda med mellanslag, till exempel `'♥E ♠10 kKn hD'`. Samma kort får inte stå två gånger."
-    if isinstance(text, str): tokens = text.replace(',', ' ').split()
-    elif isinstance(text, (list, tuple, Cards)) or hasattr(text, '__iter__'): tokens = text
-    else: raise CardError(f"Kort ska skrivas som text, till exempel '♥E ♠10', inte {text!r}.")
+    if isinstance(text, str): tokens = _clean_card_text(text, ' ').replace(',', ' ').replace(';', ' ').split()
+    else: tokens = _card_list(text)
     cards = Cards(parse_card(tok) for tok in tokens)
     seen = set()
     for c in cards:
@@ -140,7 +191,10 @@ def parse_cards(text: str) -> Cards:
 # %% ../nbs/00_kort.ipynb #d0e4911b
 def shuffled_deck(rng: random.Random | int | None = None) -> Cards:
     "Hela leken i slumpad ordning; ge ett frö eller en `random.Random` för samma ordning varje gång."
-    if not isinstance(rng, random.Random): rng = random.Random(rng)
+    if not isinstance(rng, random.Random):
+        if rng is not None and (type(rng) is not int and not isinstance(rng, str)):
+            raise CardError(f"Fröet ska vara ett heltal, en text eller en random.Random, inte {_quoted(rng)}.")
+        rng = random.Random(rng)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     return Cards(deck)
@@ -148,6 +202,10 @@ def shuffled_deck(rng: random.Random | int | None = None) -> Cards:
 
 def deal_round_robin(deck, players: int, cards: int, first: int = 0) -> list[Cards]:
     "Dela ut `cards` kort var till `players` spelare, ett i taget, med början hos platsen `first`."
+    deck = [parse_card(c) for c in _card_list(deck)]
+    for what, value, lo in (("Antalet spelare", players, 1), ("Antalet kort per spelare", cards, 0), ("Platsen", first, 0)):
+        if type(value) is not int or value < lo:
+            raise CardError(f"{what} ska vara ett heltal från {lo}, inte {_quoted(value)}.")
     if players * cards > len(deck):
         raise CardError(f"Leken räcker inte: {players} spelare × {cards} kort = {players*cards}, men det finns bara {len(deck)} kort.")
     hands = [Cards() for _ in range(players)]
@@ -156,7 +214,11 @@ def deal_round_robin(deck, players: int, cards: int, first: int = 0) -> list[Car
     return hands
 
 
+_HAND_ORDER = {'♠': 0, '♥': 1, '♣': 2, '♦': 3}
+
 def sort_hand(cards) -> Cards:
     "Korten sorterade som man håller dem: färg för färg (♠ ♥ ♣ ♦, röd och svart om vartannat), högst först."
-    order = {'♠': 0, '♥': 1, '♣': 2, '♦': 3}
-    return Cards(sorted(cards, key=lambda c: (order[c.suit], -c.rank)))
+    if isinstance(cards, str): cards = parse_cards(cards)
+    cards = _card_list(cards)
+    if not all(isinstance(c, Card) for c in cards): cards = [parse_card(c) for c in cards]
+    return Cards(sorted(cards, key=lambda c: (_HAND_ORDER[c.suit], -c.rank)))
