@@ -9,7 +9,8 @@ from __future__ import annotations
 import html
 import random
 from .cards import Card, Cards, FULL_DECK, SUITS, SUIT_NAMES, cards_html, sort_hand, parse_cards
-from .puzzles import Puzzle, Option, puzzle_kind, make_puzzle, PUZZLE_KINDS, _table, _card_options
+from .puzzles import (Puzzle, Option, puzzle_kind, make_puzzle, PUZZLE_KINDS, _table, _card_options,
+                                 trick_reason)
 from .bismarck import (MODES, bismarck_score, normal_tricks, bismarck_trick_winner, legal_plays,
                                   mode_trump, mode_label, BismarckGame, modes_left)
 
@@ -91,11 +92,8 @@ def _make_bismarck_trick(rng, level):
     trick = [led] + [(same if rng.random() < 0.5 else other).pop() for _ in range(2)]
     w = bismarck_trick_winner(trick, mode, trump)
     t = mode_trump(mode, trump)
-    def explain(key):
-        win = trick[w]
-        if t and win.suit == t and led.suit != t: why = f"{win} är trumf ({SUIT_NAMES[t]}) och slår de andra färgerna."
-        else: why = f"{win} är högst i {SUIT_NAMES[led.suit]}, färgen som spelades ut" + (", och ingen trumfade." if t else "; i det här spelsättet finns ingen trumf.")
-        return why, ''
+    def explain(key):  # every claim (who trumped, what was led) comes from the cards and the engine's winner
+        return trick_reason(trick, t, w, f"i {mode} finns ingen trumf"), ''
     situation = (f'<p>Spelsätt: {html.escape(_mode_text(mode, trump))}.</p>'
                  f'<p>Sticket, i spelordning: {cards_html(trick, 48)}</p>')
     return Puzzle('', 0, level, '', '', "Vilket kort tar sticket?", situation, _card_options(trick),
@@ -178,18 +176,21 @@ def _make_bismarck_discard(rng, level):
     rng.shuffle(uniq)
     opts = [Option(str(i), str(c), 'lägg bort ' + ', '.join(x.name for x in c)) for i, c in enumerate(uniq)]
     ans = str(uniq.index(right[0]))
+    plan = 'pass' if mode == 'pass' else 'spader' if mode == 'spader' else f"trumf med {SUIT_NAMES[t]} som trumf"
     def explain(key):
         chosen = uniq[int(key)]
         if mode == 'pass':
-            why = f"I pass vill du bli av med de kort som tar stick: de fyra högsta är {right[0]}."
+            why = f"Tänker du spela pass vill du bli av med de kort som tar stick: de fyra högsta är {right[0]}."
         else:
             s = right[0][0].suit
-            why = (f"I {mode_label(mode, trump)} blir du renons i {SUIT_NAMES[s]} om du lägger bort {right[0]}, "
-                   "och kan trumfa när färgen spelas ut. Trumf och ess sparar du.")
+            why = (f"Lägger du bort {right[0]} blir du renons i {SUIT_NAMES[s]}. Väljer du sedan {plan}, "
+                   "kan du trumfa när färgen spelas ut. Trumf och ess sparar du.")
         if chosen is not right[0] and any(c.suit == t for c in chosen) and t: why = "Att lägga bort trumf försvagar handen. " + why
         return why, ''
-    situation = (f'<p>Du är förhand och har valt {html.escape(_mode_text(mode, trump))}. Dina 20 kort:</p>'
-                 f'<p>{cards_html(hand, 36)}</p>')
-    return Puzzle('', 0, level, '', '', "Vilka fyra kort lägger du bort?", situation, opts, frozenset([ans]),
-                  "Vad vill du uppnå i det här spelsättet: kunna trumfa, eller slippa stick?", explain,
-                  {'hand': hand, 'mode': mode, 'trump': trump, 'options': uniq})
+    # B2, B4: förhand lägger bort fyra kort först och väljer spelsätt sedan; pusslet frågar därför om en plan
+    situation = (f'<p>Du är förhand och har tagit upp de fyra uppvända korten. Först lägger du bort fyra kort, '
+                 f'sedan väljer du spelsätt (B2, B4). Du tänker välja {html.escape(_mode_text(mode, trump))}. '
+                 f'Dina 20 kort:</p><p>{cards_html(hand, 36)}</p>')
+    return Puzzle('', 0, level, '', '', f"Du tänker spela {plan}: vilka fyra kort lägger du bort?", situation, opts,
+                  frozenset([ans]), "Vad vill du uppnå i spelsättet du tänker välja: kunna trumfa, eller slippa stick?",
+                  explain, {'hand': hand, 'mode': mode, 'trump': trump, 'options': uniq})

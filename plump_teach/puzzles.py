@@ -13,14 +13,17 @@ import html
 import random
 from .cards import (Card, Cards, FULL_DECK, DECK_IDS, SUITS, SUIT_NAMES, RANK_NAMES, card_from_id,
                                parse_cards, cards_html, sort_hand)
-from .tricks import legal_cards, trick_winner, follow_options, beats, split_suits, suit_index
+from .tricks import (legal_cards, trick_winner, follow_options, beats, split_suits, suit_index,
+                                TrickPlay)
 from .plump_rules import (PlumpRules, PlumpError, legal_bids, forbidden_bid, score, bid_balance,
                                      describe_bids, deal_schedule, trump_suit, deal_ids, HOUSE_RULE_TEXT,
-                                     bidding_order, forehand)
+                                     bidding_order, forehand, bid_error)
+from .plump import PlumpDeal
 
 # %% auto #0
-__all__ = ['PUZZLE_KINDS', 'NAMES', 'Option', 'Feedback', 'Puzzle', 'PuzzleKind', 'puzzle_kind', 'make_puzzle',
-           'guaranteed_cards', 'sheet_errors', 'blind_win_chance']
+__all__ = ['PUZZLE_KINDS', 'MAX_NUMBER', 'NAMES', 'Option', 'PlayedTrick', 'Feedback', 'Puzzle', 'PuzzleKind', 'puzzle_kind',
+           'puzzle_kind_of', 'make_puzzle', 'guaranteed_cards', 'DealPosition', 'trick_reason', 'sheet_errors',
+           'blind_win_chance']
 
 # %% ../nbs/07_pusselmotor.ipynb #9d9564e2
 @dataclass(frozen=True)
@@ -35,12 +38,20 @@ class Option:
 
 
 @dataclass(frozen=True)
+class PlayedTrick:
+    "Ett stick i en spelföljd: korten i spelordning som (plats, kort), och platsen som tar sticket."
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
+
+
+@dataclass(frozen=True)
 class Feedback:
     "Svaret på ett försök: rätt eller fel, förklaringen på svenska och regelns id."
     correct: bool
     text: str
     rule: str
     html: str = ''   # extra innehåll: kort, en spelföljd
+    line: tuple[PlayedTrick, ...] = ()   # spelföljden som data: sticken från det som pågår till givens slut
 
 
 @dataclass
@@ -56,20 +67,22 @@ class Puzzle:
     options: list[Option]
     answers: frozenset[str]
     hint: str
-    explain: Callable[[str], tuple[str, str]]  # nyckel -> (förklaring, extra html)
+    explain: Callable  # nyckel -> (förklaring, extra html) eller (förklaring, extra html, spelföljd)
     data: dict = field(default_factory=dict)   # situationen som data, för tester och appar
+    position: DealPosition | None = None       # läget i en giv, som motorn kan spela fram (nivå 2 av Rätt kort)
 
     def option(self, key: str) -> Option:
         for o in self.options:
             if o.key == key: return o
-        raise PlumpError(f"Svaret {key!r} finns inte bland alternativen.")
+        raise PlumpError(f"Svaret {str(key)[:20]!r} finns inte bland alternativen.")
 
     def check(self, key: str) -> Feedback:
         "Rätta svaret med nyckeln `key`."
         self.option(key)
         ok = key in self.answers
-        text, extra = self.explain(key)
-        return Feedback(ok, f"{'Rätt!' if ok else 'Inte riktigt.'} {text} ({self.rule})", self.rule, extra)
+        text, extra, *line = self.explain(key)
+        return Feedback(ok, f"{'Rätt!' if ok else 'Inte riktigt.'} {text} ({self.rule})", self.rule, extra,
+                        tuple(line[0]) if line else ())
 
     def _repr_html_(self):
         opts = ' · '.join(html.escape(o.label) for o in self.options)
@@ -97,16 +110,32 @@ def puzzle_kind(key: str, title: str, rule: str, levels=(1,)):
     return register
 
 
+MAX_NUMBER = 1_000_000_000
+
+def _kinds_text() -> str:
+    return '; '.join(f"{k.title} ('{k.key}')" for k in PUZZLE_KINDS.values())
+
+def puzzle_kind_of(kind) -> PuzzleKind:
+    "Sorten som heter `kind`, eller ett `PlumpError` som räknar upp sorterna som finns."
+    if type(kind) is not str:
+        raise PlumpError(f"Ange pusslets sort med sitt namn, som text. Sorterna som finns: {_kinds_text()}.")
+    if kind not in PUZZLE_KINDS:
+        shown = kind if len(kind) <= 30 else kind[:30] + '…'
+        raise PlumpError(f"Det finns inget pussel som heter '{shown}'. Sorterna som finns: {_kinds_text()}.")
+    return PUZZLE_KINDS[kind]
+
+
 def make_puzzle(kind: str, number: int | None = None, level: int | None = None) -> Puzzle:
     "Uppgift nummer `number` av sorten `kind` på nivån `level`; samma nummer ger alltid samma uppgift."
-    if kind not in PUZZLE_KINDS:
-        raise PlumpError(f"Pusslet {kind!r} finns inte; välj bland {', '.join(PUZZLE_KINDS)}.")
-    k = PUZZLE_KINDS[kind]
-    level = k.levels[0] if level is None else level
-    if level not in k.levels:
-        raise PlumpError(f"{k.title} finns på nivå {', '.join(map(str, k.levels))}, inte {level!r}.")
+    k = puzzle_kind_of(kind)
+    levels = ' och '.join(map(str, k.levels))
+    if level is None: level = k.levels[0]
+    elif type(level) is not int or level not in k.levels:  # True och 1.0 är inga nivåer
+        raise PlumpError(f"{k.title} finns på nivå {levels}. Ange nivån som ett heltal, till exempel {k.levels[-1]}.")
     if number is None: number = random.randrange(1, 10_000)
-    if type(number) is not int or number < 1: raise PlumpError(f"Uppgiftens nummer ska vara ett heltal från 1, inte {number!r}.")
+    if type(number) is not int or not 1 <= number <= MAX_NUMBER:
+        raise PlumpError(f"Uppgiftens nummer ska vara ett heltal från 1 till {MAX_NUMBER:,}".replace(',', ' ')
+                         + ", till exempel 17.")
     p = k.make(random.Random(f"{kind}/{level}/{number}"), level)
     p.kind, p.number, p.level, p.title, p.rule = kind, number, level, k.title, k.rule
     return p
@@ -266,15 +295,46 @@ def guaranteed_cards(hands, trick, leader, taken, trump, seat, bid) -> list[int]
     if (leader + len(trick)) % n != seat: raise PlumpError("Det är inte den spelarens tur.")
     return [c for c in _moves(state[0][seat], state[1], trump) if wins(_after(state, c, n, trump))]
 
+# %% ../nbs/07_pusselmotor.ipynb #8539265d
+@dataclass(frozen=True)
+class DealPosition:
+    "Ett läge i en giv som regelmotorn kan spela fram: utdelningen, buden och korten som redan är spelade."
+    dealt: tuple[Cards, ...]       # händerna som de delades ut, en per plats
+    trump_card: Card | None        # kortet som vändes upp (P8)
+    dealer: int                    # givarens plats
+    bids: tuple[int, ...]          # buden per plats
+    played: tuple[Card, ...] = ()  # korten som redan är spelade, i spelordning
+    rules: PlumpRules = PlumpRules()
+
+    @property
+    def players(self) -> int: return len(self.dealt)
+
+    @property
+    def cards(self) -> int: return len(self.dealt[0])
+
+    def replay(self, more=()) -> PlumpDeal:
+        "Spela fram läget i `PlumpDeal`: buden i budordning, de spelade korten och sedan korten `more`."
+        deal = PlumpDeal(self.players, self.dealt, self.trump_card, self.dealer, self.rules,
+                         names=NAMES[:self.players])
+        for s in deal.order: deal.bid(s, self.bids[s])
+        for c in (*self.played, *more): deal.play(deal.to_act, c)
+        return deal
+
+    def line(self, more) -> tuple[PlayedTrick, ...]:
+        "Sticken från det som pågår till det sista som `more` fyller, med vinnarna som motorn räknar fram."
+        deal, n = self.replay(more), self.players
+        done = len(self.played) // n
+        return tuple(PlayedTrick(tuple(((lead + i) % n, c) for i, c in enumerate(cs)), w)
+                     for lead, cs, w in deal.history[done:])
+
 # %% ../nbs/07_pusselmotor.ipynb #09967534
-def _line(state, first, n, trump, seat, bid, good: bool) -> list[tuple[int, int]]:
-    "En spelföljd från `state` som börjar med `first`; `good` säger om budet ska hålla eller spricka."
+def _line(state, first, n, trump, seat, bid, good: bool) -> list[int]:
+    "Korten (id) i en spelföljd från `state` till givens slut, med början i `first`; `good`: ska budet hålla?"
     wins = _guarantee(n, trump, seat, bid)
     line, st = [], state
     card = first
     while True:
-        who = (st[2] + len(st[1])) % n
-        line.append((who, card))
+        line.append(card)
         st = _after(st, card, n, trump)
         if not any(st[0]): return line
         who = (st[2] + len(st[1])) % n
@@ -286,82 +346,117 @@ def _line(state, first, n, trump, seat, bid, good: bool) -> list[tuple[int, int]
             card = breaking[0] if breaking and not good else moves[0]
 
 
-def _line_html(line, leader, n, trump) -> str:
-    rows, trick, lead = [], [], leader
-    for who, c in line:
-        trick.append((who, c))
-        if len(trick) == n:
-            win = 0
-            for i in range(1, n):
-                if beats(trick[i][1], trick[win][1], trump): win = i
-            cells = ' '.join(f'{NAMES[w]} {card_from_id(x)}' for w, x in trick)
-            rows.append(f'<li>{cells} → {NAMES[trick[win][0]]} tar sticket</li>')
-            trick = []
-    return f'<ol>{"".join(rows)}</ol>'
+def _line_html(line: tuple[PlayedTrick, ...], seat: int, taken: int, bid: int) -> str:
+    rows = ''.join(f"<li>{' '.join(f'{NAMES[w]} {html.escape(str(c))}' for w, c in t.plays)} → "
+                   f"{NAMES[t.winner]} tar sticket</li>" for t in line)
+    end = 'budet håller' if taken == bid else 'budet spricker'
+    return f'<ol>{rows}</ol><p>Till slut har du {taken} stick och bjöd {bid}: {end}.</p>'
+
+
+def _shown_bids(rng, n, cards, dealer, seat, bid, taken) -> list[int] | None:
+    "Bud per plats som en laglig budgivning kan ge (P5, P6): elevens bud och rimliga bud för de andra."
+    bids = [min(cards, taken[s] + rng.randint(0, 1)) for s in range(n)]
+    bids[seat] = bid
+    order = bidding_order(dealer, n)
+    if sum(bids) == cards:           # P6: the last bidder may not make the sum even; let someone else bid one off
+        fix = order[-1] if order[-1] != seat else order[-2]
+        bids[fix] += 1 if bids[fix] < cards else -1
+    made = []
+    for s in order:                  # the engine has the last word on every bid
+        if bid_error(bids[s], cards, made, n): return None
+        made.append(bids[s])
+    return bids
 
 
 def _make_end_position(rng):
     for _ in range(500):
         n = rng.choice([3, 4])
-        size = rng.randint(2, 4)
-        trump = rng.choice([None, 0, 1, 2, 3])
+        size = rng.randint(2, 4)                 # kort kvar per hand när sticket som pågår börjar
+        cards = size + rng.randint(0, 3)         # kort per hand i given; de första sticken är redan spelade
+        dealer = rng.randrange(n)
+        rules = PlumpRules(sang=rng.random() < 0.2)
         deck = list(DECK_IDS); rng.shuffle(deck)
-        seat = rng.randrange(n)
-        leader = rng.randrange(n)
-        before = (seat - leader) % n            # cards already in the trick before the learner
-        hands = [deck[i * size:(i + 1) * size] for i in range(n)]
-        state = (tuple(tuple(h) for h in hands), (), leader, tuple([0] * n))
-        for _ in range(before):
-            who = (state[2] + len(state[1])) % n
-            state = _after(state, rng.choice(_moves(state[0][who], state[1], trump)), n, trump)
-        earlier = [rng.randint(0, 2) for _ in range(n)]
-        state = (state[0], state[1], state[2], tuple(earlier))
+        dealt, turned = deal_ids(deck, n, cards, dealer, rules)
+        trump = suit_index(trump_suit(card_from_id(turned), rules))
+        play = TrickPlay(dealt, forehand(dealer, n), trump)   # P9: förhand spelar ut först
+        played = []
+        for _ in range((cards - size) * n + rng.randrange(n)):
+            c = rng.choice(play.legal()); play.play(c); played.append(c)
+        seat = play.to_act
+        state = (tuple(tuple(h) for h in play.hands), tuple(play.trick), play.leader, tuple(play.taken))
         legal = _moves(state[0][seat], state[1], trump)
         if len(legal) < 2: continue
-        bids = list(range(earlier[seat], earlier[seat] + size + 1))
-        rng.shuffle(bids)
-        for bid in bids:
+        tries = list(range(play.taken[seat], play.taken[seat] + size + 1))
+        rng.shuffle(tries)
+        for bid in tries:
             good = guaranteed_cards(*state, trump, seat, bid)
             if 0 < len(good) < len(legal): break
         else: continue
-        others = [min(size + earlier[s], max(0, earlier[s] + rng.randint(0, 1))) for s in range(n)]
-        others[seat] = bid
-        return _end_puzzle(state, trump, seat, bid, others, legal, good)
+        bids = _shown_bids(rng, n, cards, dealer, seat, bid, play.taken)
+        if bids is None: continue
+        pos = DealPosition(tuple(sort_hand(map(card_from_id, h)) for h in dealt), card_from_id(turned), dealer,
+                           tuple(bids), tuple(map(card_from_id, played)), rules)
+        return _end_puzzle(pos, good)
     raise PlumpError("Hittade inget slutspel att fråga om.")
 
 
-def _end_puzzle(state, trump, seat, bid, bids, legal, good) -> Puzzle:
-    hands, trick, leader, taken = state
-    n = len(hands)
-    rows = [[NAMES[s] + (' (du)' if s == seat else ''), bids[s], taken[s], cards_html(sort_hand(map(card_from_id, hands[s])), 40)]
-            for s in range(n)]
-    tr = cards_html([card_from_id(c) for c in trick], 44) if trick else 'inga kort ännu'
-    situation = (f'<p>Trumf: {_trump_text(None if trump is None else SUITS[trump])}. Alla kort syns.</p>'
+def _end_puzzle(pos: DealPosition, good) -> Puzzle:
+    deal = pos.replay()                          # allt som visas läses av i regelmotorn
+    n, trump, seat = pos.players, deal._trump, deal.to_act
+    hands, trick, leader, taken = (tuple(tuple(h) for h in deal._hands), tuple(deal._trick), deal.leader,
+                                   tuple(deal.taken))
+    state = (hands, trick, leader, taken)
+    bid = pos.bids[seat]
+    legal = [c.id for c in deal.legal_cards()]
+    def who(s):
+        tags = ', '.join(t for t, on in (('ger', s == pos.dealer), ('du', s == seat)) if on)
+        return NAMES[s] + (f' ({tags})' if tags else '')
+    rows = [[who(s), pos.bids[s], taken[s], cards_html(deal.hand(s), 40)] for s in range(n)]
+    tr = cards_html(deal.trick, 44) if trick else 'inga kort ännu'
+    situation = (f'<p>{n} spelare, {pos.cards} kort var i given. Trumf: {_trump_text(deal.trump)}. Alla kort syns.</p>'
                  + _table(rows, ['Spelare', 'Bud', 'Tagna stick', 'Kort kvar']) + f'<p>Sticket hittills: {tr}</p>')
-    hand = sort_hand(map(card_from_id, hands[seat]))
+    hand = deal.hand(seat)
     need = bid - taken[seat]
     def explain(key):
         c = next(c for c in hand if str(c) == key)
         if c.id not in legal:
-            led = card_from_id(trick[0])
-            return (_renons_text(c, [led], [card_from_id(x) for x in legal]), '')
+            return (_renons_text(c, deal.trick, [card_from_id(x) for x in legal]), '')
         ok = c.id in good
-        line = _line(state, c.id, n, trump, seat, bid, ok)
+        more = [card_from_id(x) for x in _line(state, c.id, n, trump, seat, bid, ok)]
+        line = pos.line(more)
+        end = taken[seat] + sum(t.winner == seat for t in line)
         if ok:
             text = (f"Med {c} når du ditt bud, {bid} stick, hur de andra än spelar. Du behöver {need} stick till. "
                     "Så här kan det gå:")
         else:
             text = (f"Efter {c} kan de andra se till att du inte får exakt {bid} stick, vad du än gör sedan. "
-                    f"Så här kan de göra. Bättre kort: {Cards(map(card_from_id, good))}.")
-        return text, _line_html(line, leader, n, trump)
+                    f"Så här kan de göra. Bättre kort: {Cards(map(card_from_id, sorted(good)))}.")
+        return text, _line_html(line, seat, end, bid), line
     return Puzzle('', 0, 2, '', '', f"Du har bjudit {bid} och har tagit {taken[seat]} stick. Vilket kort ser till "
                   "att du träffar budet, hur de andra än spelar?", situation, _card_options(hand),
                   frozenset(str(card_from_id(c)) for c in good),
                   f"Hur många stick behöver du till? Vilka stick kan du vinna säkert, och vilka kan du bli av med?",
                   explain, {'hands': hands, 'trick': trick, 'leader': leader, 'taken': taken, 'trump': trump,
-                            'seat': seat, 'bid': bid, 'legal': legal})
+                            'seat': seat, 'bid': bid, 'legal': legal, 'bids': pos.bids, 'dealer': pos.dealer,
+                            'cards': pos.cards}, pos)
 
 # %% ../nbs/07_pusselmotor.ipynb #e99ab727
+def trick_reason(trick, trump: str | None, winner: int, no_trump: str = "i sang finns ingen trumf") -> str:
+    "Varför kortet nummer `winner` (som motorn har räknat fram) tar sticket; varje påstående bygger på korten (P11)."
+    win, led = trick[winner], trick[0].suit
+    trumps = [c for c in trick if trump is not None and c.suit == trump]
+    if trump is None:
+        return f"{win} tar sticket: {no_trump}, och {win} är högst i {SUIT_NAMES[led]}, färgen som spelades ut."
+    if led == trump:
+        return (f"{win} tar sticket: trumf ({SUIT_NAMES[trump]}) spelades ut, och {win} är den högsta trumfen "
+                "i sticket.")
+    if trumps:
+        why = f"{win} tar sticket: det är trumf ({SUIT_NAMES[trump]}), och trumf slår alla kort i andra färger."
+        return why + (f" Av trumfkorten i sticket är {win} högst." if len(trumps) > 1 else '')
+    return (f"{win} tar sticket: ingen lade trumf ({SUIT_NAMES[trump]}), och {win} är högst i {SUIT_NAMES[led]}, "
+            "färgen som spelades ut.")
+
+
 @puzzle_kind('trick_winner', 'Vem tar sticket?', 'P11')
 def _make_trick_winner(rng, level):
     n = rng.choice([3, 4, 5])
@@ -377,12 +472,7 @@ def _make_trick_winner(rng, level):
     w = trick_winner(trick, trump)
     win = trick[w]
     def explain(key):
-        wins = f"{win} tar sticket"
-        if trump and win.suit == trump and led != trump:
-            why = f"{wins}: det är trumf, och trumf slår alla kort i andra färger."
-            if sum(c.suit == trump for c in trick) > 1: why += " Av trumfen i sticket är den högst."
-        else:
-            why = f"{wins}: ingen trumf slår det, och det är högst i {SUIT_NAMES[led]}, färgen som spelades ut."
+        why = trick_reason(trick, trump, w)
         c = next(c for c in trick if str(c) == key)
         if c != win and c.suit != led and c.suit != trump:
             why = f"{c} är varken trumf eller i den utspelade färgen och kan inte vinna. " + why
@@ -654,3 +744,6 @@ def _make_blind_card(rng, level):
                   [Option('0', '0', 'bud 0'), Option('1', '1', 'bud 1')], frozenset([ans]),
                   "Vilka kort slår de andras kort? Finns det trumf bland dem?", explain,
                   {'others': Cards(others), 'trump_card': trump_card, 'own': own, 'wins': wins, 'total': total})
+
+# %% ../nbs/07_pusselmotor.ipynb #2f0c9b64
+from . import bismarck_puzzles  # registrerar Bismarcks sorter bland de andra (14_bismarckpussel)
