@@ -6,7 +6,8 @@ Docs: https://plump-teach.github.io/plump_teach/stick.html.md"""
 
 # %% ../nbs/01_stick.ipynb #15364928
 from __future__ import annotations
-from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id
+from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id, sort_hand, _quoted
+from .names import genitive
 
 # %% auto #0
 __all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'legal_cards', 'beats', 'winner_index', 'trick_winner',
@@ -16,8 +17,8 @@ __all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'legal_ca
 def suit_index(suit: str | None) -> int | None:
     "Färgens nummer (♠0 ♥1 ♦2 ♣3), eller `None` för sang."
     if suit is None: return None
-    if suit not in SUITS:
-        raise CardError(f"Trumfen {suit!r} är ingen färg; ange en av {' '.join(SUITS)} eller None för sang.")
+    if not isinstance(suit, str) or suit not in SUITS:
+        raise CardError(f"Trumfen {_quoted(suit)} är ingen färg; ange en av {' '.join(SUITS)} eller None för sang.")
     return SUITS.index(suit)
 
 # %% ../nbs/01_stick.ipynb #7e6c167e
@@ -83,8 +84,12 @@ def is_revoke(hand, trick, card) -> bool:
 # %% ../nbs/01_stick.ipynb #03799961
 class TrickPlay:
     "Sticken i en giv: händer (kort-id), vem som spelar ut, sticket som pågår, färdiga stick och tagna stick."
-    def __init__(self, hands, leader: int, trump: int | None = None, must_trump: bool = False):
+    def __init__(self, hands, leader: int, trump: int | None = None, must_trump: bool = False,
+                 names=None,                 # spelarnas namn i felmeddelanden; annars "plats 1", "plats 2" …
+                 rule: str = 'P10'):         # regeln om att följa färg som meddelandena hänvisar till
         self.hands = [list(h) for h in hands]
+        self.names = list(names) if names is not None else [f"plats {i + 1}" for i in range(len(self.hands))]
+        self.rule = rule
         self.n, self.leader, self.trump, self.must_trump = len(self.hands), leader, trump, must_trump
         self.trick: list[int] = []
         self.history: list[tuple[int, tuple[int, ...], int]] = []
@@ -111,10 +116,25 @@ class TrickPlay:
         if cid in self.legal(): return None
         return 'follow_suit' if any(c >> 4 == self.led for c in hand) else 'must_trump'
 
+    def reason(self, cid: int) -> str | None:
+        "Varför kortet `cid` inte får läggas nu, som en svensk mening med regeln, eller `None` om det får läggas."
+        why = self.problem(cid)
+        if why is None: return None
+        card, seat = card_from_id(cid), self.to_act
+        name, hand = self.names[seat], [card_from_id(c) for c in self.hands[seat]]
+        if why == 'not_in_hand': return f"{card} finns inte på {genitive(name)} hand."
+        led = SUITS[self.led]
+        if why == 'follow_suit':
+            same = sort_hand(c for c in hand if c.suit == led)
+            return (f"{name} måste följa färg: {SUIT_NAMES[led]} spelades ut och {name} har {same}. "
+                    f"Att lägga {card} vore renons ({self.rule}).")
+        trumps = sort_hand(c for c in hand if c.id >> 4 == self.trump)
+        return (f"Trumftvång: {name} saknar {SUIT_NAMES[led]} men har trumf ({trumps}) och måste trumfa ({self.rule}).")
+
     def play(self, cid: int) -> int | None:
         "Lägg kortet `cid` för spelaren i tur; svarar med vinnarens plats när sticket blev fullt, annars `None`."
-        why = self.problem(cid)
-        if why: raise CardError(f"Kortet {card_from_id(cid)} får inte läggas nu ({why}).")
+        why = self.reason(cid)
+        if why: raise CardError(why)
         self.hands[self.to_act].remove(cid)
         self.trick.append(cid)
         if len(self.trick) < self.n: return None
