@@ -12,10 +12,11 @@ from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, DECK_IDS, card_fr
                                parse_card, parse_cards, sort_hand, cards_html)
 from .tricks import TrickPlay, suit_index
 from .saving import load_saved, parse_saved
+from .names import check_names, find_name, genitive, esc, clean_name
 from .plump_rules import *
 from .plump_rules import (PlumpError, PlumpRules, deal_schedule, legal_bids, score, player_count,
                                      bidding_order, first_leader, trump_suit, deal_ids, forehand,
-                                     dealer_of_deal, bid_error, bid_balance, describe_bids, visible_seats)
+                                     dealer_of_deal, bid_error, bid_balance, describe_bids, visible_seats, _shown)
 
 # %% auto #0
 __all__ = ['FORMAT', 'FORMAT_VERSION', 'PlumpDeal', 'PlumpGame', 'ScoreSheet', 'PlumpError', 'PlumpRules', 'HOUSE_RULE_TEXT',
@@ -38,12 +39,17 @@ class PlumpDeal:
                  rules: PlumpRules = PlumpRules(),
                  first_deal: bool = False,   # partiets första giv (för husregeln `first_deal_sang`)
                  zero_last=(),               # platser som bjöd noll i förra given (P16)
-                 names=None):                # spelarnas namn, för felmeddelanden
+                 names=None):                # spelarnas namn, för felmeddelanden (annars "plats 1" …)
         n = player_count(players)
-        self.n, self.rules, self.first_deal = n, rules, first_deal
-        self.names = list(names) if names is not None else [f"plats {i}" for i in range(n)]
-        if type(dealer) is not int or not 0 <= dealer < n: raise PlumpError(f"Givaren måste vara en plats 0–{n-1}, inte {dealer!r}.")
+        if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
+        self.n, self.rules, self.first_deal = n, rules, first_deal is True
+        self.names = ([f"plats {i + 1}" for i in range(n)] if names is None
+                      else check_names(names, PlumpError, count=(n, n), rule='P2'))
+        if type(dealer) is not int or not 0 <= dealer < n:
+            raise PlumpError(f"Givaren ska anges som en plats 0–{n-1} (0 är den första spelaren), inte {_shown(dealer)}.")
         self.dealer = dealer
+        if isinstance(hands, (str, dict)) or not isinstance(hands, (list, tuple)):
+            raise PlumpError("Händerna ska vara en lista med en hand per spelare.")
         try:
             hs = [parse_cards(h) for h in hands]
             tc = None if trump_card is None else parse_card(trump_card)
@@ -56,6 +62,9 @@ class PlumpDeal:
         if len(set(dealt)) != len(dealt): raise PlumpError("Samma kort finns på två händer.")
         if tc is not None and tc in dealt and len(dealt) < 52:
             raise PlumpError(f"Trumfkortet {tc} ligger i talongen och kan inte samtidigt finnas på en hand (P8).")
+        if tc is not None and len(dealt) == 52 and rules.empty_stock_sang:
+            raise PlumpError("Hela leken är utdelad, och med husregeln att ingen talong betyder sang vänds inget "
+                             f"trumfkort (P8). Ange given utan trumfkort i stället för {tc}.")
         self.trump_card, self.trump = tc, trump_suit(tc, rules, first_deal)
         self._trump = suit_index(self.trump)
         # the shared trick-taking state (01_stick); the leader is known once the bids are in (P9)
@@ -84,9 +93,10 @@ def _check_turn(self: PlumpDeal, seat, phase: str, what: str):
     if self.phase != phase:
         now = {'bidding': 'budgivningen pågår', 'playing': 'sticken spelas', 'done': 'given är slut'}[self.phase]
         raise PlumpError(f"Det går inte att {what} nu: {now}.")
+    if type(seat) is not int or not 0 <= seat < self.n:
+        raise PlumpError(f"Platsen {_shown(seat)} finns inte; platserna är 0–{self.n - 1} (0 är den första spelaren).")
     if seat != self.to_act:
-        who = self.names[seat] if type(seat) is int and 0 <= seat < self.n else repr(seat)
-        raise PlumpError(f"Det är inte {who}s tur, utan {self.names[self.to_act]}s.")
+        raise PlumpError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.")
 
 PlumpDeal._check_turn = _check_turn
 
@@ -137,7 +147,7 @@ def _deal_play(self: PlumpDeal, seat: int, card) -> PlumpDeal:
     try: card = parse_card(card)
     except CardError as e: raise PlumpError(str(e)) from None
     why = self.tricks.problem(card.id)
-    if why == 'not_in_hand': raise PlumpError(f"{card} finns inte på {self.names[seat]}s hand.")
+    if why == 'not_in_hand': raise PlumpError(f"{card} finns inte på {genitive(self.names[seat])} hand.")
     if why: raise PlumpError(self._illegal_card_reason(seat, card))
     self.tricks.play(card.id)
     if self.tricks.done: self.phase = 'done'
@@ -180,11 +190,13 @@ def _deal_record_result(self: PlumpDeal, tricks, renons=()) -> PlumpDeal:
     "För in givens resultat utan att spela: stick per plats, och platser som gjort renons (P12)."
     if self.phase != 'playing' or self._history or self._trick:
         raise PlumpError("Ett resultat kan bara föras in när budgivningen är klar och inget kort är spelat.")
-    tricks = list(tricks)
-    if len(tricks) != self.n or any(type(t) is not int or t < 0 for t in tricks):
+    tricks = list(tricks) if isinstance(tricks, (list, tuple)) else None
+    if tricks is None or len(tricks) != self.n or any(type(t) is not int or t < 0 for t in tricks):
         raise PlumpError(f"Ange antalet tagna stick för var och en av de {self.n} spelarna, som heltal från 0.")
     if sum(tricks) != self.cards:
         raise PlumpError(f"Sticken summerar till {sum(tricks)}, men given hade {self.cards} stick. Räkna om.")
+    if not isinstance(renons, (list, tuple, set, frozenset)) or any(type(s) is not int for s in renons):
+        raise PlumpError("Renons anges som en lista med platser.")
     rs = frozenset(renons)
     if not rs <= set(range(self.n)): raise PlumpError(f"Renons kan bara noteras för platserna 0–{self.n-1}.")
     self.tricks.taken, self.renons, self.played, self.phase = tricks, rs, False, 'done'
@@ -206,18 +218,16 @@ class PlumpGame:
                  dealer=0,                   # vem som ger först: plats eller namn
                  hands=None,                 # exakta händer i första given (en per plats)
                  trump_card=None):           # det uppvända kortet i första given
-        names = list(players) if not isinstance(players, str) else [players]
-        n = player_count(names)
-        for p in names:
-            if not isinstance(p, str) or not p.strip(): raise PlumpError(f"Varje spelare behöver ett namn, inte {p!r}.")
-        if len({p.strip() for p in names}) != n: raise PlumpError("Två spelare har samma namn; ge alla olika namn.")
+        names = check_names(players, PlumpError, rule='P2')
+        n = player_count(names)  # 2-6 players (P2), with the same message as everywhere else
         if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
-        self.players, self.n, self.rules = [p.strip() for p in names], n, rules
+        self.players, self.n, self.rules = names, n, rules
         self.schedule = deal_schedule(n, rules)
         if type(first_deal) is not int or not 0 <= first_deal < len(self.schedule):
-            raise PlumpError(f"Partiet har {len(self.schedule)} givar; första given ska vara 0–{len(self.schedule)-1}, inte {first_deal!r}.")
+            raise PlumpError(f"Partiet har {len(self.schedule)} givar; given att börja på anges som 0–"
+                             f"{len(self.schedule)-1} (0 är den första), inte {_shown(first_deal)}.")
         if seed is None: seed = random.randrange(2**32)
-        if type(seed) is not int: raise PlumpError(f"Fröet ska vara ett heltal, inte {seed!r}.")
+        if type(seed) is not int: raise PlumpError(f"Fröet ska vara ett heltal, inte {_shown(seed)}.")
         self.seed, self.first_deal = seed, first_deal
         self.first_dealer = self.seat(dealer)
         self.deals: list[PlumpDeal] = []
@@ -229,8 +239,9 @@ class PlumpGame:
     def seat(self, player) -> int:
         "Platsen för en spelare, given som namn eller plats."
         if type(player) is int and 0 <= player < self.n: return player
-        if isinstance(player, str) and player.strip() in self.players: return self.players.index(player.strip())
-        raise PlumpError(f"Det finns ingen spelare {player!r} i partiet; spelarna är {', '.join(self.players)}.")
+        seat = find_name(self.players, player)
+        if seat is not None: return seat
+        raise PlumpError(f"Det finns ingen spelare {_shown(player)} i partiet; spelarna är {', '.join(self.players)}.")
 
 # %% ../nbs/03_plumpspelet.ipynb #d1cea944
 def _start_deal(self: PlumpGame, index: int, hands=None, trump_card=None):
@@ -246,21 +257,33 @@ def _start_deal(self: PlumpGame, index: int, hands=None, trump_card=None):
         trump_card = None if turned is None else card_from_id(turned)
     prev = self.deals[-1] if self.deals else None
     zero_last = [s for s in range(self.n) if prev.bids[s] == 0] if prev and self.rules.no_zero_twice else []
-    self.deal = PlumpDeal(self.n, hands, trump_card, dealer, self.rules, first_deal=index == 0,
+    self.deal = PlumpDeal(self.n, hands, trump_card, dealer, self.rules, first_deal=index == self.first_deal,
                           zero_last=zero_last, names=self.players)
 
 def _set_hands(self: PlumpGame, hands, trump_card=None) -> PlumpGame:
     "Ge den aktuella given exakt dessa händer (en per plats) och detta trumfkort, innan någon har bjudit."
     if self.phase != 'bidding' or self.deal._bids_made():
         raise PlumpError("Korten kan bara bytas innan någon har bjudit i given.")
-    if hands is None: raise PlumpError("Ange händerna, en per spelare.")
-    if isinstance(hands, dict): hands = [hands.get(p, []) for p in self.players]
+    if isinstance(hands, dict):
+        by_seat = {self.seat(p): h for p, h in hands.items()}
+        missing = [p for s, p in enumerate(self.players) if s not in by_seat]
+        if missing: raise PlumpError(f"Ange en hand för varje spelare; {', '.join(missing)} saknas.")
+        hands = [by_seat[s] for s in range(self.n)]
+    if isinstance(hands, str) or not isinstance(hands, (list, tuple)):
+        raise PlumpError("Ange händerna som en lista med en hand per spelare.")
     if len(hands) != self.n: raise PlumpError(f"Det ska finnas en hand per spelare: {self.n}, inte {len(hands)}.")
     try: hands = [parse_cards(h) for h in hands]
     except CardError as e: raise PlumpError(str(e)) from None
     cards = self.schedule[self.deal_index]
     if any(len(h) != cards for h in hands):
         raise PlumpError(f"I den här given ska alla ha {cards} kort (P3); händerna har {[len(h) for h in hands]}.")
+    first, no_stock = self.deal_index == self.first_deal, self.n * cards == 52
+    if trump_card is None and not (self.rules.sang or (self.rules.first_deal_sang and first)
+                                   or (no_stock and self.rules.empty_stock_sang)):
+        where = ("översta kortet vänds före utdelningen" if no_stock else
+                 f"{52 - self.n * cards} kort blir kvar i talongen och det översta vänds upp")
+        raise PlumpError(f"Ange trumfkortet också: i den här given {where}, och dess färg är trumf (P8). "
+                         "Spelar ni utan trumf, välj husregeln sang.")
     old = self.deal
     self._start_deal(self.deal_index, hands, trump_card)  # raises, leaving `old` in place, if the cards are wrong
     self.events.append(['hands', [str(h) for h in hands], None if self.deal.trump_card is None else str(self.deal.trump_card)])
@@ -307,8 +330,12 @@ def _game_play(self: PlumpGame, player, card) -> PlumpGame:
 def _game_record_result(self: PlumpGame, tricks, renons=()) -> PlumpGame:
     "För in resultatet av en giv som spelats med riktiga kort: stick per spelare (lista eller lexikon) och renons."
     self._check_open()
-    if isinstance(tricks, dict): tricks = [tricks.get(p) for p in self.players]
-    rs = sorted(self.seat(p) for p in renons)
+    if isinstance(tricks, dict):
+        by_seat = {self.seat(p): t for p, t in tricks.items()}
+        tricks = [by_seat.get(s) for s in range(self.n)]
+    if isinstance(renons, str): renons = [renons]
+    if not isinstance(renons, (list, tuple, set, frozenset)): raise PlumpError("Ange renons som en lista med namn.")
+    rs = sorted({self.seat(p) for p in renons})
     self.deal.record_result(tricks, rs)
     self.events.append(['result', list(tricks), rs])
     self._after_action()
@@ -360,8 +387,8 @@ PlumpGame.__eq__ = lambda self, other: isinstance(other, PlumpGame) and self.to_
 # %% ../nbs/03_plumpspelet.ipynb #395e48dd
 class ScoreSheet:
     "Protokollet för ett parti (P14): en rad per giv och en kolumn per spelare, med summor."
-    def __init__(self, players, rows, totals):
-        self.players, self.rows, self.totals = list(players), rows, list(totals)
+    def __init__(self, players, rows, totals, rules: PlumpRules = PlumpRules()):
+        self.players, self.rows, self.totals, self.rules = list(players), rows, list(totals), rules
 
     def ranking(self) -> list[tuple[int, str, int]]:
         "(placering, namn, summa), högst först; lika summor delar placering."
@@ -373,11 +400,13 @@ class ScoreSheet:
         return res
 
     def cell_text(self, row: dict, seat: int) -> str:
-        "Rutan som text: budet, poängen eller plumpen."
+        "Rutan som text: budet, poängen (ett lyckat nollbud för 5 skrivs 05) eller plumpen."
         bid = row['bids'][seat]
         if bid is None: return ''
         if row['points'] is None: return str(bid)
-        return str(row['points'][seat]) if row['hit'][seat] else f"{bid} plump"
+        if not row['hit'][seat]: return f"{bid} plump"
+        pts = row['points'][seat]
+        return "05" if bid == 0 and pts == 5 and self.rules.zero_scores_five else str(pts)
 
     def __str__(self):
         head = ['Kort', *self.players]
@@ -387,20 +416,20 @@ class ScoreSheet:
         return '\n'.join('  '.join(x[i].rjust(w[i]) for i in range(len(x))) for x in [head, *body])
 
     def _repr_html_(self):
-        th = ''.join(f'<th scope="col" style="padding:2px 10px">{p}</th>' for p in self.players)
+        th = ''.join(f'<th scope="col" style="padding:2px 10px">{esc(p)}</th>' for p in self.players)
         trs = []
         for r in self.rows:
             tds = []
             for s in range(len(self.players)):
-                t = self.cell_text(r, s)
+                t = esc(self.cell_text(r, s))
                 if r['points'] is not None and r['bids'][s] is not None and not r['hit'][s]:
                     why = 'renons' if s in r['renons'] else 'plump'
-                    t = (f'<s aria-label="budet {r["bids"][s]}, {why}" style="color:#b03a2e">{r["bids"][s]}</s>'
+                    t = (f'<s aria-label="budet {esc(r["bids"][s])}, {why}" style="color:#b03a2e">{esc(r["bids"][s])}</s>'
                          f' <small>{why}</small>')
                 mark = ' title="ger"' if s == r['dealer'] else ''
                 tds.append(f'<td style="text-align:center;padding:2px 10px"{mark}>{t}</td>')
-            trs.append(f'<tr><th scope="row" style="padding:2px 10px">{r["cards"]}</th>{"".join(tds)}</tr>')
-        tot = ''.join(f'<td style="text-align:center;font-weight:bold">{t}</td>' for t in self.totals)
+            trs.append(f'<tr><th scope="row" style="padding:2px 10px">{esc(r["cards"])}</th>{"".join(tds)}</tr>')
+        tot = ''.join(f'<td style="text-align:center;font-weight:bold">{esc(t)}</td>' for t in self.totals)
         return (f'<table class="plump-protokoll"><caption>Protokoll</caption><thead><tr><th scope="col">Kort</th>{th}</tr></thead>'
                 f'<tbody>{"".join(trs)}</tbody><tfoot><tr><th scope="row">Summa</th>{tot}</tr></tfoot></table>')
 
@@ -420,7 +449,7 @@ def _game_sheet(self: PlumpGame, only_played: bool = False) -> ScoreSheet:
         for i in range(self.deal_index + 1, len(self.schedule)):
             rows.append({'cards': self.schedule[i], 'dealer': dealer_of_deal(self.first_dealer, i - self.first_deal, self.n),
                          'bids': [None] * self.n, 'points': None, 'hit': [False] * self.n, 'tricks': None, 'renons': []})
-    return ScoreSheet(self.players, rows, totals)
+    return ScoreSheet(self.players, rows, totals, self.rules)
 
 PlumpGame.sheet = _game_sheet
 PlumpGame.totals = property(lambda self: self.sheet(only_played=True).totals, doc="Varje spelares summa hittills.")
@@ -439,7 +468,7 @@ def _deal_repr_html(self: PlumpDeal) -> str:
         role = ' (ger)' if s == self.dealer else ' (förhand)' if s == forehand(self.dealer, self.n) else ''
         turn = ' ◀' if s == self.to_act else ''
         bid = '' if self.bids[s] is None else self.bids[s]
-        rows.append(f'<tr><th scope="row" style="text-align:left;padding:2px 8px">{self.names[s]}{role}{turn}</th>'
+        rows.append(f'<tr><th scope="row" style="text-align:left;padding:2px 8px">{esc(self.names[s])}{role}{turn}</th>'
                     f'<td style="text-align:center">{bid}</td><td style="text-align:center">{self.taken[s]}</td>'
                     f'<td>{cards_html(self.hand(s), 36)}</td></tr>')
     trick = f'<p>Sticket: {cards_html(self.trick, 36)}</p>' if self._trick else ''
@@ -453,8 +482,8 @@ def _tricks_html(self: PlumpDeal) -> _Html:
     for i, (lead, cards, win) in enumerate(self.history):
         seats = [(lead + j) % self.n for j in range(self.n)]
         cells = ''.join(f'<td style="padding:0 4px;{"background:#fdf2c8" if s == win else ""}">'
-                        f'<small>{self.names[s]}</small><br>{cards_html([c], 36)}</td>' for s, c in zip(seats, cards))
-        rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {self.names[win]}</td></tr>')
+                        f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 36)}</td>' for s, c in zip(seats, cards))
+        rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
     return _Html(f'<table class="plump-stick">{"".join(rows)}</table>')
 
 PlumpDeal._repr_html_ = _deal_repr_html

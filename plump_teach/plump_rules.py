@@ -26,7 +26,7 @@ def _shown(value) -> str:
     if type(value) is int: return str(value) if abs(value) < 10**9 else "ett orimligt stort tal"
     if isinstance(value, str):
         text = ' '.join(value.split())
-        return f"”{text[:20]}…”" if len(text) > 20 else f"”{text}”"
+        return f"'{text[:20]}…'" if len(text) > 20 else f"'{text}'"
     if value is None: return "inget värde"
     if isinstance(value, bool): return str(value)
     if isinstance(value, float): return "ett decimaltal"
@@ -88,7 +88,9 @@ class PlumpRules:
         "Husreglerna från `to_dict`; okända namn stoppas med ett svenskt felmeddelande."
         if not isinstance(d, dict): raise PlumpError("Husreglerna ska vara ett lexikon med namn och True/False.")
         unknown = [k for k in d if k not in HOUSE_RULE_TEXT]
-        if unknown: raise PlumpError(f"Okänd husregel: {', '.join(sorted(_shown(k) for k in unknown))}.")
+        if unknown:
+            shown = (k if isinstance(k, str) and len(k) <= 30 and k.isprintable() else _shown(k) for k in unknown)
+            raise PlumpError(f"Okänd husregel: {', '.join(sorted(shown))}.")
         return cls(**d)
 
     def _repr_markdown_(self):
@@ -276,7 +278,9 @@ def bid_error(bid, cards: int, earlier_bids, players, rules: PlumpRules = PlumpR
     ok = legal_bids(cards, earlier_bids, players, rules, zero_last_deal)
     if bid in ok and type(bid) is int: return None
     if type(bid) is not int or not 0 <= bid <= cards:
-        return f"Budet {_shown(bid)} finns inte: ett bud är ett heltal från 0 till {cards} (P5)."
+        if type(bid) is int or isinstance(bid, str):
+            return f"Budet {_shown(bid)} finns inte: ett bud är ett heltal från 0 till {cards} (P5)."
+        return f"Ett bud är ett heltal från 0 till {cards} (P5), inte {_shown(bid)}."
     if bid == 0 and rules.no_zero_twice and zero_last_deal:
         return "Du bjöd noll i förra given och får inte bjuda noll två gånger i rad (P16)."
     terms = ' + '.join(map(str, [*earlier_bids, bid]))

@@ -23,9 +23,19 @@ def test_p8_first_deal_sang_only_in_the_first_deal_of_the_game():
     rules = PlumpRules(first_deal_sang=True)
     g = PlumpGame(NAMES, rules, seed=3)
     assert g.deal.trump_card is not None and g.deal.trump is None
-    g2 = PlumpGame(NAMES, rules, seed=3, first_deal=1)
-    assert g2.deal.trump == g2.deal.trump_card.suit
     assert PlumpGame(NAMES, seed=3).deal.trump == PlumpGame(NAMES, seed=3).deal.trump_card.suit
+
+
+@pytest.mark.parametrize("first_deal", [1, 5, 18])
+def test_p8_first_deal_sang_means_the_first_deal_played(first_deal):
+    """A game that starts later in the schedule still plays its own first deal without trump."""
+    g = PlumpGame(NAMES, PlumpRules(first_deal_sang=True), seed=3, first_deal=first_deal)
+    assert g.deal.trump_card is not None and g.deal.trump is None
+    if first_deal < 18:
+        while g.phase == 'bidding':
+            g.bid(g.to_act, g.legal_bids()[0])
+        g.record_result([g.deal.cards, 0, 0, 0])
+        assert g.deal.trump == g.deal.trump_card.suit  # the second deal played has trump
 
 
 def test_p8_sang_every_deal():
