@@ -460,4 +460,6 @@ d = { 'settings': { 'branch': 'main',
                                      'plump_teach.widgets._show_hint': ('pusselwidget.html#_show_hint', 'plump_teach/widgets.py'),
                                      'plump_teach.widgets._show_progress': ('pusselwidget.html#_show_progress', 'plump_teach/widgets.py'),
                                      'plump_teach.widgets._summarize': ('pusselwidget.html#_summarize', 'plump_teach/widgets.py'),
+                                     'plump_teach.widgets._trainer_kinds': ('pusselwidget.html#_trainer_kinds', 'plump_teach/widgets.py'),
+                                     'plump_teach.widgets._trainer_level': ('pusselwidget.html#_trainer_level', 'plump_teach/widgets.py'),
                                      'plump_teach.widgets.show_puzzle': ('pusselwidget.html#show_puzzle', 'plump_teach/widgets.py')}}}

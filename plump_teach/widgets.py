@@ -9,9 +9,8 @@ from __future__ import annotations
 import html
 import random
 import ipywidgets as W
-from .puzzles import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option
+from .puzzles import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option, puzzle_kind_of, MAX_NUMBER
 from .plump_rules import PlumpError
-import plump_teach.bismarck_puzzles  # registers Bismarck's puzzle kinds beside Plump's
 
 # %% auto #0
 __all__ = ['PuzzleWidget', 'show_puzzle', 'PuzzleTrainer']
@@ -127,13 +126,34 @@ def show_puzzle(kind: str, number: int | None = None, level: int | None = None) 
     return PuzzleWidget(kind, number, level)
 
 # %% ../nbs/08_pusselwidget.ipynb #0c892b7e
+def _trainer_kinds(kinds) -> list[str]:
+    "Sorterna till ett pass: alla om inga anges, annars namnen i listan, som måste finnas."
+    if isinstance(kinds, str): kinds = [kinds]
+    try: kinds = list(kinds or PUZZLE_KINDS)
+    except TypeError: raise PlumpError("Ange sorterna som en lista med namn, till exempel ['score', 'trump'].") from None
+    for k in kinds:
+        try: puzzle_kind_of(k)
+        except PlumpError as e: raise PlumpError(f"Okända pussel i listan. {e}") from None
+    return kinds
+
+
+def _trainer_level(level) -> int:
+    levels = sorted({l for k in PUZZLE_KINDS.values() for l in k.levels})
+    if type(level) is not int or level not in levels:
+        raise PlumpError(f"Nivån ska vara ett heltal: {' eller '.join(map(str, levels))}.")
+    return level
+
+
+#| export
 class PuzzleTrainer(W.VBox):
     "Ett träningspass som blandar pusselsorter och sammanfattar till sist."
     def __init__(self, kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None):
         super().__init__()
-        kinds = list(kinds or PUZZLE_KINDS)
-        unknown = [k for k in kinds if k not in PUZZLE_KINDS]
-        if unknown: raise PlumpError(f"Okända pussel: {', '.join(unknown)}.")
+        kinds, level = _trainer_kinds(kinds), _trainer_level(level)
+        if type(rounds) is not int or not 1 <= rounds <= 100:
+            raise PlumpError("Antalet uppgifter i ett pass ska vara ett heltal från 1 till 100, till exempel 10.")
+        if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_NUMBER):
+            raise PlumpError("Fröet ska vara ett heltal från 0, till exempel 17; samma frö ger samma pass.")
         self.level, self.seed = level, random.randrange(1, 10_000) if seed is None else seed
         self.choose = W.SelectMultiple(options=[(PUZZLE_KINDS[k].title, k) for k in PUZZLE_KINDS], value=kinds,
                                        rows=len(PUZZLE_KINDS), description='Sorter')

@@ -1,6 +1,8 @@
 """Bismarck's puzzle kinds over many numbered puzzles; right answers recomputed here with plain code."""
 import pytest
 
+from plump_teach.cards import SUIT_NAMES
+
 import plump_teach.bismarck_puzzles  # noqa: F401  (registers the kinds)
 from plump_teach.puzzles import PUZZLE_KINDS, make_puzzle
 
@@ -67,3 +69,35 @@ def test_score_puzzle_sums_to_zero_and_discards_cover_both_rules():
         assert sum(d['tricks']) == 16
     modes = {make_puzzle('bismarck_discard', i).data['mode'] for i in range(1, N + 1)}
     assert modes == {'spader', 'trumf', 'pass'}
+
+
+# --- Claims checked against the engine; the rule order of the deal (issue 10) -------------------------------
+
+from plump_teach.bismarck import BismarckError, BismarckGame, bismarck_trick_winner, mode_trump
+from test_puzzles import check_trick_claims
+
+MANY = range(1, 301)
+
+
+def test_trick_explanations_claim_only_what_the_engine_says():
+    for number in MANY:
+        p = make_puzzle('bismarck_trick', number)
+        d = p.data
+        trick, trump = d['trick'], mode_trump(d['mode'], d['trump'])
+        w = bismarck_trick_winner(trick, d['mode'], d['trump'])
+        assert w == plain_winner(trick, plain_trump(d['mode'], d['trump']))
+        for o in p.options: check_trick_claims(p.check(o.key).text, trick, trump, w)
+
+
+def test_discard_comes_before_the_mode_as_in_the_engine():
+    deal = BismarckGame(['Anna', 'Björn', 'Cecilia'], seed=3).deal
+    assert deal.phase == 'discard'            # B2: the engine asks for the discard first ...
+    with pytest.raises(BismarckError): deal.choose_mode(deal.forehand, 'spader')
+    for number in MANY:                       # ... so the puzzle asks about a plan, never a mode already chosen
+        p = make_puzzle('bismarck_discard', number)
+        mode = p.data['mode']
+        plan = {'spader': 'spader', 'pass': 'pass'}.get(mode) or f"trumf med {SUIT_NAMES[p.data['trump']]} som trumf"
+        assert p.question == f"Du tänker spela {plan}: vilka fyra kort lägger du bort?"
+        assert 'Först lägger du bort fyra kort, sedan väljer du spelsätt' in p.situation
+        texts = [p.situation, p.question, p.hint] + [p.check(o.key).text for o in p.options]
+        assert not any(w in t for t in texts for w in ('har valt', 'valt spelsätt', 'spelsättet du valt'))

@@ -180,3 +180,170 @@ def test_bad_requests_are_refused_in_swedish():
     with pytest.raises(PlumpError, match='heltal'): make_puzzle('trick_winner', -3)
     p = make_puzzle('trick_winner', 1)
     with pytest.raises(PlumpError, match='finns inte bland alternativen'): p.check('♠1')
+
+
+# --- Every class of false teaching, over many numbers (issue 10) -------------------------------------------
+
+import html as _html
+import subprocess
+import sys
+
+from plump_teach.plump import PlumpDeal
+from plump_teach.puzzles import NAMES, PlayedTrick
+
+MANY = range(1, 301)
+
+
+def engine_position(pos):
+    """The shown position, played forward by the engine from the deal: bids in bidding order, then the cards."""
+    deal = PlumpDeal(pos.players, pos.dealt, pos.trump_card, pos.dealer, pos.rules)
+    for s in deal.order:
+        assert pos.bids[s] in deal.legal_bids(), f"bid {pos.bids[s]} of seat {s} is not legal (P5, P6)"
+        deal.bid(s, pos.bids[s])
+    for c in pos.played: deal.play(deal.to_act, c)
+    return deal
+
+
+def table_rows(situation):
+    """The table of a puzzle's situation as plain text cells, row by row."""
+    rows = re.findall(r'<tr>(.*?)</tr>', situation)
+    return [[re.sub(r'<[^>]+>', '', c) for c in re.findall(r'<td[^>]*>(.*?)</td>', r)] for r in rows if '<td' in r]
+
+
+@pytest.mark.parametrize("number", MANY)
+def test_level2_position_is_reached_by_a_legal_deal_and_shown_as_it_is(number):
+    p = make_puzzle('right_card', number, 2)
+    pos, d = p.position, p.data
+    n, cards = pos.players, pos.cards
+    assert sum(pos.bids) != cards, "P6: the bids must never add up to the number of tricks"
+    deal = engine_position(pos)
+    assert deal.phase == 'playing' and deal.to_act == d['seat']
+    assert [sorted(c.id for c in deal.hand(s)) for s in range(n)] == [sorted(h) for h in d['hands']]
+    assert [c.id for c in deal.trick] == list(d['trick']) and deal.leader == d['leader']
+    assert list(deal.taken) == list(d['taken']) and d['bids'] == pos.bids and d['bid'] == pos.bids[d['seat']]
+    # what a learner reads: cards per player, tricks so far and cards left add up; who leads took the last trick
+    left = [len(deal.hand(s)) + (s in [(deal.leader + i) % n for i in range(len(deal.trick))]) for s in range(n)]
+    assert len(set(left)) == 1 and sum(deal.taken) + left[0] == cards
+    if sum(deal.taken): assert deal.history[-1][2] == deal.leader
+    assert f"{n} spelare, {cards} kort var i given" in p.situation
+    rows = table_rows(p.situation)
+    assert [r[0].split(' (')[0] for r in rows] == NAMES[:n]
+    assert [(int(r[1]), int(r[2])) for r in rows] == [(pos.bids[s], deal.taken[s]) for s in range(n)]
+    tags = [set(r[0].partition(' (')[2].rstrip(')').split(', ')) - {''} for r in rows]
+    assert [('du' in t, 'ger' in t) for t in tags] == [(s == d['seat'], s == pos.dealer) for s in range(n)]
+    assert f"Du har bjudit {pos.bids[d['seat']]} och har tagit {deal.taken[d['seat']]} stick" in p.question
+
+
+@pytest.mark.parametrize("number", MANY)
+def test_level2_proof_lines_replay_in_the_engine(number):
+    p = make_puzzle('right_card', number, 2)
+    pos, d = p.position, p.data
+    n, seat, bid = pos.players, d['seat'], d['bid']
+    on_table = [card_from_id(c) for c in d['trick']]
+    for o in p.options:
+        fb = p.check(o.key)
+        if o.key not in {str(card_from_id(c)) for c in d['legal']}:
+            assert fb.line == () and 'renons' in fb.text
+            continue
+        line = fb.line
+        assert line and all(isinstance(t, PlayedTrick) for t in line)
+        # the line starts from the shown position: the cards on the table, then the learner's card
+        assert [c for _, c in line[0].plays[:len(on_table)]] == on_table
+        assert line[0].plays[len(on_table)] == (seat, o.card)
+        assert line[0].plays[0][0] == d['leader']
+        for i, t in enumerate(line):  # every player plays once per trick, in turn from the one who leads
+            lead = t.plays[0][0]
+            assert [w for w, _ in t.plays] == [(lead + k) % n for k in range(n)]
+            if i: assert lead == line[i - 1].winner
+        # the line runs to the end: every card left is played
+        assert sum(len(t.plays) for t in line) == len(on_table) + sum(len(h) for h in d['hands'])
+        # the engine plays the same cards and names the same winners
+        deal = engine_position(pos)
+        for t in line:
+            for w, c in t.plays[len(on_table) if t is line[0] else 0:]: deal.play(w, c)
+        assert deal.phase == 'done'
+        assert [w for _, _, w in deal.history[-len(line):]] == [t.winner for t in line]
+        assert (deal.taken[seat] == bid) == fb.correct, "a right card keeps the bid, a wrong one lets it break"
+        # and the text is that same line
+        items = re.findall(r'<li>(.*?)</li>', fb.html)
+        assert items == [_html.escape(' '.join(f'{NAMES[w]} {c}' for w, c in t.plays)) + f' → {NAMES[t.winner]} tar sticket'
+                         for t in line]
+        assert f"Till slut har du {deal.taken[seat]} stick och bjöd {bid}" in fb.html
+        if fb.correct: assert f"Du behöver {bid - d['taken'][seat]} stick till" in fb.text
+
+
+@pytest.mark.parametrize("kind,level", [('bid_balance', 1), ('dealer_bid', 1), ('dealer_bid', 2),
+                                        ('forbidden_bid', 1), ('forbidden_bid', 2)])
+def test_every_shown_bid_is_one_a_legal_bidding_can_make(kind, level):
+    from plump_teach.plump_rules import legal_bids, bidding_order
+    for number in MANY:
+        d = make_puzzle(kind, number, level).data
+        bids = d.get('bids', d.get('earlier_bids'))
+        cards, n = d['cards'], d.get('players', len(bids))
+        made = []
+        for b in bids:   # in bidding order; the last bidder only when all bids are shown
+            assert b in legal_bids(cards, made, n), f"{kind} {number}: bid {b} after {made}"
+            assert 0 <= b <= cards
+            made.append(b)
+        if len(bids) == n: assert sum(bids) != cards
+
+
+NO_TRUMP_PLAYED = ('ingen lade trumf', 'ingen trumfade')
+
+
+def check_trick_claims(text, trick, trump, winner):
+    """Every claim a trick explanation makes, checked against the cards and the engine's winner."""
+    win, led = trick[winner], trick[0].suit
+    trumps = [c for c in trick if trump is not None and c.suit == trump]
+    if any(claim in text for claim in NO_TRUMP_PLAYED): assert trump is not None and not trumps, text
+    if 'finns ingen trumf' in text: assert trump is None, text
+    if 'spelades ut, och' in text and 'trumf (' in text.split('spelades ut')[0]: assert led == trump, text
+    if 'det är trumf' in text: assert win.suit == trump and led != trump, text
+    if 'Av trumfkorten' in text: assert len(trumps) > 1, text
+    if f"är högst i " in text: assert win.suit == led, text
+    if 'varken trumf eller i den utspelade färgen' in text:
+        bad = next(c for c in trick if f"{c} är varken" in text)
+        assert bad.suit not in (trump, led)
+    assert f"{win} tar sticket" in text
+    assert not any(f"{c} tar sticket" in text for c in trick if c != win)
+
+
+def test_trick_explanations_claim_only_what_the_engine_says():
+    from plump_teach.tricks import trick_winner
+    for number in MANY:
+        p = make_puzzle('trick_winner', number)
+        trick, trump = p.data['trick'], p.data['trump']
+        w = trick_winner(trick, trump)
+        assert w == plain_winner(trick, trump)
+        for o in p.options: check_trick_claims(p.check(o.key).text, trick, trump, w)
+
+
+# --- make_puzzle refuses what is not a puzzle, in Swedish ----------------------------------------------------
+
+@pytest.mark.parametrize("args", [('score', 1, True), ('right_card', 1, 2.0), ('right_card', 1, 1.0),
+                                  ('score', True), ('score', 1.0), ('score', '3'), ('score', 10 ** 5000),
+                                  ('score', -1), (['score'], 1), ({'kind': 'score'}, 1), (None, 1), (3, 1),
+                                  ('schack', 1), ('x' * 10_000, 1), ('score', 1, '1'), ('score', 1, 3)])
+def test_make_puzzle_refuses_bad_input_in_swedish(args):
+    with pytest.raises(PlumpError) as e: make_puzzle(*args)
+    msg = str(e.value)
+    assert 'Traceback' not in msg and "<class" not in msg and len(msg) < 1200
+    if type(args[0]) is not str or args[0] not in PUZZLE_KINDS:   # the kinds in learner words
+        assert 'Vem tar sticket?' in msg and 'Bismarck: räkna poängen' in msg
+    elif len(args) == 3: assert 'nivå' in msg and 'heltal' in msg
+    else: assert 'heltal från 1' in msg
+
+
+def test_bismarck_kinds_come_with_the_puzzles_and_the_app():
+    code = ("from plump_teach.puzzles import make_puzzle\n"
+            "assert make_puzzle('bismarck_score', 1).kind == 'bismarck_score'\n"
+            "import plump_teach.app as app, subprocess\n"
+            "calls = []\n"
+            "subprocess.call = lambda cmd: calls.append(cmd) or 0\n"
+            "app.main(['--kinds', 'bismarck_score', 'bismarck_discard', '--no-browser'])\n"
+            "assert calls\n")
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, '-c', "import plump_teach.bismarck_puzzles as b, plump_teach.puzzles as p\n"
+                        "assert len(p.PUZZLE_KINDS) == 15"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

@@ -75,3 +75,38 @@ def test_card_buttons_name_the_card_in_swedish():
     w = PuzzleWidget('right_card', 1)
     for b, o in zip(w.buttons, w.puzzle.options):
         assert b.description == f"{o.card} {o.card.name}"
+
+
+def test_level2_proof_line_in_the_widget_is_the_puzzles_line():
+    import re
+    w = PuzzleWidget('right_card', 9, 2)
+    right, wrong = buttons_for(w)
+    for b in (wrong[0], right[0]):
+        b.click()
+        fb = w.last
+        items = re.findall(r'<li>(.*?)</li>', w.feedback.value)
+        assert fb.line and len(items) == len(fb.line)
+        first = fb.line[0].plays
+        assert [c.id for _, c in first[:len(w.puzzle.data['trick'])]] == list(w.puzzle.data['trick'])
+
+
+@pytest.mark.parametrize("args", [('score', 1, True), ('score', 1.0), (['score'], 1), ('schack',), (None,)])
+def test_show_puzzle_refuses_bad_input_with_a_swedish_message(args):
+    from plump_teach.plump_rules import PlumpError
+    with pytest.raises(PlumpError, match='nivå|heltal|Sorterna som finns'): show_puzzle(*args)
+
+
+@pytest.mark.parametrize("kw", [dict(kinds='score'), dict(kinds=[['score']]), dict(kinds=[1]), dict(kinds=5),
+                                dict(level=True), dict(level=1.0), dict(rounds='3'), dict(rounds=0),
+                                dict(seed=1.5), dict(seed=10 ** 5000)])
+def test_trainer_refuses_bad_input_in_swedish(kw):
+    from plump_teach.plump_rules import PlumpError
+    if kw.get('kinds') == 'score':   # one name is one kind, not five letters
+        assert PuzzleTrainer(**kw).choose.value == ('score',)
+        return
+    with pytest.raises(PlumpError): PuzzleTrainer(**kw)
+
+
+def test_trainer_offers_bismarck_kinds():
+    t = PuzzleTrainer(kinds=['bismarck_score', 'right_card'], rounds=2, level=2, seed=3).start()
+    assert {k for k, _ in t.plan} == {'bismarck_score', 'right_card'}
