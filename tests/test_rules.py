@@ -176,3 +176,193 @@ def test_p14_ranking_shares_places_on_ties():
     from plump_teach.plump import ScoreSheet
     s = ScoreSheet(["A", "B", "C", "D"], [], [20, 31, 20, 5])
     assert s.ranking() == [(1, "B", 31), (2, "A", 20), (2, "C", 20), (4, "D", 5)]
+
+
+def test_p13_ten_scores_110_puts_the_one_in_front_of_every_two_digit_bid():
+    """G: with the house rule the hit bid gets a "1" in front: 10 -> 110, and in a 13-card deal 11..13 -> 111..113."""
+    rules = PlumpRules(thirteen_cards=True, ten_scores_110=True)
+    for bid in (10, 11, 12, 13):
+        g = PlumpGame(NAMES, rules, seed=bid)
+        assert g.deal.cards == 13
+        g.bid("Bo", bid).bid("Cissi", 0).bid("Dan", 0).bid("Anna", 0 if bid < 13 else 1)
+        g.record_result({"Bo": bid, "Cissi": 0, "Dan": 0, "Anna": 13 - bid})
+        assert g.deals[0].points()[1] == 100 + bid
+    g = PlumpGame(NAMES, PlumpRules(thirteen_cards=True), seed=1)
+    g.bid("Bo", 12).bid("Cissi", 0).bid("Dan", 0).bid("Anna", 0)
+    g.record_result([1, 12, 0, 0])
+    assert g.deals[0].points()[1] == 22  # without the house rule the tens digit grows
+
+
+def test_p14_zero_scores_five_is_written_05_and_totals_stay_numbers():
+    g = PlumpGame(NAMES, PlumpRules(zero_scores_five=True), seed=1, first_deal=8)  # two cards, Anna deals
+    g.bid("Bo", 0).bid("Cissi", 0).bid("Dan", 1).bid("Anna", 0)
+    g.record_result({"Anna": 1, "Bo": 0, "Cissi": 0, "Dan": 1})
+    sheet = g.sheet()
+    assert [sheet.cell_text(sheet.rows[0], s) for s in range(4)] == ["0 plump", "05", "05", "11"]
+    assert sheet.totals == [0, 5, 5, 11] and g.totals == [0, 5, 5, 11]
+    assert "05" in str(sheet).splitlines()[1]
+    assert str(sheet).splitlines()[-1].split() == ["Summa", "0", "5", "5", "11"]
+    assert sheet._repr_html_().count(">05<") == 2
+    plain = PlumpGame(NAMES, seed=1, first_deal=8)
+    plain.bid("Bo", 0).bid("Cissi", 0).bid("Dan", 1).bid("Anna", 0)
+    plain.record_result({"Anna": 1, "Bo": 0, "Cissi": 0, "Dan": 1})
+    assert plain.sheet().cell_text(plain.sheet().rows[0], 1) == "10"
+
+
+HANDS_2 = ["♠2 ♥3", "♠4 ♥5", "♠6 ♥7", "♠8 ♥9"]
+WHOLE_DECK = [[FULL_DECK[i] for i in range(s, 52, 4)] for s in range(4)]
+
+
+@pytest.mark.parametrize("rules, first_deal, hands, trump_card", [
+    (PlumpRules(empty_stock_sang=True, thirteen_cards=True), 0, WHOLE_DECK, "♠2"),
+    (PlumpRules.preset('uppat'), 12, WHOLE_DECK, "♥E"),
+])
+def test_set_hands_trump_card_cannot_override_empty_stock_sang(rules, first_deal, hands, trump_card):
+    g = PlumpGame(NAMES, rules, seed=1, first_deal=first_deal)
+    before = g.to_json(), g.deal.hands
+    with pytest.raises(PlumpError, match="vänds inget trumfkort"):
+        g.set_hands(hands, trump_card)
+    assert (g.to_json(), g.deal.hands) == before
+    with pytest.raises(PlumpError, match="vänds inget trumfkort"):
+        PlumpGame(NAMES, rules, seed=1, first_deal=first_deal, hands=hands, trump_card=trump_card)
+    assert g.set_hands(hands).deal.trump is None
+
+
+@pytest.mark.parametrize("rules, first_deal, trump", [
+    (PlumpRules(sang=True), 8, None),
+    (PlumpRules(turned_ace_sang=True), 8, None),
+    (PlumpRules(first_deal_sang=True), 8, None),
+    (PlumpRules(first_deal_sang=True), 0, None),
+    (PlumpRules(), 8, '♦'),
+])
+def test_set_hands_trump_card_follows_the_house_rules(rules, first_deal, trump):
+    rest = [c for c in FULL_DECK if str(c) != "♦E"]
+    hands = HANDS_2 if first_deal == 8 else [rest[s:40:4] for s in range(4)]
+    g = PlumpGame(NAMES, rules, seed=1, first_deal=first_deal)
+    assert g.set_hands(hands, "♦E").deal.trump == trump
+
+
+def test_set_hands_with_a_stock_and_no_trump_card_is_refused():
+    g = PlumpGame(NAMES, seed=1, first_deal=8)
+    before = g.to_json(), g.deal.hands, g.deal.trump_card
+    with pytest.raises(PlumpError, match="Ange trumfkortet också: i den här given 44 kort blir kvar i talongen"):
+        g.set_hands(HANDS_2)
+    assert (g.to_json(), g.deal.hands, g.deal.trump_card) == before
+    g13 = PlumpGame(NAMES, PlumpRules(thirteen_cards=True), seed=1)  # no stock, the guide's way: turned before the deal
+    with pytest.raises(PlumpError, match="översta kortet vänds före utdelningen"):
+        g13.set_hands(WHOLE_DECK)
+    assert g13.set_hands(WHOLE_DECK, "♣5").deal.trump == '♣'
+    assert PlumpGame(NAMES, PlumpRules(sang=True), seed=1, first_deal=8).set_hands(HANDS_2).deal.trump is None
+
+
+def test_set_hands_given_by_name_and_refused_cleanly():
+    g = PlumpGame(NAMES, seed=1, first_deal=8)
+    g.set_hands({" dan ": HANDS_2[3], "Anna": HANDS_2[0], "Bo": HANDS_2[1], "Cissi": HANDS_2[2]}, "♦2")
+    assert [str(h) for h in g.deal.hands] == [str(h) for h in PlumpGame(NAMES, seed=1, first_deal=8, hands=HANDS_2, trump_card="♦2").deal.hands]
+    with pytest.raises(PlumpError, match="Dan saknas"):
+        g.set_hands({"Anna": HANDS_2[0], "Bo": HANDS_2[1], "Cissi": HANDS_2[2]}, "♦2")
+    for bad in ["♠2 ♥3", 5, None]:
+        with pytest.raises(PlumpError, match="lista med en hand per spelare"):
+            g.set_hands(bad, "♦2")
+
+
+ZWSP = "\u200b"
+
+
+@pytest.mark.parametrize("players, fragment", [
+    ("Abc", "lista med namn"),
+    ({"Anna": 1, "Bo": 2}, "lista med namn"),
+    (["Åsa", "A\u030asa", "Bo"], "Två spelare heter Åsa"),
+    (["Anna", "Anna" + ZWSP, "Bo"], "Två spelare heter Anna"),
+    (["Anna", "ANNA", "Bo"], "Två spelare heter ANNA"),
+    (["Anna", ZWSP], "Spelare 2 behöver ett namn"),
+    (["Anna", 7], "Spelare 2 behöver ett namn skrivet med bokstäver"),
+    (["Anna"], "2–6 spelare"),
+])
+def test_p2_players_are_a_list_of_different_names(players, fragment):
+    with pytest.raises(PlumpError, match=fragment):
+        PlumpGame(players, seed=1)
+
+
+def test_p2_names_are_cleaned_and_found_as_they_look():
+    g = PlumpGame(["  Åsa ", "Anna" + ZWSP + " Karin", "Lars"], seed=1)
+    assert g.players == ["Åsa", "Anna Karin", "Lars"]
+    assert g.seat("A\u030asa") == 0 and g.seat("anna karin") == 1 and g.seat(" LARS ") == 2
+    assert g.to_act == "Anna Karin"
+    g.bid("ANNA KARIN" + ZWSP, 1)
+    assert g.deal.bids[1] == 1
+    for bad in ["Erik", None, 1.0, True, 3, -1, ["Åsa"]]:
+        with pytest.raises(PlumpError, match="Det finns ingen spelare .*i partiet; spelarna är Åsa, Anna Karin, Lars"):
+            g.seat(bad)
+
+
+def test_default_seat_names_count_from_one_and_take_the_genitive():
+    d = PlumpDeal(3, ["♠E ♥3", "♥K ♥D", "♠2 ♦E"], "♠7", dealer=0)
+    assert d.names == ["plats 1", "plats 2", "plats 3"]
+    with pytest.raises(PlumpError, match="Det är inte plats 3:s tur, utan plats 2:s."):
+        d.bid(2, 0)
+    with pytest.raises(PlumpError, match="Platsen 3 finns inte"):
+        d.bid(3, 0)
+    with pytest.raises(PlumpError, match="ska vara exakt 3|behöver exakt 3"):
+        PlumpDeal(3, ["♠E ♥3", "♥K ♥D", "♠2 ♦E"], "♠7", names=["Anna", "Bo"])
+
+
+def test_names_ending_in_s_x_z_take_no_genitive_s():
+    g = PlumpGame(["Anna", "Lars", "Max", "Inez"], seed=1, first_deal=9)  # one card; Lars bids first
+    with pytest.raises(PlumpError, match="Det är inte Max tur, utan Lars.$"):
+        g.bid("Max", 0)
+    g.bid("Lars", 0).bid("Max", 0).bid("Inez", 0).bid("Anna", 0)
+    wrong = next(c for c in FULL_DECK if c not in g.deal.hand(1))
+    with pytest.raises(PlumpError, match="finns inte på Lars hand"):
+        g.play("Lars", wrong)
+    assert "Larss" not in str(g.sheet()) and "Larss" not in g.deal._repr_html_()
+
+
+def test_no_internal_codes_in_card_messages():
+    g = PlumpGame(["Anna", "Bo", "Cissi"], PlumpRules(must_trump=True), seed=1, first_deal=7,
+                  hands=["♠2 ♥3 ♣4", "♠4 ♥5 ♦2", "♣6 ♦7 ♦8"], trump_card="♦E")
+    g.bid("Bo", 0).bid("Cissi", 0).bid("Anna", 0)
+    g.play("Bo", "♠4")
+    with pytest.raises(PlumpError) as follow:
+        g.play("Cissi", "♣6")  # void in spades, holds trump: must trump
+    g.play("Cissi", "♦7")
+    with pytest.raises(PlumpError) as follow2:
+        g.play("Anna", "♣4")
+    for e in (follow, follow2):
+        msg = str(e.value)
+        assert "follow_suit" not in msg and "must_trump" not in msg and "not_in_hand" not in msg
+        assert "Trumftvång" in msg or "måste följa färg" in msg
+
+
+EVIL = '<img src=x onerror="alert(1)">'
+
+
+def test_html_escapes_player_names():
+    g = PlumpGame([EVIL, "Bo", "Cissi"], seed=1, first_deal=7,
+                  hands=["♠2 ♥3 ♣4", "♠4 ♥5 ♦2", "♣6 ♦7 ♦8"], trump_card="♦E")
+    g.bid("Bo", 0).bid("Cissi", 0).bid(EVIL, 0)
+    g.play("Bo", "♠4").play("Cissi", "♦7").play(EVIL, "♠2")
+    for html in (g.sheet()._repr_html_(), g.deal._repr_html_(), g.deal.tricks_html()._repr_html_()):
+        assert "<img" not in html and "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
+    from plump_teach.plump import ScoreSheet
+    rows = [{'cards': '<b>3</b>', 'dealer': 0, 'bids': ['<i>', 1], 'points': None, 'hit': [False, False],
+             'tricks': None, 'renons': []}]
+    html = ScoreSheet(["<u>A</u>", "B"], rows, ['<s>', 0])._repr_html_()
+    assert "<b>" not in html and "<i>" not in html and "<u>" not in html and "<s>" not in html
+
+
+@pytest.mark.parametrize("d, fragment", [
+    ({'sang': 1}, "ska vara True eller False"),
+    ({'sang': 'ja'}, "ska vara True eller False"),
+    ({'zero_scores_five': None}, "lyckat nollbud ger 5 poäng .* ska vara True eller False"),
+    ({'sang': [True]}, "inte en lista"),
+    ({3: True}, "Okänd husregel: 3"),
+    ({'jokrar': True, 'sang': True}, "Okänd husregel: jokrar"),
+    ([], "lexikon"),
+    ("sang", "lexikon"),
+    ({'upward_only': True, 'down_only': True}, "uppåt från ett kort"),
+])
+def test_rules_from_dict_refuses_cleanly(d, fragment):
+    with pytest.raises(PlumpError, match=fragment) as e:
+        PlumpRules.from_dict(d)
+    assert "upward_only" not in str(e.value) and "zero_scores_five" not in str(e.value)
