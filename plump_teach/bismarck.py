@@ -9,14 +9,15 @@ from __future__ import annotations
 import json
 import random
 from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, SUIT_LETTERS, FULL_DECK, DECK_IDS,
-                               card_from_id, parse_card, parse_cards, sort_hand, cards_html)
+                               card_from_id, parse_card, parse_cards, sort_hand, cards_html, _quoted, _clean_card_text)
+from .names import check_names, find_name, genitive, esc
 from .tricks import TrickPlay, legal_cards, trick_winner, suit_index
 from .saving import load_saved, parse_saved
 
 # %% auto #0
 __all__ = ['PLAYERS', 'HAND_SIZE', 'UPCARDS', 'DISCARDS', 'TRICKS', 'MODES', 'MODE_TEXT', 'FULL_DEALS', 'SHORT_DEALS',
-           'SHORT_ORDER', 'FORMAT', 'FORMAT_VERSION', 'HONOUR_POINTS', 'BismarckError', 'player_names', 'left_of',
-           'forehand_of', 'deal_ids', 'deal_cards', 'discard_error', 'hand_after_discard', 'dealer_of_deal',
+           'SHORT_ORDER', 'FORMAT', 'FORMAT_VERSION', 'MAX_SEED', 'HONOUR_POINTS', 'BismarckError', 'player_names',
+           'left_of', 'forehand_of', 'deal_ids', 'deal_cards', 'discard_error', 'hand_after_discard', 'dealer_of_deal',
            'parse_suit', 'check_mode', 'mode_trump', 'mode_label', 'deal_count', 'allowed_modes', 'mode_budget_error',
            'legal_plays', 'bismarck_trick_winner', 'normal_tricks', 'bismarck_score', 'BismarckDeal', 'BismarckGame',
            'modes_left', 'BismarckSheet', 'suit_lengths', 'honour_points', 'long_suit', 'mode_hint', 'smart_discard']
@@ -29,23 +30,22 @@ class BismarckError(ValueError):
 PLAYERS = 3
 
 def player_names(players) -> list[str]:
-    "Spelarnas namn i sittordning medsols: exakt tre olika namn (B1)."
-    try: names = [players] if isinstance(players, str) else list(players)
-    except TypeError: raise BismarckError(f"Ange spelarna som en lista med tre namn, inte {players!r} (B1).") from None
-    if len(names) != PLAYERS:
-        raise BismarckError(f"Bismarck spelas av exakt tre spelare (B1), inte {len(names)}.")
-    for p in names:
-        if not isinstance(p, str) or not p.strip(): raise BismarckError(f"Varje spelare behöver ett namn, inte {p!r}.")
-    names = [p.strip() for p in names]
-    if len(set(names)) != PLAYERS: raise BismarckError("Två spelare har samma namn; ge alla tre olika namn.")
-    return names
+    "Spelarnas namn i sittordning medsols: exakt tre olika namn (B1), rensade och jämförda som i `names`."
+    return check_names(players, BismarckError, count=(PLAYERS, PLAYERS), rule='B1')
+
+def _check_seat(seat, what: str = "Platsen") -> int:
+    "`seat` om den är en av platserna 0, 1, 2 (första, andra, tredje spelaren), annars `BismarckError`."
+    if type(seat) is not int or not 0 <= seat < PLAYERS:
+        raise BismarckError(f"{what} ska vara en av platserna 0, 1 eller 2 (första, andra eller tredje spelaren), "
+                            f"inte {_quoted(seat)}.")
+    return seat
 
 # %% ../nbs/11_bismarck.ipynb #47da3839
 HAND_SIZE, UPCARDS, DISCARDS, TRICKS = 16, 4, 4, 16
 
 def left_of(seat: int) -> int:
     "Platsen till vänster om `seat`, alltså nästa plats medsols."
-    return (seat + 1) % PLAYERS
+    return (_check_seat(seat) + 1) % PLAYERS
 
 def forehand_of(dealer: int) -> int:
     "Förhand är spelaren till vänster om givaren (B2)."
@@ -53,13 +53,18 @@ def forehand_of(dealer: int) -> int:
 
 def deal_ids(deck: list[int], dealer: int = 0) -> tuple[list[int], list[list[int]]]:
     "Given ur en blandad lek av kort-id (B2): de fyra uppvända korten och 16 kort till var och en."
-    if sorted(deck) != sorted(DECK_IDS): raise BismarckError("Leken ska vara alla 52 kort, vart och ett en gång (B1).")
+    _check_seat(dealer, "Givaren")
+    if (not isinstance(deck, (list, tuple)) or any(type(c) is not int for c in deck)
+            or sorted(deck) != sorted(DECK_IDS)): raise BismarckError("Leken ska vara alla 52 kort, vart och ett en gång (B1).")
     hands = [[], [], []]
     for i, c in enumerate(deck[UPCARDS:]): hands[(dealer + 1 + i) % PLAYERS].append(c)
     return list(deck[:UPCARDS]), hands
 
 def deal_cards(seed=None, dealer: int = 0) -> tuple[Cards, list[Cards]]:
     "En slumpad giv som kort (B2): de fyra uppvända och en sorterad hand per plats. Samma frö ger samma giv."
+    _check_seat(dealer, "Givaren")
+    if not (seed is None or isinstance(seed, (str, random.Random)) or type(seed) is int):
+        raise BismarckError(f"Fröet ska vara ett heltal, en text eller en random.Random, inte {_quoted(seed)}.")
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     deck = list(DECK_IDS)
     rng.shuffle(deck)
@@ -77,7 +82,8 @@ def discard_error(hand, cards, name: str = "förhand") -> str | None:
         return f"Förhand ska lägga bort exakt fyra kort (B2), inte {len(cards)}."
     missing = [c for c in cards if c not in hand]
     if missing:
-        return f"{Cards(missing)} finns inte på {name}s hand; bara kort bland de 20 kan läggas bort (B2)."
+        who = genitive(name) if isinstance(name, str) and name else "förhands"
+        return f"{Cards(missing)} finns inte på {who} hand; bara kort bland de 20 kan läggas bort (B2)."
     return None
 
 def hand_after_discard(hand, cards) -> Cards:
@@ -90,6 +96,9 @@ def hand_after_discard(hand, cards) -> Cards:
 # %% ../nbs/11_bismarck.ipynb #86b5fb27
 def dealer_of_deal(first_dealer: int, index: int) -> int:
     "Givaren i giv nummer `index` (räknat från 0) när `first_dealer` gav den första (B3)."
+    _check_seat(first_dealer, "Första givaren")
+    if type(index) is not int or index < 0:
+        raise BismarckError(f"Givens nummer räknas från 0 och ska vara ett heltal, inte {_quoted(index)}.")
     return (first_dealer + index) % PLAYERS
 
 # %% ../nbs/11_bismarck.ipynb #675ee896
@@ -100,16 +109,16 @@ _SUIT_WORDS = {**{s: s for s in SUITS}, **SUIT_LETTERS, **{n: s for s, n in SUIT
 
 def parse_suit(suit) -> str:
     "En färg skriven som tecken (`'♥'`), bokstav (`'h'`) eller ord (`'hjärter'`)."
-    s = _SUIT_WORDS.get(suit.strip().lower()) if isinstance(suit, str) else None
+    s = _SUIT_WORDS.get(_clean_card_text(suit).strip().lower()) if isinstance(suit, str) else None
     if s is None:
-        raise BismarckError(f"Färgen {suit!r} finns inte; välj ♠ ♥ ♦ ♣ (eller spader, hjärter, ruter, klöver).")
+        raise BismarckError(f"Färgen {_quoted(suit)} finns inte; välj ♠ ♥ ♦ ♣ (eller spader, hjärter, ruter, klöver).")
     return s
 
 def check_mode(mode) -> str:
     "Spelsättets namn (B4): 'spader', 'trumf', 'sang' eller 'pass' ('noll' är ett annat namn på pass)."
     m = mode.strip().lower() if isinstance(mode, str) else None
     if m == 'noll': m = 'pass'
-    if m not in MODES: raise BismarckError(f"Spelsättet {mode!r} finns inte; välj spader, trumf, sang eller pass (B4).")
+    if m not in MODES: raise BismarckError(f"Spelsättet {_quoted(mode)} finns inte; välj spader, trumf, sang eller pass (B4).")
     return m
 
 def mode_trump(mode, trump=None) -> str | None:
@@ -120,7 +129,8 @@ def mode_trump(mode, trump=None) -> str | None:
         return parse_suit(trump)
     if mode == 'spader':
         if trump is not None and parse_suit(trump) != '♠':
-            raise BismarckError(f"I spelsättet spader är spader trumf (B4); välj spelsättet trumf för att ta {trump}.")
+            raise BismarckError(f"I spelsättet spader är spader trumf (B4); välj spelsättet trumf för att ta "
+                                f"{SUIT_NAMES[parse_suit(trump)]} som trumf.")
         return '♠'
     if trump is not None: raise BismarckError(f"I {mode} finns ingen trumf (B4), så ingen färg ska väljas.")
     return None
@@ -142,8 +152,11 @@ def allowed_modes(used=(), short: bool = False, deal_index: int = 0) -> list[str
     "Spelsätten som förhand får välja (B5). `used`: de spelsätt hen redan har använt som förhand."
     if short:
         if type(deal_index) is not int or not 0 <= deal_index < SHORT_DEALS:
-            raise BismarckError(f"Det korta partiet har tre givar, 0–2, inte {deal_index!r} (B5).")
+            raise BismarckError(f"Det korta partiet har tre givar (B5); ange given som 0, 1 eller 2 (räknat från 0), "
+                                f"inte {_quoted(deal_index)}.")
         return [SHORT_ORDER[deal_index]]
+    if isinstance(used, (str, dict)) or not isinstance(used, (list, tuple, set, frozenset)):
+        raise BismarckError("De använda spelsätten ska vara en lista, till exempel ['sang', 'pass'].")
     used = {check_mode(m) for m in used}
     return [m for m in MODES if m not in used]
 
@@ -154,6 +167,7 @@ def mode_budget_error(mode, used=(), short: bool = False, deal_index: int = 0, n
     if mode in ok: return None
     if short:
         return f"I det korta partiet spelas giv {deal_index + 1} som {ok[0]}, inte {mode} (B5)."
+    name = name if isinstance(name, str) and name else "förhand"
     return (f"{name} har redan spelat {mode} som förhand, och varje spelsätt används bara en gång (B5). "
             f"Kvar: {', '.join(ok)}.")
 
@@ -176,19 +190,21 @@ def normal_tricks(mode, forehand: bool) -> int:
     return 8 if forehand else 4
 
 def _check_tricks(tricks, forehand, total: int = TRICKS) -> list[int]:
-    try: tricks = list(tricks)
-    except TypeError: raise BismarckError(f"Sticken ska vara en lista med tre tal, inte {tricks!r}.") from None
-    if len(tricks) != PLAYERS or any(type(t) is not int or t < 0 for t in tricks):
-        raise BismarckError(f"Ange antalet stick för var och en av de tre platserna, som heltal från 0, inte {tricks!r}.")
+    if not isinstance(tricks, (list, tuple)):
+        raise BismarckError(f"Sticken ska vara en lista med tre tal, ett per plats, inte {_quoted(tricks)}.")
+    tricks = list(tricks)
+    if len(tricks) != PLAYERS or any(type(t) is not int or not 0 <= t <= total for t in tricks):
+        raise BismarckError(f"Ange antalet stick för var och en av de tre platserna, som heltal från 0 till {total}.")
     if sum(tricks) != total:
         raise BismarckError(f"Sticken summerar till {sum(tricks)}, men en giv har {total} stick (B6).")
-    if type(forehand) is not int or not 0 <= forehand < PLAYERS:
-        raise BismarckError(f"Förhand ska vara en plats 0–2, inte {forehand!r}.")
+    _check_seat(forehand, "Förhand")
     return tricks
 
 def bismarck_score(mode, tricks, forehand: int, discards_count_as_trick: bool = False) -> list[int]:
     "Poängen per plats (B7). `tricks`: tagna stick för plats 0, 1, 2; `forehand`: förhands plats."
     mode, tricks = check_mode(mode), _check_tricks(tricks, forehand)
+    if type(discards_count_as_trick) is not bool:
+        raise BismarckError("Husregeln att de bortlagda korten räknas som ett stick ska vara True eller False.")
     if discards_count_as_trick: tricks[forehand] += 1   # husregeln: de bortlagda korten är ett stick till
     sign = -1 if mode == 'pass' else 1
     return [sign * (t - normal_tricks(mode, s == forehand)) for s, t in enumerate(tricks)]
@@ -203,9 +219,10 @@ class BismarckDeal:
                  names=None,                 # spelarnas namn, för felmeddelanden
                  modes=MODES,                # spelsätten som förhand får välja i den här given (B5)
                  discards_count_as_trick: bool = False):  # husregeln: de bortlagda är ett stick åt förhand
-        self.names = list(names) if names is not None else [f"plats {i}" for i in range(PLAYERS)]
-        if type(dealer) is not int or not 0 <= dealer < PLAYERS:
-            raise BismarckError(f"Givaren måste vara en plats 0–2, inte {dealer!r}.")
+        self.names = player_names(names) if names is not None else [f"plats {i + 1}" for i in range(PLAYERS)]
+        _check_seat(dealer, "Givaren")
+        if isinstance(hands, (str, dict)) or not isinstance(hands, (list, tuple)):
+            raise BismarckError("Ange händerna som en lista med tre händer, en per plats.")
         try:
             hs = [parse_cards(h) for h in hands]
             up = parse_cards(upcards)
@@ -218,7 +235,9 @@ class BismarckDeal:
         dealt = [c for h in hs for c in h] + list(up)
         if len(set(dealt)) != len(dealt): raise BismarckError("Samma kort finns två gånger i given (B1).")
         if type(discards_count_as_trick) is not bool:
-            raise BismarckError("Husregeln discards_count_as_trick ska vara True eller False.")
+            raise BismarckError("Husregeln att de bortlagda korten räknas som ett stick ska vara True eller False.")
+        if isinstance(modes, (str, dict)) or not isinstance(modes, (list, tuple, set, frozenset)):
+            raise BismarckError("Spelsätten i given ska vara en lista, till exempel ['spader', 'sang'] (B5).")
         self.modes = tuple(check_mode(m) for m in modes)
         self.dealer, self.forehand = dealer, forehand_of(dealer)
         self.discards_count_as_trick = discards_count_as_trick
@@ -227,7 +246,7 @@ class BismarckDeal:
         # the shared trick-taking state (01_stick); förhand holds 20 cards until the discard (B2)
         ids = [[c.id for c in h] for h in hs]
         ids[self.forehand] += [c.id for c in up]
-        self.tricks = TrickPlay(ids, leader=self.forehand)
+        self.tricks = TrickPlay(ids, leader=self.forehand, names=self.names, rule='B6')
         self.discards: Cards | None = None
         self.mode: str | None = None
         self.trump: str | None = None
@@ -245,9 +264,9 @@ def _to_act(self: BismarckDeal) -> int | None:
 
 def _check_turn(self: BismarckDeal, seat, phase: str, what: str):
     if self.phase != phase: raise BismarckError(f"Det går inte att {what} nu: {_PHASE_TEXT[self.phase]}.")
+    _check_seat(seat)
     if seat != self.to_act:
-        who = self.names[seat] if type(seat) is int and 0 <= seat < PLAYERS else repr(seat)
-        raise BismarckError(f"Det är inte {who}s tur, utan {self.names[self.to_act]}s.")
+        raise BismarckError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.")
 
 BismarckDeal.to_act = property(_to_act, doc="Platsen som står i tur, eller `None` när given är slut.")
 BismarckDeal._check_turn = _check_turn
@@ -289,13 +308,8 @@ def _deal_play(self: BismarckDeal, seat: int, card) -> BismarckDeal:
     self._check_turn(seat, 'playing', "spela ett kort")
     try: card = parse_card(card)
     except CardError as e: raise BismarckError(str(e)) from None
-    why = self.tricks.problem(card.id)
-    if why == 'not_in_hand': raise BismarckError(f"{card} finns inte på {self.names[seat]}s hand.")
-    if why:
-        led_suit = SUITS[self.tricks.led]
-        same = sort_hand(c for c in map(card_from_id, self._hands[seat]) if c.suit == led_suit)
-        raise BismarckError(f"{self.names[seat]} måste följa färg: {SUIT_NAMES[led_suit]} spelades ut och "
-                            f"{self.names[seat]} har {same} (B6).")
+    why = self.tricks.reason(card.id)  # "finns inte på Annas hand", "måste följa färg … (B6)"
+    if why: raise BismarckError(why)
     self.tricks.play(card.id)
     if self.tricks.done: self.phase = 'done'
     return self
@@ -313,6 +327,7 @@ BismarckDeal.taken = property(lambda self: self.tricks.taken, doc="Tagna stick p
 # %% ../nbs/11_bismarck.ipynb #a8631566
 def _hand(self: BismarckDeal, seat: int) -> Cards:
     "Korten som platsen `seat` har kvar, sorterade (förhand har 20 innan hen har lagt bort)."
+    _check_seat(seat)
     return sort_hand(card_from_id(c) for c in self._hands[seat])
 
 def _counted(self: BismarckDeal) -> list[int]:
@@ -336,6 +351,7 @@ BismarckDeal.points = _points
 # %% ../nbs/11_bismarck.ipynb #2e501c75
 FORMAT = "plump_teach.BismarckGame"
 FORMAT_VERSION = 1
+MAX_SEED = 10**18 - 1
 
 class BismarckGame:
     "Ett parti Bismarck för tre namngivna spelare: givar, spelsätt, spel och protokoll."
@@ -348,11 +364,13 @@ class BismarckGame:
                  hands=None,                 # exakta händer i första given (16 kort per plats)
                  upcards=None):              # exakta uppvända kort i första given
         self.players = player_names(players)
-        if type(short) is not bool: raise BismarckError(f"`short` ska vara True eller False, inte {short!r}.")
+        if type(short) is not bool:
+            raise BismarckError(f"Kort parti (short) ska vara True eller False, inte {_quoted(short)}.")
         if type(discards_count_as_trick) is not bool:
-            raise BismarckError(f"`discards_count_as_trick` ska vara True eller False, inte {discards_count_as_trick!r}.")
+            raise BismarckError("Husregeln att de bortlagda korten räknas som ett stick ska vara True eller False.")
         if seed is None: seed = random.randrange(2**32)
-        if type(seed) is not int: raise BismarckError(f"Fröet ska vara ett heltal, inte {seed!r}.")
+        if type(seed) is not int or not -MAX_SEED <= seed <= MAX_SEED:
+            raise BismarckError(f"Fröet ska vara ett heltal med högst 18 siffror, till exempel 7, inte {_quoted(seed)}.")
         self.seed, self.short, self.discards_count_as_trick = seed, short, discards_count_as_trick
         self.first_dealer = self.seat(dealer)
         self.deals: list[BismarckDeal] = []
@@ -364,8 +382,12 @@ class BismarckGame:
     def seat(self, player) -> int:
         "Platsen för en spelare, given som namn eller plats."
         if type(player) is int and 0 <= player < PLAYERS: return player
-        if isinstance(player, str) and player.strip() in self.players: return self.players.index(player.strip())
-        raise BismarckError(f"Det finns ingen spelare {player!r} i partiet; spelarna är {', '.join(self.players)}.")
+        seat = find_name(self.players, player)
+        if seat is not None: return seat
+        a, b, c = self.players
+        if isinstance(player, str):
+            raise BismarckError(f"Det finns ingen spelare {_quoted(player, 30)} i partiet; spelarna är {a}, {b} och {c}.")
+        raise BismarckError(f"Ange spelaren med namn ({a}, {b} eller {c}) eller plats 0, 1 eller 2, inte {_quoted(player)}.")
 
     @property
     def n_deals(self) -> int: return deal_count(self.short)
@@ -395,7 +417,10 @@ def _set_hands(self: BismarckGame, hands, upcards) -> BismarckGame:
     self._check_open()
     if self.deal.phase != 'discard': raise BismarckError("Korten kan bara bytas innan förhand har lagt bort i given.")
     if hands is None or upcards is None: raise BismarckError("Ange både händerna (en per spelare) och de fyra uppvända korten.")
-    if isinstance(hands, dict): hands = [hands.get(p, []) for p in self.players]
+    if isinstance(hands, dict):
+        by_seat = [[] for _ in range(PLAYERS)]
+        for player, hand in hands.items(): by_seat[self.seat(player)] = hand
+        hands = by_seat
     self._start_deal(self.deal_index, hands, upcards)  # raises, leaving the old deal in place, if the cards are wrong
     self.events.append(['hands', [str(h) for h in self.deal.dealt], str(self.deal.upcards)])
     return self
@@ -479,6 +504,7 @@ BismarckGame.legal_cards = _game_legal_cards
 # %% ../nbs/11_bismarck.ipynb #6c8395ea
 def modes_left(game: BismarckGame, player) -> list[str]:
     "Spelsätten som `player` har kvar att välja som förhand i partiet `game` (B5)."
+    if not isinstance(game, BismarckGame): raise BismarckError("Spelsätten som finns kvar räknas i ett parti, ett BismarckGame.")
     seat = game.seat(player)
     used = game.used_modes(seat)
     if not game.short: return [m for m in MODES if m not in used]
@@ -540,7 +566,7 @@ class BismarckSheet:
         return '\n'.join('  '.join(just(i, x[i]) for i in range(len(x))).rstrip() for x in [head, *body])
 
     def _repr_html_(self):
-        th = ''.join(f'<th scope="col" style="padding:2px 10px">{p}</th>' for p in self.players)
+        th = ''.join(f'<th scope="col" style="padding:2px 10px">{esc(p)}</th>' for p in self.players)
         trs = []
         for r in self.rows:
             tds = []
@@ -549,8 +575,8 @@ class BismarckSheet:
                                                     f"title=\"ställningen\">{_signed(r['running'][s])}</small>")
                 tds.append(f'<td style="text-align:center;padding:2px 10px">{t}</td>')
             trs.append(f'<tr><th scope="row" style="padding:2px 10px">{r["deal"]}</th>'
-                       f'<td style="padding:2px 10px">{self.players[r["forehand"]]}</td>'
-                       f'<td style="padding:2px 10px">{self.mode_text(r)}</td>{"".join(tds)}</tr>')
+                       f'<td style="padding:2px 10px">{esc(self.players[r["forehand"]])}</td>'
+                       f'<td style="padding:2px 10px">{esc(self.mode_text(r))}</td>{"".join(tds)}</tr>')
         tot = ''.join(f'<td style="text-align:center;font-weight:bold">{_signed(t)}</td>' for t in self.totals)
         return (f'<table class="bismarck-protokoll"><caption>Protokoll, Bismarck</caption><thead><tr>'
                 f'<th scope="col">Giv</th><th scope="col">Förhand</th><th scope="col">Spelsätt</th>{th}</tr></thead>'
@@ -587,7 +613,7 @@ def _deal_repr_html(self: BismarckDeal) -> str:
     for s in range(PLAYERS):
         role = ' (ger)' if s == self.dealer else ' (förhand)' if s == self.forehand else ''
         turn = ' ◀' if s == self.to_act else ''
-        rows.append(f'<tr><th scope="row" style="text-align:left;padding:2px 8px">{self.names[s]}{role}{turn}</th>'
+        rows.append(f'<tr><th scope="row" style="text-align:left;padding:2px 8px">{esc(self.names[s])}{role}{turn}</th>'
                     f'<td style="text-align:center">{self.taken[s]}</td><td>{cards_html(self.hand(s), 32)}</td></tr>')
     up = f'<p>Uppvända kort: {cards_html(self.upcards, 32)}</p>' if self.discards is None else ''
     trick = f'<p>Sticket: {cards_html(self.trick, 32)}</p>' if self._trick else ''
@@ -605,8 +631,8 @@ def _tricks_html(self: BismarckDeal) -> _Html:
     for i, (lead, cards, win) in enumerate(self.history):
         seats = [(lead + j) % PLAYERS for j in range(PLAYERS)]
         cells = ''.join(f'<td style="padding:0 4px;{"background:#fdf2c8" if s == win else ""}">'
-                        f'<small>{self.names[s]}</small><br>{cards_html([c], 32)}</td>' for s, c in zip(seats, cards))
-        rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {self.names[win]}</td></tr>')
+                        f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 32)}</td>' for s, c in zip(seats, cards))
+        rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
     return _Html(f'<table class="bismarck-stick">{"".join(rows)}</table>')
 
 BismarckDeal._repr_html_ = _deal_repr_html

@@ -148,9 +148,9 @@ games = st.fixed_dictionaries({'seed': st.integers(0, 2**32 - 1), 'actions': st.
 
 def test_b1_exactly_three_players():
     for n in (0, 1, 2, 4, 5):
-        with pytest.raises(BismarckError, match=f"exakt tre spelare \\(B1\\), inte {n}"):
+        with pytest.raises(BismarckError, match=f"exakt 3 spelare \\(B1\\), inte {n}"):
             BismarckGame([f"P{i}" for i in range(n)])
-    with pytest.raises(BismarckError, match="samma namn"):
+    with pytest.raises(BismarckError, match="Två spelare heter Anna"):
         BismarckGame(["Anna", "Anna", "Björn"])
     assert BismarckGame(NAMES, seed=1).players == NAMES
 
@@ -481,17 +481,19 @@ def test_corrupted_json():
     with pytest.raises(BismarckError, match="ingen giltig JSON"): BismarckGame.from_json(text[:-5])
     with pytest.raises(BismarckError, match="ingen sparad Bismarck-omgång"): BismarckGame.from_json('[1, 2]')
     with pytest.raises(BismarckError, match="version 99"): BismarckGame.from_dict({**d, 'version': 99})
-    with pytest.raises(BismarckError, match="fältet 'events' saknas"):
+    with pytest.raises(BismarckError, match="fältet events \\(dragen i partiet\\) saknas"):
         BismarckGame.from_dict({k: v for k, v in d.items() if k != 'events'})
-    with pytest.raises(BismarckError, match="Sparfilen är skadad: .*exakt tre spelare"):
+    with pytest.raises(BismarckError, match="Sparfilen är skadad: .*exakt 3 spelare"):
         BismarckGame.from_dict({**d, 'players': ["Anna", "Björn"]})
     bad = json.loads(text)
     bad['events'][10] = ['play', bad['events'][10][1], bad['events'][9][2]]   # a card already played
-    with pytest.raises(BismarckError, match="händelse 11 av 30"): BismarckGame.from_dict(bad)
+    with pytest.raises(BismarckError, match="^Sparfilen är skadad: i giv 1 står det att (Anna|Björn|Cecilia) lägger "
+                                            "..?.?, och det går inte\\. .* finns inte på .* hand\\. Filen har inte lästs in\\.$"):
+        BismarckGame.from_dict(bad)
     for e in (['kasta', 1], ['play', 1], [], 'play', ['mode', 1, 'sang', None, 'extra']):
         bad = json.loads(text)
         bad['events'][5] = e
-        with pytest.raises(BismarckError, match="händelse 6 av 30"):
+        with pytest.raises(BismarckError, match="^Sparfilen är skadad: i giv 1 (finns|står) .*Filen har inte lästs in\\.$"):
             BismarckGame.from_dict(bad)
     assert BismarckGame.from_json(text) == g
 
@@ -530,3 +532,141 @@ def test_score_sheet():
     html = sheet._repr_html_()
     assert '<caption>Protokoll, Bismarck</caption>' in html and all(n in html for n in NAMES)
     assert g._repr_html_() == html
+
+
+# --------------------------------------------------------------------------- names, genitive, HTML (issue 10)
+
+@pytest.mark.parametrize("players, fragment", [
+    (["A\u030asa", "Björn", "Åsa"], "Två spelare heter Åsa"),          # NFD and NFC: the same name on screen
+    (["Anna", "Björn", "Anna\u200b"], "Två spelare heter Anna"),       # a zero-width space does not make a new name
+    (["Anna", "Björn", " anna "], "Två spelare heter anna"),           # case and spaces
+    ("Abc", "Skriv spelarna som en lista med namn"),                   # not three players A, b, c
+    ({"Anna": 1, "Björn": 2, "Cecilia": 3}, "Skriv spelarna som en lista med namn"),
+    (["Anna", "Björn", 7], "Spelare 3 behöver ett namn skrivet med bokstäver"),
+    (["Anna", "Björn", "\u200b"], "Spelare 3 behöver ett namn; det får inte vara tomt"),
+])
+def test_names_that_look_the_same_or_are_no_names(players, fragment):
+    with pytest.raises(BismarckError, match=fragment):
+        BismarckGame(players, seed=1)
+
+
+def test_names_are_cleaned_and_found_as_they_look():
+    g = BismarckGame(["A\u030asa ", "Björn\u200b", "Cecilia"], seed=1)
+    assert g.players == ["Åsa", "Björn", "Cecilia"]
+    assert g.seat("A\u030asa") == 0 and g.seat(" björn ") == 1 and g.seat(2) == 2
+    g.discard("BJÖRN", g.deal.hand(1)[:4])                       # found by the name as it looks
+    assert g.phase == 'mode'
+    for bad in (True, 1.0, [1], None, "Erik"):
+        with pytest.raises(BismarckError) as info:
+            g.seat(bad)
+        assert "spelare" in str(info.value) and "[" not in str(info.value)
+
+
+def test_genitive_and_default_seat_names():
+    "Lars tur (not Larss), and a deal without names calls the seats plats 1-3, counted from 1."
+    g = BismarckGame(["Lars", "Max", "Cecilia"], seed=1, dealer="Cecilia")   # Lars is förhand
+    h = g.deal.hand(0)
+    outsider = next(c for c in FULL_DECK if c not in h)
+    with pytest.raises(BismarckError, match=f"^{outsider} finns inte på Lars hand;"):
+        g.discard("Lars", [outsider, *h[:3]])
+    with pytest.raises(BismarckError, match="^Det är inte Max tur, utan Lars\\.$"):
+        g.discard("Max", g.deal.hand(1)[:4])
+    up, hands = deal_cards(seed=3)
+    d = BismarckDeal(hands, up, dealer=0)
+    assert d.names == ["plats 1", "plats 2", "plats 3"]
+    with pytest.raises(BismarckError, match="^Det är inte plats 1:s tur, utan plats 2:s\\.$"):
+        d.discard(0, hands[0][:4])
+
+
+EVIL = '<img src=x onerror="alert(1)">'
+
+
+def test_every_name_is_escaped_in_html():
+    g = BismarckGame([EVIL, "Bo & Co", "Cissi"], seed=4, short=True)
+    play_out(g, random.Random(4), stop_after=40)
+    pages = [g._repr_html_(), g.sheet()._repr_html_(), g.deal._repr_html_(), g.deal.tricks_html()._repr_html_()]
+    for page in pages:
+        assert "<img" not in page and 'onerror="' not in page
+        assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page
+    assert "Bo &amp; Co" in pages[0]
+
+
+def test_no_internal_codes_or_python_text_in_messages():
+    g = small_playing_game()
+    g.play("Anna", "♥E").play("Björn", "♦2")
+    with pytest.raises(BismarckError) as info:
+        g.play("Cecilia", "♣Kn")
+    msg = str(info.value)
+    assert "(follow_suit)" not in msg and msg.endswith("(B6).") and "Cecilia måste följa färg" in msg
+    for call in (lambda: BismarckGame(NAMES, seed=1, short="ja"), lambda: BismarckGame(NAMES, seed=10**30),
+                 lambda: BismarckGame(NAMES, discards_count_as_trick=1), lambda: BismarckDeal([], [], dealer=3),
+                 lambda: bismarck_score("sang", "abc", 0), lambda: bismarck_score("sang", [8, 4, 4], [0]),
+                 lambda: allowed_modes(7), lambda: mode_trump("trumf", ["♥"]), lambda: modes_left(None, 0)):
+        with pytest.raises(BismarckError) as info:
+            call()
+        msg = str(info.value)
+        assert not any(bad in msg for bad in ("`", "_", "<class", "Traceback", "inte [", "{")), msg
+
+
+# --------------------------------------------------------------------------- hostile saves (issue 10)
+
+def saved_game():
+    g = BismarckGame(NAMES, seed=6)
+    play_out(g, random.Random(6), stop_after=25)
+    return g, g.to_dict()
+
+
+@pytest.mark.parametrize("change, fragment", [
+    ({'version': True}, "inget giltigt versionsnummer"),
+    ({'version': 1.0}, "inget giltigt versionsnummer"),
+    ({'players': {"Anna": 0, "Björn": 1, "Cecilia": 2}}, "Skriv spelarna som en lista med namn"),
+    ({'players': ["Anna", "A\u030anna", "Cecilia"]} , None),      # three different names: loads
+    ({'seed': 10**5000}, "Fröet ska vara ett heltal med högst 18 siffror"),
+    ({'short': 1}, "Kort parti .* ska vara True eller False"),
+])
+def test_hostile_save_fields(change, fragment):
+    g, d = saved_game()
+    bad = {**d, **change}
+    if fragment is None:
+        BismarckGame.from_dict(bad)
+        return
+    with pytest.raises(BismarckError, match=fragment) as info:
+        BismarckGame.from_dict(bad)
+    assert "Traceback" not in str(info.value) and "Errno" not in str(info.value)
+    assert g.to_dict() == d
+
+
+def test_hostile_save_texts():
+    g, d = saved_game()
+    text = json.dumps(d)
+    deep = '{"format": "plump_teach.BismarckGame", "version": 1, "players": ' + '[' * 50_000 + ']' * 50_000 + '}'
+    cases = {
+        deep: "för många nivåer",
+        '[' * 100_000: "för många nivåer",
+        text.replace('"seed": 6', '"seed": ' + '9' * 5000): "alldeles för många siffror",
+        b'\xff\xfe' + text.encode(): "ingen text i UTF-8",
+        text.encode('utf-8'): None,                                 # bytes in UTF-8 are read as text
+        "": "ingen giltig JSON",
+        42: "texten i en sparfil",
+    }
+    for value, fragment in cases.items():
+        if fragment is None:
+            assert BismarckGame.from_json(value) == g
+            continue
+        with pytest.raises(BismarckError, match=fragment) as info:
+            BismarckGame.from_json(value)
+        msg = str(info.value)
+        assert "line 1 column" not in msg and "codec" not in msg and "Exceeds" not in msg
+
+
+def test_bad_event_is_described_in_the_players_words():
+    g, d = saved_game()
+    i = next(i for i, e in enumerate(d['events']) if e[0] == 'mode')
+    bad = json.loads(json.dumps(d))
+    bad['events'][i] = ['mode', bad['events'][i][1], 'grand', None]
+    name = NAMES[bad['events'][i][1]]
+    with pytest.raises(BismarckError) as info:
+        BismarckGame.from_dict(bad)
+    assert str(info.value) == (f"Sparfilen är skadad: i giv 1 står det att {name} väljer grand, och det går inte. "
+                               "Spelsättet 'grand' finns inte; välj spader, trumf, sang eller pass (B4). "
+                               "Filen har inte lästs in.")
