@@ -7,47 +7,97 @@ Docs: https://plump-teach.github.io/plump_teach/protokoll.html.md"""
 # %% ../nbs/12_protokoll.ipynb #654eabd5
 from __future__ import annotations
 import csv
-import html
+import errno
+import hashlib
 import io
 import json
 import os
+import re
 import tempfile
 from datetime import datetime
 from pathlib import Path
-from .plump import PlumpGame, PlumpError, PlumpRules, ScoreSheet
+from .plump import PlumpGame, PlumpError, PlumpRules, ScoreSheet, deal_schedule
 from .plump_rules import (forehand, bid_error, bid_balance, describe_bids, draw_for_dealer,
-                                     HOUSE_RULE_TEXT)
+                                     HOUSE_RULE_TEXT, RULE_PRESETS)
+from .names import check_names, clean_name, find_name, genitive, esc
 
 # %% auto #0
-__all__ = ['FORMAT', 'FORMAT_VERSION', 'CSV_FIELDS', 'ScoreKeeper', 'write_atomic', 'load_protocol']
+__all__ = ['FORMAT', 'FORMAT_VERSION', 'CSV_FIELDS', 'CSV_COLUMNS', 'ScoreKeeper', 'rules_text', 'write_atomic', 'FileChanged',
+           'load_protocol']
 
 # %% ../nbs/12_protokoll.ipynb #dca65957
 FORMAT = "plump_teach.ScoreKeeper"
 FORMAT_VERSION = 1
 
+def _is_int(x) -> bool:
+    "Ett heltal, men inte True/False och inte 1.0."
+    return type(x) is int
+
+def _num(x: int) -> str:
+    "Talet som text, eller en beskrivning när det är orimligt stort (ett tal med tusentals siffror skrivs inte ut)."
+    return str(x) if -10**6 < x < 10**6 else "ett så stort tal"
+
+def _shown_name(x) -> str:
+    "Ett namn som användaren skrev, rensat och förkortat för ett meddelande."
+    name = clean_name(x) if isinstance(x, str) else ''
+    return name if len(name) <= 40 else name[:37] + '…'
+
+def _find_seat(players: list[str], player) -> int | None:
+    "Platsen för `player` (namn, jämfört som `names.name_key`, eller plats 0 …), eller None."
+    if _is_int(player): return player if 0 <= player < len(players) else None
+    return find_name(players, player)
+
 class ScoreKeeper:
     "Protokollet för ett parti Plump med riktiga kort: bud och resultat in, poäng och summor ut."
     def __init__(self, players, dealer=0, rules: PlumpRules = PlumpRules(), first_deal: int = 0):
-        self._setup = dict(players=list(players), dealer=dealer, rules=rules, first_deal=first_deal)
+        names = check_names(players, PlumpError, count=(2, 6), rule='P2')
+        if not isinstance(rules, PlumpRules):
+            raise PlumpError("Husreglerna ska anges som PlumpRules, till exempel PlumpRules(sang=True).")
+        seat = _find_seat(names, dealer)
+        if seat is None:
+            who = _shown_name(dealer)
+            raise PlumpError((f"Det finns ingen spelare {who} som kan ge först" if who else
+                              "Det finns ingen spelare på den platsen som kan ge först" if _is_int(dealer) else
+                              "Ange vem som ger först med namn") + f"; spelarna är {', '.join(names)}.")
+        n_deals = len(deal_schedule(len(names), rules))
+        if not _is_int(first_deal):
+            raise PlumpError("Ange första given som ett heltal (0 är givschemats första giv).")
+        if not 0 <= first_deal < n_deals:
+            raise PlumpError(f"Partiet har {n_deals} givar; det går inte att börja på giv {_num(first_deal + 1)}.")
+        self._setup = dict(players=names, dealer=seat, rules=rules, first_deal=first_deal)
         self.game = self._new_game()
         self.players, self.rules, self.schedule = self.game.players, rules, self.game.schedule
         self.first_dealer, self.first_deal = self.game.first_dealer, first_deal
         self.events: list[list] = []
+        self._known: dict[str, str] = {}   # fil → kontrollsumman av det protokollet senast läste eller skrev där
 
     def _new_game(self) -> PlumpGame:
         s = self._setup
         return PlumpGame(s['players'], s['rules'], seed=0, first_deal=s['first_deal'], dealer=s['dealer'])
 
+    def _where(self) -> str:
+        "Givens nummer i protokollet (som i `status_text`), för meddelanden."
+        return "Efter sista given" if self.game.deal is None else f"Giv {self.game.deal_index + 1}"
+
+    def _no_player(self, player, where: str) -> PlumpError:
+        who = _shown_name(player)
+        if who: return PlumpError(f"{where}: det finns ingen spelare {who} i protokollet; spelarna är {', '.join(self.players)}.")
+        return PlumpError(f"{where}: ange spelaren med namn, en av {', '.join(self.players)}.")
+
 # %% ../nbs/12_protokoll.ipynb #3e9a3fe6
 def _status(self: ScoreKeeper) -> dict:
-    "Läget: giv, kort, givare, förhand, vem som bjuder och vad som väntar ('bid', 'tricks' eller 'over')."
+    """Läget: giv, kort, givare, förhand, vem som bjuder och vad som väntar ('bid', 'tricks' eller 'over').
+    `step` är antalet inskrivningar hittills; tillsammans med `deal` och `seat` (platsen som bjuder, från 0)
+    säger det exakt vilket läge en knapp ritades för."""
     g = self.game
-    if g.deal is None: return {'phase': 'over'}
+    if g.deal is None: return {'phase': 'over', 'step': len(self.events)}
     d = g.deal
-    return {'phase': 'bid' if d.phase == 'bidding' else 'tricks', 'deal': g.deal_index + 1,
+    bidding = d.phase == 'bidding'
+    return {'phase': 'bid' if bidding else 'tricks', 'deal': g.deal_index + 1,
             'deals': len(self.schedule), 'cards': d.cards, 'dealer': self.players[d.dealer],
             'forehand': self.players[forehand(d.dealer, g.n)],
-            'to_bid': self.players[d.to_act] if d.phase == 'bidding' else None,
+            'to_bid': self.players[d.to_act] if bidding else None,
+            'seat': d.to_act if bidding else None, 'step': len(self.events),
             'bids': {self.players[s]: d.bids[s] for s in range(g.n) if d.bids[s] is not None}}
 
 def _status_text(self: ScoreKeeper) -> str:
@@ -72,27 +122,86 @@ def _bid_options(self: ScoreKeeper) -> dict[int, str | None]:
     return {b: bid_error(b, d.cards, earlier, d.n, self.rules, seat in d.zero_last) for b in range(d.cards + 1)}
 
 def _bid(self: ScoreKeeper, player, bid: int) -> ScoreKeeper:
-    "För in spelarens bud."
-    self.game.bid(player, bid)
-    self.events.append(['bid', self.players[self.game.seat(player)], bid])
+    "För in spelarens bud. Går det inte säger felet vilken giv, vem och varför, och ingenting ändras."
+    g = self.game
+    if g.deal is None: raise PlumpError("Partiet är slut; det finns inga fler bud att föra in.")
+    d, where = g.deal, self._where()
+    seat = _find_seat(self.players, player)
+    if seat is None: raise self._no_player(player, where)
+    name = self.players[seat]
+    if d.phase != 'bidding':
+        raise PlumpError(f"{where}: alla har redan bjudit; för in sticken (eller ångra för att ändra ett bud).")
+    if seat != d.to_act:
+        raise PlumpError(f"{where}: det är inte {genitive(name)} tur att bjuda; nu bjuder {self.players[d.to_act]}.")
+    if not _is_int(bid):
+        raise PlumpError(f"{where}, {name}: ett bud är ett heltal från 0 till {d.cards} (P5).")
+    if not 0 <= bid <= d.cards:
+        raise PlumpError(f"{where}, {name}: Budet {_num(bid)} finns inte: ett bud är ett heltal från 0 till {d.cards} (P5).")
+    try: g.bid(seat, bid)
+    except PlumpError as e: raise PlumpError(f"{where}, {name}: {e}") from None
+    self.events.append(['bid', name, bid])
     return self
 
 ScoreKeeper.bid_options = _bid_options
 ScoreKeeper.bid = _bid
 
 # %% ../nbs/12_protokoll.ipynb #474d1124
+def _read_tricks(self: ScoreKeeper, tricks, cards: int, where: str) -> list[int]:
+    "Sticken i sittordning ur en lista (i sittordning) eller ett lexikon namn → stick, kontrollerade en och en."
+    n = len(self.players)
+    example = ', '.join(f'"{p}": {i % 2}' for i, p in enumerate(self.players[:2]))
+    if isinstance(tricks, dict):
+        got = {}
+        for key, value in tricks.items():
+            seat = find_name(self.players, key)
+            if seat is None: raise self._no_player(key, where)
+            if seat in got: raise PlumpError(f"{where}: sticken för {self.players[seat]} står två gånger.")
+            got[seat] = value
+        missing = [p for s, p in enumerate(self.players) if s not in got]
+        if missing: raise PlumpError(f"{where}: sticken för {', '.join(missing)} saknas; ange dem för alla {n} spelarna.")
+        tricks = [got[s] for s in range(n)]
+    elif isinstance(tricks, (list, tuple)):
+        if len(tricks) != n:
+            raise PlumpError(f"{where}: ange sticken för alla {n} spelarna, i sittordning ({', '.join(self.players)}).")
+        tricks = list(tricks)
+    else:
+        raise PlumpError(f"{where}: ange sticken som namn och antal, till exempel {{{example}, …}}, "
+                         "eller som en lista i sittordning.")
+    for p, t in zip(self.players, tricks):
+        if not _is_int(t): raise PlumpError(f"{where}: skriv {genitive(p)} stick som ett heltal från 0 till {cards}.")
+        if not 0 <= t <= cards:
+            raise PlumpError(f"{where}: {p} kan inte ha tagit {_num(t)} stick; given har {cards} kort, så det går bara 0–{cards}.")
+    return tricks
+
+def _read_renons(self: ScoreKeeper, renons, where: str) -> list[int]:
+    "Platserna som gjort renons, ur namn (eller en lista med namn)."
+    if renons is None: return []
+    if isinstance(renons, str): renons = [renons]
+    if not isinstance(renons, (list, tuple, set, frozenset)):
+        raise PlumpError(f"{where}: ange renons som en lista med namn, till exempel [\"{self.players[0]}\"].")
+    seats = []
+    for p in renons:
+        s = _find_seat(self.players, p)
+        if s is None: raise self._no_player(p, where)
+        seats.append(s)
+    return sorted(set(seats))
+
 def _tricks(self: ScoreKeeper, tricks, renons=()) -> ScoreKeeper:
     "Stäng given: tagna stick per spelare (lista i sittordning eller lexikon med namn) och vilka som gjort renons."
-    if isinstance(tricks, dict):
-        unknown = set(tricks) - set(self.players)
-        if unknown: raise PlumpError(f"Det finns ingen spelare {', '.join(sorted(map(str, unknown)))} i protokollet.")
-        tricks = [tricks.get(p) for p in self.players]
-    tricks = list(tricks)
-    renons = [self.players[self.game.seat(p)] for p in renons]
-    self.game.record_result(tricks, renons)
-    self.events.append(['tricks', tricks, renons])
+    g = self.game
+    if g.deal is None: raise PlumpError("Partiet är slut; det finns ingen giv att stänga.")
+    d, where = g.deal, self._where()
+    if d.phase == 'bidding':
+        raise PlumpError(f"{where}: budgivningen är inte klar; {self.players[d.to_act]} ska bjuda innan sticken förs in.")
+    taken = self._read_tricks(tricks, d.cards, where)
+    out = self._read_renons(renons, where)
+    try: g.record_result(taken, out)
+    except PlumpError as e: raise PlumpError(f"{where}: {e}") from None
+    self.events.append(['tricks', taken, [self.players[s] for s in out]])
     return self
 
+ScoreKeeper._read_tricks = _read_tricks
+ScoreKeeper._read_renons = _read_renons
 ScoreKeeper.tricks = _tricks
 ScoreKeeper.totals = property(lambda self: self.game.totals, doc="Summan för varje spelare hittills.")
 
@@ -101,8 +210,16 @@ def _sheet(self: ScoreKeeper) -> ScoreSheet:
     "Protokollet (P14) med alla givar i schemat."
     return self.game.sheet()
 
+def rules_text(rules: PlumpRules) -> str:
+    "Reglerna i ord: källans regeluppsättning när reglerna är precis en av dem, annars husreglerna."
+    changed = '; '.join(HOUSE_RULE_TEXT[k] for k in rules.changed())
+    key = rules.preset_key()
+    if key is None: return changed or 'grundreglerna'
+    title = RULE_PRESETS[key].title
+    return f"{title} ({changed})" if changed else title
+
 def _sheet_html(self: ScoreKeeper) -> str:
-    "Protokollet som HTML, med löpande summor och, när partiet är slut, placeringarna."
+    "Protokollet som HTML, med löpande summor och, när partiet är slut, placeringarna. Rutornas text kommer från `ScoreSheet`."
     sh = self.sheet()
     running, rows = [0] * len(self.players), []
     cur = self.game.deal_index if self.game.deal is not None else None
@@ -112,23 +229,24 @@ def _sheet_html(self: ScoreKeeper) -> str:
             bid = r['bids'][s]
             if r['points'] is not None:
                 running[s] += r['points'][s]
-                if r['hit'][s]: main = f"{r['points'][s]}"
+                if r['hit'][s]: main = esc(sh.cell_text(r, s))
                 else:
                     why = 'renons' if s in r['renons'] else 'plump'
                     main = (f'<s aria-label="budet {bid}, {why}" style="color:#b03a2e">{bid}</s> <small>{why}</small>')
                 cells.append(f'<td>{main}<br><small style="color:#555">Σ {running[s]}</small></td>')
             else:
-                cells.append(f'<td>{"" if bid is None else bid}</td>')
+                cells.append(f'<td>{esc(sh.cell_text(r, s))}</td>')
         mark = ' class="aktuell" style="background:#fdf2c8"' if i + self.first_deal == cur else ''
         dealer = self.players[r['dealer']]
-        rows.append(f'<tr{mark}><th scope="row" title="{html.escape(dealer)} ger">{r["cards"]}</th>'
-                    f'<td class="givare">{html.escape(dealer)}</td>{"".join(cells)}</tr>')
-    head = ''.join(f'<th scope="col">{html.escape(p)}</th>' for p in self.players)
+        rows.append(f'<tr{mark}><th scope="row" title="{esc(dealer)} ger">{r["cards"]}</th>'
+                    f'<td class="givare">{esc(dealer)}</td>{"".join(cells)}</tr>')
+    head = ''.join(f'<th scope="col">{esc(p)}</th>' for p in self.players)
     tot = ''.join(f'<td><b>{t}</b></td>' for t in sh.totals)
     rank = ''
     if self.game.deal is None:
-        rank = '<p><b>Placering:</b> ' + ', '.join(f"{pl}. {html.escape(n)} ({t})" for pl, n, t in sh.ranking()) + '</p>'
+        rank = '<p><b>Placering:</b> ' + ', '.join(f"{pl}. {esc(n)} ({t})" for pl, n, t in sh.ranking()) + '</p>'
     return (f'<table class="plump-protokoll" style="border-collapse:collapse;text-align:center">'
+            f'<caption style="caption-side:bottom;font-size:smaller">Regler: {esc(rules_text(self.rules))}</caption>'
             f'<thead><tr><th scope="col">Kort</th><th scope="col">Ger</th>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody><tfoot><tr><th scope="row">Summa</th><td></td>{tot}</tr></tfoot></table>{rank}')
 
@@ -137,23 +255,32 @@ ScoreKeeper.sheet_html = _sheet_html
 ScoreKeeper._repr_html_ = _sheet_html
 
 # %% ../nbs/12_protokoll.ipynb #907c3288
-def _replay(self: ScoreKeeper, events) -> PlumpGame:
-    g = self._new_game()
-    for i, (kind, *args) in enumerate(events):
-        try:
-            if kind == 'bid': g.bid(*args)
-            elif kind == 'tricks': g.record_result(*args)
-            else: raise PlumpError(f"okänd händelse {kind!r}")
-        except PlumpError as e:
-            raise PlumpError(f"Händelse {i + 1} ({kind}) går inte längre: {e}") from None
-    return g
+def _replay(self: ScoreKeeper, events) -> ScoreKeeper:
+    """Ett nytt protokoll med samma namn, givare och regler, där `events` förs in en i taget genom `bid` och
+    `tricks`. Går något inte säger felet vilken giv och vilken spelare, som när det skrevs in för hand."""
+    s = self._setup
+    k = ScoreKeeper(s['players'], s['dealer'], s['rules'], s['first_deal'])
+    if not isinstance(events, list): raise PlumpError("buden och resultaten ska vara en lista.")
+    for e in events:
+        kind = e[0] if isinstance(e, list) and e else None
+        if kind == 'bid' and len(e) == 3: k.bid(e[1], e[2])
+        elif kind == 'tricks' and len(e) in (2, 3): k.tricks(*e[1:])
+        elif kind in ('bid', 'tricks'):
+            raise PlumpError(f"{k._where()}: {'ett bud' if kind == 'bid' else 'ett resultat'} har fel antal värden.")
+        else: raise PlumpError(f"{k._where()}: en rad är varken ett bud eller ett resultat.")
+    return k
+
+def _check_steps(self: ScoreKeeper, steps) -> int:
+    if not _is_int(steps): raise PlumpError("Ange hur många steg som ska ångras som ett heltal, till exempel 1.")
+    if not self.events: raise PlumpError("Det finns inget att ångra.")
+    if steps < 1: raise PlumpError("Ange minst ett steg att ångra.")
+    if steps > len(self.events): raise PlumpError(f"Det går bara att ångra {len(self.events)} steg.")
+    return steps
 
 def _undo(self: ScoreKeeper, steps: int = 1) -> ScoreKeeper:
     "Ta bort de `steps` senaste inskrivningarna."
-    if not 1 <= steps <= len(self.events):
-        raise PlumpError("Det finns inget att ångra." if not self.events else f"Det går bara att ångra {len(self.events)} steg.")
-    events = self.events[:-steps]
-    self.game, self.events = self._replay(events), events
+    k = self._replay(self.events[:-self._check_steps(steps)])
+    self.game, self.events = k.game, k.events
     return self
 
 def _deal_events(self: ScoreKeeper) -> list[tuple[int, int]]:
@@ -165,52 +292,79 @@ def _deal_events(self: ScoreKeeper) -> list[tuple[int, int]]:
     return spans
 
 def _edit_deal(self: ScoreKeeper, number: int, bids: dict, tricks, renons=()) -> ScoreKeeper:
-    "Ändra en stängd giv (räknat från 1 bland de förda givarna): nya bud (namn → bud) och stick; allt efter räknas om."
-    spans = self._deal_events()
-    closed = [sp for sp in spans if self.events[sp[1]][0] == 'tricks']
-    if not 1 <= number <= len(closed): raise PlumpError(f"Giv {number} är inte stängd; stängda givar: 1–{len(closed)}.")
-    a, b = closed[number - 1]
+    """Ändra en stängd giv: `number` är givens nummer i protokollet (som i `status_text`), nya bud (namn → bud),
+    stick och renons. Allt efter given räknas om; går det inte ihop ändras ingenting."""
+    closed = [sp for sp in self._deal_events() if self.events[sp[1]][0] == 'tricks']
+    first = self.first_deal + 1
+    if not _is_int(number): raise PlumpError("Ange givens nummer i protokollet som ett heltal, till exempel 3.")
+    if not closed: raise PlumpError("Ingen giv är stängd än, så det finns ingen att ändra. Ett bud ångras med Ångra.")
+    last = first + len(closed) - 1
+    if not first <= number <= last:
+        span = f"giv {first}" if first == last else f"givarna {first}–{last}"
+        raise PlumpError(f"Giv {_num(number)} är inte stängd; det som går att ändra är {span}.")
+    where = f"Giv {number}"
+    a, b = closed[number - first]
     order = [e[1] for e in self.events[a:b]]
-    if set(bids) != set(order): raise PlumpError(f"Ange ett bud för var och en: {', '.join(order)}.")
-    if isinstance(tricks, dict): tricks = [tricks.get(p) for p in self.players]
-    new = [['bid', p, bids[p]] for p in order] + [['tricks', list(tricks), list(renons)]]
-    events = self.events[:a] + new + self.events[b + 1:]
-    self.game, self.events = self._replay(events), events
+    if not isinstance(bids, dict):
+        raise PlumpError(f"{where}: ange buden som namn och bud, till exempel {{\"{order[0]}\": 1, …}}.")
+    new_bids = {}
+    for key, value in bids.items():
+        seat = find_name(self.players, key)
+        if seat is None: raise self._no_player(key, where)
+        if self.players[seat] in new_bids: raise PlumpError(f"{where}: budet för {self.players[seat]} står två gånger.")
+        new_bids[self.players[seat]] = value
+    missing = [p for p in order if p not in new_bids]
+    if missing: raise PlumpError(f"{where}: ange ett bud för var och en: {', '.join(order)} ({', '.join(missing)} saknas).")
+    new = [['bid', p, new_bids[p]] for p in order] + [['tricks', tricks, renons]]
+    try: k = self._replay(self.events[:a] + new + self.events[b + 1:])
+    except PlumpError as e: raise PlumpError(f"Ändringen av giv {number} går inte: {e}") from None
+    self.game, self.events = k.game, k.events
     return self
 
 ScoreKeeper._replay = _replay
+ScoreKeeper._check_steps = _check_steps
 ScoreKeeper.undo = _undo
 ScoreKeeper._deal_events = _deal_events
 ScoreKeeper.edit_deal = _edit_deal
 
 # %% ../nbs/12_protokoll.ipynb #e85000d7
 def _to_dict(self: ScoreKeeper) -> dict:
-    s = self._setup
     return {'format': FORMAT, 'version': FORMAT_VERSION, 'players': list(self.players),
             'dealer': self.first_dealer, 'first_deal': self.first_deal, 'rules': self.rules.changed(),
             'events': [list(e) for e in self.events]}
 
+_FIELDS = ('players', 'dealer', 'first_deal', 'rules', 'events')
+
 def _from_dict(cls, d) -> ScoreKeeper:
+    "Ett protokoll ur `to_dict`. Allt prövas: namnen, reglerna och varje bud och resultat genom domaren."
     if not isinstance(d, dict) or d.get('format') != FORMAT:
         raise PlumpError("Filen är inget Plump-protokoll från plump_teach.")
-    if d.get('version') != FORMAT_VERSION:
-        raise PlumpError(f"Protokollet har version {d.get('version')!r}; den här versionen läser version {FORMAT_VERSION}.")
+    v = d.get('version')
+    if not (_is_int(v) and v == FORMAT_VERSION):
+        shown = f"version {_num(v)}" if _is_int(v) else "en version som inte går att läsa"
+        raise PlumpError(f"Protokollet har {shown}; den här versionen av plump_teach läser version {FORMAT_VERSION}.")
+    missing = [f for f in _FIELDS if f not in d]
+    if missing: raise PlumpError(f"Protokollfilen är skadad: fältet \"{missing[0]}\" saknas.")
     try:
         k = cls(d['players'], d['dealer'], PlumpRules.from_dict(d['rules']), d['first_deal'])
-        events = d['events']
-        if not isinstance(events, list) or not all(isinstance(e, list) and e for e in events):
-            raise PlumpError("händelserna ska vara en lista med listor")
-        k.game, k.events = k._replay(events), [list(e) for e in events]
-    except KeyError as e: raise PlumpError(f"Protokollfilen är skadad: fältet {e} saknas.") from None
-    except (TypeError, ValueError) as e: raise PlumpError(f"Protokollfilen är skadad: {e}") from None
+        replayed = k._replay(d['events'])
+    except PlumpError as e: raise PlumpError(f"Protokollfilen går inte att läsa in: {e}") from None
+    k.game, k.events = replayed.game, replayed.events
     return k
 
 def _to_json(self: ScoreKeeper) -> str: return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
 
 def _from_json(cls, text: str) -> ScoreKeeper:
-    try: d = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as e:
-        raise PlumpError(f"Protokollfilen är skadad eller avbruten (ingen giltig JSON: {e}).") from None
+    "Ett protokoll ur JSON-texten från `to_json`."
+    if isinstance(text, (bytes, bytearray)):
+        try: text = bytes(text).decode('utf-8-sig')
+        except UnicodeDecodeError: raise PlumpError("Protokollfilen är inte text i UTF-8; den är inget protokoll från plump_teach.") from None
+    if not isinstance(text, str): raise PlumpError("Ett protokoll läses ur text (JSON) från ScoreKeeper.to_json.")
+    try: d = json.loads(text.lstrip('\ufeff'))
+    except json.JSONDecodeError as e:
+        raise PlumpError(f"Protokollfilen är skadad eller avbruten: den går inte att läsa som JSON (felet är på rad {e.lineno}).") from None
+    except (ValueError, RecursionError):   # tal med tusentals siffror, listor i tusentals nivåer
+        raise PlumpError("Protokollfilen är skadad: den innehåller tal eller listor som inget protokoll har.") from None
     return cls.from_dict(d)
 
 ScoreKeeper.to_dict = _to_dict
@@ -220,8 +374,17 @@ ScoreKeeper.from_json = classmethod(_from_json)
 ScoreKeeper.__eq__ = lambda self, o: isinstance(o, ScoreKeeper) and self.to_dict() == o.to_dict()
 
 # %% ../nbs/12_protokoll.ipynb #f8bed366
+def _new_file_mode() -> int:
+    "Rättigheterna en ny fil brukar få: läsa och skriva enligt användarens umask (oftast -rw-r--r--)."
+    try:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    except (AttributeError, OSError): mask = 0o022
+    return 0o666 & ~mask
+
 def write_atomic(path, text: str) -> Path:
-    "Skriv `text` till `path` så att filen antingen är den gamla eller den nya, aldrig halvskriven."
+    """Skriv `text` till `path` så att filen antingen är den gamla eller den nya, aldrig halvskriven.
+    Filen får vanliga rättigheter (0o666 minus umask), inte bara ägarens som en tillfällig fil."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix='.tmp', dir=path.parent)
@@ -230,72 +393,202 @@ def write_atomic(path, text: str) -> Path:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        try: os.chmod(tmp, _new_file_mode())
+        except OSError: pass   # ett filsystem utan rättigheter (som i webbläsaren)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp): os.unlink(tmp)
         raise
     return path
 
-def _save(self: ScoreKeeper, path) -> Path:
-    "Spara protokollet som JSON i `path` (atomärt)."
-    return write_atomic(path, self.to_json())
+class FileChanged(PlumpError):
+    "Filen har ändrats (eller fanns redan) sedan protokollet senast läste eller skrev den; den skrivs inte över."
+
+def _as_path(path, what: str = "filen") -> Path:
+    if isinstance(path, Path): return path.expanduser()
+    if isinstance(path, str) and path.strip(): return Path(path.strip()).expanduser()
+    if isinstance(path, os.PathLike):
+        try: return Path(path).expanduser()
+        except TypeError: pass
+    raise PlumpError(f"Ange {what} som en sökväg, till exempel \"plump-protokoll.json\".")
+
+_OS_REASONS = {errno.ENOSPC: "disken är full", getattr(errno, "EDQUOT", -1): "diskkvoten är slut",
+               errno.EACCES: "du saknar behörighet att skriva där", errno.EPERM: "du saknar behörighet att skriva där",
+               errno.EROFS: "mappen är skrivskyddad", errno.ENOTDIR: "en del av sökvägen är en fil, inte en mapp",
+               errno.EEXIST: "en del av sökvägen är en fil, inte en mapp", errno.EISDIR: "det finns en mapp med det namnet",
+               errno.ENAMETOOLONG: "namnet är för långt", errno.ENOENT: "mappen finns inte"}
+
+def _os_reason(e: OSError) -> str:
+    return _OS_REASONS.get(e.errno, "datorn kunde inte skriva filen")
+
+def _digest(data: bytes) -> str: return hashlib.sha256(data).hexdigest()
+
+def _key(path: Path) -> str:
+    try: return str(path.resolve())
+    except (OSError, RuntimeError): return str(path.absolute())
+
+def _write_file(path: Path, text: str, what: str) -> Path:
+    "write_atomic, men ett fel från datorn blir ett PlumpError som säger varför och vad man gör."
+    try: return write_atomic(path, text)
+    except OSError as e:
+        raise PlumpError(f"{what} kunde inte sparas i {path}: {_os_reason(e)}. Inget är sparat där; "
+                         "välj en annan mapp eller ett annat namn och spara igen.") from None
+
+def _save(self: ScoreKeeper, path, overwrite: bool = False) -> Path:
+    """Spara protokollet som JSON i `path` (atomärt). En fil som det här protokollet inte själv läste eller skrev
+    senast, eller som har ändrats sedan dess (en annan protokollförare, en annan kärna), skrivs inte över:
+    då blir det `FileChanged`, om inte `overwrite=True`."""
+    path = _as_path(path, "protokollfilen")
+    key = _key(path)
+    if not overwrite:
+        try: now = _digest(path.read_bytes())
+        except FileNotFoundError: now = None
+        except OSError: now = None   # en mapp eller en oläslig fil: skrivningen säger vad som är fel
+        if now is not None and now != self._known.get(key):
+            if key in self._known:
+                raise FileChanged(f"Filen {path} har ändrats sedan det här protokollet sparade den senast, kanske av en "
+                                  "annan protokollförare i en annan flik eller kärna. Den skrivs inte över. Läs in den "
+                                  "nyare filen och fortsätt där, eller spara det här protokollet under ett annat namn.")
+            raise FileChanged(f"Det finns redan en fil {path}, och det här protokollet har inte läst den. Den skrivs inte "
+                              "över. Spara under ett annat namn, eller läs in filen om det är ert protokoll.")
+    text = self.to_json()
+    _write_file(path, text, "Protokollet")
+    self._known[key] = _digest(text.encode('utf-8'))
+    return path
 
 def load_protocol(path) -> ScoreKeeper:
     "Läs ett sparat protokoll; en skadad eller främmande fil stoppas med ett svenskt meddelande."
-    path = Path(path)
-    try: text = path.read_text(encoding='utf-8')
+    path = _as_path(path, "protokollfilen")
+    try: data = path.read_bytes()
     except FileNotFoundError: raise PlumpError(f"Det finns inget protokoll i {path}.") from None
-    except (OSError, UnicodeDecodeError) as e: raise PlumpError(f"Protokollet {path} går inte att läsa: {e}") from None
-    return ScoreKeeper.from_json(text)
+    except IsADirectoryError:
+        raise PlumpError(f"{path} är en mapp, inte en protokollfil. Ange filens namn, till exempel "
+                         f"{path / 'plump-protokoll.json'}.") from None
+    except PermissionError: raise PlumpError(f"Protokollet {path} går inte att läsa: du saknar behörighet att öppna filen.") from None
+    except OSError: raise PlumpError(f"Protokollet {path} går inte att läsa: datorn kunde inte öppna filen.") from None
+    try: text = data.decode('utf-8-sig')
+    except UnicodeDecodeError:
+        raise PlumpError(f"Filen {path} är inget protokoll från plump_teach: den är inte text i UTF-8.") from None
+    k = ScoreKeeper.from_json(text)
+    k._known[_key(path)] = _digest(data)
+    return k
 
 ScoreKeeper.save = _save
 
 # %% ../nbs/12_protokoll.ipynb #3929549f
 CSV_FIELDS = ['giv', 'kort', 'givare', 'spelare', 'bud', 'stick', 'poäng', 'plump', 'renons']
+CSV_COLUMNS = CSV_FIELDS + ['i protokollet']   # rutan som den står i protokollet, till exempel 05 eller "3 plump"
 
 def _to_csv(self: ScoreKeeper) -> str:
-    "Protokollet som CSV: en rad per giv och spelare."
+    """Protokollet som CSV för ett svenskt kalkylark (UTF-8 med BOM och semikolon, som Excel och LibreOffice
+    väntar sig): först reglerna, sedan en rad per giv och spelare, sist en summarad per spelare."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator='\n')
-    w.writerow(CSV_FIELDS)
+    w = csv.writer(out, delimiter=';', lineterminator='\r\n')
+    w.writerow(['Regler', rules_text(self.rules), ' '.join(self.rules.changed())])
+    w.writerow(CSV_COLUMNS)
+    sh = self.sheet()
     for i, d in enumerate(self.game.deals):
         pts = d.points()
         for s, p in enumerate(self.players):
             w.writerow([self.first_deal + i + 1, d.cards, self.players[d.dealer], p, d.bids[s], d.taken[s], pts[s],
-                        'ja' if pts[s] == 0 and (d.bids[s] != d.taken[s] or s in d.renons) else 'nej',
-                        'ja' if s in d.renons else 'nej'])
-    return out.getvalue()
+                        'ja' if not sh.rows[i]['hit'][s] else 'nej', 'ja' if s in d.renons else 'nej',
+                        sh.cell_text(sh.rows[i], s)])
+    for p, t in zip(self.players, self.totals):
+        w.writerow(['summa', '', '', p, '', '', t, '', '', ''])
+    return '\ufeff' + out.getvalue()
 
-def _from_csv(cls, text: str, rules: PlumpRules = PlumpRules()) -> ScoreKeeper:
-    "Ett protokoll från `to_csv`; poängen i filen kontrolleras mot reglerna."
-    rows = list(csv.DictReader(io.StringIO(text)))
-    if not rows or set(CSV_FIELDS) - set(rows[0]): raise PlumpError(f"CSV-filen ska ha kolumnerna {', '.join(CSV_FIELDS)}.")
-    try:
-        deals = {}
-        for r in rows: deals.setdefault(int(r['giv']), []).append(r)
-        players = [r['spelare'] for r in deals[min(deals)]]
-        k = cls(players, dealer=deals[min(deals)][0]['givare'], rules=rules, first_deal=min(deals) - 1)
-        for n in sorted(deals):
-            rs = {r['spelare']: r for r in deals[n]}
-            while k.status()['phase'] == 'bid':
-                p = k.status()['to_bid']
-                k.bid(p, int(rs[p]['bud']))
-            k.tricks({p: int(rs[p]['stick']) for p in players}, [p for p in players if rs[p]['renons'] == 'ja'])
-            pts = k.game.deals[-1].points()
-            if pts != [int(rs[p]['poäng']) for p in players]:
-                raise PlumpError(f"poängen i giv {n} stämmer inte med reglerna (filen: "
-                                 f"{[int(rs[p]['poäng']) for p in players]}, reglerna: {pts})")
-    except (KeyError, ValueError) as e: raise PlumpError(f"CSV-filen går inte att läsa: {e}") from None
+def _csv_int(r: dict, col: str, line: int) -> int:
+    v = (r.get(col) or '').strip()
+    if not re.fullmatch(r'-?\d{1,6}', v): raise PlumpError(f"CSV-filen, rad {line}: kolumnen {col} ska vara ett heltal.")
+    return int(v)
+
+def _from_csv(cls, text: str, rules: PlumpRules | None = None) -> ScoreKeeper:
+    """Ett protokoll ur `to_csv`, också ur äldre filer (kommatecken, utan BOM och regelrad). Reglerna tas ur filens
+    första rad om `rules` inte anges (äldre filer: grundreglerna). Poängen och summorna kontrolleras mot reglerna."""
+    if isinstance(text, (bytes, bytearray)):
+        try: text = bytes(text).decode('utf-8-sig')
+        except UnicodeDecodeError: raise PlumpError("CSV-filen är inte text i UTF-8.") from None
+    if not isinstance(text, str): raise PlumpError("Ett protokoll läses ur CSV-text från ScoreKeeper.to_csv.")
+    text = text.lstrip('\ufeff')
+    first = text.split('\n', 1)[0]
+    sep = ';' if first.count(';') > first.count(',') else ','
+    try: rows = list(csv.reader(io.StringIO(text), delimiter=sep))
+    except csv.Error: raise PlumpError("CSV-filen går inte att läsa: den är skadad.") from None
+    line0, file_rules = 1, None
+    if rows and rows[0] and rows[0][0].strip().casefold() == 'regler':
+        keys = rows[0][2].split() if len(rows[0]) > 2 else []
+        try: file_rules = PlumpRules.from_dict({k: True for k in keys})
+        except PlumpError as e: raise PlumpError(f"CSV-filen, rad 1 (reglerna): {e}") from None
+        rows, line0 = rows[1:], 2
+    if not rows or set(CSV_FIELDS) - set(c.strip() for c in rows[0]):
+        raise PlumpError(f"CSV-filen ska ha kolumnerna {', '.join(CSV_FIELDS)}.")
+    if rules is None: rules = file_rules or PlumpRules()
+    header = [c.strip() for c in rows[0]]
+    deals, sums = {}, {}
+    for line, row in enumerate(rows[1:], line0 + 1):
+        if not any(c.strip() for c in row): continue
+        r = dict(zip(header, row))
+        if (r.get('giv') or '').strip().casefold() == 'summa': sums[r.get('spelare', '')] = _csv_int(r, 'poäng', line)
+        else: deals.setdefault(_csv_int(r, 'giv', line), []).append((line, r))
+    if not deals: raise PlumpError("CSV-filen har inga givar.")
+    start = min(deals)
+    if sorted(deals) != list(range(start, start + len(deals))):
+        raise PlumpError(f"CSV-filen: givarna ska följa på varandra från giv {_num(start)}; någon giv saknas.")
+    players = [r.get('spelare', '') for _, r in deals[start]]
+    try: k = cls(players, dealer=deals[start][0][1].get('givare', ''), rules=rules, first_deal=start - 1)
+    except PlumpError as e: raise PlumpError(f"CSV-filen, giv {_num(start)}: {e}") from None
+    for n in sorted(deals):
+        rs = {}
+        for line, r in deals[n]:
+            seat = find_name(k.players, r.get('spelare'))
+            if seat is None: raise PlumpError(f"CSV-filen, rad {line}: {_shown_name(r.get('spelare')) or 'spelaren'} finns inte bland spelarna i giv {start}.")
+            rs[k.players[seat]] = (line, r)
+        missing = [p for p in k.players if p not in rs]
+        if missing: raise PlumpError(f"CSV-filen: giv {n} saknar en rad för {', '.join(missing)}.")
+        if k.status()['phase'] == 'over': raise PlumpError(f"CSV-filen: giv {n} finns inte i givschemat med de här reglerna.")
+        dealer = k.status()['dealer']
+        line, r = rs[dealer]
+        if find_name([dealer], r.get('givare')) is None:
+            raise PlumpError(f"CSV-filen, rad {line}: i giv {n} ger {dealer} enligt givordningen (P4), inte "
+                             f"{_shown_name(r.get('givare')) or 'den som står i filen'}.")
+        while k.status()['phase'] == 'bid':
+            p = k.status()['to_bid']
+            k.bid(p, _csv_int(rs[p][1], 'bud', rs[p][0]))
+        k.tricks({p: _csv_int(rs[p][1], 'stick', rs[p][0]) for p in k.players},
+                 [p for p in k.players if (rs[p][1].get('renons') or '').strip() == 'ja'])
+        pts = k.game.deals[-1].points()
+        for p, pt in zip(k.players, pts):
+            line, r = rs[p]
+            if _csv_int(r, 'poäng', line) != pt:
+                raise PlumpError(f"CSV-filen, rad {line}: poängen för {p} i giv {n} stämmer inte med reglerna: "
+                                 f"filen säger {_csv_int(r, 'poäng', line)}, reglerna ger {pt}.")
+    for name, total in sums.items():
+        seat = find_name(k.players, name)
+        if seat is not None and k.totals[seat] != total:
+            raise PlumpError(f"CSV-filen: summan för {k.players[seat]} stämmer inte: filen säger {total}, givarna ger {k.totals[seat]}.")
     return k
 
+def _from_csv_safe(cls, text, rules: PlumpRules | None = None) -> ScoreKeeper:
+    "Som `_from_csv`, men ett bud eller resultat som inte går sägs som ett fel i CSV-filen."
+    try: return _from_csv(cls, text, rules)
+    except PlumpError as e:
+        msg = str(e)
+        raise PlumpError(msg if msg.startswith('CSV-filen') else f"CSV-filen går inte att läsa in: {msg}") from None
+
+def _save_csv(self: ScoreKeeper, path) -> Path:
+    "Spara protokollet som CSV (`to_csv`) i `path`."
+    return _write_file(_as_path(path, "CSV-filen"), self.to_csv(), "CSV-filen")
+
 ScoreKeeper.to_csv = _to_csv
-ScoreKeeper.from_csv = classmethod(_from_csv)
+ScoreKeeper.from_csv = classmethod(_from_csv_safe)
+ScoreKeeper.save_csv = _save_csv
 
 # %% ../nbs/12_protokoll.ipynb #47fc800a
 _PRINT_CSS = """
 body { font-family: sans-serif; margin: 2em; }
 table { border-collapse: collapse; }
 th, td { border: 1px solid #000; padding: 4px 10px; text-align: center; }
+caption { border: none; padding-top: 4px; }
 s { color: #000 !important; }
 tr.aktuell { background: none !important; }
 @media print { body { margin: 0; } a { display: none; } }
@@ -303,10 +596,15 @@ tr.aktuell { background: none !important; }
 
 def _to_html_page(self: ScoreKeeper, title: str = "Protokoll, Plump") -> str:
     "Protokollet som en fristående HTML-sida att skriva ut."
-    rules = '; '.join(HOUSE_RULE_TEXT[k] for k in self.rules.changed()) or 'grundreglerna'
-    return (f'<!DOCTYPE html>\n<html lang="sv"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-            f'<style>{_PRINT_CSS}</style></head><body><h1>{html.escape(title)}</h1>'
-            f'<p>Spelare: {html.escape(", ".join(self.players))}. Regler: {html.escape(rules)}.</p>'
+    title = title if isinstance(title, str) else "Protokoll, Plump"
+    return (f'<!DOCTYPE html>\n<html lang="sv"><head><meta charset="utf-8"><title>{esc(title)}</title>'
+            f'<style>{_PRINT_CSS}</style></head><body><h1>{esc(title)}</h1>'
+            f'<p>Spelare: {esc(", ".join(self.players))}. Regler: {esc(rules_text(self.rules))}.</p>'
             f'{self.sheet_html()}<p><small>Utskrivet {datetime.now():%Y-%m-%d %H:%M}</small></p></body></html>')
 
+def _save_page(self: ScoreKeeper, path) -> Path:
+    "Spara sidan för utskrift (`to_html_page`) i `path`."
+    return _write_file(_as_path(path, "sidan"), self.to_html_page(), "Sidan för utskrift")
+
 ScoreKeeper.to_html_page = _to_html_page
+ScoreKeeper.save_page = _save_page

@@ -6,19 +6,22 @@ Docs: https://plump-teach.github.io/plump_teach/protokollforare.html.md"""
 
 # %% ../nbs/13_protokollforare.ipynb #ce1f70a9
 from __future__ import annotations
-import html
+import os
 from pathlib import Path
+from urllib.parse import quote
 import ipywidgets as W
 from .cards import cards_html
 from .plump import PlumpRules, PlumpError
-from .plump_rules import HOUSE_RULE_TEXT, draw_for_dealer, player_count
-from .protocol import ScoreKeeper, load_protocol
+from .plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS, draw_for_dealer, player_count
+from .protocol import ScoreKeeper, FileChanged, load_protocol
+from .names import clean_name, esc, genitive
 
 # %% auto #0
-__all__ = ['P17_DECISIONS', 'ProtocolWidget']
+__all__ = ['P17_DECISIONS', 'CUSTOM_RULES', 'ProtocolWidget']
 
 # %% ../nbs/13_protokollforare.ipynb #d618b284
 P17_DECISIONS = ['sang', 'down_only', 'zero_scores_five', 'highest_bidder_leads', 'blind_one_card']
+CUSTOM_RULES = 'egna'   # värdet i regelmenyn för "Egna husregler"
 
 def _free_path(path: Path) -> Path:
     "En sökväg bredvid `path` som inte finns än (protokoll-2.json, protokoll-3.json …)."
@@ -28,20 +31,40 @@ def _free_path(path: Path) -> Path:
         if not cand.exists(): return cand
         i += 1
 
+def _files_url(target: Path) -> str:
+    """Adressen som öppnar `target` i webbläsaren: Jupyter-serverns …/files/… när kärnan hittar sin server,
+    annars filens namn relativt notebooken."""
+    target = Path(target).resolve()
+    try:
+        from jupyter_server.serverapp import list_running_servers
+        cwd, best = Path.cwd().resolve(), None
+        for s in list_running_servers():
+            root = Path(s['root_dir']).expanduser().resolve()
+            if root in (target, *target.parents) and root in (cwd, *cwd.parents):
+                if best is None or len(root.parts) > len(best[0].parts): best = (root, s.get('base_url') or '/')
+        if best is not None:
+            return best[1].rstrip('/') + '/files/' + quote(target.relative_to(best[0]).as_posix())
+    except Exception: pass   # ingen Jupyter-server (JupyterLite, Voilà, ett skript): en relativ länk får duga
+    try: return quote(Path(os.path.relpath(target, Path.cwd())).as_posix())
+    except ValueError: return target.as_uri()
+
 # %% ../nbs/13_protokollforare.ipynb #31c57d54
 class ProtocolWidget(W.VBox):
     "Protokollföraren: ett protokoll för Plump vid ett riktigt bord, sparat efter varje inskrivning."
     def __init__(self, path='plump-protokoll.json'):
         super().__init__(layout=W.Layout(max_width='1000px'))
-        self.path = Path(path).expanduser().resolve()
+        self.path = _widget_path(path)
         self.keeper: ScoreKeeper | None = None
         self.message = W.HTML()
+        self.banner = W.HTML()          # röd och kvar så länge protokollet inte är sparat
+        self.rescue = W.VBox()          # spara någon annanstans / läs in filen
+        self.unsaved = False
         self.start()
 
     def _say(self, text: str, ok: bool = True):
         colour = '#1e7b34' if ok else '#b03a2e'
         self.message.value = (f'<div role="{"status" if ok else "alert"}" style="border-left:4px solid {colour};'
-                              f'padding:4px 8px">{html.escape(text)}</div>') if text else ''
+                              f'padding:4px 8px">{esc(text)}</div>') if text else ''
 
     def start(self):
         "Startläget: finns ett sparat protokoll erbjuds det; annars börjar inställningen direkt."
@@ -62,8 +85,8 @@ class ProtocolWidget(W.VBox):
         self.new_button = W.Button(description='Börja ett nytt', icon='file-o')
         self.resume_button.on_click(lambda _: self.resume(saved))
         self.new_button.on_click(lambda _: self._new_elsewhere())
-        self.children = [W.HTML(f'<h3>Protokollföraren</h3><p>Det finns ett sparat protokoll i <code>{html.escape(str(self.path))}</code>: '
-                                f'{html.escape(", ".join(saved.players))}, {where}.</p>'),
+        self.children = [W.HTML(f'<h3>Protokollföraren</h3><p>Det finns ett sparat protokoll i <code>{esc(self.path)}</code>: '
+                                f'{esc(", ".join(saved.players))}, {where}.</p>'),
                          W.HBox([self.resume_button, self.new_button]), self.message]
         return self
 
@@ -74,23 +97,39 @@ class ProtocolWidget(W.VBox):
 
     def resume(self, keeper: ScoreKeeper):
         "Fortsätt med ett inläst protokoll."
-        self.keeper = keeper
+        self.keeper, self.unsaved = keeper, False
         self._build_play()
         self._say(f"Protokollet är inläst från {self.path}.")
         return self
 
+def _widget_path(path) -> Path:
+    "Protokollets fil; en mapp betyder plump-protokoll.json i mappen."
+    if isinstance(path, os.PathLike) or (isinstance(path, str) and path.strip()):
+        try: p = Path(path.strip() if isinstance(path, str) else path).expanduser().resolve()
+        except (TypeError, OSError, RuntimeError): p = None
+        if p is not None: return p / 'plump-protokoll.json' if p.is_dir() else p
+    raise PlumpError("Ange protokollets fil som en sökväg, till exempel ProtocolWidget(\"plump-protokoll.json\").")
+
 # %% ../nbs/13_protokollforare.ipynb #51f55dcd
 def _setup(self: ProtocolWidget):
-    "Inställningsläget: namn, första givare, husregler."
+    "Inställningsläget: namn, första givare, regler (källornas uppsättningar eller egna husregler)."
     self.name_inputs = [W.Text(placeholder=f'Spelare {i + 1}', description=f'Plats {i + 1}') for i in range(6)]
     self.dealer_choice = W.Dropdown(options=[], description='Ger först')
     self.draw_button = W.Button(description='Dra kort om given', icon='random')
     self.draw_result = W.HTML()
+    self._drawn_for = None
     for t in self.name_inputs: t.observe(lambda _: self._names_changed(), 'value')
     self.draw_button.on_click(lambda _: self._draw())
     style = {'description_width': 'initial'}
+    self.preset_choice = W.Dropdown(options=[(p.title, k) for k, p in RULE_PRESETS.items()] + [('Egna husregler', CUSTOM_RULES)],
+                                    description='Regler', layout=W.Layout(width='400px'))
+    self.preset_info = W.HTML()
     self.rule_boxes = {k: W.Checkbox(description=HOUSE_RULE_TEXT[k], indent=False, style=style,
                                      layout=W.Layout(width='auto')) for k in HOUSE_RULE_TEXT}
+    self._applying = False
+    for b in self.rule_boxes.values(): b.observe(lambda _: self._boxes_changed(), 'value')
+    self.preset_choice.observe(lambda ch: self._preset_chosen(ch['new']), 'value')
+    self._boxes_changed()
     others = [k for k in HOUSE_RULE_TEXT if k not in P17_DECISIONS]
     self.path_input = W.Text(value=str(self.path), description='Sparas i', layout=W.Layout(width='600px'))
     self.start_button = W.Button(description='Starta protokollet', button_style='primary', icon='play')
@@ -98,13 +137,14 @@ def _setup(self: ProtocolWidget):
     self.children = [
         W.HTML('<h3>Nytt protokoll</h3><p>Skriv namnen i sittordning medsols.</p>'), *self.name_inputs,
         W.HBox([self.dealer_choice, self.draw_button]), self.draw_result,
+        self.preset_choice, self.preset_info,
         W.HTML('<b>De fem besluten före första given (P17)</b>'), *[self.rule_boxes[k] for k in P17_DECISIONS],
         W.HTML('<b>Fler husregler</b>'), *[self.rule_boxes[k] for k in others],
         self.path_input, self.start_button, self.message]
     return self
 
 def _names(self: ProtocolWidget) -> list[str]:
-    return [t.value.strip() for t in self.name_inputs if t.value.strip()]
+    return [n for n in (clean_name(t.value) for t in self.name_inputs) if n]
 
 def _names_changed(self: ProtocolWidget):
     names = self._names()
@@ -116,51 +156,133 @@ def _draw(self: ProtocolWidget):
     names = self._names()
     try: dealer, rounds = draw_for_dealer(names)
     except PlumpError as e: return self._say(str(e), ok=False)
-    cards = ''.join(f'<p>{html.escape(n)}: {cards_html([c], 36)}</p>' for n, c in zip(names, rounds[0]))
+    cards = ''.join(f'<p>{esc(n)}: {cards_html([c], 36)}</p>' for n, c in zip(names, rounds[0]))
     again = f'<p>Lika höga valörer drog om {len(rounds) - 1} gång(er).</p>' if len(rounds) > 1 else ''
-    self.draw_result.value = f'{cards}{again}<p><b>{html.escape(names[dealer])}</b> drog högst och ger först (P4).</p>'
+    self.draw_result.value = f'{cards}{again}<p><b>{esc(names[dealer])}</b> drog högst och ger först (P4).</p>'
     self.dealer_choice.value = names[dealer]
+    self._drawn_for = tuple(names)
+
+def _preset_chosen(self: ProtocolWidget, key):
+    "En av källornas uppsättningar: kryssa i dess husregler (och dra om given när källan säger så)."
+    if self._applying or key not in RULE_PRESETS: return
+    p = RULE_PRESETS[key]
+    self._applying = True
+    try:
+        for k, b in self.rule_boxes.items(): b.value = bool(getattr(p.rules, k))
+    finally: self._applying = False
+    self._boxes_changed()
+    if p.draw_for_dealer and len(self._names()) >= 2: self._draw()
+
+def _boxes_changed(self: ProtocolWidget):
+    "Rutorna bestämmer: är de precis en av källornas uppsättningar visas den, annars Egna husregler."
+    if self._applying: return
+    chosen = {k for k, b in self.rule_boxes.items() if b.value}
+    key = next((k for k, p in RULE_PRESETS.items() if set(p.rules.changed()) == chosen), CUSTOM_RULES)
+    self._applying = True
+    try: self.preset_choice.value = key
+    finally: self._applying = False
+    if key == CUSTOM_RULES:
+        self.preset_info.value = '<small>Egna husregler: de ikryssade rutorna nedan.</small>'
+    else:
+        p = RULE_PRESETS[key]
+        draw = ' Första givaren dras (P4).' if p.draw_for_dealer else ''
+        self.preset_info.value = f'<small>{esc(p.description)}{esc(draw)}</small>'
 
 def _start_clicked(self: ProtocolWidget):
     names = self._names()
     try:
         player_count(names)
         rules = PlumpRules(**{k: b.value for k, b in self.rule_boxes.items()})
+        preset = RULE_PRESETS.get(self.preset_choice.value)
+        if preset is not None and preset.draw_for_dealer and self._drawn_for != tuple(names):
+            raise PlumpError(f"Med {preset.title.lower()} dras första givaren (P4): tryck på Dra kort om given.")
         keeper = ScoreKeeper(names, dealer=self.dealer_choice.value or names[0], rules=rules)
+        path = _widget_path(self.path_input.value)
     except PlumpError as e: return self._say(str(e), ok=False)
-    path = Path(self.path_input.value).expanduser().resolve()
     if path.exists():
         return self._say(f"Filen {path} finns redan och skrivs inte över. Välj ett annat namn.", ok=False)
-    self.path, self.keeper = path, keeper
-    if self._save():
-        self._build_play()
-        self._say(f"Protokollet sparas i {self.path} efter varje inskrivning.")
+    try: keeper.save(path)
+    except PlumpError as e: return self._say(str(e), ok=False)
+    self.path, self.keeper, self.unsaved = path, keeper, False
+    self._build_play()
+    self._say(f"Protokollet sparas i {self.path} efter varje inskrivning.")
 
 ProtocolWidget.setup = _setup
 ProtocolWidget._names = _names
 ProtocolWidget._names_changed = _names_changed
 ProtocolWidget._draw = _draw
+ProtocolWidget._preset_chosen = _preset_chosen
+ProtocolWidget._boxes_changed = _boxes_changed
 ProtocolWidget._start_clicked = _start_clicked
 
 # %% ../nbs/13_protokollforare.ipynb #7901e609
 def _save(self: ProtocolWidget) -> bool:
-    try:
-        self.keeper.save(self.path)
-        return True
-    except OSError as e:
-        self._say(f"Protokollet kunde inte sparas i {self.path}: {e}", ok=False)
+    "Spara efter en inskrivning. Går det inte visas en röd ruta som ligger kvar tills protokollet är sparat."
+    try: self.keeper.save(self.path)
+    except PlumpError as e:
+        self._not_saved(e)
         return False
+    if self.unsaved: self._saved_again()
+    return True
+
+def _not_saved(self: ProtocolWidget, e: PlumpError):
+    "Det som syns är inte sparat: säg det tydligt, ta inte emot fler inskrivningar, och erbjud en annan fil."
+    self.unsaved = True
+    self.banner.value = (
+        '<div role="alert" style="background:#fbe3e0;border:2px solid #b03a2e;padding:8px 12px;margin:4px 0">'
+        '<b>Protokollet är inte sparat.</b> ' + esc(e) + ' Det senast inskrivna finns bara här på skärmen. '
+        'Inga fler bud eller stick tas emot förrän protokollet är sparat: välj en annan fil nedan och tryck på '
+        '<i>Spara här</i>' + (', eller läs in filen som ligger där nu (då försvinner det som bara finns här).'
+                             if isinstance(e, FileChanged) else '.') + '</div>')
+    self.rescue_path = W.Text(value=str(_free_path(self.path)), description='Spara i', layout=W.Layout(width='600px'))
+    self.rescue_button = W.Button(description='Spara här', button_style='danger', icon='save')
+    self.rescue_button.on_click(lambda _: self._save_elsewhere())
+    row = [self.rescue_path, self.rescue_button]
+    if isinstance(e, FileChanged) and self.path.exists():
+        self.reload_button = W.Button(description='Läs in filen', icon='folder-open',
+                                      tooltip=f'Läs in {self.path} och fortsätt där')
+        self.reload_button.on_click(lambda _: self._reload())
+        row.append(self.reload_button)
+    self.rescue.children = [W.HBox(row, layout=W.Layout(flex_flow='row wrap'))]
+
+def _saved_again(self: ProtocolWidget):
+    self.unsaved = False
+    self.banner.value, self.rescue.children = '', []
+
+def _save_elsewhere(self: ProtocolWidget):
+    "Spara protokollet i filen som står i rutan, och fortsätt spara där."
+    try:
+        path = _widget_path(self.rescue_path.value)
+        self.keeper.save(path)   # en fil som protokollet inte själv har skrivit skrivs inte över
+    except PlumpError as e:
+        self._not_saved(e)
+        return self._say(str(e), ok=False)
+    self.path = path
+    self._saved_again()
+    self._refresh()
+    self._say(f"Protokollet är sparat i {path}, och det sparas där efter varje inskrivning.")
+
+def _reload(self: ProtocolWidget):
+    "Läs in filen som någon annan har skrivit, och fortsätt med den."
+    try: saved = load_protocol(self.path)
+    except PlumpError as e: return self._say(str(e), ok=False)
+    self._saved_again()
+    self.resume(saved)
+    self._say(f"Protokollet är inläst från {self.path}; det som bara fanns här är borta.")
 
 def _act(self: ProtocolWidget, action, done: str = '') -> bool:
     "Gör en inskrivning; vid fel visas skälet och protokollet (och filen) är oförändrat."
+    if self.unsaved:
+        self._say("Protokollet är inte sparat. Spara det i en annan fil (den röda rutan överst) innan ni fortsätter.", ok=False)
+        return False
     try: action()
     except PlumpError as e:
         self._say(str(e), ok=False)
         return False
-    if self._save():
-        self._say(done)
+    saved = self._save()
     self._refresh()
-    return True
+    self._say(done if saved else "Det senast inskrivna är inte sparat; se den röda rutan överst.", ok=saved)
+    return saved
 
 def _build_play(self: ProtocolWidget):
     self.sheet = W.HTML()
@@ -176,74 +298,111 @@ def _build_play(self: ProtocolWidget):
     self.print_button = W.Button(description='Spara för utskrift', icon='print')
     self.csv_button.on_click(lambda _: self._export('csv'))
     self.print_button.on_click(lambda _: self._export('html'))
+    self.export_link = W.HTML()
     self.file_info = W.HTML()
-    self.children = [self.sheet, self.status, self.entry, self.message,
+    self.children = [self.banner, self.rescue, self.sheet, self.status, self.entry, self.message,
                      W.HBox([self.undo_button, self.edit_choice, self.edit_button]), self.edit_box,
-                     W.HBox([self.csv_button, self.print_button]), self.file_info]
+                     W.HBox([self.csv_button, self.print_button]), self.export_link, self.file_info]
     self._refresh()
 
 ProtocolWidget._save = _save
+ProtocolWidget._not_saved = _not_saved
+ProtocolWidget._saved_again = _saved_again
+ProtocolWidget._save_elsewhere = _save_elsewhere
+ProtocolWidget._reload = _reload
 ProtocolWidget._act = _act
 ProtocolWidget._build_play = _build_play
 
 # %% ../nbs/13_protokollforare.ipynb #6c9846e6
+def _ticket(self: ProtocolWidget) -> tuple:
+    "Läget som en knapp ritas för: (giv, antal inskrivningar, platsen som bjuder)."
+    st = self.keeper.status()
+    return (st.get('deal'), st['step'], st.get('seat'))
+
 def _refresh(self: ProtocolWidget):
+    """Rita om allt ur protokollet. Knapparna och rubriken över dem ritas först och statusraden sedan, så att
+    raden aldrig visar en annan spelares tur än knapparna. Varje knapp bär läget den ritades för."""
     k = self.keeper
-    # Buttons from an earlier drawing may still be on screen for a moment; a click on one of them is ignored.
-    self._drawing = gen = getattr(self, '_drawing', 0) + 1
-    current = lambda f: (lambda _: f() if gen == self._drawing else None)
-    self.sheet.value = k.sheet_html()
-    self.status.value = f'<p><b>{html.escape(k.status_text())}</b></p>'
-    st = k.status()
+    st, ticket = k.status(), self._ticket()
     self.bid_buttons, self.trick_inputs, self.renons_boxes = {}, {}, {}
-    if st['phase'] == 'bid':
-        reasons = []
+    if self.unsaved:
+        self.entry.children = [W.HTML('<p><b>Inga fler inskrivningar förrän protokollet är sparat</b> (se den röda rutan överst).</p>')]
+    elif st['phase'] == 'bid':
+        reasons, p = [], st['to_bid']
         for b, why in k.bid_options().items():
-            btn = W.Button(description=str(b), disabled=why is not None, tooltip=why or f"{st['to_bid']} bjuder {b}",
+            btn = W.Button(description=str(b), disabled=why is not None, tooltip=why or f"{p} bjuder {b}",
                            layout=W.Layout(width='48px'))
-            btn.on_click(current(lambda b=b, p=st['to_bid']: self._act(lambda: k.bid(p, b))))
+            btn.add_class('plump-bud')
+            btn.add_class(f"plump-giv-{st['deal']}-steg-{st['step']}-plats-{st['seat'] + 1}")
+            btn.on_click(lambda _, b=b, p=p, t=ticket: self._bid_clicked(b, p, t))
             self.bid_buttons[b] = btn
             if why: reasons.append(f'{b}: {why}')
-        note = W.HTML('<br>'.join(f'<small>{html.escape(r)}</small>' for r in reasons))
-        self.entry.children = [W.HTML(f'{html.escape(st["to_bid"])}s bud:'),
+        note = W.HTML('<br>'.join(f'<small>{esc(r)}</small>' for r in reasons))
+        self.entry.children = [W.HTML(f'<b>{esc(genitive(p))} bud:</b>'),
                                W.HBox(list(self.bid_buttons.values()), layout=W.Layout(flex_flow='row wrap')), note]
     elif st['phase'] == 'tricks':
         rows = []
         for p in k.players:
-            t = W.BoundedIntText(value=0, min=0, max=st['cards'], description=p, layout=W.Layout(width='220px'))
+            # IntText, inte BoundedIntText: en ruta som tyst gör 15 till 10 skulle föra in något annat än det skrivna
+            t = W.IntText(value=0, description=p, layout=W.Layout(width='220px'))
             r = W.Checkbox(description='renons', indent=False, layout=W.Layout(width='auto'))
             self.trick_inputs[p], self.renons_boxes[p] = t, r
             rows.append(W.HBox([t, r]))
         self.close_button = W.Button(description='Stäng given', button_style='primary', icon='check')
-        self.close_button.on_click(current(self._close_deal))
-        self.entry.children = [W.HTML('Tagna stick:'), *rows, self.close_button]
+        self.close_button.add_class(f"plump-giv-{st['deal']}-steg-{st['step']}")
+        inputs, boxes = self.trick_inputs, self.renons_boxes
+        self.close_button.on_click(lambda _, t=ticket: self._close_deal(t, inputs, boxes))
+        self.entry.children = [W.HTML(f"Tagna stick i giv {st['deal']} ({st['cards']} kort):"), *rows, self.close_button]
     else:
         self.entry.children = [W.HTML('<p>Alla givar är spelade. Spara protokollet för utskrift eller som CSV.</p>')]
-    closed = len(k.game.deals)
-    self.edit_choice.options = [(f"Giv {i + 1} ({d.cards} kort)", i + 1) for i, d in enumerate(k.game.deals)]
-    self.edit_button.disabled = closed == 0
-    self.undo_button.disabled = not k.events
-    self.file_info.value = f'<small>Sparas i <code>{html.escape(str(self.path))}</code> efter varje inskrivning.</small>'
+    self.status.value = f'<p><b>{esc(k.status_text())}</b></p>'
+    self.sheet.value = k.sheet_html()
+    first = k.first_deal + 1
+    self.edit_choice.options = [(f"Giv {first + i} ({d.cards} kort)", first + i) for i, d in enumerate(k.game.deals)]
+    self.edit_button.disabled = not k.game.deals or self.unsaved
+    self.undo_button.disabled = not k.events or self.unsaved
+    self.file_info.value = (f'<small>Sparas i <code>{esc(self.path)}</code> efter varje inskrivning.</small>'
+                            if not self.unsaved else '')
 
-def _close_deal(self: ProtocolWidget):
-    k = self.keeper
-    tricks = {p: t.value for p, t in self.trick_inputs.items()}
-    renons = [p for p, r in self.renons_boxes.items() if r.value]
-    self._act(lambda: k.tricks(tricks, renons), 'Given är stängd och protokollet sparat.')
+def _stale(self: ProtocolWidget, ticket: tuple, what: str) -> bool:
+    """Är knappen ritad för ett annat läge än det som gäller nu (ett snabbt klick innan knapparna hann ritas om)?
+    Då vägras klicket synligt, och ingenting förs in."""
+    if ticket == self._ticket(): return False
+    st = self.keeper.status()
+    now = {'bid': f"Nu bjuder {st.get('to_bid')} i giv {st.get('deal')}.",
+           'tricks': f"Nu ska sticken i giv {st.get('deal')} föras in.", 'over': "Partiet är slut."}[st['phase']]
+    self._say(f"Klicket på {what} gällde ett läge som redan är förbi, så det fördes inte in. {now} "
+              "Titta på knapparna och tryck igen.", ok=False)
+    return True
 
+def _bid_clicked(self: ProtocolWidget, bid: int, player: str, ticket: tuple):
+    "Ett klick på en budknapp: budet förs in för spelaren som knappen ritades för, eller vägras synligt."
+    if self._stale(ticket, f"{bid} ({genitive(player)} bud i giv {ticket[0]})"): return
+    self._act(lambda: self.keeper.bid(player, bid), f"{player} bjöd {bid}.")
+
+def _close_deal(self: ProtocolWidget, ticket: tuple | None = None, inputs=None, boxes=None):
+    "Stäng given med sticken i rutorna som ritades tillsammans med knappen."
+    if ticket is not None and self._stale(ticket, f"Stäng given (giv {ticket[0]})"): return
+    inputs = self.trick_inputs if inputs is None else inputs
+    boxes = self.renons_boxes if boxes is None else boxes
+    tricks = {p: t.value for p, t in inputs.items()}
+    renons = [p for p, r in boxes.items() if r.value]
+    self._act(lambda: self.keeper.tricks(tricks, renons), 'Given är stängd och protokollet sparat.')
+
+ProtocolWidget._ticket = _ticket
 ProtocolWidget._refresh = _refresh
+ProtocolWidget._stale = _stale
+ProtocolWidget._bid_clicked = _bid_clicked
 ProtocolWidget._close_deal = _close_deal
 
 # %% ../nbs/13_protokollforare.ipynb #f9b7d4c7
 def _edit_form(self: ProtocolWidget):
     k, n = self.keeper, self.edit_choice.value
-    if n is None: return
-    d = k.game.deals[n - 1]
+    if n is None or self.unsaved: return
+    d = k.game.deals[n - k.first_deal - 1]
     order = [k.players[s] for s in d.order]
-    self.edit_bids = {p: W.BoundedIntText(value=d.bids[k.players.index(p)], min=0, max=d.cards, description=f'Bud {p}')
-                      for p in order}
-    self.edit_tricks = {p: W.BoundedIntText(value=d.taken[s], min=0, max=d.cards, description=f'Stick {p}')
-                        for s, p in enumerate(k.players)}
+    self.edit_bids = {p: W.IntText(value=d.bids[k.players.index(p)], description=f'Bud {p}') for p in order}
+    self.edit_tricks = {p: W.IntText(value=d.taken[s], description=f'Stick {p}') for s, p in enumerate(k.players)}
     self.edit_renons = {p: W.Checkbox(value=s in d.renons, description=f'renons {p}', indent=False)
                         for s, p in enumerate(k.players)}
     self.edit_save = W.Button(description='Spara ändringen', button_style='warning', icon='save')
@@ -262,13 +421,18 @@ def _save_edit(self: ProtocolWidget, n: int):
         self.edit_box.children = []
 
 def _export(self: ProtocolWidget, kind: str):
+    "Spara CSV (för ett kalkylark) eller sidan för utskrift bredvid protokollfilen, och visa en länk som öppnar den."
     k = self.keeper
     target = self.path.with_suffix('.csv' if kind == 'csv' else '.html')
-    text = k.to_csv() if kind == 'csv' else k.to_html_page()
-    from plump_teach.protocol import write_atomic
-    try: write_atomic(target, text)
-    except OSError as e: return self._say(f"Kunde inte spara {target}: {e}", ok=False)
-    self._say(f"Sparat: {target}")
+    try: (k.save_csv if kind == 'csv' else k.save_page)(target)
+    except PlumpError as e:
+        self.export_link.value = ''
+        return self._say(str(e), ok=False)
+    what = 'CSV-filen' if kind == 'csv' else 'Sidan för utskrift'
+    self._say(f"{what} är sparad: {target}")
+    label = 'Öppna CSV-filen' if kind == 'csv' else 'Öppna sidan för utskrift'
+    self.export_link.value = (f'<p><a href="{esc(_files_url(target))}" target="_blank" rel="noopener" '
+                              f'class="plump-export-{kind}">{label}</a> <small>({esc(target.name)}, öppnas i en ny flik)</small></p>')
     return target
 
 ProtocolWidget._edit_form = _edit_form

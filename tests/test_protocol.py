@@ -103,8 +103,8 @@ def test_bad_input_is_refused_in_swedish_and_changes_nothing(tmp_path):
     k.bid("Dan", 1); k.save(path); on_disk = path.read_bytes()
     refused(lambda: k.tricks([2, 2, 0, 2]), 'summerar till 6')
     refused(lambda: k.tricks({"Anna": 5, "Erik": 0}), 'ingen spelare Erik')
-    refused(lambda: k.edit_deal(1, {"Anna": 1}, [1, 1, 1, 2]), 'inte stängd')
-    with pytest.raises(PlumpError, match='samma namn'): ScoreKeeper(["Anna", "Anna"])
+    refused(lambda: k.edit_deal(6, {"Anna": 1}, [1, 1, 1, 2]), 'Ingen giv är stängd')
+    with pytest.raises(PlumpError, match='olika namn'): ScoreKeeper(["Anna", "Anna"])
     with pytest.raises(PlumpError, match='2–6 spelare'): ScoreKeeper(["Anna"])
     with pytest.raises(PlumpError, match='2–6 spelare'): ScoreKeeper(NAMES + ["Gun"])
 
@@ -120,7 +120,7 @@ def test_damaged_or_edited_files_are_refused(tmp_path):
         "version.json": (good.replace('"version": 1', '"version": 9'), 'version 9'),
         "fusk.json": (good.replace('"Cissi",\n   3', '"Cissi",\n   99'), 'Budet 99 finns inte'),
         "namn.json": (good.replace('"dealer": 0', '"dealer": 7'), 'skadad|ingen spelare'),
-        "saknas.json": (json.dumps({k: v for k, v in json.loads(good).items() if k != 'events'}), "fältet 'events' saknas"),
+        "saknas.json": (json.dumps({k: v for k, v in json.loads(good).items() if k != 'events'}), 'fältet "events" saknas'),
     }
     for name, (text, fragment) in cases.items():
         (tmp_path / name).write_text(text)
@@ -179,7 +179,7 @@ def test_widget_setup_errors_are_shown(tmp_path):
     assert '2–6 spelare' in w.message.value
     w.name_inputs[1].value = "Anna"
     w.start_button.click()
-    assert 'samma namn' in w.message.value
+    assert 'olika namn' in w.message.value
     w.name_inputs[1].value = "Bo"
     w.draw_button.click()
     assert 'ger först (P4)' in w.draw_result.value and w.dealer_choice.value in ("Anna", "Bo")
