@@ -11,7 +11,7 @@ import pytest
 
 from browser_helpers import right_and_wrong, open_notebook_and_run_all, outputs, screenshot, wait_for_text
 from plump_teach.app import app_notebook
-from plump_teach.puzzles import make_puzzle
+from plump_teach.puzzles import NAMES, make_puzzle
 from plump_teach.widgets import PuzzleTrainer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -46,6 +46,16 @@ def test_puzzle_notebook_in_jupyterlab(page, jupyterlab, request_log):
     answer_wrong_then_right(page, trick, make_puzzle("trick_winner", 1), "tar sticket", "pussel-lab-stick")
     # korten i situationen har svenska namn för skärmläsare, och knapparna nås med tangentbordet
     assert trick.locator("svg[aria-label]").count() >= 3
+    # nivå 2: spelföljden efter svaret är pusslets egen (Feedback.line), från sticket som pågår till givens slut
+    end = outputs(page).filter(has_text="Alla kort syns").first
+    p = make_puzzle("right_card", 1, 2)
+    answer_wrong_then_right(page, end, p, "Så här kan de göra", "pussel-lab-slutspel")
+    line = p.check(sorted(p.answers)[0]).line
+    items = end.locator("li")
+    assert items.count() == len(line)
+    for i, t in enumerate(line):
+        assert items.nth(i).inner_text().strip() == (' '.join(f"{NAMES[w]} {c}" for w, c in t.plays)
+                                                     + f" → {NAMES[t.winner]} tar sticket")
     hint = trick.get_by_role("button", name="Ledtråd")
     hint.focus()
     page.keyboard.press("Enter")
