@@ -203,9 +203,11 @@ def shuffled_deck(rng: random.Random | int | None = None) -> Cards:
 def deal_round_robin(deck, players: int, cards: int, first: int = 0) -> list[Cards]:
     "Dela ut `cards` kort var till `players` spelare, ett i taget, med början hos platsen `first`."
     deck = [parse_card(c) for c in _card_list(deck)]
-    for what, value, lo in (("Antalet spelare", players, 1), ("Antalet kort per spelare", cards, 0), ("Platsen", first, 0)):
-        if type(value) is not int or value < lo:
-            raise CardError(f"{what} ska vara ett heltal från {lo}, inte {_quoted(value)}.")
+    for what, value, lo, hi in (("Antalet spelare", players, 1, 52), ("Antalet kort per spelare", cards, 0, 52)):
+        if type(value) is not int or not lo <= value <= hi:
+            raise CardError(f"{what} ska vara ett heltal från {lo} till {hi}, inte {_quoted(value)}.")
+    if type(first) is not int or not 0 <= first < players:
+        raise CardError(f"Den som får första kortet ska vara en av platserna 0–{players - 1}, inte {_quoted(first)}.")
     if players * cards > len(deck):
         raise CardError(f"Leken räcker inte: {players} spelare × {cards} kort = {players*cards}, men det finns bara {len(deck)} kort.")
     hands = [Cards() for _ in range(players)]

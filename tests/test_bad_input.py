@@ -126,7 +126,7 @@ def test_player_count_outside_2_to_6(n):
 
 
 def test_single_name_as_string_is_one_player():
-    with pytest.raises(PlumpError, match="inte 1"):
+    with pytest.raises(PlumpError, match="Skriv spelarna som en lista med namn"):
         PlumpGame("Anna")
 
 
@@ -137,8 +137,8 @@ def test_single_name_as_string_is_one_player():
     (11, "Budet 11 finns inte"),
     (-1, "Budet -1 finns inte"),
     ("1", "Budet '1' finns inte"),
-    (1.0, "Budet 1.0 finns inte"),
-    (True, "Budet True finns inte"),
+    (1.0, "heltal från 0 till 2 \\(P5\\), inte ett decimaltal"),
+    (True, "heltal från 0 till 2 \\(P5\\), inte True"),
 ])
 def test_bid_outside_the_hand(bid, fragment):
     g = small_game()
@@ -239,21 +239,21 @@ CORRUPT_DICTS = {
     "missing format tag": (lambda d: d.pop("format"), "ingen sparad Plump-omgång"),
     "future version": (lambda d: d.update(version=2), "Sparfilen har version 2; den här versionen av plump_teach läser version 1"),
     "illegal bid (dealer's forbidden bid)": (lambda d: d["events"].__setitem__(3, ["bid", 0, 1]),
-                                             "Sparfilen är skadad: händelse 4 av 5 .*Givaren får inte bjuda 1"),
+                                             "^Sparfilen är skadad: i giv 9 står det att Anna bjuder 1, och det går inte\\. Givaren får inte bjuda 1: .*Filen har inte lästs in\\.$"),
     "bid above the hand": (lambda d: d["events"].__setitem__(1, ["bid", 1, 5]),
-                           "Sparfilen är skadad: händelse 2 av 5 .*Budet 5 finns inte"),
+                           "^Sparfilen är skadad: i giv 9 står det att Bo bjuder 5, och det går inte\\. Budet 5 finns inte"),
     "bid out of turn": (lambda d: d["events"].__setitem__(1, ["bid", 2, 1]),
-                        "händelse 2 av 5 .*Det är inte Cissis tur, utan Bos"),
+                        "^Sparfilen är skadad: i giv 9 står det att Cissi bjuder 1, och det går inte\\. Det är inte Cissis tur, utan Bos\\."),
     "card not in hand": (lambda d: d["events"].__setitem__(4, ["play", 1, "♠E"]),
-                         "händelse 5 av 5 .*♠E finns inte på Bos hand"),
-    "renons": (lambda d: d["events"].append(["play", 2, "♦5"]), "händelse 6 av 6 .*Cissi måste följa färg"),
-    "unreadable card": (lambda d: d["events"].__setitem__(4, ["play", 1, "♥Z"]), "händelse 5 av 5 .*Kan inte läsa kortet"),
-    "unknown event": (lambda d: d["events"].append(["fuska", 1]), "okänd händelse 'fuska'"),
-    "event not a list": (lambda d: d["events"].append("bid"), "händelsen är tom eller ingen lista"),
-    "empty event": (lambda d: d["events"].append([]), "händelsen är tom eller ingen lista"),
-    "events not a list": (lambda d: d.update(events={"bid": 1}), "Sparfilen är skadad: händelserna ska vara en lista"),
+                         "^Sparfilen är skadad: i giv 9 står det att Bo lägger ♠E, och det går inte\\. ♠E finns inte på Bos hand\\."),
+    "renons": (lambda d: d["events"].append(["play", 2, "♦5"]), "^Sparfilen är skadad: i giv 9 står det att Cissi lägger ♦5, och det går inte\\. Cissi måste följa färg"),
+    "unreadable card": (lambda d: d["events"].__setitem__(4, ["play", 1, "♥Z"]), "^Sparfilen är skadad: i giv 9 står det att Bo lägger ♥Z, och det går inte\\. Kan inte läsa kortet '♥Z'"),
+    "unknown event": (lambda d: d["events"].append(["fuska", 1]), "^Sparfilen är skadad: i giv 9 finns en rad som inte är något drag i spelet\\. Filen har inte lästs in\\.$"),
+    "event not a list": (lambda d: d["events"].append("bid"), "i giv 9 finns en rad som inte är något drag i spelet"),
+    "empty event": (lambda d: d["events"].append([]), "i giv 9 finns en rad som inte är något drag i spelet"),
+    "events not a list": (lambda d: d.update(events={"bid": 1}), "Sparfilen är skadad: dragen i partiet ska stå som en lista"),
     "unknown house rule": (lambda d: d.update(rules={"jokrar": True}), "Sparfilen är skadad: Okänd husregel: jokrar"),
-    "house rule not a bool": (lambda d: d.update(rules={"sang": 1}), "Husregeln sang ska vara True eller False"),
+    "house rule not a bool": (lambda d: d.update(rules={"sang": 1}), "Husregeln .*sang.* ska vara True eller False"),
     "rules not a dict": (lambda d: d.update(rules=["sang"]), "Husreglerna ska vara ett lexikon"),
     "seven players": (lambda d: d.update(players=list("ABCDEFG")), "Sparfilen är skadad: Plump spelas av 2.6 spelare"),
     "seed not an integer": (lambda d: d.update(seed="abc"), "Fröet ska vara ett heltal"),
@@ -283,7 +283,6 @@ def test_corrupted_save(case):
     "",
     "{",
     "inte json",
-    None,
 ])
 def test_unreadable_save(text):
     g, good, _ = saved()
@@ -322,3 +321,139 @@ def test_engine_import_pulls_in_no_notebook_stack(module):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
                          timeout=60, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+# --------------------------------------------------------------------------- issue 10: cards as phones type them
+
+@pytest.mark.parametrize("text, expected", [
+    ("♥\ufe0fE", "♥E"),                                 # ♥️E: heart + emoji variation selector
+    ("♥\ufe0fE ♠\ufe0fK ♦\ufe0f10 ♣\ufe0fKn", "♥E ♠K ♦10 ♣Kn"),
+    ("♥\ufe0eD", "♥D"),                                  # text variation selector
+    ("❤\ufe0fE", "♥E"),                                  # the red heart emoji
+    ("♡K ♢2 ♤3 ♧4", "♥K ♦2 ♠3 ♣4"),                      # outlined suit signs
+    ("♥E\u200b♠K", "♥E ♠K"),                            # a zero-width space between two cards
+    (" \u200b♥E\u00a0", "♥E"),
+])
+def test_cards_typed_on_a_phone(text, expected):
+    assert parse_cards(text) == parse_cards(expected)
+
+
+def test_phone_heart_in_a_game():
+    g = bid_all(small_game())
+    g.play("Bo", "♥\ufe0fK")
+    assert g.deal.trick == parse_cards("♥K")
+
+
+# --------------------------------------------------------------------------- issue 10: wrong types in cards.py
+
+from plump_teach import cards as cards_module   # noqa: E402
+from plump_teach.tricks import TrickPlay         # noqa: E402
+
+HUGE = 10 ** 5000
+DEEP = []
+for _ in range(5000):
+    DEEP = [DEEP]
+WRONG = [None, 5, HUGE, 1.5, True, [], [[["♥E"]]], DEEP, {"♥E": 1}, {"♥E"}, b"\xff", object(), "♥" * 10_000, "\ud800"]
+
+
+def _swedish_only(msg: str):
+    for bad in ("Traceback", "object has no attribute", "NoneType", "<class", "<object", "unhashable",
+                "Exceeds the limit", "codec", "positional argument", "not supported", "\\x"):
+        assert bad not in msg, msg
+    assert len(msg) < 400, msg
+
+
+@pytest.mark.parametrize("fn, argsets", [
+    (cards_module.parse_card, [(w,) for w in WRONG]),
+    (cards_module.parse_cards, [(w,) for w in WRONG]),
+    (cards_module.Card, [(w, 5) for w in WRONG] + [("♥", w) for w in WRONG]),
+    (cards_module.card_svg, [(w,) for w in WRONG] + [(cards_module.Card("♥", 2), w) for w in WRONG]),
+    (cards_module.cards_html, [(w,) for w in WRONG] + [("♥E", w) for w in WRONG]),
+    (cards_module.card_id, [(w,) for w in WRONG]),
+    (cards_module.card_from_id, [(w,) for w in WRONG] + [(29.0,), (0,), (-1,)]),
+    (cards_module.shuffled_deck, [(w,) for w in WRONG if w is not None and type(w) is not int and not isinstance(w, str)]),
+    (cards_module.deal_round_robin, [(w, 2, 2) for w in WRONG] + [(cards_module.FULL_DECK, w, 2) for w in WRONG]),
+    (cards_module.sort_hand, [(w,) for w in WRONG if w not in ([],)]),
+])
+def test_card_functions_refuse_wrong_types_in_swedish(fn, argsets):
+    for args in argsets:
+        try:
+            fn(*args)
+        except CardError as e:
+            _swedish_only(str(e))
+        # anything else (TypeError, RecursionError, …) fails the test by escaping
+
+
+def test_long_card_text_is_not_echoed_whole():
+    with pytest.raises(CardError) as info:
+        parse_card("♥" * 10_000)
+    assert len(str(info.value)) < 200
+
+
+# --------------------------------------------------------------------------- issue 10: TrickPlay says why
+
+def test_trickplay_says_why_in_swedish_with_the_rule():
+    ids = lambda text: [c.id for c in parse_cards(text)]
+    tp = TrickPlay([ids("♥3 ♦9"), ids("♣K ♠2"), ids("♣5 ♥E")], leader=1, trump=1)
+    tp.play(parse_card("♣K").id)
+    with pytest.raises(CardError) as info:
+        tp.play(parse_card("♥E").id)
+    msg = str(info.value)
+    assert msg == "plats 3 måste följa färg: klöver spelades ut och plats 3 har ♣5. Att lägga ♥E vore renons (P10)."
+    assert tp.problem(parse_card("♥E").id) == 'follow_suit'          # the internal code stays for the engines
+    tv = TrickPlay([ids("♣3 ♦4"), ids("♠2 ♥2")], leader=0, trump=0, must_trump=True, names=["Lars", "Bo"])
+    tv.play(parse_card("♣3").id)
+    with pytest.raises(CardError, match=r"^Trumftvång: Bo saknar klöver men har trumf \(♠2\) och måste trumfa \(P10\)\.$"):
+        tv.play(parse_card("♥2").id)
+    with pytest.raises(CardError, match="^♦E finns inte på Bos hand\\.$"):
+        tv.play(parse_card("♦E").id)
+
+
+# --------------------------------------------------------------------------- issue 10: hostile saves of PlumpGame
+
+@pytest.mark.parametrize("change, fragment", [
+    ({"version": True}, "inget giltigt versionsnummer"),
+    ({"version": 1.0}, "inget giltigt versionsnummer"),
+    ({"version": "1"}, "inget giltigt versionsnummer"),
+    ({"version": HUGE}, "inget giltigt versionsnummer"),
+    ({"players": {"Anna": 0, "Bo": 1, "Cissi": 2}}, "Skriv spelarna som en lista med namn"),
+    ({"players": DEEP}, "för många nivåer"),
+    ({"events": DEEP}, "för många nivåer"),
+])
+def test_hostile_save_fields(change, fragment):
+    g, text, d = saved()
+    before = snapshot(g)
+    with pytest.raises(PlumpError, match=fragment) as info:
+        PlumpGame.from_dict({**d, **change})
+    _swedish_only(str(info.value))
+    assert snapshot(g) == before
+
+
+@pytest.mark.parametrize("make_text, fragment", [
+    (lambda good: "[" * 100_000 + "]" * 100_000, "för många nivåer"),
+    (lambda good: '{"format": "plump_teach.PlumpGame", "version": 1, "players": ' + "[" * 50_000 + "]" * 50_000 + "}",
+     "för många nivåer"),
+    (lambda good: good.replace('"seed": 1', '"seed": ' + "7" * 5000), "alldeles för många siffror"),
+    (lambda good: b"\xff\xfe" + good.encode(), "ingen text i UTF-8"),
+    (lambda good: None, "texten i en sparfil"),
+    (lambda good: 42, "texten i en sparfil"),
+])
+def test_hostile_save_texts(make_text, fragment):
+    g, good, _ = saved()
+    with pytest.raises(PlumpError, match=fragment) as info:
+        PlumpGame.from_json(make_text(good))
+    msg = str(info.value)
+    _swedish_only(msg)
+    assert "line 1 column" not in msg and "Expecting" not in msg
+    assert PlumpGame.from_json(good.encode("utf-8")) == g              # bytes in UTF-8 are read as the text
+
+
+def test_wrong_number_of_values_in_an_event_is_said_in_swedish():
+    g, text, d = saved()
+    bad = copy.deepcopy(d)
+    bad["events"].append(["play"])
+    with pytest.raises(PlumpError) as info:
+        PlumpGame.from_dict(bad)
+    msg = str(info.value)
+    assert msg == ("Sparfilen är skadad: i giv 9 finns ett spelat kort som inte går att spela upp. "
+                   "Draget har fel antal eller fel sorts värden. Filen har inte lästs in.")
