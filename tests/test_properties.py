@@ -98,10 +98,25 @@ def expected_first_leader(dealer, bids, rules):
     return next(s for s in ((dealer + 1 + i) % n for i in range(n)) if bids[s] == top)
 
 
-def expected_trump(deal: PlumpDeal, rules: PlumpRules, index: int):
-    "P8 and its variants."
+def expected_points(bid: int, tricks: int, cards: int, rules: PlumpRules, renons: bool = False) -> int:
+    "P13 and its variants, written out from the sources without the engine: a hit is the bid with a 1 in front (G)."
+    if renons or bid != tricks:
+        return 0
+    if bid == 0 and rules.zero_scores_five:
+        return 5
+    if bid == 0 and rules.zero_scores_five_plus_tricks:
+        return 5 + cards
+    if rules.one_point_per_trick:
+        return bid
+    if bid < 10 or rules.ten_scores_110:
+        return int("1" + str(bid))   # 3 -> 13; with ten_scores_110 also 10 -> 110, 13 -> 113
+    return 10 + bid                  # the guide: the tens digit grows, 10 -> 20
+
+
+def expected_trump(deal: PlumpDeal, rules: PlumpRules, index: int, first_deal: int = 0):
+    "P8 and its variants; `first_deal_sang` is about the first deal played, wherever the game starts."
     tc = deal.trump_card
-    if tc is None or rules.sang or (rules.first_deal_sang and index == 0):
+    if tc is None or rules.sang or (rules.first_deal_sang and index == first_deal):
         return None
     if rules.turned_ace_sang and tc.rank == 14:
         return None
@@ -269,7 +284,7 @@ class Driver:
             assert deal.trump_card in set(dealt)
         if n * cards == 52:
             STATS['whole_deck_deals'] += 1
-        assert deal.trump == expected_trump(deal, rules, idx)
+        assert deal.trump == expected_trump(deal, rules, idx, g.first_deal)
         # P15: during bidding you see your own hand, or with 'kortet i pannan' everyone's but your own
         for seat in range(n):
             seen = set(deal.visible_hands(seat))
@@ -384,6 +399,7 @@ class Driver:
             assert all(not r for r in remaining) and all(not h for h in deal.hands)
         pts = deal.points()
         assert pts == [score(deal.bids[s], deal.taken[s], cards, rules, renons=s in deal.renons) for s in range(n)]
+        assert pts == [expected_points(deal.bids[s], deal.taken[s], cards, rules, s in deal.renons) for s in range(n)]
         for s in range(n):
             assert pts[s] >= 0
             if s not in deal.renons:
