@@ -42,7 +42,8 @@ class PlumpDeal:
                  names=None):                # spelarnas namn, för felmeddelanden (annars "plats 1" …)
         n = player_count(players)
         if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
-        self.n, self.rules, self.first_deal = n, rules, first_deal is True
+        if type(first_deal) is not bool: raise PlumpError("Ange om det är partiets första giv med True eller False.")
+        self.n, self.rules, self.first_deal = n, rules, first_deal
         self.names = ([f"plats {i + 1}" for i in range(n)] if names is None
                       else check_names(names, PlumpError, count=(n, n), rule='P2'))
         if type(dealer) is not int or not 0 <= dealer < n:

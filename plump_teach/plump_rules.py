@@ -94,9 +94,10 @@ class PlumpRules:
         return cls(**d)
 
     def _repr_markdown_(self):
-        ch = self.changed()
-        if not ch: return "**Grundreglerna** (inga husregler)"
-        return "**Husregler:** " + "; ".join(HOUSE_RULE_TEXT[k] for k in ch)
+        ch, key = self.changed(), self.preset_key()
+        if not ch: return "**Grundreglerna** (spelguidens regler, inga husregler)"
+        head = f"**{RULE_PRESETS[key].title}.** " if key else ""
+        return head + "**Husregler:** " + "; ".join(HOUSE_RULE_TEXT[k] for k in ch)
 
 # %% ../nbs/02_plumpregler.ipynb #aab366b0
 HOUSE_RULE_TEXT = {
