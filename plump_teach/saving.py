@@ -106,8 +106,8 @@ def load_saved(d, *, fmt: str, version: int, what: str, error: type[ValueError],
         raise error(f"Sparfilen har {shown}; den här versionen av plump_teach läser version {version}.")
     try: game = make(d)
     except KeyError as e:
-        field = _shown(e.args[0]) if e.args else None
-        raise error(_end(f"Sparfilen är skadad: fältet {field or 'för något värde'} saknas.")) from None
+        field = _shown(e.args[0], 40) if e.args else None
+        raise error(_end(f"Sparfilen är skadad: fältet {field} saknas." if field else "Sparfilen är skadad: ett fält saknas.")) from None
     except Exception as e:
         raise error(_end(f"Sparfilen är skadad: {_own_text(e) or 'inställningarna i den går inte att använda.'}")) from None
     if 'events' not in d: raise error(_end("Sparfilen är skadad: fältet events (dragen i partiet) saknas."))
