@@ -59,6 +59,7 @@ class ProtocolWidget(W.VBox):
         self.banner = W.HTML()          # röd och kvar så länge protokollet inte är sparat
         self.rescue = W.VBox()          # spara någon annanstans / läs in filen
         self.unsaved = False
+        self.refused: list[str] = []    # klick som vägrades för att läget var förbi (för läraren och testerna)
         self.start()
 
     def _say(self, text: str, ok: bool = True):
@@ -371,8 +372,9 @@ def _stale(self: ProtocolWidget, ticket: tuple, what: str) -> bool:
     st = self.keeper.status()
     now = {'bid': f"Nu bjuder {st.get('to_bid')} i giv {st.get('deal')}.",
            'tricks': f"Nu ska sticken i giv {st.get('deal')} föras in.", 'over': "Partiet är slut."}[st['phase']]
-    self._say(f"Klicket på {what} gällde ett läge som redan är förbi, så det fördes inte in. {now} "
-              "Titta på knapparna och tryck igen.", ok=False)
+    msg = f"Klicket på {what} gällde ett läge som redan är förbi, så det fördes inte in. {now} Titta på knapparna och tryck igen."
+    self.refused.append(msg)
+    self._say(msg, ok=False)
     return True
 
 def _bid_clicked(self: ProtocolWidget, bid: int, player: str, ticket: tuple):

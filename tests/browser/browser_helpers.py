@@ -406,3 +406,39 @@ def right_and_wrong(puzzle):
     right = next(o for o in puzzle.options if o.key in puzzle.answers)
     wrong = next(o for o in puzzle.options if o.key not in puzzle.answers)
     return label(right), label(wrong)
+
+
+def click_bid_fast(area, value: int, drawn_for: str, tries: int = 300) -> int:
+    """Tryck på budknappen `value` så fort Playwright kan, utan att vänta på att knapparna ritas om.
+
+    `drawn_for` är klassen som knappen för det avsedda läget bär (plump-giv-G-steg-S-plats-P, se
+    ProtocolWidget._refresh). Hinner klicket träffa en knapp som ritades för ett tidigare läge (den som nyss
+    bjöd) räknas det, och budet klickas igen. Returnerar antalet sådana klick på gamla knappar."""
+    from playwright.sync_api import Error as PlaywrightError
+    stale = 0
+    for _ in range(tries):
+        button = area.locator("button.plump-bud", has_text=re.compile(rf"^\s*{value}\s*$")).first
+        try: handle = button.element_handle(timeout=10_000)
+        except PlaywrightError:
+            raise AssertionError(f"ingen budknapp {value} (med klassen plump-bud) syns") from None
+        try:
+            classes = (handle.get_attribute("class") or "").split()
+            handle.click(timeout=3_000)
+        except PlaywrightError:
+            continue   # knappen togs bort (ritades om) innan klicket hann fram
+        if drawn_for in classes: return stale
+        stale += 1
+    raise AssertionError(f"budknappen {value} för {drawn_for} gick inte att träffa på {tries} försök")
+
+
+def run_cell(page, index: int) -> str:
+    "Kör kodcellen nummer `index` (från 0) i den öppna notebooken med Shift+Enter och returnera dess utdata."
+    cell = page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-CodeCell").nth(index)
+    before = cell.locator(".jp-InputPrompt").inner_text()
+    cell.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
+    page.wait_for_function(
+        "([el, before]) => { const p = el.querySelector('.jp-InputPrompt').textContent;"
+        " return p !== before && /\\[\\d+\\]/.test(p); }", arg=[cell.element_handle(), before])
+    wait_for_kernel_idle(page)
+    return cell.locator(".jp-OutputArea").inner_text()

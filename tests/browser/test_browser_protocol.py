@@ -1,15 +1,17 @@
-"""Protokollföraren i en riktig webbläsare: två givar, omstart av kärnan, fortsätt, och protokollet är intakt.
+"""Protokollföraren i en riktig webbläsare: två givar, omstart av kärnan, fortsätt, och protokollet är intakt;
+klick så fort Playwright kan genom hela givar, och länken till sidan för utskrift.
 
 The score-sheet keeper in JupyterLab 4 driven by Chromium: enter two deals, restart the kernel, resume,
-and find the sheet exactly as it was.
+and find the sheet exactly as it was; click through whole deals at full speed and find exactly the clicks
+in the saved sheet; the print page link opens the page.
 """
 import json
 import re
 
 import pytest
 
-from browser_helpers import (bid, click, enter_tricks, open_notebook_and_run_all, outputs, play_first_deal,
-                             run_all_cells, screenshot, wait_for_kernel_idle, wait_for_text)
+from browser_helpers import (bid, click, click_bid_fast, enter_tricks, open_notebook_and_run_all, outputs,
+                             play_first_deal, run_all_cells, run_cell, screenshot, wait_for_kernel_idle, wait_for_text)
 from plump_teach.protocol import load_protocol
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -17,9 +19,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 CELLS = ["from plump_teach.protocol_widget import ProtocolWidget", "ProtocolWidget('protokoll.json')"]
 
 
-def notebook(path):
+def notebook(path, cells=CELLS):
     nb = {"cells": [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [],
-                     "source": src} for i, src in enumerate(CELLS)],
+                     "source": src} for i, src in enumerate(cells)],
           "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}},
           "nbformat": 4, "nbformat_minor": 5}
     path.write_text(json.dumps(nb), encoding="utf-8")
@@ -58,3 +60,60 @@ def test_two_deals_restart_resume(page, jupyterlab, tmp_path):
     wait_for_text(page, "Giv 3 av 19: 8 kort. Cissi ger och Anna är förhand. Anna bjuder.", within=area)
     assert area.locator(".plump-protokoll").inner_text() == sheet_before
     screenshot(page, "protokoll-efter-omstart")
+
+
+FAST_CELLS = ["from plump_teach.protocol_widget import ProtocolWidget",
+              "w = ProtocolWidget('snabb.json')\nw",
+              "print('vägrade klick:', len(w.refused))"]
+
+# Två hela givar med tre spelare, i budordning (P5): giv 1 (10 kort) ger Anna, giv 2 (9 kort) ger Bo.
+FAST_DEALS = [
+    (1, [("Bo", 3), ("Cissi", 2), ("Anna", 1)], {"Anna": 5, "Bo": 3, "Cissi": 2}),
+    (2, [("Cissi", 0), ("Anna", 4), ("Bo", 2)], {"Anna": 4, "Bo": 4, "Cissi": 1}),
+]
+SEATS = {"Anna": 1, "Bo": 2, "Cissi": 3}
+
+
+def test_fast_clicks_are_recorded_exactly_as_clicked(page, jupyterlab, tmp_path):
+    nb = notebook(tmp_path / "snabb.ipynb", FAST_CELLS)
+    base = jupyterlab(nb)
+    open_notebook_and_run_all(page, base, nb.name)
+    area = outputs(page).filter(has=page.locator(".widget-button")).first
+    for i, name in enumerate(["Anna", "Bo", "Cissi"]):
+        area.get_by_placeholder(f"Spelare {i + 1}").fill(name)
+    click(area, "Starta protokollet")
+
+    # Så fort Playwright kan: inga väntetider mellan klicken. Ett klick som hinner träffa förra spelarens
+    # knapp (innan knapparna ritats om) ska vägras synligt och klickas om; aldrig föras in för någon annan.
+    step, stale, expected = 0, 0, []
+    for deal, bids, tricks in FAST_DEALS:
+        for player, value in bids:
+            stale += click_bid_fast(area, value, f"plump-giv-{deal}-steg-{step}-plats-{SEATS[player]}")
+            expected.append(["bid", player, value])
+            step += 1
+        enter_tricks(page, area, tricks)
+        expected.append(["tricks", [tricks[p] for p in ["Anna", "Bo", "Cissi"]], []])
+        step += 1
+    wait_for_text(page, "Giv 3 av 19: 8 kort. Cissi ger och Anna är förhand. Anna bjuder.", within=area)
+    wait_for_kernel_idle(page)
+    screenshot(page, "protokoll-snabba-klick")
+
+    saved = load_protocol(next(tmp_path.glob("jupyterlab*/root/snabb.json")))
+    assert saved.events == expected
+    assert saved.totals == [14, 13, 12]
+    # varje klick på en gammal knapp vägrades (och syntes: widgeten sparar meddelandena i w.refused)
+    assert run_cell(page, 2).strip() == f"vägrade klick: {stale}"
+    print(f"klick på gamla knappar som vägrades: {stale}")
+
+    # Sidan för utskrift: länken öppnar den i en ny flik
+    click(area, "Spara för utskrift")
+    link = area.get_by_role("link", name="Öppna sidan för utskrift")
+    link.wait_for()
+    assert link.get_attribute("target") == "_blank"
+    with page.expect_popup() as popup:
+        link.click()
+    printed = popup.value
+    printed.wait_for_load_state()
+    assert printed.title() == "Protokoll, Plump"
+    assert "Summa" in printed.locator("table.plump-protokoll").inner_text()
+    printed.close()
