@@ -65,6 +65,7 @@ def deal_cards(seed=None, dealer: int = 0) -> tuple[Cards, list[Cards]]:
     _check_seat(dealer, "Givaren")
     if not (seed is None or isinstance(seed, (str, random.Random)) or type(seed) is int):
         raise BismarckError(f"Fröet ska vara ett heltal, en text eller en random.Random, inte {_quoted(seed)}.")
+    if isinstance(seed, str): seed = seed.encode('utf-8', 'surrogatepass')  # samma frö som texten
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     deck = list(DECK_IDS)
     rng.shuffle(deck)

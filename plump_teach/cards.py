@@ -194,7 +194,7 @@ def shuffled_deck(rng: random.Random | int | None = None) -> Cards:
     if not isinstance(rng, random.Random):
         if rng is not None and (type(rng) is not int and not isinstance(rng, str)):
             raise CardError(f"Fröet ska vara ett heltal, en text eller en random.Random, inte {_quoted(rng)}.")
-        rng = random.Random(rng)
+        rng = random.Random(rng.encode('utf-8', 'surrogatepass') if isinstance(rng, str) else rng)  # samma frö som texten
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     return Cards(deck)

@@ -13,6 +13,7 @@ that are not JSON at all (bytes, objects, sets, NaN, lone surrogates, phone emoj
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import math
 import os
@@ -52,7 +53,7 @@ PYTHON_TEXT = ("Traceback", "Errno", "line 1 column", "Expecting value", "Expect
                "not subscriptable", "not iterable", "unsupported operand", "invalid literal", "not supported between",
                "takes from", "got an unexpected keyword", "maximum recursion", "embedded null", "Händelse ")
 INTERNAL_CODE = re.compile(r"\((?:[a-z]+_)+[a-z]+\)")           # (follow_suit), (not_in_hand), (must_trump)
-SWEDISH = re.compile(r"[åäöÅÄÖ]|\b(inte|ska|finns|och|som|för|ett|en|är|går)\b")
+SWEDISH = re.compile(r"[åäöÅÄÖ]|\b(inte|ska|finns|och|som|för|ett|en|är|går|har)\b", re.IGNORECASE)
 
 
 def own_error(e: BaseException) -> bool:
@@ -438,3 +439,43 @@ def test_methods_on_a_live_game(game_kind, data, seed, steps):
         assert fingerprint(args) == args_before, f"{method} changed its arguments"
         # whatever happened, the game still saves and loads as itself
         assert type(g).from_json(g.to_json()) == g
+
+
+# --------------------------------------------------------------------------- the smaller public functions
+
+from plump_teach import bismarck as bm, cards as cm, tricks as tm   # noqa: E402
+
+FUNCTIONS = {
+    # cards.py
+    "Card": (cm.Card, 2), "card_svg": (cm.card_svg, 2), "cards_html": (cm.cards_html, 2), "card_id": (cm.card_id, 1),
+    "card_from_id": (cm.card_from_id, 1), "shuffled_deck": (cm.shuffled_deck, 1),
+    "deal_round_robin": (cm.deal_round_robin, 4), "sort_hand": (cm.sort_hand, 1),
+    # tricks.py (the card-level API; the int-level helpers are the engine's inner loop)
+    "suit_index": (tm.suit_index, 1), "legal_cards": (tm.legal_cards, 4), "trick_winner": (tm.trick_winner, 2),
+    "is_revoke": (tm.is_revoke, 3),
+    # bismarck.py
+    "player_names": (bm.player_names, 1), "left_of": (bm.left_of, 1), "forehand_of": (bm.forehand_of, 1),
+    "deal_ids": (bm.deal_ids, 2), "deal_cards": (bm.deal_cards, 2), "discard_error": (bm.discard_error, 3),
+    "hand_after_discard": (bm.hand_after_discard, 2), "dealer_of_deal": (bm.dealer_of_deal, 2),
+    "parse_suit": (bm.parse_suit, 1), "check_mode": (bm.check_mode, 1), "mode_trump": (bm.mode_trump, 2),
+    "mode_label": (bm.mode_label, 2), "deal_count": (bm.deal_count, 1), "allowed_modes": (bm.allowed_modes, 3),
+    "mode_budget_error": (bm.mode_budget_error, 5), "legal_plays": (bm.legal_plays, 2),
+    "bismarck_trick_winner": (bm.bismarck_trick_winner, 3), "normal_tricks": (bm.normal_tricks, 2),
+    "bismarck_score": (bm.bismarck_score, 4), "BismarckDeal": (bm.BismarckDeal, 6),
+    "suit_lengths": (bm.suit_lengths, 1), "honour_points": (bm.honour_points, 1), "long_suit": (bm.long_suit, 1),
+    "mode_hint": (bm.mode_hint, 1), "smart_discard": (bm.smart_discard, 3),
+}
+TYPICAL = arg("♥E ♠K ♦2 ♣3", "♥K ♥3 ♠E ♦2", "♥9", "sang", "trumf", "♥", "hjärter", 0, 1, 2, 16, [8, 4, 4],
+              [9, 5, 2], ["Anna", "Björn", "Cecilia"], None, True, False, 54)
+
+
+@pytest.mark.parametrize("name", list(FUNCTIONS))
+@fuzz_settings(40)
+@given(data=st.data())
+def test_public_functions_take_any_arguments(name, data):
+    fn, arity = FUNCTIONS[name]
+    required = sum(p.default is inspect.Parameter.empty for p in inspect.signature(fn).parameters.values())
+    args = [data.draw(TYPICAL, label=f"arg {i}") for i in range(data.draw(st.integers(required, arity), label="arity"))]
+    before = fingerprint(args)
+    attempt(fn, *args, name=name)
+    assert fingerprint(args) == before, f"{name} changed its arguments"
