@@ -405,12 +405,15 @@ class FileChanged(PlumpError):
     "Filen har ändrats (eller fanns redan) sedan protokollet senast läste eller skrev den; den skrivs inte över."
 
 def _as_path(path, what: str = "filen") -> Path:
-    if isinstance(path, Path): return path.expanduser()
-    if isinstance(path, str) and path.strip(): return Path(path.strip()).expanduser()
-    if isinstance(path, os.PathLike):
-        try: return Path(path).expanduser()
-        except TypeError: pass
-    raise PlumpError(f"Ange {what} som en sökväg, till exempel \"plump-protokoll.json\".")
+    "En sökväg ur text eller Path; allt annat (och ett tecken som inget filnamn kan ha) blir ett PlumpError."
+    p = None
+    if isinstance(path, str) and path.strip(): path = path.strip()
+    if isinstance(path, (str, os.PathLike)) and path != '':
+        try: p = Path(path).expanduser()
+        except (TypeError, RuntimeError): p = None
+    if p is None: raise PlumpError(f"Ange {what} som en sökväg, till exempel \"plump-protokoll.json\".")
+    if '\x00' in str(p): raise PlumpError(f"Sökvägen till {what} har ett tecken som inget filnamn kan ha (ett nolltecken).")
+    return p
 
 _OS_REASONS = {errno.ENOSPC: "disken är full", getattr(errno, "EDQUOT", -1): "diskkvoten är slut",
                errno.EACCES: "du saknar behörighet att skriva där", errno.EPERM: "du saknar behörighet att skriva där",

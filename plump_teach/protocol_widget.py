@@ -13,7 +13,7 @@ import ipywidgets as W
 from .cards import cards_html
 from .plump import PlumpRules, PlumpError
 from .plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS, draw_for_dealer, player_count
-from .protocol import ScoreKeeper, FileChanged, load_protocol
+from .protocol import ScoreKeeper, FileChanged, load_protocol, _as_path
 from .names import clean_name, esc, genitive
 
 # %% auto #0
@@ -104,12 +104,13 @@ class ProtocolWidget(W.VBox):
         return self
 
 def _widget_path(path) -> Path:
-    "Protokollets fil; en mapp betyder plump-protokoll.json i mappen."
-    if isinstance(path, os.PathLike) or (isinstance(path, str) and path.strip()):
-        try: p = Path(path.strip() if isinstance(path, str) else path).expanduser().resolve()
-        except (TypeError, OSError, RuntimeError): p = None
-        if p is not None: return p / 'plump-protokoll.json' if p.is_dir() else p
-    raise PlumpError("Ange protokollets fil som en sökväg, till exempel ProtocolWidget(\"plump-protokoll.json\").")
+    "Protokollets fil som en hel sökväg; en mapp betyder plump-protokoll.json i mappen."
+    p = _as_path(path, "protokollets fil")
+    try:
+        p = p.resolve()
+        return p / 'plump-protokoll.json' if p.is_dir() else p
+    except (OSError, RuntimeError, ValueError):
+        raise PlumpError(f"Sökvägen {p} går inte att använda; ange en kortare sökväg, till exempel \"plump-protokoll.json\".") from None
 
 # %% ../nbs/13_protokollforare.ipynb #51f55dcd
 def _setup(self: ProtocolWidget):

@@ -249,6 +249,10 @@ def game_in_deal_two(tmp_path):
     (lambda k: k.bid("Cissi", 1), "inte Cissis tur att bjuda; nu bjuder Anna"),
     (lambda k: k.save(None), "som en sökväg"),
     (lambda k: k.save(123), "som en sökväg"),
+    (lambda k: k.save("a\x00b"), "nolltecken"),
+    (lambda k: load_protocol("a\x00b"), "nolltecken"),
+    (lambda k: ProtocolWidget("a\x00b"), "nolltecken"),
+    (lambda k: ProtocolWidget(None), "som en sökväg"),
 ])
 def test_every_public_method_refuses_careless_input_in_swedish(tmp_path, action, fragment):
     k, path = game_in_deal_two(tmp_path)
