@@ -12,6 +12,7 @@ that are not JSON at all (bytes, objects, sets, NaN, lone surrogates, phone emoj
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
 import json
@@ -299,12 +300,23 @@ def test_mutated_save_texts(kind, saves, data):
 
 # --------------------------------------------------------------------------- files: load and save
 
+@contextlib.contextmanager
+def working_directory(path):
+    "Run in `path`, so that a fuzzed relative file name never touches the repository."
+    old = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
 @fuzz_settings(80)
 @given(content=st.binary(max_size=200) | json_values.map(lambda v: json.dumps(v).encode())
        | st.sampled_from([b"", b"\xef\xbb\xbf{}", b"[" * 50_000, b'{"version": 1e999}']),
        how=st.sampled_from(["file", "file", "dir", "missing", "odd path"]))
 def test_load_protocol_files(content, how):
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, working_directory(tmp):
         path = Path(tmp) / "protokoll.json"
         if how == "file": path.write_bytes(content)
         elif how == "dir": path.mkdir()
@@ -320,7 +332,7 @@ def test_load_protocol_files(content, how):
 @given(value=any_value, seed=st.integers(0, 50), steps=st.integers(0, 12), existing=st.binary(max_size=40))
 def test_save_refuses_without_touching_files(arg_kind, value, seed, steps, existing):
     k = keeper(seed, steps)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, working_directory(tmp):   # a relative name lands in tmp
         other = Path(tmp) / "annans.json"
         other.write_bytes(existing)                          # a file this keeper never read: not to be overwritten
         folder = Path(tmp) / "mapp"
