@@ -74,7 +74,9 @@ class Puzzle:
     def option(self, key: str) -> Option:
         for o in self.options:
             if o.key == key: return o
-        raise PlumpError(f"Svaret {str(key)[:20]!r} finns inte bland alternativen.")
+        shown = f"”{key[:20]}”" if isinstance(key, str) else "av fel sort"
+        raise PlumpError(f"Svaret {shown} finns inte bland alternativen; välj ett av "
+                         f"{', '.join(o.key for o in self.options)}.")
 
     def check(self, key: str) -> Feedback:
         "Rätta svaret med nyckeln `key`."
