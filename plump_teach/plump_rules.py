@@ -93,12 +93,6 @@ class PlumpRules:
             raise PlumpError(f"Okänd husregel: {', '.join(sorted(shown))}.")
         return cls(**d)
 
-    def _repr_markdown_(self):
-        ch, key = self.changed(), self.preset_key()
-        if not ch: return "**Grundreglerna** (spelguidens regler, inga husregler)"
-        head = f"**{RULE_PRESETS[key].title}.** " if key else ""
-        return head + "**Husregler:** " + "; ".join(HOUSE_RULE_TEXT[k] for k in ch)
-
 # %% ../nbs/02_plumpregler.ipynb #aab366b0
 HOUSE_RULE_TEXT = {
     'down_only': "bara nedåt: partiet slutar vid ett kort (P3)",
@@ -170,6 +164,15 @@ def _preset_key(self: PlumpRules) -> str | None:
 
 PlumpRules.preset = classmethod(_preset)
 PlumpRules.preset_key = _preset_key
+
+def _rules_markdown(self: PlumpRules) -> str:
+    "Husreglerna som de visas i en notebook: källans uppsättning om de är en, och varje husregel på svenska."
+    ch, key = self.changed(), self.preset_key()
+    if not ch: return "**Grundreglerna** (spelguidens regler, inga husregler)"
+    head = f"**{RULE_PRESETS[key].title}.** " if key else ""
+    return head + "**Husregler:** " + "; ".join(HOUSE_RULE_TEXT[k] for k in ch)
+
+PlumpRules._repr_markdown_ = _rules_markdown
 
 # %% ../nbs/02_plumpregler.ipynb #71f82757
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

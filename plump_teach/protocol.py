@@ -20,6 +20,7 @@ from .plump import PlumpGame, PlumpError, PlumpRules, ScoreSheet, deal_schedule
 from .plump_rules import (forehand, bid_error, bid_balance, describe_bids, draw_for_dealer,
                                      HOUSE_RULE_TEXT, RULE_PRESETS)
 from .names import check_names, clean_name, find_name, genitive, esc
+from .saving import json_too_deep
 
 # %% auto #0
 __all__ = ['FORMAT', 'FORMAT_VERSION', 'CSV_FIELDS', 'CSV_COLUMNS', 'ScoreKeeper', 'rules_text', 'write_atomic', 'FileChanged',
@@ -360,6 +361,8 @@ def _from_json(cls, text: str) -> ScoreKeeper:
         try: text = bytes(text).decode('utf-8-sig')
         except UnicodeDecodeError: raise PlumpError("Protokollfilen är inte text i UTF-8; den är inget protokoll från plump_teach.") from None
     if not isinstance(text, str): raise PlumpError("Ett protokoll läses ur text (JSON) från ScoreKeeper.to_json.")
+    if json_too_deep(text):
+        raise PlumpError("Protokollfilen är skadad: den har listor i fler nivåer än något protokoll har.")
     try: d = json.loads(text.lstrip('\ufeff'))
     except json.JSONDecodeError as e:
         raise PlumpError(f"Protokollfilen är skadad eller avbruten: den går inte att läsa som JSON (felet är på rad {e.lineno}).") from None
@@ -421,6 +424,11 @@ _OS_REASONS = {errno.ENOSPC: "disken är full", getattr(errno, "EDQUOT", -1): "d
                errno.EEXIST: "en del av sökvägen är en fil, inte en mapp", errno.EISDIR: "det finns en mapp med det namnet",
                errno.ENAMETOOLONG: "namnet är för långt", errno.ENOENT: "mappen finns inte"}
 
+def _shown_path(path) -> str:
+    "Sökvägen som den visas i ett meddelande: en orimligt lång sökväg kortas i mitten."
+    text = str(path)
+    return text if len(text) <= 80 else text[:40] + "…" + text[-30:]
+
 def _os_reason(e: OSError) -> str:
     return _OS_REASONS.get(e.errno, "datorn kunde inte skriva filen")
 
@@ -434,7 +442,7 @@ def _write_file(path: Path, text: str, what: str) -> Path:
     "write_atomic, men ett fel från datorn blir ett PlumpError som säger varför och vad man gör."
     try: return write_atomic(path, text)
     except OSError as e:
-        raise PlumpError(f"{what} kunde inte sparas i {path}: {_os_reason(e)}. Inget är sparat där; "
+        raise PlumpError(f"{what} kunde inte sparas i {_shown_path(path)}: {_os_reason(e)}. Inget är sparat där; "
                          "välj en annan mapp eller ett annat namn och spara igen.") from None
 
 def _save(self: ScoreKeeper, path, overwrite: bool = False) -> Path:
@@ -449,10 +457,10 @@ def _save(self: ScoreKeeper, path, overwrite: bool = False) -> Path:
         except OSError: now = None   # en mapp eller en oläslig fil: skrivningen säger vad som är fel
         if now is not None and now != self._known.get(key):
             if key in self._known:
-                raise FileChanged(f"Filen {path} har ändrats sedan det här protokollet sparade den senast, kanske av en "
+                raise FileChanged(f"Filen {_shown_path(path)} har ändrats sedan det här protokollet sparade den senast, kanske av en "
                                   "annan protokollförare i en annan flik eller kärna. Den skrivs inte över. Läs in den "
                                   "nyare filen och fortsätt där, eller spara det här protokollet under ett annat namn.")
-            raise FileChanged(f"Det finns redan en fil {path}, och det här protokollet har inte läst den. Den skrivs inte "
+            raise FileChanged(f"Det finns redan en fil {_shown_path(path)}, och det här protokollet har inte läst den. Den skrivs inte "
                               "över. Spara under ett annat namn, eller läs in filen om det är ert protokoll.")
     text = self.to_json()
     _write_file(path, text, "Protokollet")
@@ -463,15 +471,15 @@ def load_protocol(path) -> ScoreKeeper:
     "Läs ett sparat protokoll; en skadad eller främmande fil stoppas med ett svenskt meddelande."
     path = _as_path(path, "protokollfilen")
     try: data = path.read_bytes()
-    except FileNotFoundError: raise PlumpError(f"Det finns inget protokoll i {path}.") from None
+    except FileNotFoundError: raise PlumpError(f"Det finns inget protokoll i {_shown_path(path)}.") from None
     except IsADirectoryError:
-        raise PlumpError(f"{path} är en mapp, inte en protokollfil. Ange filens namn, till exempel "
+        raise PlumpError(f"{_shown_path(path)} är en mapp, inte en protokollfil. Ange filens namn, till exempel "
                          f"{path / 'plump-protokoll.json'}.") from None
-    except PermissionError: raise PlumpError(f"Protokollet {path} går inte att läsa: du saknar behörighet att öppna filen.") from None
-    except OSError: raise PlumpError(f"Protokollet {path} går inte att läsa: datorn kunde inte öppna filen.") from None
+    except PermissionError: raise PlumpError(f"Protokollet {_shown_path(path)} går inte att läsa: du saknar behörighet att öppna filen.") from None
+    except OSError: raise PlumpError(f"Protokollet {_shown_path(path)} går inte att läsa: datorn kunde inte öppna filen.") from None
     try: text = data.decode('utf-8-sig')
     except UnicodeDecodeError:
-        raise PlumpError(f"Filen {path} är inget protokoll från plump_teach: den är inte text i UTF-8.") from None
+        raise PlumpError(f"Filen {_shown_path(path)} är inget protokoll från plump_teach: den är inte text i UTF-8.") from None
     k = ScoreKeeper.from_json(text)
     k._known[_key(path)] = _digest(data)
     return k

@@ -7,11 +7,12 @@ Docs: https://plump-teach.github.io/plump_teach/sparade_spel.html.md"""
 # %% ../nbs/15_sparade_spel.ipynb #99d7157a
 from __future__ import annotations
 import json
+import re
 from typing import Callable
 from .names import clean_name, find_name
 
 # %% auto #0
-__all__ = ['MAX_DEPTH', 'EVENT_TEXT', 'EVENT_NOUN', 'parse_saved', 'load_saved']
+__all__ = ['MAX_DEPTH', 'EVENT_TEXT', 'EVENT_NOUN', 'json_too_deep', 'parse_saved', 'load_saved']
 
 # %% ../nbs/15_sparade_spel.ipynb #a2e50070
 MAX_DEPTH = 12  # nivåer inuti varandra; en sparfil har 5 (partiet, händelserna, en händelse, händerna, en hand)
@@ -29,6 +30,21 @@ def _too_deep(value, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+def json_too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Sant om JSON-texten har fler än `limit` listor och lexikon inuti varandra, räknat i texten innan den
+    läses: Pythons JSON-läsare går på djupet med rekursion, och i webbläsaren (Pyodide) räcker stacken inte
+    till en fil med tusentals nivåer."""
+    depth = 0
+    for ch in re.findall(r'[\[\]{}]', _JSON_STRING.sub('', text)):
+        if ch in '[{':
+            depth += 1
+            if depth > limit: return True
+        else: depth -= 1
+    return False
+
+
 def parse_saved(text, error: type[ValueError]) -> dict:
     "Läs JSON-texten i en sparfil; är den ingen giltig JSON blir det `error` med ett svenskt meddelande."
     if isinstance(text, (bytes, bytearray)):
@@ -37,6 +53,8 @@ def parse_saved(text, error: type[ValueError]) -> dict:
             raise error(_end("Sparfilen är ingen text i UTF-8, så den kan inte vara en sparfil från plump_teach.")) from None
     if not isinstance(text, str):
         raise error("Det som ska läsas in ska vara texten i en sparfil (det som to_json ger).")
+    if json_too_deep(text):
+        raise error(_end("Sparfilen är skadad: den har för många nivåer inuti varandra."))
     try: return json.loads(text)
     except RecursionError:
         raise error(_end("Sparfilen är skadad: den har för många nivåer inuti varandra.")) from None

@@ -342,7 +342,7 @@ def test_load_protocol_says_what_is_wrong_in_swedish(tmp_path):
     cases = {tmp_path: "är en mapp, inte en protokollfil",
              tmp_path / "bild.json": "inte text i UTF-8",
              tmp_path / "halv.json": "skadad eller avbruten: den går inte att läsa som JSON (felet är på rad 3)",
-             tmp_path / "djup.json": "tal eller listor som inget protokoll har",
+             tmp_path / "djup.json": "listor i fler nivåer än något protokoll har",
              tmp_path / "stort.json": "tal eller listor som inget protokoll har"}
     for name, change in {"true": {"version": True}, "float": {"version": 1.0}, "str": {"version": "1"},
                          "dict": {"players": {"Anna": 0, "Bo": 1}}, "abc": {"players": "Abc"},
