@@ -117,7 +117,8 @@ def _setup(self: ProtocolWidget):
     "Inställningsläget: namn, första givare, regler (källornas uppsättningar eller egna husregler)."
     self.name_inputs = [W.Text(placeholder=f'Spelare {i + 1}', description=f'Plats {i + 1}') for i in range(6)]
     self.dealer_choice = W.Dropdown(options=[], description='Ger först')
-    self.draw_button = W.Button(description='Dra kort om given', icon='random')
+    self.draw_button = W.Button(description='Dra kort om given', icon='random',
+                                layout=W.Layout(width='auto'))
     self.draw_result = W.HTML()
     self._drawn_for = None
     for t in self.name_inputs: t.observe(lambda _: self._names_changed(), 'value')

@@ -414,7 +414,8 @@ def _end_puzzle(pos: DealPosition, good) -> Puzzle:
         tags = ', '.join(t for t, on in (('ger', s == pos.dealer), ('du', s == seat)) if on)
         return NAMES[s] + (f' ({tags})' if tags else '')
     rows = [[who(s), pos.bids[s], taken[s], cards_html(deal.hand(s), 40)] for s in range(n)]
-    tr = cards_html(deal.trick, 44) if trick else 'inga kort ännu'
+    tr = (f'{cards_html(deal.trick, 44)} ({NAMES[leader]} spelade ut)' if trick
+          else f'inga kort ännu; {NAMES[leader]} spelar ut')
     situation = (f'<p>{n} spelare, {pos.cards} kort var i given. Trumf: {_trump_text(deal.trump)}. Alla kort syns.</p>'
                  + _table(rows, ['Spelare', 'Bud', 'Tagna stick', 'Kort kvar']) + f'<p>Sticket hittills: {tr}</p>')
     hand = deal.hand(seat)
