@@ -451,6 +451,8 @@ def trick_reason(trick, trump: str | None, winner: int, no_trump: str = "i sang 
     if trump is None:
         return f"{win} tar sticket: {no_trump}, och {win} är högst i {SUIT_NAMES[led]}, färgen som spelades ut."
     if led == trump:
+        if len(trumps) == 1:
+            return f"{win} tar sticket: trumf ({SUIT_NAMES[trump]}) spelades ut, och ingen annan lade trumf."
         return (f"{win} tar sticket: trumf ({SUIT_NAMES[trump]}) spelades ut, och {win} är den högsta trumfen "
                 "i sticket.")
     if trumps:

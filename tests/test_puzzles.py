@@ -300,6 +300,8 @@ def check_trick_claims(text, trick, trump, winner):
     if 'spelades ut, och' in text and 'trumf (' in text.split('spelades ut')[0]: assert led == trump, text
     if 'det är trumf' in text: assert win.suit == trump and led != trump, text
     if 'Av trumfkorten' in text: assert len(trumps) > 1, text
+    if 'ingen annan lade trumf' in text: assert led == trump and trumps == [win], text
+    if 'den högsta trumfen' in text: assert len(trumps) > 1 and win == max(trumps, key=lambda c: c.rank), text
     if f"är högst i " in text: assert win.suit == led, text
     if 'varken trumf eller i den utspelade färgen' in text:
         bad = next(c for c in trick if f"{c} är varken" in text)
