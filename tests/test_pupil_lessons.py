@@ -1,0 +1,147 @@
+"""Elevlektionerna i nbs/elev: de går i en riktig kärna, visar ingen kod och har det en lektion ska ha.
+
+The pupil lessons (nbs/elev): each runs top to bottom in a real kernel, shows no code (every code cell is
+collapsed and has no `#| export`), every cell runs alone (no NameError), each lesson has goals, a summary,
+questions, navigation and at least two puzzles, every glossary link points to an existing anchor, and the
+deal lesson 1 shows is the engine's (guide example P18).
+"""
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
+GLOSSARY = ELEV / "ordlista.ipynb"
+NOTEBOOKS = sorted(p.name for p in ELEV.glob("*.ipynb"))
+LESSONS = [n for n in NOTEBOOKS if n != GLOSSARY.name]
+
+
+def read(name):
+    return nbformat.read(ELEV / name, as_version=4)
+
+
+def markdown(nb) -> str:
+    return "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+def code_cells(nb):
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def errors(nb):
+    return [f"{o.get('ename')}: {o.get('evalue')}" for c in nb.cells for o in c.get("outputs", [])
+            if o.get("output_type") == "error"]
+
+
+def test_there_is_a_first_lesson_and_a_glossary():
+    assert "01_vad_ar_plump.ipynb" in LESSONS and GLOSSARY.exists()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_lesson_runs_in_a_kernel(name):
+    nb = read(name)
+    NotebookClient(nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(ELEV)}}).execute()
+    assert not errors(nb), f"{name}: {errors(nb)}"
+    for c in code_cells(nb):
+        for o in c.outputs:
+            # inga testutskrifter eller strömmar syns för eleven (test_eq skriver bara när det går fel)
+            assert o.output_type != "stream", f"{name}: en cell skriver text: {o.get('text', '')[:200]!r}"
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("name", LESSONS)
+def test_every_cell_runs_alone(name):
+    "Varje kodcell körs ensam i en ny kärna: den importerar själv allt den behöver (inget NameError)."
+    nb = read(name)
+    for i, c in enumerate(code_cells(nb)):
+        one = nbformat.v4.new_notebook(cells=[c], metadata=nb.metadata)
+        NotebookClient(one, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ELEV)}}).execute()
+        assert not errors(one), f"{name}, kodcell {i + 1} ensam: {errors(one)}"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_no_code_shows(name):
+    for i, c in enumerate(code_cells(read(name))):
+        assert c.metadata.get("jupyter", {}).get("source_hidden") is True, f"{name}: kodcell {i + 1} är inte hopfälld"
+        assert "#| export" not in c.source and "#|export" not in c.source, f"{name}: kodcell {i + 1} exporterar"
+        assert "test_eq" not in c.source or c.source.lstrip().startswith("#| hide"), \
+            f"{name}: kodcell {i + 1} testar utan #| hide"
+
+
+@pytest.mark.parametrize("name", LESSONS)
+def test_lesson_has_its_parts(name):
+    nb = read(name)
+    text = markdown(nb)
+    first = nb.cells[0].source
+    assert re.search(r"Run All Cells|Kör alla celler", first) and "Skift+Enter" in first, "startinstruktion saknas överst"
+    for heading in ("## Det här lär du dig", "## Prova själv", "## Sammanfattning", "## Att prata om"):
+        assert heading in text, f"{name}: {heading!r} saknas"
+    assert text.index("## Det här lär du dig") < text.index("## Sammanfattning") < text.index("## Att prata om")
+    questions = re.findall(r"^\d+\. ", text.split("## Att prata om")[1], re.M)
+    assert 2 <= len(questions) <= 4, f"{name}: {len(questions)} frågor"
+    puzzles = sum(c.source.count("show_puzzle(") for c in code_cells(nb))
+    assert 2 <= puzzles <= 3, f"{name}: {puzzles} pussel"
+    assert any("Widget" in c.source or "Stepper" in c.source or "Try" in c.source for c in code_cells(nb))
+    # navigering överst och nederst: startsidan, ordlistan och nästa lektion om den finns
+    for cell in (nb.cells[0], nb.cells[-1] if nb.cells[-1].cell_type == "markdown" else nb.cells[-2]):
+        assert "(../index.ipynb)" in cell.source and "(ordlista.ipynb)" in cell.source
+    number = int(name[:2])
+    nxt = [n for n in LESSONS if n.startswith(f"{number + 1:02d}_")]
+    if nxt: assert f"({nxt[0]})" in nb.cells[0].source
+
+
+def anchors() -> set[str]:
+    return set(re.findall(r'<a id="([^"]+)"></a>', markdown(read(GLOSSARY.name))))
+
+
+def test_glossary_is_alphabetical_with_rule_ids():
+    text = markdown(read(GLOSSARY.name))
+    entries = re.findall(r'<a id="([^"]+)"></a>\n\*\*([^*]+)\*\*: (.+)', text)
+    assert len(entries) >= 12
+    key = lambda t: t.translate(str.maketrans("åäö", "{|}"))
+    terms = [t for _, t, _ in entries]
+    assert terms == sorted(terms, key=key), "ordlistan är inte i bokstavsordning"
+    from plump_teach.lesson import term_anchor
+    for anchor, term, definition in entries:
+        assert anchor == term_anchor(term)
+        assert re.search(r"\(regel P\d+", definition), f"{term}: regel saknas"
+    for term in ("giv", "givare", "bud", "stick", "trumf", "förhand", "plump", "protokoll"):
+        assert term in terms
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_glossary_links_point_to_anchors(name):
+    known = anchors()
+    links = re.findall(r"\]\(ordlista\.ipynb#([^)]+)\)", markdown(read(name)))
+    if name != GLOSSARY.name: assert len(links) >= 5, f"{name}: för få länkar till ordlistan"
+    for a in links: assert a in known, f"{name}: länken #{a} finns inte i ordlistan"
+    # varje ord länkas bara vid första användningen
+    assert len(links) == len(set(links)), f"{name}: samma ord länkas flera gånger"
+
+
+def test_relative_links_exist():
+    for name in NOTEBOOKS:
+        for target in re.findall(r"\]\(([^)#:]+\.ipynb)", markdown(read(name))):
+            assert (ELEV / target).exists(), f"{name}: länken {target} finns inte"
+
+
+def test_lesson_1_shows_the_engines_deal():
+    "Lektion 1 visar guidens exempel P18, och siffrorna är motorns: bud, stick och poäng."
+    from plump_teach.lesson import example_deal, show_deal
+    d = example_deal(5)
+    assert (d.cards, d.trump, d.names[d.dealer]) == (5, "♥", "Dan")
+    assert d.bids == [2, 1, 0, 1] and d.taken == [2, 2, 0, 1] and d.points() == [12, 0, 10, 11]
+    nb = read("01_vad_ar_plump.ipynb")
+    NotebookClient(nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(ELEV)}}).execute()
+    html = "\n".join(o.get("data", {}).get("text/html", "") for c in code_cells(nb) for o in c.outputs)
+    assert show_deal(d, "poäng").data in html and show_deal(d, "stick").data in html
+    assert html.count("<svg") >= 21 + 20     # händerna och trumfkortet, och de 20 spelade korten
+    for s, name in enumerate(d.names):
+        row = re.search(rf">{name}</th>(.*?)</tr>", show_deal(d, "poäng").data).group(1)
+        assert re.findall(r">(\d+)<", row)[:3] == [str(d.bids[s]), str(d.taken[s]), str(d.points()[s])]
+    # texten om poängen stämmer med motorn
+    text = markdown(nb)
+    assert "Cissi tog inget stick" in text and "Bo bjöd 1 men tog 2 stick" in text
