@@ -8,6 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/app.html.md"""
 from __future__ import annotations
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -15,7 +16,7 @@ from pathlib import Path
 from .puzzles import PUZZLE_KINDS
 
 # %% auto #0
-__all__ = ['app_notebook', 'voila_command', 'main']
+__all__ = ['app_notebook', 'voila_command', 'cli_parser', 'main']
 
 # %% ../nbs/10_app.ipynb #43420126
 def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None) -> dict:
@@ -43,17 +44,53 @@ def voila_command(notebook: Path, port: int = 8866, ip: str = '127.0.0.1', brows
     return cmd
 
 
+class _SwedishHelp(argparse.HelpFormatter):
+    "argparses hjälptext med svensk rubrik för användningen."
+    def add_usage(self, usage, actions, groups, prefix=None):
+        return super().add_usage(usage, actions, groups, 'användning: ')
+
+
+class _SwedishParser(argparse.ArgumentParser):
+    "En ArgumentParser som säger fel på svenska."
+    _ERRORS = [
+        (r"argument (\S+?)(?:/\S+)?: invalid int value: '(.*)'", "{0}: ”{1}” är inget heltal"),
+        (r"argument (\S+?)(?:/\S+)?: invalid choice: '?(.*?)'? \(choose from .*\)", "{0}: ”{1}” finns inte"),
+        (r"argument (\S+?)(?:/\S+)?: expected (?:at least )?one argument", "{0} behöver ett värde"),
+        (r"unrecognized arguments: (.*)", "okända argument: {0}"),
+    ]
+
+    def error(self, message):
+        for pattern, text in self._ERRORS:
+            if m := re.fullmatch(pattern, message):
+                message = text.format(*m.groups())
+                break
+        else:
+            message = f"argumenten går inte att läsa ({message})"
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: fel: {message}. Skriv {self.prog} -h för hjälp.\n")
+
+
+def cli_parser() -> argparse.ArgumentParser:
+    "Kommandoradens argument för `plump-teach`, med hjälptexten på svenska."
+    ap = _SwedishParser(prog='plump-teach', description='Pusselträning i Plump som en webbsida (Voilà).',
+                        formatter_class=_SwedishHelp, add_help=False)
+    g = ap.add_argument_group('val')
+    g.add_argument('-h', '--help', action='help', help='visa den här hjälpen och avsluta')
+    g.add_argument('--port', type=int, default=8866, metavar='PORT', help='porten att lyssna på (8866)')
+    g.add_argument('--ip', default='127.0.0.1', metavar='ADRESS',
+                   help='adressen att lyssna på (127.0.0.1, bara den egna datorn)')
+    g.add_argument('--no-browser', action='store_true', help='öppna inte webbläsaren')
+    g.add_argument('--kinds', nargs='+', choices=list(PUZZLE_KINDS), metavar='SORT',
+                   help='vilka sorter av pussel, en eller flera av: ' + ', '.join(PUZZLE_KINDS))
+    g.add_argument('--rounds', type=int, default=10, metavar='ANTAL', help='antal uppgifter i ett pass (10)')
+    g.add_argument('--level', type=int, default=1, choices=[1, 2], metavar='NIVÅ', help='svårighetsgrad, 1 eller 2 (1)')
+    g.add_argument('--seed', type=int, metavar='FRÖ', help='ett heltal; samma frö ger alla samma uppgifter')
+    return ap
+
+
 def main(argv=None):
     "Starta pusselträningen som en webbsida med Voilà."
-    ap = argparse.ArgumentParser(prog='plump-teach', description='Pusselträning i Plump som en webbsida (Voilà).')
-    ap.add_argument('--port', type=int, default=8866, help='porten att lyssna på (8866)')
-    ap.add_argument('--ip', default='127.0.0.1', help='adressen att lyssna på (127.0.0.1, bara den egna datorn)')
-    ap.add_argument('--no-browser', action='store_true', help='öppna inte webbläsaren')
-    ap.add_argument('--kinds', nargs='+', choices=list(PUZZLE_KINDS), help='vilka sorter av pussel')
-    ap.add_argument('--rounds', type=int, default=10, help='antal uppgifter i ett pass (10)')
-    ap.add_argument('--level', type=int, default=1, choices=[1, 2], help='svårighetsgrad (1)')
-    ap.add_argument('--seed', type=int, help='samma frö ger alla samma uppgifter')
-    a = ap.parse_args(argv)
+    a = cli_parser().parse_args(argv)
     with tempfile.TemporaryDirectory(prefix='plump-teach-') as d:
         nb = Path(d) / 'Pusselträning.ipynb'
         nb.write_text(json.dumps(app_notebook(a.kinds, a.rounds, a.level, a.seed), ensure_ascii=False), encoding='utf-8')

@@ -6,8 +6,8 @@ Swedish spell check with Debian's hunspell and the sv_SE dictionary (package hun
   with code spans, code blocks, link URLs, HTML tags, LaTeX, card codes (♠10, ♥E) and rule ids
   (P1–P21, B1–B9) removed first;
 * the texts of the puzzles (every kind, level and number 1..30: title, question, situation, the
-  options' labels, the feedback of every option, the hint), the house rules' texts, the rule presets
-  and the Swedish messages of a set of representative bad calls.
+  options' labels, the feedback of every option, the hint), the house rules' texts, the rule presets,
+  the Swedish messages of a set of representative bad calls and the help of the command `plump-teach`.
 
 A word that is neither in the dictionary nor in tests/ordlista.txt fails the test, listed with where
 it occurs. Missing hunspell or sv_SE: skipped locally, a failure when the environment variable CI is
@@ -139,6 +139,17 @@ def rule_texts():
         yield f"RULE_PRESETS[{k!r}]", f"{p.title} {p.description}"
 
 
+def cli_texts():
+    "Hjälpen och ett fel på kommandoraden `plump-teach`, utan programmets namn och pusselsorternas nycklar."
+    from plump_teach.app import cli_parser
+    from plump_teach.puzzles import PUZZLE_KINDS
+    ap = cli_parser()
+    text = ap.format_help() + ap.format_usage()
+    for key in sorted(PUZZLE_KINDS, key=len, reverse=True):
+        text = text.replace(key, " ")
+    yield "plump-teach -h", re.sub(r"plump-teach|--[\w-]+", " ", text)
+
+
 def _bad_calls():
     "Representativa felaktiga anrop; vart och ett ska ge ett ValueError med ett svenskt meddelande."
     from plump_teach import bismarck as bm
@@ -221,7 +232,7 @@ def test_notebook_prose_is_swedish():
 
 
 def test_widget_and_error_texts_are_swedish():
-    found = check([*puzzle_texts(), *rule_texts(), *error_texts()])
+    found = check([*puzzle_texts(), *rule_texts(), *error_texts(), *cli_texts()])
     assert not found, report(found)
 
 
