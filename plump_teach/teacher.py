@@ -29,7 +29,7 @@ html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: %(font)s; line-height: 1.3; color: #111;
        max-width: %(width)s; margin: 0 auto; padding: 6px; }
 h1 { font-size: 1.5em; margin: 0 0 4px; }
-h2 { font-size: 1.1em; margin: 8px 0 3px; border-bottom: 1px solid #999; }
+h2 { font-size: 1.1em; margin: 8px 0 3px; border-bottom: 1px solid #999; break-after: avoid; page-break-after: avoid; }
 h3 { font-size: 1em; margin: 0 0 3px; }
 p, ul, ol { margin: 2px 0 4px; }
 ul { padding-left: 1.3em; }
@@ -46,7 +46,8 @@ th, td { border: 1px solid #444; padding: 1px 5px; }
 .sheet th.n, .sheet td.n { width: 2.6em; }
 .sheet .sum td, .sheet .sum th { border-top: 3px double #111; font-weight: bold; }
 .sub { font-weight: normal; font-size: 0.8em; color: #444; }
-.task { border-top: 1px solid #999; padding: 5px 0 6px; }
+.task { border-top: 1px solid #ccc; padding: 5px 0 6px; }
+h2 + .task { border-top: none; }
 .task svg { max-width: 100%%; }
 .opts { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 2px 18px; }
 .opts li { white-space: nowrap; }
@@ -211,12 +212,12 @@ def rule_sheet_bismarck() -> str:
     modes = "".join(f"<li><b>{m}</b>: {esc(MODE_TEXT[m])}</li>" for m in MODES)
     deals = b8_example()
     total = [sum(d['points'][s] for d in deals) for s in range(BISMARCK_PLAYERS)]
-    signed = lambda x: f"{x:+d}" if x else "0"
+    signed = lambda x: f"{x:+d}".replace('-', '−') if x else "0"
     rows = "".join(
-        f"<tr><th>{i}</th><td>{_B8_NAMES[d['forehand']]}</td><td>{d['mode']}</td>"
-        + "".join(f"<td>{t} stick, {signed(p)}</td>" for t, p in zip(d['tricks'], d['points'])) + "</tr>"
+        f"<tr><th>{i}</th><td>{_B8_NAMES[d['forehand']]}, {d['mode']}</td>"
+        + "".join(f"<td>{t} stick<br><b>{signed(p)}</b></td>" for t, p in zip(d['tricks'], d['points'])) + "</tr>"
         for i, d in enumerate(deals, 1))
-    rows += "<tr><th>Summa</th><td></td><td></td>" + "".join(f"<td><b>{signed(t)}</b></td>" for t in total) + "</tr>"
+    rows += "<tr><th>Summa</th><td></td>" + "".join(f"<td><b>{signed(t)}</b></td>" for t in total) + "</tr>"
     head = "".join(f"<th>{n}</th>" for n in _B8_NAMES)
     fh, ot = normal_tricks('sang', True), normal_tricks('sang', False)
     pfh, pot = normal_tricks('pass', True), normal_tricks('pass', False)
@@ -258,7 +259,7 @@ de två andra spelar tillsammans mot förhand. <span class="rid">B9</span></li>
 <h2>Exempel <span class="rid">B8</span></h2>
 <p>Anna, Björn och Cecilia sitter medsols. I giv 1 är Anna förhand och spelar sang. I giv 2 är Björn förhand
 och spelar pass.</p>
-<table><tr><th>Giv</th><th>Förhand</th><th>Spelsätt</th>{head}</tr>{rows}</table>
+<table><tr><th>Giv</th><th>Förhand, spelsätt</th>{head}</tr>{rows}</table>
 </div>
 </div>
 """
@@ -377,24 +378,27 @@ def _options_html(p: Puzzle) -> str:
                    for r in range(nrows))
     return f'<table>{head}{body}</table>'
 
-def _task_head(p: Puzzle) -> str:
-    return (f'<h3>Uppgift {p.number} <span class="sub">· {esc(p.title)} ({esc(p.rule)})'
-            f'{f", nivå {p.level}" if p.level != 1 else ""}</span></h3>')
+def _task_head(p: Puzzle, prev: Puzzle | None) -> str:
+    "Uppgiftens rubrik, och sortens rubrik före den första uppgiften av en ny sort."
+    kind = "" if prev is not None and prev.kind == p.kind else (
+        f'<h2>{esc(p.title)} <span class="rid">{esc(p.rule)}</span></h2>')
+    level = f' <span class="sub">nivå {p.level}</span>' if p.level != 1 else ""
+    return f'{kind}<section class="task"><h3>Uppgift {p.number}{level}</h3>'
 
-def _intro(title: str, tasks) -> str:
-    kinds = []
-    for p in tasks:
-        if p.title not in kinds: kinds.append(p.title)
-    return (f'<h1>{title}</h1><p>Namn: <span class="line"></span> &nbsp; Klass: <span class="line" '
-            f'style="min-width:6em"></span></p><p class="sub">{len(tasks)} uppgifter: {esc(", ".join(kinds))}. '
-            f'Samma nummer ger samma uppgift i kursens pussel.</p>')
+def _intro(title: str, tasks, pupil: bool) -> str:
+    kinds = len({p.kind for p in tasks})
+    name = ('<p>Namn: <span class="line"></span> &nbsp; Klass: <span class="line" style="min-width:6em"></span></p>'
+            if pupil else "")
+    return (f'<h1>{title}</h1>{name}<p class="sub">{len(tasks)} uppgifter av {kinds} '
+            f'{"sort" if kinds == 1 else "sorter"}. Samma nummer ger samma uppgift i kursens pussel.</p>')
 
 def worksheet(kinds, numbers, level: int = 1) -> str:
     "Arbetsbladet: numrerade pussel på papper, med situationen, frågan och alternativen att ringa in."
     tasks = worksheet_tasks(kinds, numbers, level)
-    body = _intro("Arbetsblad", tasks) + '<p>Ringa in bokstaven för rätt svar.</p>' + "".join(
-        f'<section class="task">{_task_head(p)}<div>{p.situation}</div>'
-        f'<p><b>{esc(_paper_question(p.question))}</b></p>{_options_html(p)}</section>' for p in tasks)
+    body = _intro("Arbetsblad", tasks, True) + '<p>Ringa in bokstaven för rätt svar.</p>' + "".join(
+        f'{_task_head(p, prev)}<div>{p.situation}</div>'
+        f'<p><b>{esc(_paper_question(p.question))}</b></p>{_options_html(p)}</section>'
+        for prev, p in zip([None, *tasks], tasks))
     return _page("Arbetsblad", body)
 
 def answers_of(p: Puzzle) -> list[str]:
@@ -405,15 +409,15 @@ def answer_key(kinds, numbers, level: int = 1) -> str:
     "Facit till `worksheet` med samma argument: de rätta bokstäverna och pusslets förklaring för varje uppgift."
     tasks = worksheet_tasks(kinds, numbers, level)
     parts = []
-    for p in tasks:
+    for prev, p in zip([None, *tasks], tasks):
         right = [o for o in p.options if o.key in p.answers]
         shown = ", ".join(f"{_letter(p, o.key)} ({_suits(o.label)})" for o in right)
         lead = "Rätt svar" if len(right) == 1 else "Vart och ett av de här svaren är rätt"
         fb = p.check(right[0].key)
         text = fb.text.removeprefix("Rätt! ")
-        parts.append(f'<section class="task key">{_task_head(p)}<p><b>{lead}:</b> {shown}</p>'
+        parts.append(f'{_task_head(p, prev)}<p><b>{lead}:</b> {shown}</p>'
                      f'<p>{_suits(text)}</p>{fb.html}</section>')
-    return _page("Facit", _intro("Facit", tasks).replace('<p>Namn:', '<p hidden>Namn:') + "".join(parts))
+    return _page("Facit", _intro("Facit", tasks, False) + "".join(parts))
 
 # %% ../nbs/17_lararmaterial.ipynb #36a80007
 PACK_FILES = {'regelblad-plump.html': "Regelblad för Plump", 'regelblad-bismarck.html': "Regelblad för Bismarck",
