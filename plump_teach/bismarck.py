@@ -244,7 +244,7 @@ class BismarckDeal:
         self.discards_count_as_trick = discards_count_as_trick
         self.dealt = tuple(sort_hand(h) for h in hs)
         self.upcards = sort_hand(up)
-        # the shared trick-taking state (01_stick); förhand holds 20 cards until the discard (B2)
+        # sticktagningens gemensamma läge (01_stick); förhand har 20 kort tills fyra har lagts bort (B2)
         ids = [[c.id for c in h] for h in hs]
         ids[self.forehand] += [c.id for c in up]
         self.tricks = TrickPlay(ids, leader=self.forehand, names=self.names, rule='B6')
@@ -422,7 +422,7 @@ def _set_hands(self: BismarckGame, hands, upcards) -> BismarckGame:
         by_seat = [[] for _ in range(PLAYERS)]
         for player, hand in hands.items(): by_seat[self.seat(player)] = hand
         hands = by_seat
-    self._start_deal(self.deal_index, hands, upcards)  # raises, leaving the old deal in place, if the cards are wrong
+    self._start_deal(self.deal_index, hands, upcards)  # ger ett fel och lämnar den gamla given orörd om korten är fel
     self.events.append(['hands', [str(h) for h in self.deal.dealt], str(self.deal.upcards)])
     return self
 

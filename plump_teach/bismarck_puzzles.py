@@ -92,7 +92,7 @@ def _make_bismarck_trick(rng, level):
     trick = [led] + [(same if rng.random() < 0.5 else other).pop() for _ in range(2)]
     w = bismarck_trick_winner(trick, mode, trump)
     t = mode_trump(mode, trump)
-    def explain(key):  # every claim (who trumped, what was led) comes from the cards and the engine's winner
+    def explain(key):  # varje påstående (vem som trumfade, vad som spelades ut) kommer från korten och motorns vinnare
         return trick_reason(trick, t, w, f"i {mode} finns ingen trumf"), ''
     situation = (f'<p>Spelsätt: {html.escape(_mode_text(mode, trump))}.</p>'
                  f'<p>Sticket, i spelordning: {cards_html(trick, 48)}</p>')

@@ -140,7 +140,7 @@ def card_from_id(cid: int) -> Card:
     if card is None: raise CardError(f"Det finns inget kort med id {_quoted(cid)}; ett id är färgens nummer gånger 16 plus valören.")
     return card
 
-# A fixed order for the whole deck: suit by suit, ace first.
+# En fast ordning för hela leken: färg för färg, esset först.
 FULL_DECK: tuple[Card, ...] = tuple(Card(s, r) for s in SUITS for r in range(14, 1, -1))
 for _c in FULL_DECK: _CARDS_BY_ID[SUITS.index(_c.suit) * 16 + _c.rank] = _c
 DECK_IDS: tuple[int, ...] = tuple(card_id(c) for c in FULL_DECK)

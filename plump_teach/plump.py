@@ -68,7 +68,7 @@ class PlumpDeal:
                              f"trumfkort (P8). Ange given utan trumfkort i stället för {tc}.")
         self.trump_card, self.trump = tc, trump_suit(tc, rules, first_deal)
         self._trump = suit_index(self.trump)
-        # the shared trick-taking state (01_stick); the leader is known once the bids are in (P9)
+        # sticktagningens gemensamma läge (01_stick); den som spelar ut är känd när alla har bjudit (P9)
         self.tricks = TrickPlay([[c.id for c in h] for h in hs], leader=forehand(dealer, n), trump=self._trump,
                                 must_trump=rules.must_trump)
         self.dealt = tuple(tuple(sort_hand(h)) for h in hs)
@@ -76,7 +76,7 @@ class PlumpDeal:
         self.order = bidding_order(dealer, n, rules)
         self.bids: list[int | None] = [None] * n
         self.renons: frozenset[int] = frozenset()
-        self.played = True  # False when the result was recorded instead of played
+        self.played = True  # False när resultatet skrevs in i stället för att spelas
         self.phase = 'bidding'
 
 # %% ../nbs/03_plumpspelet.ipynb #709c335e
@@ -220,7 +220,7 @@ class PlumpGame:
                  hands=None,                 # exakta händer i första given (en per plats)
                  trump_card=None):           # det uppvända kortet i första given
         names = check_names(players, PlumpError, rule='P2')
-        n = player_count(names)  # 2-6 players (P2), with the same message as everywhere else
+        n = player_count(names)  # 2-6 spelare (P2), med samma meddelande som överallt annars
         if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
         self.players, self.n, self.rules = names, n, rules
         self.schedule = deal_schedule(n, rules)
@@ -286,7 +286,7 @@ def _set_hands(self: PlumpGame, hands, trump_card=None) -> PlumpGame:
         raise PlumpError(f"Ange trumfkortet också: i den här given {where}, och dess färg är trumf (P8). "
                          "Spelar ni utan trumf, välj husregeln sang.")
     old = self.deal
-    self._start_deal(self.deal_index, hands, trump_card)  # raises, leaving `old` in place, if the cards are wrong
+    self._start_deal(self.deal_index, hands, trump_card)  # ger ett fel och lämnar `old` orörd om korten är fel
     self.events.append(['hands', [str(h) for h in hands], None if self.deal.trump_card is None else str(self.deal.trump_card)])
     return self
 

@@ -265,7 +265,7 @@ def bid_options(cards: int, earlier_sum: int, last: bool, rules: PlumpRules = Pl
         f = cards - earlier_sum
         if 0 <= f <= cards: bids.remove(f)  # P6
     if rules.no_zero_twice and zero_last_deal and len(bids) > 1 and bids[0] == 0:
-        bids.remove(0)  # P16, but never so that the last bidder has no way to keep the sum off
+        bids.remove(0)  # P16, men bara om något annat bud finns kvar
     return bids
 
 
@@ -323,13 +323,13 @@ def deal_ids(deck: list[int], players: int, cards: int, dealer: int, rules: Plum
     turned = None
     if need < len(deck): turned = deck[need]
     elif not rules.empty_stock_sang:
-        # No stock: turn the top card before dealing, then shuffle it back in (P8).
+        # Ingen talong: vänd det översta kortet före given och blanda sedan in det igen (P8).
         turned = deck[0]
         deck = list(deck)
         (rng or random.Random(deck[0])).shuffle(deck)
     first = forehand(dealer, players)
     hands = [None] * players
-    for i in range(players): hands[(first + i) % players] = deck[i:need:players]  # one card at a time, clockwise
+    for i in range(players): hands[(first + i) % players] = deck[i:need:players]  # ett kort i taget, medsols
     return hands, turned
 
 # %% ../nbs/02_plumpregler.ipynb #8c2d1977

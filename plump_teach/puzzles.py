@@ -341,9 +341,9 @@ def _line(state, first, n, trump, seat, bid, good: bool) -> list[int]:
         if not any(st[0]): return line
         who = (st[2] + len(st[1])) % n
         moves = _moves(st[0][who], st[1], trump)
-        if who == seat:  # the learner keeps to a winning card when there is one
+        if who == seat:  # eleven håller sig till ett vinnande kort när det finns ett
             card = next((c for c in moves if wins(_after(st, c, n, trump))), moves[0])
-        else:            # after a wrong card the others pick a card that keeps the bid breakable
+        else:            # efter ett fel kort väljer de andra ett kort så att budet fortfarande kan spricka
             breaking = [c for c in moves if not wins(_after(st, c, n, trump))]
             card = breaking[0] if breaking and not good else moves[0]
 
@@ -360,11 +360,11 @@ def _shown_bids(rng, n, cards, dealer, seat, bid, taken) -> list[int] | None:
     bids = [min(cards, taken[s] + rng.randint(0, 1)) for s in range(n)]
     bids[seat] = bid
     order = bidding_order(dealer, n)
-    if sum(bids) == cards:           # P6: the last bidder may not make the sum even; let someone else bid one off
+    if sum(bids) == cards:           # P6: summan får inte gå jämnt ut; ändra någon annans bud med ett
         fix = order[-1] if order[-1] != seat else order[-2]
         bids[fix] += 1 if bids[fix] < cards else -1
     made = []
-    for s in order:                  # the engine has the last word on every bid
+    for s in order:                  # motorn har sista ordet om varje bud
         if bid_error(bids[s], cards, made, n): return None
         made.append(bids[s])
     return bids

@@ -53,10 +53,10 @@ def _play_out(hands, leader, trump, cards, rules, rnd, bids) -> list[int]:
     left = cards
     for _ in range(cards):
         led = best = win = None
-        for seat in orders[leader]:              # clockwise from the one who leads
+        for seat in orders[leader]:              # medsols från den som spelar ut
             h = hands[seat]
             opts = follow_options(h, led, trump, must)
-            if opts is None:                     # any card: pick one of the `left` cards uniformly
+            if opts is None:                     # vilket kort som helst: välj ett av korten i `left`, alla lika troliga
                 r = int(rnd() * left)
                 for opts in h:
                     k = len(opts)

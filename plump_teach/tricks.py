@@ -32,10 +32,10 @@ def split_suits(hand: list[int]) -> list[list[int]]:
 def follow_options(hand: list[list[int]], led: int | None, trump: int | None = None,
                    must_trump: bool = False) -> list[int] | None:
     "Färgtvånget (P10) för en hand uppdelad i färger: listan att välja ur, eller `None` om alla kort är tillåtna."
-    if led is None: return None          # the one who leads may play anything
-    if hand[led]: return hand[led]       # follow suit if you can
+    if led is None: return None          # den som spelar ut får lägga vilket kort som helst
+    if hand[led]: return hand[led]       # följ färg om du kan
     if must_trump and trump is not None and hand[trump]: return hand[trump]  # trumftvång
-    return None                          # void: any card
+    return None                          # renons: vilket kort som helst
 
 
 def legal_ids(hand: list[int], led: int | None, trump: int | None = None, must_trump: bool = False) -> list[int]:

@@ -75,7 +75,7 @@ class PuzzleWidget(W.VBox):
         return self
 
     def _clicked(self, button):
-        if button in self.buttons: self.answer(button.option_key)  # a button of an earlier puzzle does nothing
+        if button in self.buttons: self.answer(button.option_key)  # en knapp från ett tidigare pussel gör ingenting
 
 # %% ../nbs/08_pusselwidget.ipynb #15cc3ef1
 def _answer(self: PuzzleWidget, key: str) -> Feedback | None:
