@@ -331,7 +331,7 @@ def blank_sheet_bismarck(names=None, short: bool = False) -> str:
 <span class="sub">Skriv poängen i given: +1 per stick över normalen, −1 per stick under, tvärtom i pass (B7).
 Kontroll = radens summa, alltid 0.</span></p>
 <table class="sheet">
-<colgroup><col style="width:2.6em"><col><col><col><col><col><col style="width:5em"></colgroup>
+<colgroup><col style="width:2.6em"><col><col><col><col><col><col style="width:6.2em"></colgroup>
 <thead><tr><th class="n">Giv</th><th>Förhand</th><th>Spelsätt</th>{head}<th>Kontroll</th></tr></thead>
 <tbody>{rows}{total}</tbody>
 </table>
@@ -344,9 +344,11 @@ MAX_TASKS = 60
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 def _as_list(x, what: str) -> list:
-    if isinstance(x, (str, int)) and not isinstance(x, bool): return [x]
+    "Ett värde eller en lista som lista; varje värde kontrolleras sedan av pusselmotorn."
     if isinstance(x, (list, tuple, range)): return list(x)
-    raise PlumpError(f"Ange {what} som ett värde eller en lista.")
+    if x is None or isinstance(x, (dict, set, frozenset, bytes)):
+        raise PlumpError(f"Ange {what}, ett värde eller en lista, till exempel kinds=['score'], numbers=[17].")
+    return [x]
 
 def worksheet_tasks(kinds, numbers, level: int = 1) -> list[Puzzle]:
     "Pusslen på arbetsbladet i ordning: för varje sort i `kinds`, uppgift nummer `numbers` på nivån `level`."

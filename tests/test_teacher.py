@@ -1,0 +1,263 @@
+"""Lärarmaterialet (plump_teach.teacher): innehållet i sidorna mot motorn, escaping och felaktiga argument.
+
+Content tests for the teacher's pack: row labels against deal_schedule for every preset and player count,
+worksheet/answer-key consistency against the puzzles themselves, HTML escaping of names, and bad input.
+"""
+import os
+import re
+import stat
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from plump_teach.bismarck import BismarckError, SHORT_ORDER, bismarck_score
+from plump_teach.plump_rules import PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RULE_TEXT, deal_schedule, score
+from plump_teach.puzzles import PUZZLE_KINDS, make_puzzle
+from plump_teach.teacher import (PACK_FILES, answer_key, answers_of, blank_sheet_bismarck, blank_sheet_plump,
+                                 rule_sheet_bismarck, rule_sheet_plump, save_pack, sheet_rows, worksheet,
+                                 worksheet_tasks)
+
+EVIL = '<img src=x onerror="alert(1)">'
+
+
+def row_labels(html: str) -> list[tuple[int, int]]:
+    return [(int(a), int(b)) for a, b in re.findall(r'<tr><td class="n">(\d+)</td><td class="n">(\d+)</td>', html)]
+
+
+class Tags(HTMLParser):
+    "Räknar taggar och kontrollerar att inget <img> eller <script> kommer från en text."
+    def __init__(self):
+        super().__init__(); self.tags = []
+    def handle_starttag(self, tag, attrs): self.tags.append(tag)
+
+
+def tags(html: str) -> list[str]:
+    t = Tags(); t.feed(html); return t.tags
+
+
+def is_page(html: str, landscape: bool = False):
+    assert html.startswith('<!DOCTYPE html>\n<html lang="sv">')
+    assert '<meta charset="utf-8">' in html
+    assert f"@page {{ size: A4 {'landscape' if landscape else 'portrait'}; margin: 12mm; }}" in html
+    assert html.rstrip().endswith('</html>')
+
+
+# ---------------------------------------------------------------- protokollet för Plump
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("preset", list(RULE_PRESETS))
+def test_plump_sheet_rows_follow_the_schedule_of_every_preset(players, preset):
+    "Raderna är givschemat för husreglerna (P3, P14): givens nummer från 1 och antalet kort."
+    rules = PlumpRules.preset(preset)
+    html = blank_sheet_plump(players, rules)
+    is_page(html, landscape=players >= 5)
+    schedule = deal_schedule(players, rules)
+    assert row_labels(html) == list(enumerate(schedule, 1))
+    assert sheet_rows(players, rules) == list(enumerate(schedule, 1))
+    assert html.count('<th class="sub">bud</th><th class="sub">poäng</th>') == players
+    assert html.count('<tr class="sum"><th colspan="3">Summa</th>') == 1
+
+
+@pytest.mark.parametrize("rules", [PlumpRules(thirteen_cards=True), PlumpRules(down_only=True, one_card_deal_each=True),
+                                   PlumpRules(upward_only=True)])
+def test_plump_sheet_rows_follow_house_rules(rules):
+    for n in (3, 4):
+        assert [c for _, c in row_labels(blank_sheet_plump(n, rules))] == deal_schedule(n, rules)
+
+
+def test_plump_sheet_names_in_header_or_empty():
+    html = blank_sheet_plump(['Anna', 'Bo', 'Cissi'])
+    assert [h for h in re.findall(r'<th colspan="2">([^<]*)</th>', html)] == ['Anna', 'Bo', 'Cissi']
+    assert re.findall(r'<th colspan="2">([^<]*)</th>', blank_sheet_plump(3)) == ['&nbsp;'] * 3
+
+
+def test_plump_sheet_house_rules_named():
+    html = blank_sheet_plump(4, PlumpRules(zero_scores_five=True))
+    assert HOUSE_RULE_TEXT['zero_scores_five'] in html
+
+
+@pytest.mark.parametrize("bad, words", [
+    (1, "2–6 spelare (P2), inte 1"), (7, "2–6 spelare (P2), inte 7"), (True, "antal från 2 till 6"),
+    (None, "antal från 2 till 6"), (2.0, "antal från 2 till 6"), ("Anna", "lista med namn"),
+    (['Anna'], "2–6 spelare (P2), inte 1"), (['Anna', ' anna '], "Två spelare heter anna"),
+    (['Anna', ''], "Spelare 2 behöver ett namn"), (['Anna', 3], "Spelare 2 behöver ett namn"),
+])
+def test_plump_sheet_bad_players(bad, words):
+    with pytest.raises(PlumpError, match=re.escape(words)): blank_sheet_plump(bad)
+
+
+def test_plump_sheet_bad_rules_and_13_cards_for_6():
+    with pytest.raises(PlumpError, match="PlumpRules"): blank_sheet_plump(4, {'down_only': True})
+    with pytest.raises(PlumpError, match="tretton kort gäller bara 3 eller 4 spelare"):
+        blank_sheet_plump(6, PlumpRules(thirteen_cards=True))
+
+
+# ---------------------------------------------------------------- protokollet för Bismarck
+
+def test_bismarck_sheet_rows_and_modes():
+    full, short = blank_sheet_bismarck(), blank_sheet_bismarck(['Anna', 'Björn', 'Cecilia'], short=True)
+    is_page(full); is_page(short)
+    assert len(re.findall(r'<tr><td class="n">\d+</td>', full)) == 12
+    assert re.findall(r'<tr><td class="n">(\d+)</td><td></td><td>(\w*)</td>', short) == \
+        [(str(i), m) for i, m in enumerate(SHORT_ORDER, 1)]
+    assert 'kryssa' in full and 'kryssa' not in short      # spelsätten räknas bara i det hela partiet (B5)
+    assert '<th>Kontroll</th>' in full and 'alltid 0' in full
+
+
+@pytest.mark.parametrize("bad, words", [(['Anna', 'Björn'], "exakt 3 spelare (B1), inte 2"),
+                                        (['A', 'B', 'C', 'D'], "exakt 3 spelare (B1), inte 4"),
+                                        ('Anna', "lista med namn"), (['Anna', 'anna', 'Bo'], "Två spelare heter")])
+def test_bismarck_sheet_bad_names(bad, words):
+    with pytest.raises(BismarckError, match=re.escape(words)): blank_sheet_bismarck(bad)
+
+
+def test_bismarck_sheet_bad_short():
+    with pytest.raises(BismarckError, match="short=True"): blank_sheet_bismarck(short='ja')
+
+
+# ---------------------------------------------------------------- regelbladen
+
+def test_rule_sheet_plump_has_every_rule_and_the_p18_numbers():
+    html = rule_sheet_plump()
+    is_page(html)
+    for rid in [*range(1, 16), 17, 18]: assert f'>P{rid}<' in html
+    points = [score(b, t, 5) for b, t in zip([2, 1, 0, 1], [2, 2, 0, 1])]
+    assert points == [12, 0, 10, 11]
+    for name, b, t, p in zip(['Anna', 'Bo', 'Cissi', 'Dan'], [2, 1, 0, 1], [2, 2, 0, 1], points):
+        assert f"<tr><th>{name}</th><td>{b}</td><td>{t}</td><td>{p}" in html
+
+
+@pytest.mark.parametrize("preset", list(RULE_PRESETS))
+def test_rule_sheet_plump_follows_the_preset(preset):
+    rules = PlumpRules.preset(preset)
+    html = rule_sheet_plump(rules)
+    for n in (3, 4):
+        s = deal_schedule(n, rules)
+        assert f"{n} spelare: " in html and f"({len(s)} givar)" in html
+    if rules.changed(): assert RULE_PRESETS[preset].title in html
+    if rules.dealer_bids_first: assert "Givaren bjuder först" in html
+    zero = score(0, 0, 5, rules)
+    assert f"bud 0 ger {zero}" in html
+
+
+def test_rule_sheet_plump_variants():
+    assert "bud 0 ger 5" in rule_sheet_plump(PlumpRules(zero_scores_five=True))
+    assert "trumftvång" in rule_sheet_plump(PlumpRules(must_trump=True))
+    assert "samtidigt" in rule_sheet_plump(PlumpRules(simultaneous_bids=True))
+    assert ">P16<" in rule_sheet_plump(PlumpRules(no_zero_twice=True))
+    with pytest.raises(PlumpError, match="PlumpRules"): rule_sheet_plump('guiden')
+
+
+def test_rule_sheet_bismarck_has_every_rule_and_the_b8_numbers():
+    html = rule_sheet_bismarck()
+    is_page(html)
+    for rid in range(1, 10): assert f'>B{rid}<' in html
+    assert bismarck_score('sang', [9, 5, 2], 0) == [1, 1, -2]
+    assert bismarck_score('pass', [7, 3, 6], 1) == [-1, 1, 0]
+    assert "<td>9 stick<br><b>+1</b></td><td>5 stick<br><b>+1</b></td><td>2 stick<br><b>−2</b></td>" in html
+    assert "<td><b>0</b></td><td><b>+2</b></td><td><b>−2</b></td>" in html
+
+
+# ---------------------------------------------------------------- arbetsbladet och facit
+
+def tasks_of(html: str) -> list[str]:
+    return re.findall(r'<section class="task"><h3>Uppgift (\d+)', html)
+
+
+@pytest.mark.parametrize("kind", list(PUZZLE_KINDS))
+@pytest.mark.parametrize("number", [1, 17, 4242])
+def test_worksheet_and_answer_key_agree_with_the_puzzle(kind, number):
+    "Uppgift N på papper är make_puzzle(sort, N): samma situation, och facit har puzzlets egna rätta svar."
+    level = PUZZLE_KINDS[kind].levels[-1]
+    p = make_puzzle(kind, number, level)
+    ws, key = worksheet(kind, number, level), answer_key(kind, number, level)
+    is_page(ws); is_page(key)
+    assert tasks_of(ws) == tasks_of(key) == [str(number)]
+    assert p.situation in ws
+    assert 'Klicka' not in ws
+    letters = answers_of(p)
+    assert letters and all(p.options["ABCDEFGHIJKLMNOPQRSTUVWXYZ".index(l)].key in p.answers for l in letters)
+    assert len(letters) == len(p.answers)
+    shown = re.search(r'<b>(?:Rätt svar|Vart och ett av de här svaren är rätt):</b> (.*?)</p>', key).group(1)
+    assert re.findall(r'(?:^|, )([A-Z]) \(', shown) == letters
+    # förklaringen är pusslets egen, för ett rätt svar
+    first = next(o.key for o in p.options if o.key in p.answers)
+    fb = p.check(first)
+    assert fb.correct
+    from plump_teach.teacher import _suits
+    assert _suits(fb.text.removeprefix("Rätt! ")) in key
+
+
+def test_worksheet_order_and_numbers():
+    kinds, numbers = ['score', 'trick_winner', 'bismarck_score'], [3, 17]
+    ws, key = worksheet(kinds, numbers), answer_key(kinds, numbers)
+    assert tasks_of(ws) == tasks_of(key) == ['3', '17'] * 3
+    assert [p.kind for p in worksheet_tasks(kinds, numbers)] == ['score'] * 2 + ['trick_winner'] * 2 + ['bismarck_score'] * 2
+    for k in kinds: assert ws.count(f'<h2>{PUZZLE_KINDS[k].title} ') == 1
+    assert 'Namn:' in ws and 'Namn:' not in key
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(list(PUZZLE_KINDS)), st.integers(1, 10**9))
+def test_answer_key_letters_are_right_for_any_number(kind, number):
+    p = make_puzzle(kind, number)
+    assert all(p.check(p.options["ABCDEFGHIJKLMNOPQRSTUVWXYZ".index(l)].key).correct for l in answers_of(p))
+    assert f"Uppgift {number}<" in answer_key(kind, number)
+
+
+def test_level_two():
+    p = make_puzzle('right_card', 5, 2)
+    assert p.situation in worksheet('right_card', 5, 2)
+    assert 'nivå 2' in answer_key('right_card', 5, 2)
+
+
+@pytest.mark.parametrize("args, words", [
+    (('finns_inte', 1), "Det finns inget pussel som heter 'finns_inte'"),
+    (('score', 0), "från 1 till"), (('score', 2.5), "heltal"), (('score', [True]), "heltal"),
+    (([], [1]), "minst en sort"), (('score', []), "minst en sort"),
+    (('score', range(1, 100)), "högst 60 uppgifter, inte 99"),
+    (('score', 1, 2), "nivå 1"), ((None, 1), "sorterna"), (('score', None), "nummer"),
+    (({'score': 1}, 1), "sorterna"),
+])
+def test_worksheet_bad_input(args, words):
+    for f in (worksheet, answer_key):
+        with pytest.raises(PlumpError, match=re.escape(words)): f(*args)
+
+
+# ---------------------------------------------------------------- escaping
+
+def test_names_are_escaped_everywhere():
+    names = [EVIL, 'Bo & "Co"', "Cissi's"]
+    pages = [blank_sheet_plump(names), blank_sheet_bismarck(names)]
+    for html in pages:
+        assert EVIL not in html and '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;' in html
+        assert 'Bo &amp; &quot;Co&quot;' in html
+        assert 'img' not in tags(html) and 'script' not in tags(html)
+
+
+# ---------------------------------------------------------------- save_pack
+
+def test_save_pack_writes_every_page(tmp_path):
+    paths = save_pack(tmp_path / 'pack', ['Anna', 'Bo', 'Cissi', 'Dan'], bismarck_names=['Anna', 'Björn', 'Cecilia'])
+    assert [p.name for p in paths] == list(PACK_FILES)
+    texts = {p.name: p.read_text(encoding='utf-8') for p in paths}
+    assert texts['protokoll-plump.html'] == blank_sheet_plump(['Anna', 'Bo', 'Cissi', 'Dan'])
+    assert texts['facit.html'] == answer_key(('bid_balance', 'score', 'trick_winner'), (1, 2))
+    umask = os.umask(0); os.umask(umask)
+    for p in paths: assert stat.S_IMODE(p.stat().st_mode) == 0o666 & ~umask
+    assert not [p for p in (tmp_path / 'pack').iterdir() if p.name.endswith('.tmp')]
+
+
+def test_save_pack_bad_input_writes_nothing(tmp_path):
+    target = tmp_path / 'pack'
+    for kwargs, words in [({'players': ['Anna', 'Anna']}, "Två spelare heter"),
+                          ({'kinds': ['finns_inte']}, "Det finns inget pussel"),
+                          ({'bismarck_names': ['Anna']}, "exakt 3 spelare")]:
+        with pytest.raises(ValueError, match=words): save_pack(target, **kwargs)
+        assert not target.exists()
+    (tmp_path / 'fil').write_text('x')
+    with pytest.raises(PlumpError, match="ingen mapp"): save_pack(tmp_path / 'fil')
+    assert (tmp_path / 'fil').read_text() == 'x'
+    with pytest.raises(PlumpError, match="sökväg"): save_pack(3)
+    with pytest.raises(PlumpError, match="sökväg"): save_pack('  ')
