@@ -43,7 +43,7 @@ table { border-collapse: collapse; }
 th, td { border: 1px solid #444; padding: 1px 5px; }
 .sheet { width: 100%%; table-layout: fixed; }
 .sheet td, .sheet th { height: %(row)s; text-align: center; }
-.sheet th.n, .sheet td.n { width: 2.6em; }
+.sheet th.n, .sheet td.n { width: 3em; }
 .sheet .sum td, .sheet .sum th { border-top: 3px double #111; font-weight: bold; }
 .sub { font-weight: normal; font-size: 0.8em; color: #444; }
 .task { border-top: 1px solid #ccc; padding: 5px 0 6px; }
@@ -55,7 +55,8 @@ h2 + .task { border-top: none; }
           border: 1px solid #444; border-radius: 50%%; margin-right: 4px; font-weight: bold; }
 .line { display: inline-block; border-bottom: 1px solid #444; min-width: 14em; }
 .key { margin: 3px 0; }
-@media screen and (max-width: 600px) { body { font-size: 15px; } .sheet { font-size: 12px; } }
+@media screen and (max-width: 600px) { body { font-size: 15px; } .sheet { font-size: 12px; }
+  .sheet th, .sheet td { padding: 1px 0; } .sheet .sub { font-size: 9px; overflow: hidden; } }
 """
 
 def _page(title: str, body: str, landscape: bool = False, font: str = '10.5pt', row: str = '7mm') -> str:
@@ -298,7 +299,7 @@ def blank_sheet_plump(players, rules: PlumpRules = PlumpRules()) -> str:
 <p>Datum: <span class="line"></span> &nbsp; {house}.
 <span class="sub">Skriv budet först. Träff: poängen (P13). Plump: 0 (P14).</span></p>
 <table class="sheet">
-<colgroup><col style="width:2.6em"><col style="width:2.6em"><col style="width:{'4.5em' if n <= 4 else '3.5em'}"></colgroup>
+<colgroup><col style="width:3em"><col style="width:3em"><col style="width:5em"></colgroup>
 <thead><tr><th rowspan="2" class="n">Giv</th><th rowspan="2" class="n">Kort</th><th rowspan="2">Givare</th>{head1}</tr>
 <tr>{head2}</tr></thead>
 <tbody>{body_rows}{total}</tbody>
@@ -331,7 +332,7 @@ def blank_sheet_bismarck(names=None, short: bool = False) -> str:
 <span class="sub">Skriv poängen i given: +1 per stick över normalen, −1 per stick under, tvärtom i pass (B7).
 Kontroll = radens summa, alltid 0.</span></p>
 <table class="sheet">
-<colgroup><col style="width:2.6em"><col><col><col><col><col><col style="width:6.2em"></colgroup>
+<colgroup><col style="width:3em"><col><col><col><col><col><col style="width:6.2em"></colgroup>
 <thead><tr><th class="n">Giv</th><th>Förhand</th><th>Spelsätt</th>{head}<th>Kontroll</th></tr></thead>
 <tbody>{rows}{total}</tbody>
 </table>

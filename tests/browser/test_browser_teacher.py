@@ -54,6 +54,7 @@ PAGES = {
     'regelblad-plump-regeltexten': (lambda: rule_sheet_plump(PlumpRules.preset('regeltexten')), 1, A4_PORTRAIT),
     'regelblad-bismarck': (lambda: rule_sheet_bismarck(), 1, A4_PORTRAIT),
     'protokoll-plump-4': (lambda: blank_sheet_plump(['Anna', 'Bo', 'Cissi', 'Dan']), 1, A4_PORTRAIT),
+    'protokoll-plump-6': (lambda: blank_sheet_plump(6), 1, A4_LANDSCAPE),
     'protokoll-bismarck': (lambda: blank_sheet_bismarck(['Anna', 'Björn', 'Cecilia']), 1, A4_PORTRAIT),
     'protokoll-bismarck-kort': (lambda: blank_sheet_bismarck(short=True), 1, A4_PORTRAIT),
 }
