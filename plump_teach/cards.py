@@ -184,7 +184,7 @@ def parse_cards(text: str) -> Cards:
     cards = Cards(parse_card(tok) for tok in tokens)
     seen = set()
     for c in cards:
-        if c in seen: raise CardError(f"Kortet {c} står två gånger; en kortlek har bara ett {c.name}.")
+        if c in seen: raise CardError(f"Kortet {c} ({c.name}) står två gånger, men en kortlek har bara ett sådant kort.")
         seen.add(c)
     return cards
 
