@@ -414,7 +414,8 @@ def answer_key(kinds, numbers, level: int = 1) -> str:
     parts = []
     for prev, p in zip([None, *tasks], tasks):
         right = [o for o in p.options if o.key in p.answers]
-        shown = ", ".join(f"{_letter(p, o.key)} ({_suits(o.label)})" for o in right)
+        shown = ", ".join(f"{_letter(p, o.key)} ({_suits(o.aria if o.row is not None and o.aria else o.label)})"
+                          for o in right)
         lead = "Rätt svar" if len(right) == 1 else "Vart och ett av de här svaren är rätt"
         fb = p.check(right[0].key)
         text = fb.text.removeprefix("Rätt! ")
