@@ -7,7 +7,8 @@ Swedish spell check with Debian's hunspell and the sv_SE dictionary (package hun
   (P1–P21, B1–B9) removed first;
 * the texts of the puzzles (every kind, level and number 1..30: title, question, situation, the
   options' labels, the feedback of every option, the hint), the house rules' texts, the rule presets,
-  the Swedish messages of a set of representative bad calls and the help of the command `plump-teach`.
+  the Swedish messages of a set of representative bad calls and the help of the command `plump-teach`;
+* the teacher's pack: rule sheets, blank score sheets, a worksheet and its answer key.
 
 A word that is neither in the dictionary nor in tests/ordlista.txt fails the test, listed with where
 it occurs. Missing hunspell or sv_SE: skipped locally, a failure when the environment variable CI is
@@ -84,6 +85,7 @@ SUITS = "♠♥♦♣"
 
 def strip_text(text: str) -> str:
     "Ta bort det som inte är svensk prosa: html-taggar, url:er, kortkoder och regelns id."
+    text = re.sub(r"<(style|script)\b.*?</\1>", " ", text, flags=re.S | re.I)
     text = html.unescape(re.sub(r"<[^>]+>", " ", text))
     text = re.sub(r"https?://\S+", " ", text)
     text = re.sub(rf"[{SUITS}]\ufe0f?\s?(?:10|[2-9EKDJAQ]|Kn)?", " ", text)    # ♠10, ♥E, ♣Kn, ♦
@@ -137,6 +139,23 @@ def rule_texts():
         yield f"HOUSE_RULE_TEXT[{k!r}]", t
     for k, p in RULE_PRESETS.items():
         yield f"RULE_PRESETS[{k!r}]", f"{p.title} {p.description}"
+
+
+def teacher_texts():
+    "Lärarmaterialets sidor: regelbladen, de tomma protokollen, arbetsbladet och facit."
+    import plump_teach.bismarck_puzzles  # noqa: F401
+    from plump_teach import teacher as t
+    from plump_teach.plump_rules import RULE_PRESETS
+    from plump_teach.puzzles import PUZZLE_KINDS
+    for k, p in RULE_PRESETS.items():
+        yield f"lärarmaterial: regelblad Plump ({k})", t.rule_sheet_plump(p.rules)
+    yield "lärarmaterial: regelblad Bismarck", t.rule_sheet_bismarck()
+    for n in range(2, 7):
+        yield f"lärarmaterial: tomt protokoll Plump, {n} spelare", t.blank_sheet_plump(n)
+    yield "lärarmaterial: tomt protokoll Bismarck", t.blank_sheet_bismarck()
+    kinds, numbers = list(PUZZLE_KINDS), [1, 2, 3]     # varje sort med tre nummer
+    yield "lärarmaterial: arbetsblad", t.worksheet(kinds, numbers)
+    yield "lärarmaterial: facit", t.answer_key(kinds, numbers)
 
 
 def cli_texts():
@@ -241,6 +260,11 @@ def test_notebook_prose_is_swedish():
 
 def test_widget_and_error_texts_are_swedish():
     found = check([*puzzle_texts(), *rule_texts(), *error_texts(), *cli_texts()])
+    assert not found, report(found)
+
+
+def test_teacher_pack_is_swedish():
+    found = check(teacher_texts())
     assert not found, report(found)
 
 
