@@ -17,8 +17,8 @@ from .names import esc, check_names
 from .protocol import write_atomic
 
 # %% auto #0
-__all__ = ['MAX_TASKS', 'PACK_FILES', 'p18_example', 'rule_sheet_plump', 'b8_example', 'rule_sheet_bismarck', 'sheet_rows',
-           'blank_sheet_plump', 'blank_sheet_bismarck', 'worksheet_tasks', 'worksheet', 'answers_of', 'answer_key',
+__all__ = ['MAX_TASKS', 'p18_example', 'rule_sheet_plump', 'b8_example', 'rule_sheet_bismarck', 'sheet_rows', 'blank_sheet_plump',
+           'blank_sheet_bismarck', 'worksheet_tasks', 'worksheet', 'answers_of', 'answer_key', 'pack_pages',
            'save_pack']
 
 # %% ../nbs/17_lararmaterial.ipynb #0209e137
@@ -424,19 +424,34 @@ def answer_key(kinds, numbers, level: int = 1) -> str:
     return _page("Facit", _intro("Facit", tasks, False) + "".join(parts))
 
 # %% ../nbs/17_lararmaterial.ipynb #36a80007
-PACK_FILES = {'regelblad-plump.html': "Regelblad för Plump", 'regelblad-bismarck.html': "Regelblad för Bismarck",
-              'protokoll-plump.html': "Tomt protokoll för Plump", 'protokoll-bismarck.html': "Tomt protokoll för Bismarck",
-              'arbetsblad.html': "Arbetsblad", 'facit.html': "Facit till arbetsbladet"}
+def pack_pages(players=None, rules: PlumpRules = PlumpRules(), bismarck_names=None,
+               kinds=('bid_balance', 'score', 'trick_winner'), numbers=(1, 2), level: int = 1) -> dict[str, tuple[str, str]]:
+    """Lärarmaterialets sidor: filnamn -> (beskrivning, html). `players`: ett antal, en lista med namn, eller
+    `None` för tomma protokoll för 2, 3, 4, 5 och 6 spelare."""
+    pages = {'regelblad-plump.html': ("Regelblad för Plump", rule_sheet_plump(rules)),
+             'regelblad-bismarck.html': ("Regelblad för Bismarck", rule_sheet_bismarck())}
+    counts = range(MIN_PLAYERS, MAX_PLAYERS + 1) if players is None else [players]
+    for p in counts:
+        n = len(_plump_players(p))
+        pages[f'protokoll-plump-{n}.html'] = (f"Tomt protokoll för Plump, {n} spelare", blank_sheet_plump(p, rules))
+    pages['protokoll-bismarck.html'] = ("Tomt protokoll för Bismarck, helt parti (12 givar)",
+                                        blank_sheet_bismarck(bismarck_names))
+    pages['protokoll-bismarck-kort.html'] = ("Tomt protokoll för Bismarck, kort parti (3 givar)",
+                                             blank_sheet_bismarck(bismarck_names, short=True))
+    pages['arbetsblad.html'] = ("Arbetsblad", worksheet(kinds, numbers, level))
+    pages['facit.html'] = ("Facit till arbetsbladet", answer_key(kinds, numbers, level))
+    items = "".join(f'<li><a href="{name}">{esc(text)}</a></li>' for name, (text, _) in pages.items())
+    pages = {'index.html': ("Innehåll", _page("Lärarmaterial", f"<h1>Lärarmaterial</h1><p>Öppna en sida och skriv ut "
+                                              f"den på A4 med webbläsarens Skriv ut.</p><ul>{items}</ul>")), **pages}
+    return pages
 
-def save_pack(folder, players=4, rules: PlumpRules = PlumpRules(), bismarck_names=None,
+def save_pack(folder, players=None, rules: PlumpRules = PlumpRules(), bismarck_names=None,
               kinds=('bid_balance', 'score', 'trick_winner'), numbers=(1, 2), level: int = 1) -> list[Path]:
-    "Skriv lärarmaterialet som HTML-filer i mappen `folder` och returnera sökvägarna."
+    "Skriv lärarmaterialet (`pack_pages`) som HTML-filer i mappen `folder` och returnera sökvägarna."
     if not isinstance(folder, (str, Path)) or not str(folder).strip():
         raise PlumpError("Ange mappen som en sökväg, till exempel 'lararmaterial'.")
     folder = Path(str(folder).strip())
     if folder.exists() and not folder.is_dir():
         raise PlumpError(f"{folder.name} finns redan och är ingen mapp; välj en annan mapp.")
-    pages = dict(zip(PACK_FILES, [rule_sheet_plump(rules), rule_sheet_bismarck(), blank_sheet_plump(players, rules),
-                                  blank_sheet_bismarck(bismarck_names), worksheet(kinds, numbers, level),
-                                  answer_key(kinds, numbers, level)]))
-    return [write_atomic(folder / name, text) for name, text in pages.items()]
+    pages = pack_pages(players, rules, bismarck_names, kinds, numbers, level)   # allt görs innan något skrivs
+    return [write_atomic(folder / name, text) for name, (_, text) in pages.items()]

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from plump_teach.bismarck import BismarckError, SHORT_ORDER, bismarck_score
 from plump_teach.plump_rules import PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RULE_TEXT, deal_schedule, score
 from plump_teach.puzzles import PUZZLE_KINDS, make_puzzle
-from plump_teach.teacher import (PACK_FILES, answer_key, answers_of, blank_sheet_bismarck, blank_sheet_plump,
+from plump_teach.teacher import (answer_key, pack_pages, answers_of, blank_sheet_bismarck, blank_sheet_plump,
                                  rule_sheet_bismarck, rule_sheet_plump, save_pack, sheet_rows, worksheet,
                                  worksheet_tasks)
 
@@ -239,14 +239,32 @@ def test_names_are_escaped_everywhere():
 # ---------------------------------------------------------------- save_pack
 
 def test_save_pack_writes_every_page(tmp_path):
-    paths = save_pack(tmp_path / 'pack', ['Anna', 'Bo', 'Cissi', 'Dan'], bismarck_names=['Anna', 'Björn', 'Cecilia'])
-    assert [p.name for p in paths] == list(PACK_FILES)
+    paths = save_pack(tmp_path / 'pack')
+    names = [p.name for p in paths]
+    assert names == ['index.html', 'regelblad-plump.html', 'regelblad-bismarck.html',
+                     *[f'protokoll-plump-{n}.html' for n in range(2, 7)],
+                     'protokoll-bismarck.html', 'protokoll-bismarck-kort.html', 'arbetsblad.html', 'facit.html']
     texts = {p.name: p.read_text(encoding='utf-8') for p in paths}
-    assert texts['protokoll-plump.html'] == blank_sheet_plump(['Anna', 'Bo', 'Cissi', 'Dan'])
+    for n in range(2, 7): assert texts[f'protokoll-plump-{n}.html'] == blank_sheet_plump(n)
     assert texts['facit.html'] == answer_key(('bid_balance', 'score', 'trick_winner'), (1, 2))
+    assert texts['protokoll-bismarck-kort.html'] == blank_sheet_bismarck(short=True)
+    for name in names[1:]: assert f'<a href="{name}">' in texts['index.html']   # innehållet länkar till allt
     umask = os.umask(0); os.umask(umask)
     for p in paths: assert stat.S_IMODE(p.stat().st_mode) == 0o666 & ~umask
     assert not [p for p in (tmp_path / 'pack').iterdir() if p.name.endswith('.tmp')]
+
+
+def test_save_pack_with_names_and_house_rules(tmp_path):
+    rules = PlumpRules.preset('regeltexten')
+    paths = save_pack(tmp_path, ['Anna', 'Bo', EVIL], rules, ['Anna', 'Björn', 'Cecilia'], ['score'], [17])
+    texts = {p.name: p.read_text(encoding='utf-8') for p in paths}
+    assert [n for n in texts if n.startswith('protokoll-plump')] == ['protokoll-plump-3.html']
+    assert texts['protokoll-plump-3.html'] == blank_sheet_plump(['Anna', 'Bo', EVIL], rules)
+    assert EVIL not in texts['protokoll-plump-3.html']
+    assert texts['regelblad-plump.html'] == rule_sheet_plump(rules)
+    assert 'Björn' in texts['protokoll-bismarck.html']
+    assert texts['arbetsblad.html'] == worksheet('score', 17)
+    assert list(texts) == list(pack_pages(['Anna', 'Bo', EVIL], rules, ['Anna', 'Björn', 'Cecilia'], ['score'], [17]))
 
 
 def test_save_pack_bad_input_writes_nothing(tmp_path):

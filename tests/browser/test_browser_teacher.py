@@ -10,7 +10,7 @@ import pytest
 from browser_helpers import screenshot
 from plump_teach.plump_rules import PlumpRules, RULE_PRESETS
 from plump_teach.teacher import (answer_key, blank_sheet_bismarck, blank_sheet_plump, rule_sheet_bismarck,
-                                 rule_sheet_plump, worksheet)
+                                 rule_sheet_plump, save_pack, worksheet)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -101,3 +101,25 @@ def test_no_task_is_split_between_pages(page):
     assert avoid and set(avoid) == {"avoid"}
     page.emulate_media(media="screen")
     screenshot(page, "lararmaterial-arbetsblad-blandat-1280x900")
+
+
+def test_saved_pack_opens_from_files_and_prints(page, tmp_path):
+    "Hela lärarmaterialet från save_pack, öppnat som file://-adresser: varje fil får sitt antal A4-sidor."
+    paths = save_pack(tmp_path / "lararmaterial")
+    stated = {'index.html': 1, 'regelblad-plump.html': 1, 'regelblad-bismarck.html': 1,
+              **{f'protokoll-plump-{n}.html': 1 for n in range(2, 7)},
+              'protokoll-bismarck.html': 1, 'protokoll-bismarck-kort.html': 1, 'arbetsblad.html': 2, 'facit.html': 1}
+    assert sorted(p.name for p in paths) == sorted(stated)
+    for p in paths:
+        page.goto(p.as_uri(), wait_until="load")
+        assert page.title(), p.name
+        page.emulate_media(media="print")
+        sizes = pdf_pages(page.pdf(format="A4", prefer_css_page_size=True))
+        page.emulate_media(media="screen")
+        assert len(sizes) == stated[p.name], f"{p.name}: {len(sizes)} sidor"
+        assert set(sizes) <= {A4_PORTRAIT, A4_LANDSCAPE}
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(paths[0].as_uri())
+    page.get_by_role("link", name="Facit till arbetsbladet").click()
+    page.wait_for_url("**/facit.html")
+    screenshot(page, "lararmaterial-index-1280x900")
