@@ -8,6 +8,8 @@ Swedish spell check with Debian's hunspell and the sv_SE dictionary (package hun
 * the texts of the puzzles (every kind, level and number 1..30: title, question, situation, the
   options' labels, the feedback of every option, the hint), the house rules' texts, the rule presets,
   the Swedish messages of a set of representative bad calls and the help of the command `plump-teach`;
+* the widgets as they are shown: the puzzle trainer, a puzzle after a hint and a wrong answer, and the
+  score keeper's first page;
 * the teacher's pack: rule sheets, blank score sheets, a worksheet and its answer key.
 
 A word that is neither in the dictionary nor in tests/ordlista.txt fails the test, listed with where
@@ -141,6 +143,36 @@ def rule_texts():
         yield f"RULE_PRESETS[{k!r}]", f"{p.title} {p.description}"
 
 
+def widget_strings(w, seen=None):
+    "Texterna som en widget och dess barn visar: värden, beskrivningar, platshållare, tips och alternativ."
+    seen = set() if seen is None else seen
+    if id(w) in seen: return
+    seen.add(id(w))
+    labels = getattr(w, "_options_labels", None)
+    if labels is not None:                        # en lista att välja i: värdet är en nyckel, etiketterna syns
+        yield from (o for o in labels if isinstance(o, str))
+    for attr in ("description", "placeholder", "tooltip") + (() if labels is not None else ("value",)):
+        v = getattr(w, attr, None)
+        if isinstance(v, str): yield v
+    for c in getattr(w, "children", ()) or ():
+        yield from widget_strings(c, seen)
+
+
+def widget_texts(tmp_path):
+    "Pusselträningen, ett pussel efter ett fel svar och en ledtråd, och protokollförarens första sida."
+    from plump_teach.protocol_widget import ProtocolWidget
+    from plump_teach.widgets import PuzzleTrainer, show_puzzle
+    yield "PuzzleTrainer", " ".join(widget_strings(PuzzleTrainer(rounds=3, seed=1)))
+    for kind in ("dealer_bid", "right_card", "sheet_error", "bismarck_discard"):
+        w = show_puzzle(kind, 1)
+        wrong = next(o.key for o in w.puzzle.options if o.key not in w.puzzle.answers)
+        w.show_hint()
+        w.answer(wrong)
+        yield f"show_puzzle({kind!r}, 1) efter fel svar", " ".join(widget_strings(w))
+    text = " ".join(widget_strings(ProtocolWidget(tmp_path / "protokoll.json")))
+    yield "ProtocolWidget", re.sub(r"\S*protokoll\.json", " ", text.replace(str(tmp_path), " "))   # sökvägen
+
+
 def teacher_texts():
     "Lärarmaterialets sidor: regelbladen, de tomma protokollen, arbetsbladet och facit."
     import plump_teach.bismarck_puzzles  # noqa: F401
@@ -260,6 +292,11 @@ def test_notebook_prose_is_swedish():
 
 def test_widget_and_error_texts_are_swedish():
     found = check([*puzzle_texts(), *rule_texts(), *error_texts(), *cli_texts()])
+    assert not found, report(found)
+
+
+def test_widgets_are_swedish(tmp_path):
+    found = check(widget_texts(tmp_path))
     assert not found, report(found)
 
 
