@@ -66,6 +66,8 @@ def test_every_cell_runs_alone(name):
 def test_no_code_shows(name):
     for i, c in enumerate(code_cells(read(name))):
         assert c.metadata.get("jupyter", {}).get("source_hidden") is True, f"{name}: kodcell {i + 1} är inte hopfälld"
+        # JupyterLab visar första raden i en hopfälld cell: den ska vara tom
+        assert c.source.split("\n")[0].strip() == "", f"{name}: kodcell {i + 1} visar {c.source.split(chr(10))[0]!r}"
         assert "#| export" not in c.source and "#|export" not in c.source, f"{name}: kodcell {i + 1} exporterar"
         assert "test_eq" not in c.source or c.source.lstrip().startswith("#| hide"), \
             f"{name}: kodcell {i + 1} testar utan #| hide"
