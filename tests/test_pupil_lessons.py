@@ -147,3 +147,12 @@ def test_lesson_1_shows_the_engines_deal():
     # texten om poängen stämmer med motorn
     text = markdown(nb)
     assert "Cissi tog inget stick" in text and "Bo bjöd 1 men tog 2 stick" in text
+
+
+def test_lesson_1_puzzles_use_only_the_basic_rules():
+    "Lektion 1 har inte lärt ut några husregler: dess pussel gäller grundreglerna (inget 'Husregel: …')."
+    from plump_teach.puzzles import make_puzzle
+    calls = re.findall(r"show_puzzle\('(\w+)', (\d+)\)", "\n".join(c.source for c in code_cells(read("01_vad_ar_plump.ipynb"))))
+    assert {k for k, _ in calls} == {"trick_winner", "score"}
+    for kind, number in calls:
+        assert "husregel" not in make_puzzle(kind, int(number)).situation.lower(), (kind, number)
