@@ -348,7 +348,7 @@ def hit_points(bid: int, tricks: int, cards: int, rules: PlumpRules = PlumpRules
         if rules.zero_scores_five: return 5
         if rules.zero_scores_five_plus_tricks: return 5 + cards
     if rules.one_point_per_trick: return bid
-    if rules.ten_scores_110 and bid >= 10: return 100 + bid  # the 1 in front: 10 -> 110, 13 -> 113
+    if rules.ten_scores_110 and bid >= 10: return 100 + bid  # ettan framför: 10 -> 110, 13 -> 113
     return 10 + bid
 
 
