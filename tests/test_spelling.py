@@ -2,7 +2,8 @@
 
 Swedish spell check with Debian's hunspell and the sv_SE dictionary (package hunspell-sv), over
 
-* the markdown prose of every notebook in nbs/ (recursively, so new lessons are checked as they come),
+* the markdown prose and the code comments of every notebook in nbs/ (recursively, so new lessons are
+  checked as they come),
   with code spans, code blocks, link URLs, HTML tags, LaTeX, card codes (♠10, ♥E) and rule ids
   (P1–P21, B1–B9) removed first;
 * the texts of the puzzles (every kind, level and number 1..30: title, question, situation, the
@@ -110,14 +111,26 @@ def strip_markdown(md: str) -> str:
     return strip_text(md)
 
 
+COMMENT = re.compile(r"""^[^'"#]*#(?![|]|[0-9a-fA-F]{3,8}\b)\s?(.*)$""")   # inte #| och inte färgen #ccc
+
+def comments(code: str) -> str:
+    "Kodcellens kommentarer (inte nbdev:s #| och inte # inuti strängar), med kodspann bortplockade."
+    found = [m.group(1) for line in code.splitlines() if (m := COMMENT.match(line))]
+    text = re.sub(r"\b(True|False|None)\b", " ", "\n".join(found))           # Pythons ord
+    text = re.sub(r"\b[A-Z]?[a-z]+[A-Z]\w*", " ", text)                       # klassnamn: IntText
+    return strip_markdown(text)
+
+
 def notebook_texts():
-    "(källa, text) för varje markdowncell i nbs/, också i undermappar."
+    "(källa, text) för varje markdowncell och kodcellernas kommentarer i nbs/, också i undermappar."
     for nb in sorted((ROOT / "nbs").rglob("*.ipynb")):
         if ".ipynb_checkpoints" in nb.parts: continue
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         for i, c in enumerate(cells, 1):
             if c["cell_type"] == "markdown":
                 yield f"{nb.relative_to(ROOT)}, cell {i}", strip_markdown("".join(c["source"]))
+            elif c["cell_type"] == "code":
+                yield f"{nb.relative_to(ROOT)}, cell {i} (kommentar)", comments("".join(c["source"]))
 
 
 def puzzle_texts():
@@ -310,6 +323,8 @@ def test_check_finds_a_misspelling():
     found = check([("prov", strip_markdown("Givaren bjuder sisst. `legal_bids` ♠10 ♥E P13 <b>x</b> **s**pader "
                                            "https://ex.se/abc legal_bids 'score' ettkortsgivarna"))])
     assert list(found) == ["sisst"] and found["sisst"] == ["prov"]
+    code = "#| export\nx = 1  # follow suit if you can\ncss = 'color: #ccc'\n# `legal_bids` ger True"
+    assert comments(code).split() == ["follow", "suit", "if", "you", "can", "ger"]
     assert strip_markdown("Se [reglerna](https://x.se/yy) och `make_puzzle`.").split() == ["Se", "[reglerna]", "och", "."]
 
 
