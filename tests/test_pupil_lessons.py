@@ -156,3 +156,16 @@ def test_lesson_1_puzzles_use_only_the_basic_rules():
     assert {k for k, _ in calls} == {"trick_winner", "score"}
     for kind, number in calls:
         assert "husregel" not in make_puzzle(kind, int(number)).situation.lower(), (kind, number)
+
+
+def test_nbdev_clean_keeps_the_hidden_cells():
+    "nbdev-clean (med projektets [tool.nbdev]) behåller {'jupyter': {'source_hidden': true}} i elevlektionerna."
+    import json
+    from nbdev.clean import clean_nb
+    from nbdev.config import get_config
+    keys = get_config(path=ELEV).get("allowed_cell_metadata_keys") or []
+    for name in NOTEBOOKS:
+        nb = json.loads((ELEV / name).read_text())
+        before = [c["metadata"] for c in nb["cells"]]
+        clean_nb(nb, allowed_cell_metadata_keys=keys)
+        assert [c["metadata"] for c in nb["cells"]] == before, name
