@@ -114,3 +114,25 @@ def test_lesson_1_in_jupyterlab(page, jupyterlab):
             page.wait_for_timeout(200)
             screenshot(page, f"elev-01-{w}x{h}-{label}", full_page=False)
         assert res["count"] == 0, f"{w}x{h}: notebooken är {res['nbWidth']} px; för breda: {res['bad']}"
+
+
+def test_glossary_link_opens_the_term(page, jupyterlab):
+    """Ett ord i lektionen är en länk till ordlistan: den öppnas, och ordets rubrik har det ankare länken pekar på.
+
+    (JupyterLab 4 skriver rubrikens ankare som data-jupyter-id i en notebook som inte är betrodd; att sidan
+    också rullar fram till ordet kontrolleras inte här.)
+    """
+    base = jupyterlab(ELEV)
+    open_notebook(page, base, "elev/01_vad_ar_plump.ipynb")
+    panel = page.locator("#jp-main-dock-panel .jp-NotebookPanel").first
+    link = panel.locator(".jp-MarkdownCell a", has_text="trumf").first
+    href = link.get_attribute("href")
+    assert "/elev/ordlista.ipynb" in href and href.endswith("#trumf"), href
+    link.click()
+    glossary = page.locator("#jp-main-dock-panel .jp-NotebookPanel").filter(has_text="Ordlista").last
+    glossary.wait_for()
+    heading = glossary.locator('h3[id="trumf"], h3[data-jupyter-id="trumf"]')
+    heading.wait_for(state="attached")
+    assert heading.inner_text().strip().startswith("trumf")
+    assert glossary.get_by_text("Den starkaste färgen i en giv").count() == 1
+    screenshot(page, "elev-ordlista", full_page=False)
