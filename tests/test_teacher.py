@@ -279,3 +279,16 @@ def test_save_pack_bad_input_writes_nothing(tmp_path):
     assert (tmp_path / 'fil').read_text() == 'x'
     with pytest.raises(PlumpError, match="sökväg"): save_pack(3)
     with pytest.raises(PlumpError, match="sökväg"): save_pack('  ')
+
+
+def test_published_pack_in_nbs_is_current(tmp_path):
+    """nbs/lararmaterial/ (som startsidan länkar till) är precis vad save_pack ger med grundinställningarna.
+    Misslyckas testet: kör `.venv/bin/python -c "from plump_teach.teacher import save_pack; save_pack('nbs/lararmaterial')"`
+    och checka in ändringen."""
+    from pathlib import Path
+    from plump_teach.teacher import save_pack
+    published = Path(__file__).resolve().parents[1] / "nbs" / "lararmaterial"
+    fresh = {p.name: p.read_bytes() for p in save_pack(tmp_path / "ny")}
+    assert sorted(fresh) == sorted(p.name for p in published.iterdir())
+    for name, data in fresh.items():
+        assert (published / name).read_bytes() == data, f"nbs/lararmaterial/{name} är inte uppdaterad"
