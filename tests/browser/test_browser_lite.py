@@ -105,7 +105,7 @@ def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record
     # fastcore.test finns redan när kärnan har startat; ingen installationscell).
     page.goto(lite_server + "/")
     wait_for_lite_notebook(page, "index.ipynb")
-    wait_for_text(page, "Kursens delar", within="#jp-main-dock-panel .jp-NotebookPanel .jp-RenderedMarkdown")
+    wait_for_text(page, "Elev: börja här", within="#jp-main-dock-panel .jp-NotebookPanel .jp-RenderedMarkdown")
     wait_for_kernel_idle(page)
     state = run_all_cells(page, timeout=LITE_BOOT_TIMEOUT)
     assert not state["errors"], state
