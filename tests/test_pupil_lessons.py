@@ -15,7 +15,7 @@ from nbclient import NotebookClient
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
 GLOSSARY = ELEV / "ordlista.ipynb"
 NOTEBOOKS = sorted(p.name for p in ELEV.glob("*.ipynb"))
-LESSONS = [n for n in NOTEBOOKS if n != GLOSSARY.name]
+LESSONS = [n for n in NOTEBOOKS if n[:2].isdigit()]     # lektionerna: 01_…, 02_…; ordlistan och andra sidor har inget nummer
 
 
 def read(name):
@@ -77,8 +77,11 @@ def test_no_code_shows(name):
 def test_lesson_has_its_parts(name):
     nb = read(name)
     text = markdown(nb)
-    first = nb.cells[0].source
-    assert re.search(r"Run All Cells|Kör alla celler", first) and "Skift+Enter" in first, "startinstruktion saknas överst"
+    # startinstruktionen är en egen cell överst, bara för JupyterLab (utan kod i Voilà och på webbplatsen tas den bort)
+    start = nb.cells[1]
+    assert re.search(r"Run All Cells", start.source) and "Kör alla celler" in start.source and "Skift+Enter" in start.source, \
+        f"{name}: startinstruktion saknas i andra cellen"
+    assert start.metadata.get("plump_teach", {}).get("jupyterlab_only") is True, f"{name}: startinstruktionen är inte märkt"
     for heading in ("## Det här lär du dig", "## Prova själv", "## Sammanfattning", "## Att prata om"):
         assert heading in text, f"{name}: {heading!r} saknas"
     assert text.index("## Det här lär du dig") < text.index("## Sammanfattning") < text.index("## Att prata om")
@@ -110,7 +113,7 @@ def test_glossary_is_alphabetical_with_rule_ids():
     from plump_teach.lesson import term_anchor
     assert {term_anchor(t) for t in terms} == anchors()
     for _, term, definition in entries:
-        assert re.search(r"\(regel P\d+", definition), f"{term}: regel saknas"
+        assert re.search(r"\(regel [PB]\d+", definition), f"{term}: regel saknas"
     for term in ("giv", "givare", "bud", "stick", "trumf", "förhand", "plump", "protokoll"):
         assert term in terms
 

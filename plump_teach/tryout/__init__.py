@@ -1,0 +1,1 @@
+"""Små widgetar för elevlektionernas "Prova själv": eleven ändrar kort, bud eller trumf och motorn svarar."""
