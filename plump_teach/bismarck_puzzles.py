@@ -10,7 +10,8 @@ import html
 import random
 from .cards import Card, Cards, FULL_DECK, SUITS, SUIT_NAMES, cards_html, sort_hand, parse_cards
 from .puzzles import (Puzzle, Option, puzzle_kind, make_puzzle, PUZZLE_KINDS, _table, _card_options,
-                                 trick_reason)
+                                 trick_reason, not_winner_reason)
+from .names import genitive
 from .bismarck import (MODES, bismarck_score, normal_tricks, bismarck_trick_winner, legal_plays,
                                   mode_trump, mode_label, BismarckGame, modes_left)
 
@@ -52,10 +53,15 @@ def _make_bismarck_score(rng, level):
                 f"{'över' if d > 0 else 'under' if d < 0 else 'lika med'} normalen; {way}det ger {right:+d}. "
                 f"Alla tre: {', '.join(f'{B_NAMES[s]} {pts[s]:+d}' for s in range(3))}, summa 0.")
         return text.replace('+0', '0'), ''
+    def nudge(key):
+        pass_text = " I pass är det tvärtom: stick över normalen ger minus." if mode == 'pass' else ""
+        return (f"{int(key):+d} stämmer inte för {B_NAMES[who]}. Börja med {genitive(B_NAMES[who])} normal: "
+                f"{B_NAMES[who]} är {'förhand' if who == fh else 'inte förhand'}. Räkna sedan hur många stick över "
+                f"eller under normalen det blev.{pass_text}".replace('+0', '0'), '')
     return Puzzle('', 0, level, '', '', f"Hur många poäng får {B_NAMES[who]}?", situation,
                   [Option(str(v), f"{v:+d}".replace('+0', '0'), f"{v} poäng") for v in shown],
                   frozenset([str(right)]), "Vad är normalen för den spelaren i det här spelsättet?", explain,
-                  {'mode': mode, 'trump': trump, 'forehand': fh, 'tricks': tricks, 'who': who})
+                  {'mode': mode, 'trump': trump, 'forehand': fh, 'tricks': tricks, 'who': who}, nudge=nudge)
 
 # %% ../nbs/14_bismarckpussel.ipynb #5c619573
 @puzzle_kind('bismarck_modes', 'Bismarck: spelsätt kvar', 'B5')
@@ -79,7 +85,9 @@ def _make_bismarck_modes(rng, level):
     return Puzzle('', 0, level, '', '', f"Nu är {fh} förhand. Vilket spelsätt kan {fh} välja?", situation,
                   [Option(m, m.capitalize(), m) for m in MODES], frozenset(left),
                   f"Leta upp raderna där {fh} var förhand.", explain,
-                  {'forehand': fh, 'left': left, 'used': used, 'history': [(g.players[d.forehand], d.mode) for d in g.deals]})
+                  {'forehand': fh, 'left': left, 'used': used, 'history': [(g.players[d.forehand], d.mode) for d in g.deals]},
+                  nudge=lambda key: (f"{fh} har redan spelat {key} som förhand, och varje spelsätt används bara en gång "
+                                     "per spelare i ett helt parti.", ''))
 
 # %% ../nbs/14_bismarckpussel.ipynb #e4686abc
 @puzzle_kind('bismarck_trick', 'Bismarck: vem tar sticket?', 'B6')
@@ -98,7 +106,8 @@ def _make_bismarck_trick(rng, level):
                  f'<p>Sticket, i spelordning: {cards_html(trick, 48)}</p>')
     return Puzzle('', 0, level, '', '', "Vilket kort tar sticket?", situation, _card_options(trick),
                   frozenset([str(trick[w])]), "Ger spelsättet någon trumf? Vilken färg spelades ut?", explain,
-                  {'mode': mode, 'trump': trump, 'trick': Cards(trick)})
+                  {'mode': mode, 'trump': trump, 'trick': Cards(trick)},
+                  nudge=lambda key: (not_winner_reason(trick, t, next(c for c in trick if str(c) == key)), ''))
 
 # %% ../nbs/14_bismarckpussel.ipynb #a94d54a2
 @puzzle_kind('bismarck_card', 'Bismarck: tillåtet kort', 'B6')
@@ -123,7 +132,9 @@ def _make_bismarck_card(rng, level):
                  f'<p>Din hand: {cards_html(hand, 44)}</p>')
     return Puzzle('', 0, level, '', '', "Vilket kort får du lägga?", situation, _card_options(hand),
                   frozenset(map(str, ok)), "Vilken färg spelades ut först?", explain,
-                  {'hand': hand, 'trick': trick})
+                  {'hand': hand, 'trick': trick},
+                  nudge=lambda key: (f"{key} bryter mot färgtvånget: {SUIT_NAMES[led]} spelades ut och du har "
+                                     f"{SUIT_NAMES[led]}. Då måste du lägga {SUIT_NAMES[led]}.", ''))
 
 # %% ../nbs/14_bismarckpussel.ipynb #fd65cf36
 def follows_discard_rule(hand, discards, mode, trump=None) -> bool:
@@ -187,10 +198,22 @@ def _make_bismarck_discard(rng, level):
                    "kan du trumfa när färgen spelas ut. Trumf och ess sparar du.")
         if chosen is not right[0] and any(c.suit == t for c in chosen) and t: why = "Att lägga bort trumf försvagar handen. " + why
         return why, ''
+    def nudge(key):
+        chosen = uniq[int(key)]
+        if t and any(c.suit == t for c in chosen):
+            return "Att lägga bort trumf försvagar handen: trumfen tar stick åt dig.", ''
+        if mode == 'pass':
+            return ("I pass vill du bli av med de kort som tar stick. Kvar på handen har du högre kort än några av "
+                    "dem du lägger bort.", '')
+        if any(c.rank == 14 for c in chosen): return "Ett ess tar nästan alltid ett stick: spara det.", ''
+        left = sorted({SUIT_NAMES[c.suit] for c in hand if c not in chosen and c.suit in {x.suit for x in chosen}})
+        if not left: return "De fyra korten gör inte handen starkare i det spelsätt du tänker välja.", ''
+        return (f"Du har fortfarande kort kvar i {' och '.join(left)}, så du blir inte renons och kan inte trumfa "
+                "när färgen spelas ut.", '')
     # B2, B4: förhand lägger bort fyra kort först och väljer spelsätt sedan; pusslet frågar därför om en plan
     situation = (f'<p>Du är förhand och har tagit upp de fyra uppvända korten. Först lägger du bort fyra kort, '
                  f'sedan väljer du spelsätt (B2, B4). Du tänker välja {html.escape(_mode_text(mode, trump))}. '
                  f'Dina 20 kort:</p><p>{cards_html(hand, 36)}</p>')
     return Puzzle('', 0, level, '', '', f"Du tänker spela {plan}: vilka fyra kort lägger du bort?", situation, opts,
                   frozenset([ans]), "Vad vill du uppnå i spelsättet du tänker välja: kunna trumfa, eller slippa stick?",
-                  explain, {'hand': hand, 'mode': mode, 'trump': trump, 'options': uniq})
+                  explain, {'hand': hand, 'mode': mode, 'trump': trump, 'options': uniq}, nudge=nudge)

@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/elevlektion.html.md"""
 
 # %% ../nbs/18_elevlektion.ipynb #92510f65
 from __future__ import annotations
+from dataclasses import dataclass
 import ipywidgets as W
 from IPython.display import HTML
 from .cards import cards_html, SUIT_NAMES
@@ -14,9 +15,9 @@ from .plump import PlumpGame, PlumpDeal
 from .plump_rules import score, forehand, PlumpError
 
 # %% auto #0
-__all__ = ['EXAMPLE_PLAYERS', 'EXAMPLE_HANDS', 'EXAMPLE_TRUMP', 'EXAMPLE_BIDS', 'EXAMPLE_PLAYS', 'example_deal', 'hands_html',
-           'bids_html', 'trick_html', 'points_html', 'show_deal', 'TrickStepper', 'ScoreTry', 'term_anchor',
-           'glossary_link']
+__all__ = ['EXAMPLE_PLAYERS', 'EXAMPLE_HANDS', 'EXAMPLE_TRUMP', 'EXAMPLE_BIDS', 'EXAMPLE_PLAYS', 'PUPIL_LESSONS', 'example_deal',
+           'hands_html', 'bids_html', 'trick_html', 'points_html', 'show_deal', 'TrickStepper', 'ScoreTry',
+           'term_anchor', 'glossary_link', 'PupilLesson', 'review_lesson']
 
 # %% ../nbs/18_elevlektion.ipynb #60af8aca
 EXAMPLE_PLAYERS = ("Anna", "Bo", "Cissi", "Dan")
@@ -170,3 +171,31 @@ def term_anchor(term: str) -> str:
 def glossary_link(term: str, text: str | None = None, page: str = 'ordlista.ipynb') -> str:
     "En Markdown-länk till ordet i ordlistan."
     return f'[{text or term}]({page}#{term_anchor(term)})'
+
+# %% ../nbs/18_elevlektion.ipynb #43aaeb25
+@dataclass(frozen=True)
+class PupilLesson:
+    "En elevlektion: filen i nbs/elev, numret, titeln och reglerna den lär ut."
+    file: str
+    number: int
+    title: str
+    rules: tuple[str, ...]
+
+    @property
+    def name(self) -> str: return f"Lektion {self.number}: {self.title}"
+
+PUPIL_LESSONS = (
+    PupilLesson('01_vad_ar_plump.ipynb', 1, 'Vad är Plump?', ('P18',)),
+    PupilLesson('02_korten_och_sticken.ipynb', 2, 'Korten och sticken', ('P1', 'P9', 'P10', 'P11', 'P12')),
+    PupilLesson('03_given_och_trumfen.ipynb', 3, 'Given och trumfen', ('P2', 'P3', 'P4', 'P8', 'P15', 'P17')),
+    PupilLesson('04_buden.ipynb', 4, 'Buden', ('P5', 'P6', 'P7', 'P16')),
+    PupilLesson('05_poangen_och_protokollet.ipynb', 5, 'Poängen och protokollet', ('P13', 'P14', 'P18', 'P19')),
+    PupilLesson('06_bjuda_och_spela_klokt.ipynb', 6, 'Bjuda och spela klokt', ('P20', 'P21')),
+    PupilLesson('07_bismarck_spelsatten.ipynb', 7, 'Bismarck, tre spelare och fyra spelsätt', ('B1', 'B2', 'B3', 'B4', 'B5')),
+    PupilLesson('08_bismarck_sticken_och_poangen.ipynb', 8, 'Bismarck, sticken och poängen', ('B6', 'B7', 'B8', 'B9')),
+)
+
+def review_lesson(rule: str) -> PupilLesson | None:
+    "Lektionen som lär ut regeln `rule` (den sista, om flera gör det: den med regeln i fokus)."
+    found = [l for l in PUPIL_LESSONS if rule in l.rules and l.number > 1]
+    return found[-1] if found else None

@@ -22,8 +22,8 @@ from .plump import PlumpDeal
 
 # %% auto #0
 __all__ = ['PUZZLE_KINDS', 'MAX_NUMBER', 'NAMES', 'Option', 'PlayedTrick', 'Feedback', 'Puzzle', 'PuzzleKind', 'puzzle_kind',
-           'puzzle_kind_of', 'make_puzzle', 'guaranteed_cards', 'DealPosition', 'trick_reason', 'sheet_errors',
-           'blind_win_chance']
+           'puzzle_kind_of', 'make_puzzle', 'guaranteed_cards', 'DealPosition', 'trick_reason', 'not_winner_reason',
+           'sheet_errors', 'blind_win_chance']
 
 # %% ../nbs/07_pusselmotor.ipynb #9d9564e2
 @dataclass(frozen=True)
@@ -70,6 +70,7 @@ class Puzzle:
     explain: Callable  # nyckel -> (förklaring, extra html) eller (förklaring, extra html, spelföljd)
     data: dict = field(default_factory=dict)   # situationen som data, för tester och appar
     position: DealPosition | None = None       # läget i en giv, som motorn kan spela fram (nivå 2 av Rätt kort)
+    nudge: Callable | None = None              # fel nyckel -> (varför det svaret bryter mot regeln, extra html), utan svaret
 
     def option(self, key: str) -> Option:
         for o in self.options:
@@ -84,6 +85,14 @@ class Puzzle:
         ok = key in self.answers
         text, extra, *line = self.explain(key)
         return Feedback(ok, f"{'Rätt!' if ok else 'Inte riktigt.'} {text} ({self.rule})", self.rule, extra,
+                        tuple(line[0]) if line else ())
+
+    def try_again(self, key: str) -> Feedback:
+        "Rätta ett försök utan att avslöja svaret: ett fel svar får veta varför det bryter mot regeln, inte vad som är rätt."
+        self.option(key)
+        if key in self.answers or self.nudge is None: return self.check(key)
+        text, extra, *line = self.nudge(key)
+        return Feedback(False, f"Inte riktigt. {text} Försök igen! ({self.rule})", self.rule, extra,
                         tuple(line[0]) if line else ())
 
     def _repr_html_(self):
@@ -196,11 +205,15 @@ def _make_dealer_bid(rng, level):
                         f"och givaren får bjuda vad som helst.", '')
             return (f"{_sum_text([*earlier, b])} = {total}, inte {cards}. {describe_bids(cards, [*earlier, b])}", '')
         return (f"{_sum_text([*earlier, b])} = {cards} stick: summan får inte gå jämnt ut, så givaren får inte bjuda {b}.", '')
+    def nudge(key):
+        b = int(key)
+        return (f"Med {b} blir summan {_sum_text([*earlier, b])} = {cards}, precis lika många som sticken. "
+                "Så får summan aldrig bli när givaren har bjudit.", '')
     return Puzzle('', 0, level, '', '', f"{NAMES[dealer]} ger och bjuder sist. Vilket bud får {NAMES[dealer]} lägga?",
                   _bids_html(n, cards, dealer, order, earlier, hand), _number_options(range(cards + 1)),
                   frozenset(map(str, ok)),
                   "Lägg ihop de andras bud. Vilket bud skulle göra summan lika med antalet stick?", explain,
-                  {'players': n, 'cards': cards, 'earlier_bids': earlier, 'dealer': dealer})
+                  {'players': n, 'cards': cards, 'earlier_bids': earlier, 'dealer': dealer}, nudge=nudge)
 
 # %% ../nbs/07_pusselmotor.ipynb #cef097ef
 @puzzle_kind('forbidden_bid', 'Vilket bud är förbjudet?', 'P6', levels=(1, 2))
@@ -213,18 +226,25 @@ def _make_forbidden_bid(rng, level):
             return (f"De andra har bjudit {_sum_text(earlier)} = {sum(earlier)}, redan fler än {cards} stick. "
                     "Då kan summan inte gå jämnt ut, och inget bud är förbjudet.", '')
         return (f"Förbjudet är {f}: {_sum_text([*earlier, f])} = {cards}, lika med antalet stick.", '')
+    def nudge(key):
+        if key == 'inget':
+            return (f"Det finns ett bud som gör summan precis lika med {cards}, antalet stick. Det budet är förbjudet.", '')
+        b = int(key)
+        return (f"Med {b} blir summan {_sum_text([*earlier, b])} = {sum(earlier) + b}, inte {cards}. "
+                f"Alltså får givaren bjuda {b}.", '')
     return Puzzle('', 0, level, '', '', f"{NAMES[dealer]} ger och bjuder sist. Vilket bud får {NAMES[dealer]} inte lägga?",
                   _bids_html(n, cards, dealer, order, earlier), opts,
                   frozenset(['inget' if f is None else str(f)]),
                   "Antalet stick minus summan av de andras bud.", explain,
-                  {'players': n, 'cards': cards, 'earlier_bids': earlier, 'dealer': dealer})
+                  {'players': n, 'cards': cards, 'earlier_bids': earlier, 'dealer': dealer}, nudge=nudge)
 
 # %% ../nbs/07_pusselmotor.ipynb #be437fcc
-def _renons_text(card: Card, trick, ok) -> str:
+def _renons_text(card: Card, trick, ok=None) -> str:
+    "Varför `card` inte får läggas; med `ok` (de tillåtna korten) sägs också vilka kort som får läggas."
     led = trick[0].suit
     return (f"{card} vore renons: {SUIT_NAMES[led]} spelades ut och du har {SUIT_NAMES[led]}. Du måste följa "
-            f"färg (P10). En renons som upptäcks ger plump för hela given, hur många stick du än tar (P12). "
-            f"Tillåtna kort: {Cards(ok)}.")
+            f"färg (P10). En renons som upptäcks ger plump för hela given, hur många stick du än tar (P12)."
+            + (f" Tillåtna kort: {Cards(ok)}." if ok is not None else ""))
 
 
 @puzzle_kind('right_card', 'Rätt kort', 'P10', levels=(1, 2))
@@ -247,12 +267,14 @@ def _make_right_card(rng, level):
         c = next(c for c in hand if str(c) == key)
         if c in ok: return (f"{c} följer färg: {SUIT_NAMES[trick[0].suit]} spelades ut, och den som har färgen måste lägga den.", '')
         return (_renons_text(c, trick, ok), cards_html(ok, 40))
+    def nudge(key):
+        return _renons_text(next(c for c in hand if str(c) == key), trick), ''
     situation = (f'<p>Trumf: {_trump_text(trump)}.</p><p>Sticket hittills: {cards_html(trick, 44)}</p>'
                  f'<p>Din hand: {cards_html(hand, 44)}</p>')
     return Puzzle('', 0, level, '', '', "Vilket kort får du lägga? Klicka på ett tillåtet kort.", situation,
                   _card_options(hand), frozenset(map(str, ok)),
                   "Titta på det första kortet i sticket. Vilken färg spelades ut?", explain,
-                  {'hand': hand, 'trick': trick, 'trump': trump})
+                  {'hand': hand, 'trick': trick, 'trump': trump}, nudge=nudge)
 
 # %% ../nbs/07_pusselmotor.ipynb #a15d2e4e
 def _moves(hand: tuple, trick: tuple, trump) -> list[int]:
@@ -435,13 +457,18 @@ def _end_puzzle(pos: DealPosition, good) -> Puzzle:
             text = (f"Efter {c} kan de andra se till att du inte får exakt {bid} stick, vad du än gör sedan. "
                     f"Så här kan de göra. Bättre kort: {Cards(map(card_from_id, sorted(good)))}.")
         return text, _line_html(line, seat, end, bid), line
+    def nudge(key):
+        c = next(c for c in hand if str(c) == key)
+        if c.id not in legal: return _renons_text(c, deal.trick), ''
+        text, extra, line = explain(key)
+        return text.split(" Bättre kort:")[0], extra, line
     return Puzzle('', 0, 2, '', '', f"Du har bjudit {bid} och har tagit {taken[seat]} stick. Vilket kort ser till "
                   "att du träffar budet, hur de andra än spelar?", situation, _card_options(hand),
                   frozenset(str(card_from_id(c)) for c in good),
                   f"Hur många stick behöver du till? Vilka stick kan du vinna säkert, och vilka kan du bli av med?",
                   explain, {'hands': hands, 'trick': trick, 'leader': leader, 'taken': taken, 'trump': trump,
                             'seat': seat, 'bid': bid, 'legal': legal, 'bids': pos.bids, 'dealer': pos.dealer,
-                            'cards': pos.cards}, pos)
+                            'cards': pos.cards}, pos, nudge=nudge)
 
 # %% ../nbs/07_pusselmotor.ipynb #e99ab727
 def trick_reason(trick, trump: str | None, winner: int, no_trump: str = "i sang finns ingen trumf") -> str:
@@ -460,6 +487,20 @@ def trick_reason(trick, trump: str | None, winner: int, no_trump: str = "i sang 
         return why + (f" Av trumfkorten i sticket är {win} högst." if len(trumps) > 1 else '')
     return (f"{win} tar sticket: ingen lade trumf ({SUIT_NAMES[trump]}), och {win} är högst i {SUIT_NAMES[led]}, "
             "färgen som spelades ut.")
+
+
+def not_winner_reason(trick, trump: str | None, card) -> str:
+    "Varför `card` inte tar sticket, utan att säga vilket kort som gör det (P11)."
+    led = trick[0].suit
+    trumps = [c for c in trick if trump is not None and c.suit == trump]
+    if trump is not None and card.suit == trump:
+        return f"{card} är trumf, men det finns en högre trumf i sticket."
+    if trumps:
+        return f"{card} är inte trumf, men någon lade trumf ({SUIT_NAMES[trump]}), och trumf slår alla andra färger."
+    if card.suit != led:
+        return (f"{card} är inte i {SUIT_NAMES[led]}, färgen som spelades ut"
+                + (", och inte trumf" if trump is not None else "") + ", så det kan inte ta sticket.")
+    return f"Det finns ett högre kort i {SUIT_NAMES[led]} än {card} i sticket."
 
 
 @puzzle_kind('trick_winner', 'Vem tar sticket?', 'P11')
@@ -485,7 +526,8 @@ def _make_trick_winner(rng, level):
     situation = f'<p>Trumf: {_trump_text(trump)}.</p><p>Sticket, i spelordning: {cards_html(trick, 48)}</p>'
     return Puzzle('', 0, level, '', '', "Vilket kort tar sticket?", situation, _card_options(trick),
                   frozenset([str(win)]), "Finns det trumf i sticket? Annars: vilken färg spelades ut först?",
-                  explain, {'trick': Cards(trick), 'trump': trump})
+                  explain, {'trick': Cards(trick), 'trump': trump},
+                  nudge=lambda key: (not_winner_reason(trick, trump, next(c for c in trick if str(c) == key)), ''))
 
 # %% ../nbs/07_pusselmotor.ipynb #43f54ba2
 _SCORE_RULES = [('grundreglerna', PlumpRules()), ('zero_scores_five', PlumpRules(zero_scores_five=True)),
@@ -519,10 +561,21 @@ def _make_score(rng, level):
         if rules.one_point_per_trick: return f"Med en poäng per stick ger en träff bara budet: {pts}.", ''
         if rules.ten_scores_110 and bid == 10: return "Ettan framför tiobudet gör det till 110.", ''
         return f"Träff: 10 + {bid} = {pts}. I protokollet skriver man en etta framför budet.", ''
+    def nudge(key):
+        v = int(key)
+        if v < 0: return "Minus finns inte i Plump: den som missar får aldrig minuspoäng.", ''
+        if bid != tricks:
+            return (f"Budet var {bid} men det blev {tricks} stick. Budet träffade alltså inte, och {v} poäng "
+                    "får man bara för en träff.", '')
+        if v == 0: return f"0 poäng får den som går plump, men här träffade budet: {bid} bud och {tricks} stick.", ''
+        if v == bid and not rules.one_point_per_trick:
+            return f"{v} är bara budet. En träff ger mer än så: läs regeln för träff igen.", ''
+        return (f"Budet träffade, men {v} poäng stämmer inte med regeln för en träff"
+                + (" med den här husregeln." if name != 'grundreglerna' else "."), '')
     situation = _table([[bid, tricks, cards]], ['Bud', 'Tagna stick', 'Kort i given']) + f'<p>{rule_text}.</p>'
     return Puzzle('', 0, level, '', '', "Hur många poäng blir det?", situation, _number_options(shown, ' p'),
                   frozenset([str(pts)]), "Träffade budet exakt? Bara då blir det poäng.", explain,
-                  {'bid': bid, 'tricks': tricks, 'cards': cards, 'rules': rules})
+                  {'bid': bid, 'tricks': tricks, 'cards': cards, 'rules': rules}, nudge=nudge)
 
 # %% ../nbs/07_pusselmotor.ipynb #437ca4b8
 _TRUMP_CASES = ['plain', 'sang', 'first_deal', 'ace', 'empty']
@@ -567,10 +620,21 @@ def _make_trump(rng, level):
             if case == 'ace': why += " Husregeln om ess gäller bara när ett ess vänds upp."
             if case == 'first_deal': why += " Husregeln om sang gäller bara första given."
         return why, ''
+    def nudge(key):
+        if key == 'sang':
+            why = "Ingen av reglerna gör den här given till sang."
+            if case == 'ace': why += " Husregeln om ess gäller bara när ett ess vänds upp."
+            if case == 'first_deal': why += " Husregeln om sang gäller bara första given."
+            return why, ''
+        if trump is None:
+            return (f"{SUIT_NAMES[key].capitalize()} är inte trumf här. Läs reglerna under kortet: säger någon av dem "
+                    "något om just den här given?", '')
+        return (f"Trumf är färgen på kortet som {'visades' if case == 'empty' else 'vändes upp'}, och det kortet "
+                f"är inte {SUIT_NAMES[key]}.", '')
     return Puzzle('', 0, level, '', '', "Vilken färg är trumf i den här given?", situation, opts,
                   frozenset(['sang' if trump is None else trump]),
                   "Vilka husregler gäller, och säger någon av dem något om just det här kortet?", explain,
-                  {'case': case, 'rules': rules, 'shown': shown, 'first_deal': first_deal})
+                  {'case': case, 'rules': rules, 'shown': shown, 'first_deal': first_deal}, nudge=nudge)
 
 # %% ../nbs/07_pusselmotor.ipynb #d27c0b89
 _SCHEDULE_RULES = [('grundreglerna', PlumpRules()), ('down_only', PlumpRules(down_only=True)),
@@ -591,6 +655,10 @@ def _make_schedule(rng, level):
         def explain(key):
             return f"Schemat är {', '.join(map(str, sched))}. Giv nummer {k + 1} har {ans} kort.", ''
         hint = "Skriv upp schemat från första given: hur många kort börjar ni med, och åt vilket håll går det?"
+        def nudge(key):
+            start = (f" Börja med giv 1, som har {sched[0]} kort, och räkna en giv i taget."
+                     if k >= 2 and sched[0] != ans else " Hur många kort har första given, och åt vilket håll går schemat?")
+            return f"Giv nummer {k + 1} har inte {key} kort.{start}", ''
     else:
         ans = len(sched)
         q = "Hur många givar har partiet?"
@@ -598,12 +666,15 @@ def _make_schedule(rng, level):
         def explain(key):
             return f"Schemat är {', '.join(map(str, sched))}: {ans} givar.", ''
         hint = "Räkna givarna på väg ner, och sedan de på väg upp igen om ni vänder."
+        def nudge(key):
+            return (f"Partiet har inte {key} givar. Skriv upp hur många kort var och en får i varje giv, från "
+                    "första till sista, och räkna raderna.", '')
     pool = sorted(pool)
     i = pool.index(ans)
     shown = pool[max(0, i - 2): max(0, i - 2) + 5]
     situation = f'<p>{n} spelare. Regler: {rule_text}.</p>'
     return Puzzle('', 0, level, '', '', q, situation, _number_options(shown), frozenset([str(ans)]), hint, explain,
-                  {'players': n, 'rules': rules, 'schedule': sched})
+                  {'players': n, 'rules': rules, 'schedule': sched}, nudge=nudge)
 
 # %% ../nbs/07_pusselmotor.ipynb #4fd0de98
 @puzzle_kind('bid_balance', 'Över- eller underbud?', 'P7')
@@ -622,7 +693,10 @@ def _make_bid_balance(rng, level):
     def explain(key):
         return f"{_sum_text(bids)} = {sum(bids)}. {describe_bids(cards, bids)}", ''
     return Puzzle('', 0, level, '', '', "Är det överbud eller underbud?", situation, opts, frozenset([kind]),
-                  "Lägg ihop alla bud och jämför med antalet stick.", explain, {'cards': cards, 'bids': bids})
+                  "Lägg ihop alla bud och jämför med antalet stick.", explain, {'cards': cards, 'bids': bids},
+                  nudge=lambda key: (f"{key.capitalize()} betyder att summan av buden är "
+                                     f"{'lägre' if key == 'underbud' else 'högre'} än antalet stick. Räkna ihop buden "
+                                     f"och jämför med {cards}.", ''))
 
 # %% ../nbs/07_pusselmotor.ipynb #6f99baed
 def sheet_errors(players: int, rows: list[dict]) -> dict[tuple[int, int], str]:
@@ -710,10 +784,15 @@ def _make_sheet_error(rng, level):
         r, s = map(int, key.split(':'))
         if (r, s) == (er, es): return why, ''
         return f"Den rutan stämmer. Felet: rad {er + 1}, {NAMES[es]}. {why}", ''
+    def nudge(key):
+        r, s = map(int, key.split(':'))
+        row = rows[r]
+        return (f"Den rutan stämmer: bud {row['bids'][s]} och {row['tricks'][s]} stick ger {row['points'][s]} poäng. "
+                "Leta vidare.", '')
     p = Puzzle('', 0, level, '', '', "Klicka på rutan med felet.", situation, opts, frozenset([f"{er}:{es}"]),
                "Kontrollera tre saker i varje rad: går buden jämnt ut, stämmer poängen, och finns det minus?", explain,
                {'players': n, 'rows': rows, 'row_labels': [f"{row['cards']} kort, {NAMES[row['dealer']]} ger" for row in rows],
-                'columns': NAMES[:n]})
+                'columns': NAMES[:n]}, nudge=nudge)
     return p
 
 # %% ../nbs/07_pusselmotor.ipynb #8d80a814
@@ -748,7 +827,11 @@ def _make_blind_card(rng, level):
     return Puzzle('', 0, level, '', '', "Bjuder du 0 eller 1?", situation,
                   [Option('0', '0', 'bud 0'), Option('1', '1', 'bud 1')], frozenset([ans]),
                   "Vilka kort slår de andras kort? Finns det trumf bland dem?", explain,
-                  {'others': Cards(others), 'trump_card': trump_card, 'own': own, 'wins': wins, 'total': total})
+                  {'others': Cards(others), 'trump_card': trump_card, 'own': own, 'wins': wins, 'total': total},
+                  nudge=lambda key: ("Med bud 1 måste ditt kort, som du inte ser, slå alla de andras kort. Hur många av "
+                                     "de kort du kan ha skulle göra det: fler än hälften?" if key == '1' else
+                                     "Med bud 0 får ditt kort inte ta sticket. Titta på de andras kort: är de låga, "
+                                     "och finns det trumf bland dem?", ''))
 
 # %% ../nbs/07_pusselmotor.ipynb #2f0c9b64
 from . import bismarck_puzzles  # registrerar Bismarcks sorter bland de andra (14_bismarckpussel)

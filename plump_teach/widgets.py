@@ -15,43 +15,57 @@ from .plump_rules import PlumpError
 # %% auto #0
 __all__ = ['PuzzleWidget', 'show_puzzle', 'PuzzleTrainer']
 
-# %% ../nbs/08_pusselwidget.ipynb #58a35356
+# %% ../nbs/08_pusselwidget.ipynb #3b4355ba
 _RED = '#b03a2e'
+_MARKS = {'right': ('✔', '#cdeccf'), 'wrong': ('✘', '#f8d7da')}
+
+def _tap(**kw) -> W.Layout:
+    "En knapps layout: minst 44 px hög, så att den går att träffa med ett finger."
+    return W.Layout(width='auto', min_height='44px', margin='2px', **kw)
 
 def _option_button(o: Option) -> W.Button:
     label = f"{o.label} {o.card.name}" if o.card is not None else o.label
-    b = W.Button(description=label, tooltip=o.aria or label, layout=W.Layout(width='auto', margin='2px'))
+    b = W.Button(description=label, tooltip=o.aria or label, layout=_tap())
     if o.card is not None and o.card.is_red: b.style.text_color = _RED
-    b.option_key = o.key
+    b.option_key, b.label = o.key, label
     return b
+
+def _mark(b: W.Button, how: str):
+    "Märk en svarsknapp som rätt eller fel: tecken och ljus bakgrund; textens färg står kvar."
+    sign, colour = _MARKS[how]
+    b.description, b.style.button_color, b.style.font_weight = f"{sign} {b.label}", colour, 'bold'
 
 
 def _answer_box(p: Puzzle, buttons: list[W.Button]) -> W.Widget:
     if all(o.row is None for o in p.options):
-        return W.HBox(buttons, layout=W.Layout(flex_flow='row wrap'))
+        return W.HBox(buttons, layout=W.Layout(flex_flow='row wrap', max_width='100%'))
     cols, rows = p.data.get('columns', []), p.data.get('row_labels', [])
     cells = [W.HTML('')] + [W.HTML(f'<b>{html.escape(c)}</b>') for c in cols]
     by_pos = {(o.row, o.col): b for o, b in zip(p.options, buttons)}
     for r, label in enumerate(rows):
-        cells.append(W.HTML(html.escape(label)))
+        cells.append(W.HTML(f'<span style="font-size:90%">{html.escape(label)}</span>', layout=W.Layout(min_width='0')))
         cells += [by_pos[(r, c)] for c in range(len(cols))]
-    return W.GridBox(cells, layout=W.Layout(grid_template_columns=f"auto repeat({len(cols)}, max-content)",
-                                            grid_gap='2px 6px', align_items='center'))
+    for b in buttons: b.layout = _tap(min_width='0')
+    return W.GridBox(cells, layout=W.Layout(grid_template_columns=f"minmax(4em, auto) repeat({len(cols)}, minmax(0, max-content))",
+                                            grid_gap='2px 4px', align_items='center', max_width='100%'))
 
-# %% ../nbs/08_pusselwidget.ipynb #a6903fb7
+# %% ../nbs/08_pusselwidget.ipynb #90f69fb7
 class PuzzleWidget(W.VBox):
     "Ett pussel att lösa med klick, med återkoppling på svenska."
     def __init__(self, kind: str = 'dealer_bid', number: int | None = None, level: int | None = None,
-                 on_next=None,                 # anropas av "Ny uppgift" i stället för `next` (för tränaren)
-                 next_label: str = 'Ny uppgift'):
+                 on_next=None,                 # anropas av "Ny uppgift" i stället för `next` (för träningen)
+                 next_label: str = 'Ny uppgift',
+                 show_number: bool = True):    # False: pusslets nummer syns inte (träningen numrerar själv)
         super().__init__(layout=W.Layout(border='1px solid #ccc', padding='8px', max_width='900px'))
-        self.header, self.situation, self.question = W.HTML(), W.HTML(), W.HTML()
+        self.header, self.situation, self.question = W.HTML(), W.HTML(layout=W.Layout(max_width='100%')), W.HTML()
         self.feedback, self.hint, self.progress = W.HTML(), W.HTML(), W.HTML()
-        self.new_button = W.Button(description=next_label, icon='refresh', tooltip=next_label)
-        self.hint_button = W.Button(description='Ledtråd', icon='lightbulb-o', tooltip='Visa en ledtråd')
-        self.on_next = on_next
+        self.new_button = W.Button(description=next_label, tooltip=next_label, layout=_tap())
+        self.hint_button = W.Button(description='Ledtråd', tooltip='Visa en ledtråd', layout=_tap())
+        self.show_button = W.Button(description='Visa svar', tooltip='Visa det rätta svaret och varför', layout=_tap())
+        self.on_next, self.show_number = on_next, show_number
         self.new_button.on_click(lambda _: (self.on_next or PuzzleWidget.next)(self))
         self.hint_button.on_click(lambda _: self.show_hint())
+        self.show_button.on_click(lambda _: self.show_answer())
         self.answers = W.HBox()
         self.correct = self.attempts = self.streak = 0
         self.load(kind, number, level)
@@ -59,52 +73,102 @@ class PuzzleWidget(W.VBox):
     def load(self, kind: str, number: int | None = None, level: int | None = None):
         "Visa uppgift nummer `number` av sorten `kind` (ett nytt slumpat nummer om inget anges)."
         self.puzzle = make_puzzle(kind, number, level)
-        self.solved, self.wrong_tries, self.last = False, [], None
+        self.solved = self.hint_used = self.shown = False
+        self.wrong_tries, self.last = [], None
         p = self.puzzle
-        self.header.value = (f'<h3 style="margin:0">{html.escape(p.title)}</h3>'
-                             f'<small>Uppgift {p.number} · nivå {p.level} · regel {p.rule}</small>')
-        self.situation.value = p.situation
+        where = f'Uppgift {p.number} · nivå {p.level} · regel {p.rule}' if self.show_number else f'Regel {p.rule}'
+        self.header.value = f'<h3 style="margin:0">{html.escape(p.title)}</h3><small>{where}</small>'
+        self.situation.value = f'<div style="max-width:100%;overflow-wrap:anywhere">{p.situation}</div>'
         self.question.value = f'<p style="font-size:110%"><b>{html.escape(p.question)}</b></p>'
         self.buttons = [_option_button(o) for o in p.options]
         for b in self.buttons: b.on_click(self._clicked)
         self.answers = _answer_box(p, self.buttons)
         self.feedback.value = self.hint.value = ''
+        self.hint_button.disabled = self.show_button.disabled = False
         self._show_progress()
         self.children = [self.header, self.situation, self.question, self.answers, self.feedback, self.hint,
-                         W.HBox([self.new_button, self.hint_button]), self.progress]
+                         W.HBox([self.new_button, self.hint_button, self.show_button],
+                                layout=W.Layout(flex_flow='row wrap', max_width='100%')), self.progress]
         return self
+
+    @property
+    def finished(self) -> bool:
+        "Är uppgiften klar: löst, eller med svaret visat?"
+        return self.solved or self.shown
+
+    @property
+    def outcome(self) -> str:
+        "Hur det gick: 'first_try', 'with_hint', 'after_mistake', 'shown' eller 'skipped'."
+        if self.shown: return 'shown'
+        if not self.solved: return 'skipped'
+        if self.wrong_tries: return 'after_mistake'
+        return 'with_hint' if self.hint_used else 'first_try'
 
     def _clicked(self, button):
         if button in self.buttons: self.answer(button.option_key)  # en knapp från ett tidigare pussel gör ingenting
 
-# %% ../nbs/08_pusselwidget.ipynb #15cc3ef1
+# %% ../nbs/08_pusselwidget.ipynb #d9910fe3
+def _say(self: PuzzleWidget, fb: Feedback, colour: str, mark: str):
+    self.feedback.value = (f'<div role="status" aria-live="polite" style="border-left:4px solid {colour};padding:4px 8px;'
+                           f'max-width:100%;overflow-wrap:anywhere"><b style="color:{colour}">{mark}</b> '
+                           f'{html.escape(fb.text)}{fb.html}</div>')
+    self.last = fb
+
+def _reveal(self: PuzzleWidget):
+    "Märk de rätta knapparna och lås ledtråd och Visa svar."
+    for b in self.buttons:
+        if b.option_key in self.puzzle.answers: _mark(b, 'right')
+    self.hint_button.disabled = self.show_button.disabled = True
+
 def _answer(self: PuzzleWidget, key: str) -> Feedback | None:
     "Svara med alternativet `key`, som ett klick på dess knapp."
-    if self.solved or key in self.wrong_tries: return self.last
-    fb = self.puzzle.check(key)
+    if self.finished or key in self.wrong_tries: return self.last
+    p = self.puzzle
+    p.option(key)
     self.attempts += 1
     button = next(b for b in self.buttons if b.option_key == key)
-    if fb.correct:
+    if key in p.answers:
+        fb = p.check(key)
         self.solved = True
         self.correct += 1
         self.streak = self.streak + 1 if not self.wrong_tries else 0
-        button.button_style = 'success'
-        for b in self.buttons: b.disabled = True
+        _mark(button, 'right')
+        self.hint_button.disabled = self.show_button.disabled = True
+        self._say(fb, '#1e7b34', '✔')
     else:
         self.wrong_tries.append(key)
         self.streak = 0
-        button.button_style = 'danger'
-        button.disabled = True
-    mark = '✔' if fb.correct else '✘'
-    colour = '#1e7b34' if fb.correct else _RED
-    self.feedback.value = (f'<div role="status" aria-live="polite" style="border-left:4px solid {colour};padding:4px 8px">'
-                           f'<b style="color:{colour}">{mark}</b> {html.escape(fb.text)}{fb.html}</div>')
-    self.last = fb
+        _mark(button, 'wrong')
+        if len(self.wrong_tries) == 1:
+            self._say(p.try_again(key), '#8a4b00', '✘')
+        else:                                   # andra felet: svaret och hela förklaringen
+            self.shown = True
+            fb = p.check(key)
+            self._reveal()
+            self._say(Feedback(False, f"{fb.text} Rätt svar: {self._answer_labels()}.", fb.rule, fb.html, fb.line),
+                      _RED, '✘')
     self._show_progress()
-    return fb
+    return self.last
+
+def _answer_labels(self: PuzzleWidget) -> str:
+    return ', '.join(o.label for o in self.puzzle.options if o.key in self.puzzle.answers)
+
+def _show_answer(self: PuzzleWidget) -> Feedback | None:
+    "Visa det rätta svaret och förklaringen (knappen Visa svar)."
+    if self.finished: return self.last
+    p = self.puzzle
+    key = next(o.key for o in p.options if o.key in p.answers)
+    text, extra, *line = p.explain(key)
+    self.shown, self.streak = True, 0
+    self._reveal()
+    self._say(Feedback(False, f"Svar: {self._answer_labels()}. {text} ({p.rule})", p.rule, extra,
+                       tuple(line[0]) if line else ()), '#1f5f99', '→')
+    self._show_progress()
+    return self.last
 
 def _show_hint(self: PuzzleWidget):
     "Visa pusslets ledtråd."
+    if not self.finished: self.hint_used = True
     self.hint.value = f'<p><i>Ledtråd:</i> {html.escape(self.puzzle.hint)}</p>'
 
 def _next(self: PuzzleWidget):
@@ -113,23 +177,29 @@ def _next(self: PuzzleWidget):
     return self.load(p.kind, p.number + 1, p.level)
 
 def _show_progress(self: PuzzleWidget):
-    self.progress.value = (f'<small>Rätt: {self.correct} · Försök: {self.attempts} · I rad: {self.streak}</small>')
+    self.progress.value = (f'<small>Rätt: {self.correct} · Försök: {self.attempts} · Rätt direkt i rad: {self.streak}</small>')
 
+PuzzleWidget._say = _say
+PuzzleWidget._reveal = _reveal
 PuzzleWidget.answer = _answer
+PuzzleWidget._answer_labels = _answer_labels
+PuzzleWidget.show_answer = _show_answer
 PuzzleWidget.show_hint = _show_hint
 PuzzleWidget.next = _next
 PuzzleWidget._show_progress = _show_progress
 
-# %% ../nbs/08_pusselwidget.ipynb #f13cb511
+# %% ../nbs/08_pusselwidget.ipynb #b418a93b
 def show_puzzle(kind: str, number: int | None = None, level: int | None = None) -> PuzzleWidget:
     "Ett pussel att lägga in i vilken notebook som helst: `show_puzzle('dealer_bid', 17)`."
     return PuzzleWidget(kind, number, level)
 
-# %% ../nbs/08_pusselwidget.ipynb #0c892b7e
+# %% ../nbs/08_pusselwidget.ipynb #a6bf5f31
+def _is_bismarck(kind: str) -> bool: return PUZZLE_KINDS[kind].rule.startswith('B')
+
 def _trainer_kinds(kinds) -> list[str]:
-    "Sorterna till ett pass: alla om inga anges, annars namnen i listan, som måste finnas."
+    "Sorterna till ett pass: Plumps sorter om inga anges, annars namnen i listan, som måste finnas."
     if isinstance(kinds, str): kinds = [kinds]
-    try: kinds = list(kinds or PUZZLE_KINDS)
+    try: kinds = list(kinds or [k for k in PUZZLE_KINDS if not _is_bismarck(k)])
     except TypeError: raise PlumpError("Ange sorterna som en lista med namn, till exempel ['score', 'trump'].") from None
     for k in kinds:
         try: puzzle_kind_of(k)
@@ -144,43 +214,69 @@ def _trainer_level(level) -> int:
     return level
 
 
-#| export
+def _kind_button(kind: str, on: bool) -> W.ToggleButton:
+    b = W.ToggleButton(value=on, description=PUZZLE_KINDS[kind].title, tooltip=PUZZLE_KINDS[kind].title, layout=_tap())
+    b.kind = kind
+    return b
+
+
 class PuzzleTrainer(W.VBox):
     "Ett träningspass som blandar pusselsorter och sammanfattar till sist."
-    def __init__(self, kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None):
-        super().__init__()
+    def __init__(self, kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None,
+                 lesson_links: str | None = None):   # sökväg till elevlektionerna för länkar i sammanfattningen
+        super().__init__(layout=W.Layout(max_width='100%'))
         kinds, level = _trainer_kinds(kinds), _trainer_level(level)
         if type(rounds) is not int or not 1 <= rounds <= 100:
             raise PlumpError("Antalet uppgifter i ett pass ska vara ett heltal från 1 till 100, till exempel 10.")
         if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_NUMBER):
             raise PlumpError("Fröet ska vara ett heltal från 0, till exempel 17; samma frö ger samma pass.")
         self.level, self.seed = level, random.randrange(1, 10_000) if seed is None else seed
-        self.choose = W.SelectMultiple(options=[(PUZZLE_KINDS[k].title, k) for k in PUZZLE_KINDS], value=kinds,
-                                       rows=len(PUZZLE_KINDS), description='Sorter')
-        self.rounds = W.BoundedIntText(value=rounds, min=1, max=100, description='Uppgifter')
-        self.start_button = W.Button(description='Starta', icon='play', button_style='primary')
+        self.lesson_links = lesson_links
+        self.kind_buttons = [_kind_button(k, k in kinds) for k in PUZZLE_KINDS]
+        self.bismarck = W.ToggleButton(value=any(map(_is_bismarck, kinds)), description='Bismarck också',
+                                       tooltip='Visa Bismarcks sorter', layout=_tap())
+        self.bismarck.observe(lambda _: self._show_choices(), 'value')
+        self.rounds = W.ToggleButtons(options=sorted({5, 10, 15, 20, rounds}), value=rounds, description='',
+                                      style={'button_width': '48px'}, layout=W.Layout(max_width='100%'))
+        self.start_button = W.Button(description='Starta', button_style='primary', layout=_tap())
         self.start_button.on_click(lambda _: self.start())
         self.status, self.summary = W.HTML(), W.HTML()
         self.widget = None
-        self.intro = W.HTML('<h3>Pusselträning</h3><p>Välj sorter (håll Ctrl eller Skift för flera) '
-                            'och antal uppgifter, och tryck Starta.</p>')
-        self.children = [self.intro, self.choose, self.rounds, self.start_button]
+        self.intro = W.HTML('<h3>Pusselträning</h3><p>Tryck på sorterna du vill öva på (tryck igen för att ta bort en), '
+                            'välj hur många uppgifter, och tryck på Starta.</p>')
+        self._show_choices()
+
+    @property
+    def chosen(self) -> list[str]:
+        "De valda sorterna; Bismarcks bara när Bismarck också är påslaget."
+        return [b.kind for b in self.kind_buttons if b.value and (self.bismarck.value or not _is_bismarck(b.kind))]
+
+    def _show_choices(self, message: str = ''):
+        wrap = lambda bs: W.HBox(bs, layout=W.Layout(flex_flow='row wrap', max_width='100%'))
+        plump = [b for b in self.kind_buttons if not _is_bismarck(b.kind)]
+        parts = [self.intro, W.HTML('<b>Plump</b>'), wrap(plump), self.bismarck]
+        if self.bismarck.value:
+            parts += [W.HTML('<b>Bismarck</b>'), wrap([b for b in self.kind_buttons if _is_bismarck(b.kind)])]
+        parts += [W.HTML('<b>Antal uppgifter</b>'), self.rounds, self.start_button]
+        self.status.value = message
+        self.children = parts + ([self.status] if message else [])
 
     def start(self):
         "Börja ett nytt pass med de valda sorterna."
-        kinds = list(self.choose.value)
+        kinds = self.chosen
         if not kinds:
-            self.status.value = '<p>Välj minst en sort av pussel.</p>'
-            self.children = [self.intro, self.choose, self.rounds, self.start_button, self.status]
+            self._show_choices('<p>Välj minst en sort av pussel.</p>')
             return self
         rng = random.Random(f"trainer/{self.seed}")
-        self.plan = [(kinds[i % len(kinds)], rng.randrange(1, 10_000)) for i in range(self.rounds.value)]
-        rng.shuffle(self.plan)
+        order = []
+        while len(order) < self.rounds.value:
+            batch = list(kinds); rng.shuffle(batch); order += batch
+        self.plan = [(k, rng.randrange(1, 10_000)) for k in order[:self.rounds.value]]
         self.results = []
         self.index = 0
         kind, number = self.plan[0]
         self.widget = PuzzleWidget(kind, number, self._level(kind), on_next=lambda _: self.advance(),
-                                   next_label='Nästa uppgift')
+                                   next_label='Nästa uppgift', show_number=False)
         self.summary.value = ''
         self._show()
         return self
@@ -188,12 +284,15 @@ class PuzzleTrainer(W.VBox):
     def _level(self, kind): return max(l for l in PUZZLE_KINDS[kind].levels if l <= self.level) \
         if any(l <= self.level for l in PUZZLE_KINDS[kind].levels) else PUZZLE_KINDS[kind].levels[0]
 
-# %% ../nbs/08_pusselwidget.ipynb #cbc16832
+# %% ../nbs/08_pusselwidget.ipynb #ba8e8ac3
+_OUTCOMES = (('first_try', 'rätt direkt'), ('with_hint', 'rätt med ledtråd'), ('after_mistake', 'rätt efter ett fel'),
+             ('shown', 'visat svar'), ('skipped', 'hoppade över'))
+
 def _advance(self: PuzzleTrainer):
     "Spara resultatet för uppgiften och gå vidare (eller visa sammanfattningen efter den sista)."
     if self.widget is None or self.index >= len(self.plan): return self
     w = self.widget
-    self.results.append((w.puzzle.kind, w.solved and not w.wrong_tries, len(w.wrong_tries) + w.solved))
+    self.results.append((w.puzzle.kind, w.outcome))
     self.index += 1
     if self.index == len(self.plan):
         self._summarize()
@@ -204,30 +303,49 @@ def _advance(self: PuzzleTrainer):
     return self
 
 def _show(self: PuzzleTrainer):
-    self.status.value = f'<p>Uppgift {self.index + 1} av {len(self.plan)}</p>'
+    self.status.value = f'<p><b>Uppgift {self.index + 1} av {len(self.plan)}</b></p>'
     self.children = [self.status, self.widget]
 
+def _counts(results) -> str:
+    "'2 rätt direkt, 1 visat svar': bara utfallen som förekommer, i fast ordning."
+    return ', '.join(f"{sum(o == key for o in results)} {text}" for key, text in _OUTCOMES if key in results)
+
+def _review(self: PuzzleTrainer, kinds: list[str]) -> str:
+    "Lektionerna att repetera för sorterna som inte gick rätt direkt."
+    from plump_teach.lesson import review_lesson
+    lessons = {}
+    for k in kinds:
+        l = review_lesson(PUZZLE_KINDS[k].rule)
+        if l is not None: lessons.setdefault(l, []).append(PUZZLE_KINDS[k].title)
+    items = []
+    for l, titles in sorted(lessons.items(), key=lambda x: x[0].number):
+        name = html.escape(l.name)
+        if self.lesson_links is not None: name = f'<a href="{html.escape(self.lesson_links + l.file)}">{name}</a>'
+        items.append(f'<li>{name} ({html.escape(", ".join(titles))})</li>')
+    return f'<p>Läs gärna igen:</p><ul>{"".join(items)}</ul>' if items else ''
+
 def _summarize(self: PuzzleTrainer):
-    rows, first_total = [], 0
-    for k in dict.fromkeys(kind for kind, _, _ in self.results):
-        mine = [(f, a) for kind, f, a in self.results if kind == k]
-        first = sum(f for f, _ in mine); first_total += first
-        rows.append(f'<tr><td>{html.escape(PUZZLE_KINDS[k].title)} ({PUZZLE_KINDS[k].rule})</td>'
-                    f'<td style="text-align:center">{first} av {len(mine)}</td>'
-                    f'<td style="text-align:center">{sum(a for _, a in mine)}</td></tr>')
-    self.summary.value = (f'<h3>Sammanfattning</h3><p>Du löste {first_total} av {len(self.results)} uppgifter på första '
-                          f'försöket.</p><table><thead><tr><th>Sort</th><th>Rätt på första försöket</th><th>Försök</th>'
-                          f'</tr></thead><tbody>{"".join(rows)}</tbody></table>')
-    again = W.Button(description='Nytt pass', icon='repeat')
+    outcomes = [o for _, o in self.results]
+    first = outcomes.count('first_try')
+    rows = []
+    for k in dict.fromkeys(kind for kind, _ in self.results):
+        mine = [o for kind, o in self.results if kind == k]
+        rows.append(f'<li><b>{html.escape(PUZZLE_KINDS[k].title)}</b> (regel {PUZZLE_KINDS[k].rule}): {_counts(mine)}</li>')
+    weak = list(dict.fromkeys(k for k, o in self.results if o != 'first_try'))
+    self.summary.value = (f'<h3>Sammanfattning</h3><p>Du löste {first} av {len(outcomes)} uppgifter rätt direkt, utan '
+                          f'ledtråd.</p><p>Alla uppgifter: {_counts(outcomes)}.</p><ul>{"".join(rows)}</ul>'
+                          + self._review(weak))
+    again = W.Button(description='Nytt pass', layout=_tap())
     again.on_click(lambda _: self._restart())
     self.children = [self.summary, again]
 
 def _restart(self: PuzzleTrainer):
     self.seed += 1
     self.widget = None
-    self.children = [self.intro, self.choose, self.rounds, self.start_button]
+    self._show_choices()
 
 PuzzleTrainer.advance = _advance
 PuzzleTrainer._show = _show
+PuzzleTrainer._review = _review
 PuzzleTrainer._summarize = _summarize
 PuzzleTrainer._restart = _restart
