@@ -1,4 +1,4 @@
-"""Pusselträningen som en webbsida utan kod, för en hel klass: kommandot `plump-teach`.
+"""Elevkursen och pusselträningen som webbsidor utan kod, för en hel klass: kommandot `plump-teach`.
 
 Docs: https://plump-teach.github.io/plump_teach/app.html.md"""
 
@@ -12,11 +12,17 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+import webbrowser
 from pathlib import Path
 from .puzzles import PUZZLE_KINDS
+from .course import build_course, pupil_dir
 
 # %% auto #0
-__all__ = ['app_notebook', 'voila_command', 'cli_parser', 'main']
+__all__ = ['app_notebook', 'voila_command', 'cli_parser', 'page_url', 'main']
 
 # %% ../nbs/10_app.ipynb #43420126
 def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None) -> dict:
@@ -36,9 +42,9 @@ def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None 
             "nbformat": 4, "nbformat_minor": 5}
 
 # %% ../nbs/10_app.ipynb #e1e0f171
-def voila_command(notebook: Path, port: int = 8866, ip: str = '127.0.0.1', browser: bool = True) -> list[str]:
-    "Kommandoraden som startar Voilà med appens notebook."
-    cmd = [sys.executable, '-m', 'voila', str(notebook), f'--port={port}', f'--Voila.ip={ip}',
+def voila_command(target: Path, port: int = 8866, ip: str = '127.0.0.1', browser: bool = True) -> list[str]:
+    "Kommandoraden som startar Voilà med en notebook eller en mapp med notebooks (kursen)."
+    cmd = [sys.executable, '-m', 'voila', str(target), f'--port={port}', f'--Voila.ip={ip}',
            '--Voila.port_retries=0', '--show_tracebacks=False']
     if not browser: cmd.append('--no-browser')
     return cmd
@@ -72,28 +78,67 @@ class _SwedishParser(argparse.ArgumentParser):
 
 def cli_parser() -> argparse.ArgumentParser:
     "Kommandoradens argument för `plump-teach`, med hjälptexten på svenska."
-    ap = _SwedishParser(prog='plump-teach', description='Pusselträning i Plump som en webbsida (Voilà).',
-                        formatter_class=_SwedishHelp, add_help=False)
+    ap = _SwedishParser(prog='plump-teach', description='Elevkursen i Plump och Bismarck och pusselträningen som '
+                        'webbsidor utan kod (Voilà).', formatter_class=_SwedishHelp, add_help=False)
     g = ap.add_argument_group('val')
     g.add_argument('-h', '--help', action='help', help='visa den här hjälpen och avsluta')
     g.add_argument('--port', type=int, default=8866, metavar='PORT', help='porten att lyssna på (8866)')
     g.add_argument('--ip', default='127.0.0.1', metavar='ADRESS',
                    help='adressen att lyssna på (127.0.0.1, bara den egna datorn)')
     g.add_argument('--no-browser', action='store_true', help='öppna inte webbläsaren')
-    g.add_argument('--kinds', nargs='+', choices=list(PUZZLE_KINDS), metavar='SORT',
+    g.add_argument('--trainer-only', action='store_true', help='visa bara pusselträningen, inte hela elevkursen')
+    t = ap.add_argument_group('pusselträningen')
+    t.add_argument('--kinds', nargs='+', choices=list(PUZZLE_KINDS), metavar='SORT',
                    help='vilka sorter av pussel, en eller flera av: ' + ', '.join(PUZZLE_KINDS))
-    g.add_argument('--rounds', type=int, default=10, metavar='ANTAL', help='antal uppgifter i ett pass (10)')
-    g.add_argument('--level', type=int, default=1, choices=[1, 2], metavar='NIVÅ', help='svårighetsgrad, 1 eller 2 (1)')
-    g.add_argument('--seed', type=int, metavar='FRÖ', help='ett heltal; samma frö ger alla samma uppgifter')
+    t.add_argument('--rounds', type=int, default=10, metavar='ANTAL', help='antal uppgifter i ett pass (10)')
+    t.add_argument('--level', type=int, default=1, choices=[1, 2], metavar='NIVÅ', help='svårighetsgrad, 1 eller 2 (1)')
+    t.add_argument('--seed', type=int, metavar='FRÖ', help='ett heltal; samma frö ger alla samma uppgifter')
     return ap
 
 
+def page_url(ip: str, port: int, course: bool = True) -> str:
+    "Adressen att öppna: elevkursens startsida, eller träningen när appen bara visar den."
+    host = '127.0.0.1' if ip in ('', '0.0.0.0', '::') else ip
+    return f"http://{host}:{port}/" + ('voila/render/start.ipynb' if course else '')
+
+
+def _open_when_ready(url: str, proc: subprocess.Popen, wait: float = 60):
+    "Öppna webbläsaren när servern svarar (Voilà öppnar annars sin filförteckning, inte startsidan)."
+    end = time.monotonic() + wait
+    while time.monotonic() < end and proc.poll() is None:
+        try:
+            urllib.request.urlopen(url.split('voila/render')[0] + 'voila/static/__ready__', timeout=2)
+        except urllib.error.HTTPError: break           # servern svarar (404 för den statiska sökvägen)
+        except OSError: time.sleep(0.3); continue
+        break
+    if proc.poll() is None: webbrowser.open(url)
+
+
 def main(argv=None):
-    "Starta pusselträningen som en webbsida med Voilà."
+    "Starta elevkursen (eller bara pusselträningen) som webbsidor med Voilà."
     a = cli_parser().parse_args(argv)
+    trainer = {'kinds': a.kinds, 'rounds': a.rounds, 'level': a.level, 'seed': a.seed}
+    course = not a.trainer_only and pupil_dir() is not None
     with tempfile.TemporaryDirectory(prefix='plump-teach-') as d:
-        nb = Path(d) / 'Pusselträning.ipynb'
-        nb.write_text(json.dumps(app_notebook(a.kinds, a.rounds, a.level, a.seed), ensure_ascii=False), encoding='utf-8')
-        print(f"Pusselträningen startar på http://{a.ip}:{a.port}/ (avsluta med Ctrl+C)", flush=True)
-        try: return subprocess.call(voila_command(nb, a.port, a.ip, not a.no_browser))
-        except KeyboardInterrupt: return 0
+        if course:
+            target = Path(d) / 'kurs'
+            build_course(target, trainer=trainer)
+            what = 'Elevkursen'
+        else:
+            target = Path(d) / 'Pusselträning.ipynb'
+            target.write_text(json.dumps(app_notebook(a.kinds, a.rounds, a.level, a.seed), ensure_ascii=False),
+                              encoding='utf-8')
+            what = 'Pusselträningen'
+        url = page_url(a.ip, a.port, course)
+        if not a.trainer_only and not course:
+            print("Elevlektionerna finns inte här (de ligger i nbs/elev i en arbetskopia av projektet); "
+                  "bara pusselträningen visas.", flush=True)
+        print(f"{what} startar på {url} (avsluta med Ctrl+C)", flush=True)
+        proc = subprocess.Popen(voila_command(target, a.port, a.ip, browser=False))
+        if not a.no_browser: threading.Thread(target=_open_when_ready, args=(url, proc), daemon=True).start()
+        try: return proc.wait()
+        except KeyboardInterrupt:
+            proc.terminate()
+            try: proc.wait(timeout=10)
+            except subprocess.TimeoutExpired: proc.kill()
+            return 0
