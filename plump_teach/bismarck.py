@@ -612,7 +612,7 @@ def _deal_repr_html(self: BismarckDeal) -> str:
             else f"spelsätt: {mode_label(self.mode, self.trump)} ({MODE_TEXT[self.mode]})")
     rows = []
     for s in range(PLAYERS):
-        role = ' (ger)' if s == self.dealer else ' (förhand)' if s == self.forehand else ''
+        role = ' (givare)' if s == self.dealer else ' (förhand)' if s == self.forehand else ''
         turn = ' ◀' if s == self.to_act else ''
         rows.append(f'<tr><th scope="row" style="text-align:left;padding:2px 8px">{esc(self.names[s])}{role}{turn}</th>'
                     f'<td style="text-align:center">{self.taken[s]}</td><td>{cards_html(self.hand(s), 32)}</td></tr>')

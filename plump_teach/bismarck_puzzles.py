@@ -138,7 +138,7 @@ def _make_bismarck_card(rng, level):
 
 # %% ../nbs/14_bismarckpussel.ipynb #fd65cf36
 def follows_discard_rule(hand, discards, mode, trump=None) -> bool:
-    "Följer de fyra bortlagda korten tumregeln i B9 för spelsättet (renons i en sidofärg, eller de fyra högsta i pass)?"
+    "Följer de fyra bortlagda korten tumregeln i B9 för spelsättet (en hel sidofärg borta, eller de fyra högsta i pass)?"
     hand, discards = parse_cards(hand), parse_cards(discards)
     if len(discards) != 4 or not set(discards) <= set(hand): return False
     if mode == 'pass':
@@ -194,7 +194,7 @@ def _make_bismarck_discard(rng, level):
             why = f"Tänker du spela pass vill du bli av med de kort som tar stick: de fyra högsta är {right[0]}."
         else:
             s = right[0][0].suit
-            why = (f"Lägger du bort {right[0]} blir du renons i {SUIT_NAMES[s]}. Väljer du sedan {plan}, "
+            why = (f"Lägger du bort {right[0]} har du ingen {SUIT_NAMES[s]} kvar. Väljer du sedan {plan}, "
                    "kan du trumfa när färgen spelas ut. Trumf och ess sparar du.")
         if chosen is not right[0] and any(c.suit == t for c in chosen) and t: why = "Att lägga bort trumf försvagar handen. " + why
         return why, ''
@@ -208,7 +208,7 @@ def _make_bismarck_discard(rng, level):
         if any(c.rank == 14 for c in chosen): return "Ett ess tar nästan alltid ett stick: spara det.", ''
         left = sorted({SUIT_NAMES[c.suit] for c in hand if c not in chosen and c.suit in {x.suit for x in chosen}})
         if not left: return "De fyra korten gör inte handen starkare i det spelsätt du tänker välja.", ''
-        return (f"Du har fortfarande kort kvar i {' och '.join(left)}, så du blir inte renons och kan inte trumfa "
+        return (f"Du har fortfarande kort kvar i {' och '.join(left)}, så du kan inte trumfa "
                 "när färgen spelas ut.", '')
     # B2, B4: förhand lägger bort fyra kort först och väljer spelsätt sedan; pusslet frågar därför om en plan
     situation = (f'<p>Du är förhand och har tagit upp de fyra uppvända korten. Först lägger du bort fyra kort, '

@@ -466,7 +466,7 @@ def _deal_repr_html(self: PlumpDeal) -> str:
              else "sang (ingen trumf)" + (f", uppvänt {cards_html([self.trump_card], 36)}" if self.trump_card else ""))
     rows = []
     for s in range(self.n):
-        role = ' (ger)' if s == self.dealer else ' (förhand)' if s == forehand(self.dealer, self.n) else ''
+        role = ' (givare)' if s == self.dealer else ' (förhand)' if s == forehand(self.dealer, self.n) else ''
         turn = ' ◀' if s == self.to_act else ''
         bid = '' if self.bids[s] is None else self.bids[s]
         rows.append(f'<tr><th scope="row" style="text-align:left;padding:2px 8px">{esc(self.names[s])}{role}{turn}</th>'

@@ -181,7 +181,7 @@ def _bid_situation(rng: random.Random, level: int):
     return n, cards, dealer, order, earlier
 
 def _bids_html(n, cards, dealer, order, earlier, hand=None) -> str:
-    rows = [[NAMES[s] + (' (ger)' if s == dealer else ''), earlier[i] if i < len(earlier) else '?']
+    rows = [[NAMES[s] + (' (givare)' if s == dealer else ''), earlier[i] if i < len(earlier) else '?']
             for i, s in enumerate(order)]
     extra = f'<p>Givarens hand: {cards_html(hand, 40)}</p>' if hand else ''
     return f'<p>{n} spelare, {cards} kort var, alltså {cards} stick.</p>' + _table(rows, ['Spelare', 'Bud']) + extra
@@ -686,7 +686,7 @@ def _make_bid_balance(rng, level):
         opts = legal_bids(cards, bids, n)
         bids.append(rng.choice([b for b in opts if b <= max(2, cards // 2 + 1)] or opts))
     kind = bid_balance(cards, bids)
-    rows = [[NAMES[s] + (' (ger)' if s == dealer else ''), b] for s, b in zip(order, bids)]
+    rows = [[NAMES[s] + (' (givare)' if s == dealer else ''), b] for s, b in zip(order, bids)]
     situation = f'<p>{cards} kort var, alltså {cards} stick.</p>' + _table(rows, ['Spelare', 'Bud'])
     opts = [Option('underbud', 'Underbud', 'underbud: summan är lägre än antalet stick'),
             Option('överbud', 'Överbud', 'överbud: summan är högre än antalet stick')]

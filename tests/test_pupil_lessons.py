@@ -92,7 +92,7 @@ def test_lesson_has_its_parts(name):
     assert any("Widget" in c.source or "Stepper" in c.source or "Try" in c.source for c in code_cells(nb))
     # navigering överst och nederst: startsidan, ordlistan och nästa lektion om den finns
     for cell in (nb.cells[0], nb.cells[-1] if nb.cells[-1].cell_type == "markdown" else nb.cells[-2]):
-        assert "(../index.ipynb)" in cell.source and "(ordlista.ipynb)" in cell.source
+        assert "(start.ipynb)" in cell.source and "(ordlista.ipynb)" in cell.source
     number = int(name[:2])
     nxt = [n for n in LESSONS if n.startswith(f"{number + 1:02d}_")]
     if nxt: assert f"({nxt[0]})" in nb.cells[0].source
@@ -173,3 +173,37 @@ def test_nbdev_clean_keeps_the_hidden_cells():
         before = [c["metadata"] for c in nb["cells"]]
         clean_nb(nb, allowed_cell_metadata_keys=keys)
         assert [c["metadata"] for c in nb["cells"]] == before, name
+
+
+def rule_mentions(text: str) -> set[str]:
+    "Regel-id:n som texten nämner: 'regel P6', '(P6)', 'P6, P7', 'B1–B5' räknas inte som B2–B4."
+    return set(re.findall(r"(?<![\w-])([PB]\d{1,2})(?!\d)", text))
+
+
+def test_every_rule_is_taught_in_the_pupil_track():
+    """Täckning: varje regel P1–P21 och B1–B9 lärs ut i elevkursen. Kursens register (PUPIL_LESSONS) säger vilken
+    lektion som lär ut vad; varje lektion finns, har registrets titel, och nämner var och en av sina regler
+    i sin text, och registret täcker alla regler."""
+    from plump_teach.lesson import PUPIL_LESSONS
+    assert [l.file for l in PUPIL_LESSONS] == LESSONS, "registret och lektionerna i nbs/elev stämmer inte"
+    taught = set()
+    for l in PUPIL_LESSONS:
+        nb = read(l.file)
+        title = re.search(r"^# (.+)$", nb.cells[0].source, re.M).group(1)
+        assert title == l.name, (l.file, title)
+        missing = set(l.rules) - rule_mentions(markdown(nb))
+        assert not missing, f"{l.file}: nämner inte {sorted(missing)}"
+        taught |= set(l.rules)
+    every = {f"P{i}" for i in range(1, 22)} | {f"B{i}" for i in range(1, 10)}
+    assert taught == every, sorted(every - taught)
+
+
+def test_pupil_start_page_lists_every_lesson_in_order():
+    from plump_teach.lesson import PUPIL_LESSONS
+    text = markdown(read("start.ipynb"))
+    links = re.findall(r"\]\((\d\d_[^)]+\.ipynb)\)", text)
+    assert links == [l.file for l in PUPIL_LESSONS]
+    assert "(traning.ipynb)" in text and "(ordlista.ipynb)" in text
+    # och varje lektion länkar vidare till nästa, den sista till träningen
+    for l, nxt in zip(PUPIL_LESSONS, [*PUPIL_LESSONS[1:], None]):
+        assert f"({nxt.file if nxt else 'traning.ipynb'})" in read(l.file).cells[0].source, l.file
