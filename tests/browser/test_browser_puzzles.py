@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from browser_helpers import right_and_wrong, open_notebook_and_run_all, outputs, screenshot, wait_for_text
 from plump_teach.app import app_notebook
@@ -57,6 +58,8 @@ def test_puzzle_notebook_in_jupyterlab(page, jupyterlab, request_log):
     for i, t in enumerate(line):
         assert items.nth(i).inner_text().strip() == (' '.join(f"{NAMES[w]} {c}" for w, c in t.plays)
                                                      + f" → {NAMES[t.winner]} tar sticket")
+    trick.get_by_role("button", name="Ny uppgift").click()    # a solved puzzle needs no hint: take a new one
+    expect(trick).not_to_contain_text("Rätt!", timeout=30_000)   # the new puzzle is drawn
     hint = trick.get_by_role("button", name="Ledtråd")
     hint.focus()
     page.keyboard.press("Enter")
