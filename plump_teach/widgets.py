@@ -45,8 +45,10 @@ def _answer_box(p: Puzzle, buttons: list[W.Button]) -> W.Widget:
     for r, label in enumerate(rows):
         cells.append(W.HTML(f'<span style="font-size:90%">{html.escape(label)}</span>', layout=W.Layout(min_width='0')))
         cells += [by_pos[(r, c)] for c in range(len(cols))]
-    for b in buttons: b.layout = _tap(min_width='0')
-    return W.GridBox(cells, layout=W.Layout(grid_template_columns=f"minmax(4em, auto) repeat({len(cols)}, minmax(0, max-content))",
+    for b in buttons:                      # kort text ("1/2/11"), så att fyra kolumner ryms på en telefon
+        b.label = b.description = b.label.replace(' / ', '/')
+        b.layout = _tap(padding='0 6px')
+    return W.GridBox(cells, layout=W.Layout(grid_template_columns=f"minmax(3em, auto) repeat({len(cols)}, max-content)",
                                             grid_gap='2px 4px', align_items='center', max_width='100%'))
 
 # %% ../nbs/08_pusselwidget.ipynb #90f69fb7
