@@ -1,4 +1,4 @@
-"""Sidor att skriva ut på A4: regelblad för Plump och Bismarck, tomma protokoll, arbetsblad med facit.
+"""Sidor att skriva ut på A4: lektionsplan för elevkursen, regelblad för Plump och Bismarck, tomma protokoll, arbetsblad med facit.
 
 Docs: https://plump-teach.github.io/plump_teach/lararmaterial.html.md"""
 
@@ -6,6 +6,8 @@ Docs: https://plump-teach.github.io/plump_teach/lararmaterial.html.md"""
 
 # %% ../nbs/17_lararmaterial.ipynb #f258e516
 from __future__ import annotations
+import ast, json, re
+from dataclasses import dataclass
 from pathlib import Path
 from .plump_rules import (PlumpRules, PlumpError, deal_schedule, player_count, score, forbidden_bid,
                                 HOUSE_RULE_TEXT, RULE_PRESETS, MIN_PLAYERS, MAX_PLAYERS)
@@ -15,11 +17,13 @@ from .puzzles import make_puzzle, puzzle_kind_of, PUZZLE_KINDS, Puzzle
 from . import bismarck_puzzles  # Bismarcks pusselsorter
 from .names import esc, check_names
 from .protocol import write_atomic
+from .lesson import PUPIL_LESSONS
+from .course import pupil_dir
 
 # %% auto #0
 __all__ = ['MAX_TASKS', 'p18_example', 'rule_sheet_plump', 'b8_example', 'rule_sheet_bismarck', 'sheet_rows', 'blank_sheet_plump',
-           'blank_sheet_bismarck', 'worksheet_tasks', 'worksheet', 'answers_of', 'answer_key', 'pack_pages',
-           'save_pack']
+           'blank_sheet_bismarck', 'worksheet_tasks', 'worksheet', 'answers_of', 'answer_key', 'LessonPlan',
+           'read_lessons', 'plan_pages', 'lesson_plan', 'pack_pages', 'save_pack']
 
 # %% ../nbs/17_lararmaterial.ipynb #0209e137
 _CSS = """
@@ -59,13 +63,14 @@ h2 + .task { border-top: none; }
   .sheet th, .sheet td { padding: 1px 0; } .sheet .sub { font-size: 9px; overflow: hidden; } }
 """
 
-def _page(title: str, body: str, landscape: bool = False, font: str = '10.5pt', row: str = '7mm') -> str:
-    "En hel HTML-sida för A4 med rubriken `title` (redan säker text) och innehållet `body`."
-    css = _CSS % {'orient': 'landscape' if landscape else 'portrait', 'font': font, 'row': row,
+def _page(title: str, body: str, landscape: bool = False, font: str = '10.5pt', row: str = '7mm',
+          css: str = '') -> str:
+    "En hel HTML-sida för A4 med rubriken `title` (redan säker text), innehållet `body` och sidans egen CSS `css`."
+    base = _CSS % {'orient': 'landscape' if landscape else 'portrait', 'font': font, 'row': row,
                   'width': '273mm' if landscape else '186mm'}
     return (f'<!DOCTYPE html>\n<html lang="sv">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{title}</title>\n'
-            f'<style>{css}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n')
+            f'<style>{base}{css}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n')
 
 def _suits(text: str) -> str:
     "Texten säker i HTML, med hjärter och ruter i rött som på korten."
@@ -423,12 +428,214 @@ def answer_key(kinds, numbers, level: int = 1) -> str:
                      f'<p>{_suits(text)}</p>{fb.html}</section>')
     return _page("Facit", _intro("Facit", tasks, False) + "".join(parts))
 
+# %% ../nbs/17_lararmaterial.ipynb #fe38a933
+_PLAN_CSS = """
+.plan { width: 100%; }
+.plan td, .plan th { text-align: left; vertical-align: top; padding: 2px 6px; }
+.plan td.num { text-align: right; white-space: nowrap; }
+.plan .sum th, .plan .sum td { border-top: 3px double #111; }
+.lesson { margin-top: 14px; padding-top: 4px; border-top: 2px solid #444; }
+.lesson h2 { border-bottom: none; font-size: 1.3em; margin-top: 0; }
+.lesson h3 { margin: 8px 0 2px; break-after: avoid; page-break-after: avoid; }
+.meta { color: #333; }
+.qa, .puzzles { padding-left: 1.5em; }
+.qa > li, .puzzles > li { margin: 0 0 5px; break-inside: avoid; page-break-inside: avoid; }
+.qa .q { font-weight: bold; margin: 0 0 1px; }
+.qa .a { margin: 0; padding-left: 0.6em; border-left: 3px solid #bbb; }
+@media print { .lesson { break-before: page; page-break-before: always; border-top: none; margin-top: 0; } }
+"""
+
+@dataclass(frozen=True)
+class LessonPlan:
+    "En elevlektion som läraren ser den: mål, minuter, förberedelser, pussel och frågor med svar."
+    name: str                                  # "Lektion 4: Buden"
+    file: str                                  # filen i elevkursens mapp
+    rules: tuple[str, ...]                     # regelns id, till exempel ('P5', 'P6')
+    goals: tuple[str, ...]                     # punkterna under "Det här lär du dig"
+    minutes: int
+    prepare: str
+    questions: tuple[tuple[str, str], ...]     # (fråga, svar) under "Att prata om"
+    tasks: tuple[tuple[str, int, int], ...]    # pusslen: (sort, nummer, nivå)
+
+    @property
+    def puzzles(self) -> list[str]:
+        "Pusslen som läraren kan nämna dem: 'Räkna poängen, uppgift 3'."
+        return [_task_name(k, n, l) for k, n, l in self.tasks]
+
+def _task_name(kind: str, number: int, level: int) -> str:
+    title = PUZZLE_KINDS[kind].title
+    name = f"{title} Uppgift {number}" if title.endswith('?') else f"{title}, uppgift {number}"
+    return name + (f", nivå {level}" if level != PUZZLE_KINDS[kind].levels[0] else "")
+
+def _plain(md: str) -> str:
+    "Markdown i en rad som vanlig text: länkar blir sin text, fetstil, kursiv och kod blir vanliga ord."
+    md = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', md)
+    md = re.sub(r'\*\*(.+?)\*\*|__(.+?)__', lambda m: m.group(1) or m.group(2), md)
+    md = re.sub(r'(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])', r'\1', md)
+    return re.sub(r'`([^`]*)`', r'\1', md).strip()
+
+def _items(text: str, marker: str) -> list[str]:
+    "Punkterna i en Markdown-lista (`marker` är ett reguljärt uttryck för punktens början); radbrytningar slås ihop."
+    out = []
+    for line in text.splitlines():
+        m = re.match(marker, line)
+        if m: out.append(line[m.end():].strip())
+        elif out and line.startswith((' ', '\t')) and line.strip(): out[-1] += ' ' + line.strip()
+        elif out and not line.strip(): continue
+        elif out: break                        # listan är slut
+    return [_plain(x) for x in out]
+
+def _cell_text(cell: dict) -> str:
+    s = cell.get('source', '')
+    return ''.join(s) if isinstance(s, list) else s
+
+def _section(text: str, heading: str) -> str | None:
+    "Texten under rubriken `## heading` fram till nästa rubrik, eller None om rubriken saknas."
+    m = re.search(rf'^##\s+{re.escape(heading)}\s*$', text, re.M)
+    if not m: return None
+    rest = text[m.end():]
+    nxt = re.search(r'^#{1,6}\s', rest, re.M)
+    return rest[:nxt.start()] if nxt else rest
+
+def _puzzle_calls(source: str) -> list[tuple[str, int, int | None]]:
+    "Anropen show_puzzle('sort', nummer[, level=…]) i en kodcell, i ordning."
+    try: tree = ast.parse(source)
+    except SyntaxError: return []
+    calls = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call): continue
+        f = node.func
+        if (f.id if isinstance(f, ast.Name) else getattr(f, 'attr', None)) != 'show_puzzle': continue
+        try:
+            args = [ast.literal_eval(a) for a in node.args]
+            kw = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
+        except ValueError: continue            # ett nummer som räknas fram kan läraren inte nämna
+        args += [None] * (3 - len(args))
+        kind, number, level = kw.get('kind', args[0]), kw.get('number', args[1]), kw.get('level', args[2])
+        if isinstance(kind, str) and type(number) is int: calls.append((node.lineno, node.col_offset, kind, number, level))
+    return [c[2:] for c in sorted(calls)]
+
+def _lesson_error(lesson, text: str) -> PlumpError:
+    return PlumpError(f"{lesson.name} ({lesson.file}): {text}")
+
+def _read_lesson(lesson, folder: Path) -> LessonPlan:
+    "Läs lektionsplanen ur en elevlektion: mål, frågor, metadata i cellen Att prata om och pusslen."
+    path = folder / lesson.file
+    if not path.is_file(): raise _lesson_error(lesson, f"filen finns inte i mappen {folder}.")
+    try: cells = json.loads(path.read_text(encoding='utf-8'))['cells']
+    except (ValueError, KeyError, TypeError): raise _lesson_error(lesson, "filen är ingen notebook som går att läsa.") from None
+    md = [c for c in cells if c.get('cell_type') == 'markdown']
+    goals = next((g for g in (_section(_cell_text(c), "Det här lär du dig") for c in md) if g is not None), None)
+    goals = _items(goals or '', r'\s{0,3}[-*+]\s+')
+    if not goals: raise _lesson_error(lesson, "punkterna under rubriken ”Det här lär du dig” saknas.")
+    talk = next((c for c in md if _cell_text(c).lstrip().startswith("## Att prata om")), None)
+    if talk is None: raise _lesson_error(lesson, "cellen som börjar med rubriken ”Att prata om” saknas.")
+    questions = _items(_section(_cell_text(talk), "Att prata om") or '', r'\s{0,3}\d+\.\s+')
+    if not questions: raise _lesson_error(lesson, "frågorna (1. …) under ”Att prata om” saknas.")
+    meta = talk.get('metadata', {}).get('plump_teach', {})
+    answers, minutes, prepare = meta.get('answers'), meta.get('minutes'), meta.get('prepare')
+    if not isinstance(answers, list) or not all(isinstance(a, str) and a.strip() for a in answers):
+        raise _lesson_error(lesson, "svaren på frågorna saknas. Lägg dem i cellen ”Att prata om” som metadata "
+                                    "plump_teach.answers, ett svar för varje fråga.")
+    if len(answers) != len(questions):
+        raise _lesson_error(lesson, f"”Att prata om” har {len(questions)} frågor men {len(answers)} svar. "
+                                    "Det ska finnas ett svar för varje fråga, i samma ordning.")
+    if type(minutes) is not int or minutes <= 0:
+        raise _lesson_error(lesson, "lektionens längd saknas. Lägg antalet minuter i cellen ”Att prata om” som "
+                                    "metadata plump_teach.minutes, till exempel 40.")
+    if not isinstance(prepare, str) or not prepare.strip():
+        raise _lesson_error(lesson, "det som läraren ska förbereda saknas. Lägg det i cellen ”Att prata om” som "
+                                    "metadata plump_teach.prepare, till exempel ”En kortlek per fyra elever.”")
+    tasks = []
+    for c in cells:
+        if c.get('cell_type') != 'code': continue
+        for kind, number, level in _puzzle_calls(_cell_text(c)):
+            try: p = make_puzzle(kind, number, level)
+            except PlumpError as e: raise _lesson_error(lesson, f"pusslet show_puzzle({kind!r}, {number}) går inte: {e}") from None
+            if (p.kind, p.number, p.level) not in tasks: tasks.append((p.kind, p.number, p.level))
+    return LessonPlan(lesson.name, lesson.file, tuple(lesson.rules), tuple(goals), minutes, _plain(prepare),
+                      tuple(zip(questions, map(_plain, answers))), tuple(tasks))
+
+def read_lessons(folder=None) -> list[LessonPlan]:
+    "Lektionsplanen för varje elevlektion i `PUPIL_LESSONS`, läst ur notebookarna i `folder` (nbs/elev om inget anges)."
+    if folder is None:
+        folder = pupil_dir()
+        if folder is None:
+            raise PlumpError("Elevlektionerna finns inte här: mappen nbs/elev saknas (den följer med projektets "
+                             "arbetskopia, inte med paketet). Ange mappen med lektionerna, till exempel "
+                             "read_lessons('nbs/elev').")
+    if not isinstance(folder, (str, Path)) or not str(folder).strip():
+        raise PlumpError("Ange mappen med elevlektionerna som en sökväg, till exempel 'nbs/elev'.")
+    folder = Path(str(folder).strip())
+    if not folder.is_dir():
+        raise PlumpError(f"Mappen {folder} med elevlektionerna finns inte. Ange mappen där lektionerna ligger, "
+                         "till exempel 'nbs/elev'.")
+    return [_read_lesson(l, folder) for l in PUPIL_LESSONS]
+
+def _answer_text(p: Puzzle) -> str:
+    "Pusslets rätta svar som text (rutan i protokollpusslet med sin beskrivning)."
+    return ", ".join(o.aria if o.row is not None and o.aria else o.label for o in p.options if o.key in p.answers)
+
+def plan_pages(lessons) -> int:
+    "Antalet A4-sidor i lektionsplanen: översikten och en sida för varje lektion."
+    return 1 + len(lessons)
+
+def _lesson_html(l: LessonPlan) -> str:
+    goals = "".join(f"<li>{_suits(g)}</li>" for g in l.goals)
+    puzzles = "".join(
+        f'<li><b>{esc(name)}</b> <span class="rid">{esc(p.rule)}</span>: {_suits(p.question)} '
+        f'<i>Svar:</i> {_suits(_answer_text(p))}</li>'
+        for name, p in zip(l.puzzles, (make_puzzle(*t) for t in l.tasks)))
+    qa = "".join(f'<li><p class="q">{_suits(q)}</p><p class="a">{_suits(a)}</p></li>' for q, a in l.questions)
+    return (f'<section class="lesson" id="{Path(l.file).stem}">\n<h2>{esc(l.name)}</h2>\n'
+            f'<p class="meta"><b>{l.minutes} minuter</b> · regler {esc(", ".join(l.rules))}</p>\n'
+            f'<p class="box"><b>Förbered:</b> {_suits(l.prepare)}</p>\n'
+            f'<h3>Mål: det här lär sig eleven</h3>\n<ul>{goals}</ul>\n'
+            f'<h3>Pussel i lektionen</h3>\n<ul class="puzzles">{puzzles}</ul>\n'
+            f'<h3>Att prata om, med svar</h3>\n<ol class="qa">{qa}</ol>\n</section>\n')
+
+def lesson_plan(folder=None) -> str:
+    """Lektionsplanen för läraren: en översikt (lektion, minuter, regler) och sedan en A4-sida för varje
+    elevlektion med mål, förberedelser, pusslen med nummer och svar, och frågorna att prata om med svar.
+    Planen är `plan_pages(read_lessons())` sidor: översikten och en sida per lektion."""
+    lessons = read_lessons(folder)
+    rows = "".join(f'<tr><td><a href="#{Path(l.file).stem}">{esc(l.name)}</a></td><td class="num">{l.minutes}</td>'
+                   f'<td>{esc(", ".join(l.rules))}</td></tr>' for l in lessons)
+    total = sum(l.minutes for l in lessons)
+    pages = plan_pages(lessons)
+    body = f"""
+<h1>Lektionsplan för elevkursen</h1>
+<p>Elevkursen har {len(lessons)} lektioner: först Plump, sedan Bismarck. Planen är {pages} sidor: den här översikten
+och en sida för varje lektion, så att du kan skriva ut bara den lektion du ska ha.</p>
+<table class="plan">
+<thead><tr><th>Lektion</th><th>Minuter</th><th>Regler</th></tr></thead>
+<tbody>{rows}<tr class="sum"><th>Summa</th><td class="num">{total}</td><td></td></tr></tbody>
+</table>
+<h2>Så används planen</h2>
+<ul>
+<li>Varje lektion börjar med det eleven ska lära sig. Läs målen högt i början av lektionen.</li>
+<li>Under <b>Förbered</b> står det du behöver ha på plats innan lektionen, till exempel kortlekar.</li>
+<li>Pusslen har nummer. Eleven ser numret över pusslet, och samma nummer ger alltid samma uppgift: säg till
+exempel ”gör uppgift 17 i Räkna poängen”. På arbetsbladet ger samma nummer samma uppgift.</li>
+<li>Frågorna under <b>Att prata om</b> står sist i varje lektion. Eleverna ser inte svaren; de står bara här.
+Låt eleverna prata två och två först och ta sedan svaren i helklass.</li>
+<li>Efter lektion {len(lessons)} kan eleverna blanda alla sorters pussel i Träna på allt.</li>
+</ul>
+{"".join(_lesson_html(l) for l in lessons)}"""
+    return _page("Lektionsplan", body, css=_PLAN_CSS)
+
 # %% ../nbs/17_lararmaterial.ipynb #36a80007
 def pack_pages(players=None, rules: PlumpRules = PlumpRules(), bismarck_names=None,
-               kinds=('bid_balance', 'score', 'trick_winner'), numbers=(1, 2), level: int = 1) -> dict[str, tuple[str, str]]:
+               kinds=('bid_balance', 'score', 'trick_winner'), numbers=(1, 2), level: int = 1,
+               lessons=None) -> dict[str, tuple[str, str]]:
     """Lärarmaterialets sidor: filnamn -> (beskrivning, html). `players`: ett antal, en lista med namn, eller
-    `None` för tomma protokoll för 2, 3, 4, 5 och 6 spelare."""
-    pages = {'regelblad-plump.html': ("Regelblad för Plump", rule_sheet_plump(rules)),
+    `None` för tomma protokoll för 2, 3, 4, 5 och 6 spelare. `lessons`: mappen med elevlektionerna för
+    lektionsplanen; `None` tar nbs/elev, och finns den inte blir det ingen lektionsplan."""
+    pages = {}
+    if lessons is not None or pupil_dir() is not None:
+        pages['lektionsplan.html'] = ("Lektionsplan: mål, minuter, förberedelser, pussel och frågor med svar",
+                                      lesson_plan(lessons))
+    pages |= {'regelblad-plump.html': ("Regelblad för Plump", rule_sheet_plump(rules)),
              'regelblad-bismarck.html': ("Regelblad för Bismarck", rule_sheet_bismarck())}
     counts = range(MIN_PLAYERS, MAX_PLAYERS + 1) if players is None else [players]
     for p in counts:
@@ -446,12 +653,12 @@ def pack_pages(players=None, rules: PlumpRules = PlumpRules(), bismarck_names=No
     return pages
 
 def save_pack(folder, players=None, rules: PlumpRules = PlumpRules(), bismarck_names=None,
-              kinds=('bid_balance', 'score', 'trick_winner'), numbers=(1, 2), level: int = 1) -> list[Path]:
+              kinds=('bid_balance', 'score', 'trick_winner'), numbers=(1, 2), level: int = 1, lessons=None) -> list[Path]:
     "Skriv lärarmaterialet (`pack_pages`) som HTML-filer i mappen `folder` och returnera sökvägarna."
     if not isinstance(folder, (str, Path)) or not str(folder).strip():
         raise PlumpError("Ange mappen som en sökväg, till exempel 'lararmaterial'.")
     folder = Path(str(folder).strip())
     if folder.exists() and not folder.is_dir():
         raise PlumpError(f"{folder.name} finns redan och är ingen mapp; välj en annan mapp.")
-    pages = pack_pages(players, rules, bismarck_names, kinds, numbers, level)   # allt görs innan något skrivs
+    pages = pack_pages(players, rules, bismarck_names, kinds, numbers, level, lessons)   # allt görs innan något skrivs
     return [write_atomic(folder / name, text) for name, (_, text) in pages.items()]

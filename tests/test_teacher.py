@@ -1,12 +1,16 @@
 """Lärarmaterialet (plump_teach.teacher): innehållet i sidorna mot motorn, escaping och felaktiga argument.
 
 Content tests for the teacher's pack: row labels against deal_schedule for every preset and player count,
-worksheet/answer-key consistency against the puzzles themselves, HTML escaping of names, and bad input.
+worksheet/answer-key consistency against the puzzles themselves, the lesson plan against the pupil lessons,
+HTML escaping of names, and bad input.
 """
+import json
 import os
+import shutil
 import re
 import stat
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -14,11 +18,14 @@ from hypothesis import given, settings, strategies as st
 from plump_teach.bismarck import BismarckError, SHORT_ORDER, bismarck_score
 from plump_teach.plump_rules import PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RULE_TEXT, deal_schedule, score
 from plump_teach.puzzles import PUZZLE_KINDS, make_puzzle
+from plump_teach.course import pupil_dir
+from plump_teach.lesson import PUPIL_LESSONS
 from plump_teach.teacher import (answer_key, pack_pages, answers_of, blank_sheet_bismarck, blank_sheet_plump,
-                                 rule_sheet_bismarck, rule_sheet_plump, save_pack, sheet_rows, worksheet,
-                                 worksheet_tasks)
+                                 lesson_plan, plan_pages, read_lessons, rule_sheet_bismarck, rule_sheet_plump,
+                                 save_pack, sheet_rows, worksheet, worksheet_tasks)
 
 EVIL = '<img src=x onerror="alert(1)">'
+ELEV = pupil_dir()          # nbs/elev med elevlektionerna
 
 
 def row_labels(html: str) -> list[tuple[int, int]]:
@@ -225,6 +232,114 @@ def test_worksheet_bad_input(args, words):
         with pytest.raises(PlumpError, match=re.escape(words)): f(*args)
 
 
+# ---------------------------------------------------------------- lektionsplanen
+
+def talk_cell(nb: dict) -> dict:
+    "Cellen som börjar med rubriken Att prata om."
+    return next(c for c in nb['cells'] if c['cell_type'] == 'markdown'
+                and ''.join(c['source']).lstrip().startswith('## Att prata om'))
+
+
+def lesson_copy(tmp_path) -> Path:
+    "En kopia av elevlektionerna att ändra i."
+    folder = tmp_path / 'elev'
+    folder.mkdir()
+    for l in PUPIL_LESSONS: shutil.copy(ELEV / l.file, folder / l.file)
+    return folder
+
+
+@pytest.mark.parametrize("lesson", PUPIL_LESSONS, ids=lambda l: l.file)
+def test_every_lesson_has_an_answer_for_each_question(lesson):
+    "Lika många svar som frågor i lektionens egen text, minuter > 0 och något att förbereda."
+    nb = json.loads((ELEV / lesson.file).read_text(encoding='utf-8'))
+    cell = talk_cell(nb)
+    questions = re.findall(r'^\d+\. ', ''.join(cell['source']), re.M)
+    meta = cell['metadata']['plump_teach']
+    assert len(meta['answers']) == len(questions) >= 2, lesson.name
+    plan = next(p for p in read_lessons() if p.file == lesson.file)
+    assert plan.name == lesson.name and plan.rules == lesson.rules
+    assert len(plan.questions) == len(questions)
+    assert plan.minutes == meta['minutes'] > 0 and plan.prepare.strip()
+    assert len(plan.goals) >= 3 and all('](' not in g and '**' not in g for g in plan.goals)
+    calls = re.findall(r"show_puzzle\('(\w+)', (\d+)", ''.join(''.join(c['source']) for c in nb['cells']
+                                                             if c['cell_type'] == 'code'))
+    assert [(k, int(n)) for k, n, _ in plan.tasks] == [(k, int(n)) for k, n in calls]
+
+
+def test_lesson_plan_names_the_puzzles_and_answers():
+    plans = read_lessons()
+    buden = plans[3]
+    assert buden.name == "Lektion 4: Buden"
+    assert buden.puzzles == ["Vilket bud är förbjudet? Uppgift 4", "Givarens bud, uppgift 175",
+                             "Över- eller underbud? Uppgift 15"]
+    assert plans[5].puzzles[0] == "Rätt kort, uppgift 4, nivå 2"
+    html = lesson_plan()
+    is_page(html)
+    from plump_teach.teacher import _suits
+    for p in plans:
+        assert f'<h2>{p.name}</h2>' in html
+        assert f'<b>{p.minutes} minuter</b>' in html and _suits(p.prepare) in html
+        for name in p.puzzles: assert f'<b>{name}</b>' in html
+        for q, a in p.questions: assert f'<p class="q">{_suits(q)}</p><p class="a">{_suits(a)}</p>' in html
+        for g in p.goals: assert f'<li>{_suits(g)}</li>' in html
+    # pusslets rätta svar kommer från pusselmotorn
+    p = make_puzzle('forbidden_bid', 4)
+    answer = next(o.label for o in p.options if o.key in p.answers)
+    assert f'{p.question} <i>Svar:</i> {answer}</li>' in html
+    # översikten: lektion, minuter, regler och summan
+    for p in plans: assert f'{p.name}</a></td><td class="num">{p.minutes}</td><td>{", ".join(p.rules)}</td>' in html
+    assert f'<th>Summa</th><td class="num">{sum(p.minutes for p in plans)}</td>' in html
+    assert html.count('<section class="lesson"') == len(plans)
+    assert plan_pages(plans) == len(plans) + 1 == 9
+    assert f"Planen är {plan_pages(plans)} sidor" in html
+
+
+def test_lesson_missing_answers_names_the_lesson(tmp_path):
+    folder = lesson_copy(tmp_path)
+    f = folder / PUPIL_LESSONS[3].file
+    nb = json.loads(f.read_text(encoding='utf-8'))
+    meta = talk_cell(nb)['metadata']['plump_teach']
+    meta['answers'] = meta['answers'][:-1]
+    f.write_text(json.dumps(nb), encoding='utf-8')
+    with pytest.raises(PlumpError, match=re.escape("Lektion 4: Buden (04_buden.ipynb): ”Att prata om” har 4 frågor men 3 svar")):
+        lesson_plan(folder)
+    del talk_cell(nb)['metadata']['plump_teach']
+    f.write_text(json.dumps(nb), encoding='utf-8')
+    with pytest.raises(PlumpError, match=re.escape("Lektion 4: Buden (04_buden.ipynb): svaren på frågorna saknas")):
+        read_lessons(folder)
+    with pytest.raises(PlumpError, match="Lektion 4: Buden"):       # save_pack skriver då ingenting
+        save_pack(tmp_path / 'pack', lessons=folder)
+    assert not (tmp_path / 'pack').exists()
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ('minutes', 0, "lektionens längd saknas"), ('minutes', '40', "lektionens längd saknas"),
+    ('prepare', '  ', "det som läraren ska förbereda saknas"), ('answers', ['bra', ''], "svaren på frågorna saknas"),
+])
+def test_lesson_bad_metadata(tmp_path, key, value, words):
+    folder = lesson_copy(tmp_path)
+    f = folder / PUPIL_LESSONS[6].file
+    nb = json.loads(f.read_text(encoding='utf-8'))
+    talk_cell(nb)['metadata']['plump_teach'][key] = value
+    f.write_text(json.dumps(nb), encoding='utf-8')
+    with pytest.raises(PlumpError, match=re.escape(f"{PUPIL_LESSONS[6].name} ({PUPIL_LESSONS[6].file}): {words}")):
+        read_lessons(folder)
+
+
+def test_lesson_plan_bad_folder(tmp_path, monkeypatch):
+    with pytest.raises(PlumpError, match="Mappen .* med elevlektionerna finns inte"): read_lessons(tmp_path / 'nej')
+    with pytest.raises(PlumpError, match=re.escape("Lektion 1: Vad är Plump? (01_vad_ar_plump.ipynb): filen finns inte")):
+        read_lessons(tmp_path)
+    with pytest.raises(PlumpError, match="sökväg"): read_lessons(3)
+    import plump_teach.teacher as t
+    monkeypatch.setattr(t, 'pupil_dir', lambda: None)
+    with pytest.raises(PlumpError, match="Elevlektionerna finns inte här"): lesson_plan()
+    # utan kursens mapp (paketet installerat utan nbs/) blir det ingen lektionsplan, men resten skrivs
+    names = [p.name for p in save_pack(tmp_path / 'pack')]
+    assert 'lektionsplan.html' not in names and 'facit.html' in names
+    assert 'lektionsplan.html' in [p.name for p in save_pack(tmp_path / 'pack2', lessons=ELEV)]
+
+
 # ---------------------------------------------------------------- escaping
 
 def test_names_are_escaped_everywhere():
@@ -241,13 +356,14 @@ def test_names_are_escaped_everywhere():
 def test_save_pack_writes_every_page(tmp_path):
     paths = save_pack(tmp_path / 'pack')
     names = [p.name for p in paths]
-    assert names == ['index.html', 'regelblad-plump.html', 'regelblad-bismarck.html',
+    assert names == ['index.html', 'lektionsplan.html', 'regelblad-plump.html', 'regelblad-bismarck.html',
                      *[f'protokoll-plump-{n}.html' for n in range(2, 7)],
                      'protokoll-bismarck.html', 'protokoll-bismarck-kort.html', 'arbetsblad.html', 'facit.html']
     texts = {p.name: p.read_text(encoding='utf-8') for p in paths}
     for n in range(2, 7): assert texts[f'protokoll-plump-{n}.html'] == blank_sheet_plump(n)
     assert texts['facit.html'] == answer_key(('bid_balance', 'score', 'trick_winner'), (1, 2))
     assert texts['protokoll-bismarck-kort.html'] == blank_sheet_bismarck(short=True)
+    assert texts['lektionsplan.html'] == lesson_plan()
     for name in names[1:]: assert f'<a href="{name}">' in texts['index.html']   # innehållet länkar till allt
     umask = os.umask(0); os.umask(umask)
     for p in paths: assert stat.S_IMODE(p.stat().st_mode) == 0o666 & ~umask

@@ -1,6 +1,7 @@
 """Lärarmaterialet i en riktig Chromium: varje sida skrivs ut som PDF på A4 och får det antal sidor som utlovas.
 
 The teacher's pack in a real Chromium: each page is printed to PDF (A4) and must have the stated page count.
+The lesson plan prints as an overview page plus one page per pupil lesson (plan_pages).
 Screenshots at 1280x900 and 390x844 go to tests/browser/screenshots/lararmaterial-*.png.
 """
 import re
@@ -9,8 +10,8 @@ import pytest
 
 from browser_helpers import screenshot
 from plump_teach.plump_rules import PlumpRules, RULE_PRESETS
-from plump_teach.teacher import (answer_key, blank_sheet_bismarck, blank_sheet_plump, rule_sheet_bismarck,
-                                 rule_sheet_plump, save_pack, worksheet)
+from plump_teach.teacher import (answer_key, blank_sheet_bismarck, blank_sheet_plump, lesson_plan, plan_pages,
+                                 read_lessons, rule_sheet_bismarck, rule_sheet_plump, save_pack, worksheet)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -103,10 +104,31 @@ def test_no_task_is_split_between_pages(page):
     screenshot(page, "lararmaterial-arbetsblad-blandat-1280x900")
 
 
+def test_lesson_plan_prints_one_page_per_lesson(page):
+    """Lektionsplanen: översikten på första sidan och sedan en sida för varje lektion, som sidan själv säger.
+    Ingen fråga med sitt svar och inget pussel delas mellan två sidor."""
+    plans = read_lessons()
+    count = plan_pages(plans)
+    html = lesson_plan()
+    assert f"Planen är {count} sidor" in html
+    assert printed(page, html) == [A4_PORTRAIT] * count
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.set_content(html, wait_until="load")
+    page.emulate_media(media="print")
+    style = page.evaluate("""() => ({
+        lesson: [...document.querySelectorAll('.lesson')].map(e => getComputedStyle(e).breakBefore),
+        items: [...document.querySelectorAll('.qa > li, .puzzles > li')].map(e => getComputedStyle(e).breakInside)})""")
+    page.emulate_media(media="screen")
+    assert style['lesson'] == ['page'] * len(plans)
+    assert len(style['items']) == sum(len(p.questions) + len(p.tasks) for p in plans)
+    assert set(style['items']) == {'avoid'}
+    assert shots(page, "lektionsplan", html) <= 390
+
+
 def test_saved_pack_opens_from_files_and_prints(page, tmp_path):
     "Hela lärarmaterialet från save_pack, öppnat som file://-adresser: varje fil får sitt antal A4-sidor."
     paths = save_pack(tmp_path / "lararmaterial")
-    stated = {'index.html': 1, 'regelblad-plump.html': 1, 'regelblad-bismarck.html': 1,
+    stated = {'index.html': 1, 'lektionsplan.html': plan_pages(read_lessons()), 'regelblad-plump.html': 1, 'regelblad-bismarck.html': 1,
               **{f'protokoll-plump-{n}.html': 1 for n in range(2, 7)},
               'protokoll-bismarck.html': 1, 'protokoll-bismarck-kort.html': 1, 'arbetsblad.html': 2, 'facit.html': 1}
     assert sorted(p.name for p in paths) == sorted(stated)
