@@ -21,7 +21,9 @@ def test_course_imports_cover_kernel_library_and_notebooks():
     mods = lite.course_imports()
     assert mods == sorted(set(mods))
     assert {"piplite.piplite", "pyodide_kernel"} <= set(mods)                      # the kernel's start
-    library = {f"plump_teach.{f.stem}" for f in (ROOT / "plump_teach").glob("*.py") if f.stem != "__init__"}
+    library = {".".join(("plump_teach", *f.relative_to(ROOT / "plump_teach").with_suffix("").parts))
+               for f in (ROOT / "plump_teach").rglob("*.py") if f.stem != "__init__"}
+    assert "plump_teach.tryout.tricks" in library
     assert library <= set(mods)
     assert {"fastcore.test", "ipywidgets", "IPython.display"} <= set(mods)          # what the notebooks import
     assert "plump_teach.__init__" not in mods
@@ -52,14 +54,11 @@ def wheel_with(tmp_path: Path, names: list[str]) -> Path:
     return whl
 
 
-@pytest.mark.parametrize("with_pyc", [True, False])
-def test_check_site_wants_bytecode_for_every_plump_teach_module(tmp_path, monkeypatch, with_pyc):
+def fake_site(tmp_path, monkeypatch, names: list[str]) -> Path:
+    "A built site's skeleton whose plump_teach wheel holds `names`."
     site = tmp_path / "site"
     pyo = site / "static" / "pyodide"
     pyo.mkdir(parents=True)
-    tag = "cpython-" + lite.PYODIDE_VERSION.split(".")[0]
-    names = ["plump_teach/__init__.py", "plump_teach/cards.py"]
-    if with_pyc: names += [f"plump_teach/__pycache__/__init__.{tag}.pyc", f"plump_teach/__pycache__/cards.{tag}.pyc"]
     whl = wheel_with(pyo, names)
     lock = {name: {"file_name": whl.name, "sha256": lite.sha256(whl)} for name in lite.PRELOAD}
     (pyo / "pyodide-lock.json").write_text(json.dumps({"packages": lock}))
@@ -67,13 +66,72 @@ def test_check_site_wants_bytecode_for_every_plump_teach_module(tmp_path, monkey
     (site / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {"litePluginSettings": {
         "@jupyterlite/pyodide-kernel-extension:kernel": kernel}}}))
     monkeypatch.setattr(lite, "notebook_sources", lambda: iter(()))
+    lite.pupil_extension(site)
+    return site
+
+
+MODULES = sorted(f.relative_to(ROOT).as_posix() for f in (ROOT / "plump_teach").rglob("*.py"))
+
+
+def pyc(module: str) -> str:
+    tag = "cpython-" + lite.PYODIDE_VERSION.split(".")[0]
+    folder, _, name = module.rpartition("/")
+    return f"{folder}/__pycache__/{name[:-3]}.{tag}.pyc"
+
+
+@pytest.mark.parametrize("with_pyc", [True, False])
+def test_check_site_wants_bytecode_for_every_plump_teach_module(tmp_path, monkeypatch, with_pyc):
+    site = fake_site(tmp_path, monkeypatch, MODULES + ([pyc(m) for m in MODULES] if with_pyc else []))
     if with_pyc:
         lite.check_site(site)
         lite.check_site(site, bytecode=False)
     else:
-        with pytest.raises(SystemExit, match="saknar bytekod för plump_teach/__init__.py, plump_teach/cards.py"):
+        with pytest.raises(SystemExit, match="saknar bytekod för plump_teach/__init__.py, plump_teach/_modidx.py"):
             lite.check_site(site)
         lite.check_site(site, bytecode=False)   # a site built with --no-bytecode is not expected to have it
+
+
+def test_check_site_wants_every_module_in_the_wheel(tmp_path, monkeypatch):
+    "A subpackage left out of pyproject's package list (plump_teach.tryout once was) stops the build."
+    kept = [m for m in MODULES if "/tryout/" not in m]
+    site = fake_site(tmp_path, monkeypatch, kept + [pyc(m) for m in kept])
+    with pytest.raises(SystemExit, match="hjulet saknar plump_teach/tryout/__init__.py"):
+        lite.check_site(site)
+
+
+def test_check_site_wants_the_pupil_mode(tmp_path, monkeypatch):
+    site = fake_site(tmp_path, monkeypatch, MODULES + [pyc(m) for m in MODULES])
+    cfg = json.loads((site / "jupyter-lite.json").read_text())
+    cfg["jupyter-config-data"]["federated_extensions"] = []
+    (site / "jupyter-lite.json").write_text(json.dumps(cfg))
+    with pytest.raises(SystemExit, match="elevläget"):
+        lite.check_site(site)
+
+
+def test_pupil_mode_script_registers_its_plugin(tmp_path):
+    "tools/lite_pupil.js is valid JavaScript and registers the pupil-mode plugin as JupyterLab loads federated extensions."
+    import shutil, subprocess
+    if not shutil.which("node"): pytest.skip("node finns inte")
+    js = f"""
+      global.window = {{location: {{search: '?elev=1'}}, sessionStorage: {{s: {{}}, getItem(k) {{ return this.s[k]; }},
+                        setItem(k, v) {{ this.s[k] = v; }}, removeItem(k) {{ delete this.s[k]; }}}}}};
+      require({json.dumps(str(lite.PUPIL_JS))});
+      const c = window._JUPYTERLAB[{json.dumps(lite.PUPIL_EXTENSION)}];
+      c.init({{}}).then(() => c.get('./extension')).then(f => {{
+        const m = f(); const p = m.default[0];
+        console.log(JSON.stringify([m.__esModule, p.id, p.autoStart, typeof p.activate]));
+      }});"""
+    out = subprocess.run(["node", "-e", js], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == [True, "plump-teach-elev:pupil-mode", True, "function"]
+
+
+def test_site_has_the_pupil_course_without_jupyterlab_only_cells(tmp_path):
+    lite.contents_dir(tmp_path)
+    for f in (ROOT / "nbs" / "elev").glob("*.ipynb"):
+        text = (tmp_path / "elev" / f.name).read_text(encoding="utf-8")
+        assert "Run All Cells" not in text and "#| hide" not in text, f.name
+        assert json.loads(text)["metadata"]["kernelspec"] == lite.KERNELSPEC
 
 
 def test_build_refuses_to_replace_a_folder_that_is_not_a_site(tmp_path):

@@ -155,7 +155,12 @@ SERVICE_WORKER = "@jupyterlite/application-extension:service-worker-manager"
 
 # The site's front page opens the course start page. The generated index.html must stay (the apps read
 # their settings from its #jupyter-config-data); only its redirect to the bare lab app is replaced.
-START_URL = "lab/index.html?path=index.ipynb"
+START_URL = "lab/index.html?path=elev/start.ipynb&elev=1"
+# The pupil mode (tools/lite_pupil.js): a hand-written JupyterLab extension that hides JupyterLab's English
+# chrome and the code, and runs a lesson's cells when it opens. Installed into the built site by
+# pupil_extension(); ?elev=1 turns it on for the browser tab, ?elev=0 off.
+PUPIL_JS = ROOT / "tools" / "lite_pupil.js"
+PUPIL_EXTENSION = "plump-teach-elev"
 FRONT_REDIRECT = "await import('./config-utils.js');"
 
 
@@ -196,7 +201,7 @@ def venv_bin(venv: Path, name: str) -> Path:
 def inputs_fingerprint(options: str = "") -> str:
     "What the site is built from: this script, the notebooks, the library, the project's metadata, the options."
     h = hashlib.sha256(options.encode() + b"\0")
-    files = [Path(__file__).resolve(), *PYC_TOOLS, ROOT / "pyproject.toml", ROOT / "README.md",
+    files = [Path(__file__).resolve(), *PYC_TOOLS, PUPIL_JS, ROOT / "pyproject.toml", ROOT / "README.md",
              *sorted((ROOT / "plump_teach").rglob("*.py")), *sorted(notebook_sources())]
     for f in files:
         h.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
@@ -293,7 +298,11 @@ def plump_teach_wheel(venv: Path, out: Path) -> Path:
     shutil.rmtree(src, ignore_errors=True)
     (src / "plump_teach").mkdir(parents=True)
     for name in ("pyproject.toml", "README.md"): shutil.copy2(ROOT / name, src / name)
-    for f in (ROOT / "plump_teach").glob("*.py"): shutil.copy2(f, src / "plump_teach" / f.name)
+    for f in (ROOT / "plump_teach").rglob("*.py"):     # with the subpackages (plump_teach.tryout)
+        if "__pycache__" in f.parts: continue
+        dest = src / f.relative_to(ROOT)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(f, dest)
     # SOURCE_DATE_EPOCH: the same sources give the same wheel, byte for byte (so precompile's cache holds)
     run(venv_bin(venv, "python"), "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
         "--no-build-isolation", "--wheel-dir", out, src, env={**os.environ, "SOURCE_DATE_EPOCH": "315532800"})
@@ -360,7 +369,9 @@ def pyodide_dir(tgz: Path, boot: dict[str, Path], extra: dict[str, Path], dest: 
 def course_imports() -> list[str]:
     """What to import to find the modules worth compiling: what the kernel imports when it starts, every
     module of plump_teach, and every module the course's notebooks import (their import statements)."""
-    mods = {*KERNEL_IMPORTS, *(f"plump_teach.{f.stem}" for f in (ROOT / "plump_teach").glob("*.py") if f.stem != "__init__")}
+    lib = ROOT / "plump_teach"
+    mods = {*KERNEL_IMPORTS, *(".".join(("plump_teach", *f.relative_to(lib).with_suffix("").parts))
+                               for f in lib.rglob("*.py") if f.stem != "__init__")}
     for f in notebook_sources():
         if f.suffix != ".ipynb": continue
         for cell in json.loads(f.read_text(encoding="utf-8"))["cells"]:
@@ -422,12 +433,17 @@ def site_notebook(nb: dict) -> dict:
 
 
 def contents_dir(dest: Path):
-    "files/: nbs/ as the students get it (the notebooks with the Pyodide kernel, other files as they are)."
+    """files/: nbs/ as the students get it (the notebooks with the Pyodide kernel, other files as they are;
+    the pupil course in nbs/elev without its JupyterLab-only cells, as in Voilà: plump_teach.course.no_code)."""
+    sys.path.insert(0, str(ROOT))
+    from plump_teach.course import no_code
     for f in notebook_sources():
         out = dest / f.relative_to(ROOT / "nbs")
         out.parent.mkdir(parents=True, exist_ok=True)
         if f.suffix == ".ipynb":
-            nb = site_notebook(json.loads(f.read_text(encoding="utf-8")))
+            nb = json.loads(f.read_text(encoding="utf-8"))
+            if f.parent == ROOT / "nbs" / "elev": nb = no_code(nb)
+            nb = site_notebook(nb)
             out.write_text(json.dumps(nb, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         else:
             shutil.copy2(f, out)
@@ -487,6 +503,7 @@ def build(force: bool = False, drive: bool = True, bytecode: bool = True, site: 
 
     for m in out.rglob("*.map"): m.unlink()
     front_page(out / "index.html")
+    pupil_extension(out)
     check_site(out, bytecode)
     size, n = site_size(out)
     stamp.unlink(missing_ok=True)
@@ -498,6 +515,21 @@ def build(force: bool = False, drive: bool = True, bytecode: bool = True, site: 
     say(f"Klart på {time.monotonic() - t0:.0f} s: {shown(site)} ({size / 1e6:.1f} MB, {n} filer). "
         f"Visa den med: python3 tools/lite.py serve" + ("" if site == SITE.resolve() else f" --dir {shown(site)}"))
     return site
+
+
+def pupil_extension(out: Path):
+    "Install the pupil mode (tools/lite_pupil.js) as a federated extension of the built site."
+    js = PUPIL_JS.read_bytes()
+    name = f"remoteEntry.{hashlib.sha256(js).hexdigest()[:16]}.js"
+    static = out / "extensions" / PUPIL_EXTENSION / "static"
+    static.mkdir(parents=True, exist_ok=True)
+    (static / name).write_bytes(js)
+    cfg_file = out / "jupyter-lite.json"
+    cfg = json.loads(cfg_file.read_text())
+    data = cfg["jupyter-config-data"]
+    data["federated_extensions"] = [e for e in data.get("federated_extensions", []) if e.get("name") != PUPIL_EXTENSION] + [
+        {"name": PUPIL_EXTENSION, "load": f"static/{name}", "extension": "./extension"}]
+    cfg_file.write_text(json.dumps(cfg, indent=2))
 
 
 def front_page(index: Path):
@@ -517,6 +549,9 @@ def check_site(out: Path, bytecode: bool = True):
     problems = []
     if not str(kernel.get("pyodideUrl", "")).startswith("./"): problems.append(f"pyodideUrl {kernel.get('pyodideUrl')}")
     if kernel.get("disablePyPIFallback") is not True: problems.append("disablePyPIFallback")
+    pupil = [e for e in cfg.get("federated_extensions", []) if e.get("name") == PUPIL_EXTENSION]
+    if not pupil or not (out / "extensions" / PUPIL_EXTENSION / pupil[0]["load"]).exists():
+        problems.append("elevläget (tools/lite_pupil.js) saknas")
     for nb in notebook_sources():
         if nb.suffix == ".ipynb" and not (out / "files" / nb.relative_to(ROOT / "nbs")).exists():
             problems.append(f"files/{nb.name} saknas")
@@ -526,10 +561,13 @@ def check_site(out: Path, bytecode: bool = True):
     for entry in lock.values():
         whl = out / "static" / "pyodide" / entry["file_name"]
         if not whl.exists() or sha256(whl) != entry["sha256"]: problems.append(f"{whl.name} saknas eller har fel sha256")
+    with zipfile.ZipFile(out / "static" / "pyodide" / lock["plump-teach"]["file_name"]) as z:
+        names = set(z.namelist())
+    # every module of the library is in the wheel (a subpackage left out of pyproject's package list is not)
+    source = {f.relative_to(ROOT).as_posix() for f in (ROOT / "plump_teach").rglob("*.py")}
+    if missing := sorted(source - names): problems.append(f"plump_teach-hjulet saknar {', '.join(missing)}")
     # precompile() gave every module of plump_teach its bytecode (for the Python of the pinned Pyodide)
     if bytecode:
-        with zipfile.ZipFile(out / "static" / "pyodide" / lock["plump-teach"]["file_name"]) as z:
-            names = set(z.namelist())
         tag = "cpython-" + PYODIDE_VERSION.split(".")[0]
         no_pyc = [n for n in names if n.endswith(".py") and
                   f"{n.rpartition('/')[0]}/__pycache__/{Path(n).stem}.{tag}.pyc" not in names]
