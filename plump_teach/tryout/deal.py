@@ -60,7 +60,7 @@ _ONE = ";background:#fdf2c8;border-color:#b8860b"
 _WRAP = 'display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%;box-sizing:border-box'
 _NOTE = "border-left:4px solid #b8860b;padding:4px 8px;background:#fffaf0"
 _TABLE = 'border-collapse:collapse;max-width:100%'
-_CELL = 'padding:4px 8px;border-bottom:1px solid #ddd;text-align:center'
+_CELL = 'padding:4px 5px;border-bottom:1px solid #ddd;text-align:center'
 
 # %% ../../nbs/20_prova_giv.ipynb #7c519a52
 def players_html() -> str:

@@ -11,6 +11,8 @@ request_log  RequestLog för `page`: `.urls` (även websockets) och `.external()
 jupyterlab   fabrik: `base_url = jupyterlab(*filer)` kopierar filerna till en tom rotkatalog och startar
              JupyterLab där (127.0.0.1, ledig port, utan token). Servern stoppas efter testet, även vid fel.
 voila        fabrik: `url = voila(notebook, *andra_filer)` startar Voilà på notebooken på samma sätt.
+jupyterlab_module  som jupyterlab, men en server för alla tester i modulen.
+voila_course elevkursen utan kod (build_course) i Voilà, en server per modul; ger adressen till sidorna.
 
 Hjälpfunktionerna (open_notebook_and_run_all, wait_for_text, outputs, screenshot …) finns i
 browser_helpers.py. Serverloggarna (jupyterlab.log, voila.log) ligger i testets tmp_path och visas
@@ -21,6 +23,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -113,17 +116,11 @@ LAB_FLAGS = [
 ]
 
 
-@pytest.fixture
-def jupyterlab(tmp_path):
-    """Fabrik: `base_url = jupyterlab(*files, settings=None, extra_args=())`.
-
-    Kopierar filerna (notebooks, kataloger) till en ny rotkatalog och startar JupyterLab där.
-    `settings` ({"@jupyterlab/x-extension/plugin": {...}}) läggs ovanpå LAB_SETTINGS.
-    """
-    servers = []
-
+def _jupyterlab_starter(tmp: Path, servers: list):
+    """`start(*files, settings=None, extra_args=())` för fixturerna jupyterlab och jupyterlab_module: varje
+    anrop startar en JupyterLab i en ny katalog under `tmp` och lägger servern i `servers`."""
     def start(*files, settings: dict | None = None, extra_args=()) -> str:
-        home = tmp_path / f"jupyterlab{len(servers)}"
+        home = tmp / f"jupyterlab{len(servers)}"
         root, user_settings, workspaces = home / "root", home / "user-settings", home / "workspaces"
         for d in (root, user_settings, workspaces): d.mkdir(parents=True)
         copy_into(root, files)
@@ -139,9 +136,33 @@ def jupyterlab(tmp_path):
             f"--LabApp.user_settings_dir={user_settings}", f"--LabApp.workspaces_dir={workspaces}",
             *extra_args]
         return start_server(cmd, "/api/status", root, home / "jupyterlab.log", server_env(home), servers)
+    return start
 
+
+@pytest.fixture
+def jupyterlab(tmp_path):
+    """Fabrik: `base_url = jupyterlab(*files, settings=None, extra_args=())`.
+
+    Kopierar filerna (notebooks, kataloger) till en ny rotkatalog och startar JupyterLab där.
+    `settings` ({"@jupyterlab/x-extension/plugin": {...}}) läggs ovanpå LAB_SETTINGS.
+    """
+    servers = []
     try:
-        yield start
+        yield _jupyterlab_starter(tmp_path, servers)
+    finally:
+        for s in servers: s.stop()
+
+
+@pytest.fixture(scope="module")
+def jupyterlab_module(tmp_path_factory):
+    """Som `jupyterlab`, men servrarna delas av testerna i en modul och stoppas efter den sista.
+
+    Testerna öppnar då notebookarna i var sin arbetsyta (/lab/workspaces/<namn>/tree/...), så att
+    flikarna från ett tidigare test inte öppnas igen.
+    """
+    servers = []
+    try:
+        yield _jupyterlab_starter(tmp_path_factory.mktemp("jupyterlab"), servers)
     finally:
         for s in servers: s.stop()
 
@@ -173,5 +194,30 @@ def voila(tmp_path):
 
     try:
         yield start
+    finally:
+        for s in servers: s.stop()
+
+
+@pytest.fixture(scope="module")
+def voila_course(tmp_path_factory):
+    """Elevkursen utan kod i Voilà, som `plump-teach` visar den: plump_teach.course.build_course skriver
+    kursen till en ny mapp och `voila <mappen>` startas med plump_teach.app.voila_command (127.0.0.1,
+    ledig port, ingen webbläsare), men med show_tracebacks=True så att ett fel i en cell syns på sidan.
+
+    En server per testmodul, stoppad efter modulens sista test. Ger adressen som sidorna ligger under:
+    `voila_course + "start.ipynb"` är elevkursens startsida.
+    """
+    if importlib.util.find_spec("voila") is None:
+        unavailable("Python-paketet voila", "the Python package voila")
+    from plump_teach.app import voila_command
+    from plump_teach.course import build_course
+    home = tmp_path_factory.mktemp("voila-kurs")
+    build_course(home / "kurs")
+    cmd = lambda port: [a for a in voila_command(home / "kurs", port, "127.0.0.1", browser=False)
+                        if not a.startswith("--show_tracebacks")] + ["--show_tracebacks=True"]
+    servers = []
+    try:
+        base = start_server(cmd, "/voila/static/__ready__", home, home / "voila.log", server_env(home), servers)
+        yield base + "/voila/render/"
     finally:
         for s in servers: s.stop()

@@ -1,23 +1,31 @@
-"""Elevlektion 1 i en riktig webbläsare: JupyterLab 4, Run All, ingen kod syns och inget är bredare än notebooken.
+"""Elevlektionerna i en riktig webbläsare: JupyterLab 4, Run All, ingen kod syns och inget är bredare än notebooken.
 
-Pupil lesson 1 in a real browser (JupyterLab 4): Run All Cells gives no error, no code cell shows its source,
-the deal, the try-it-yourself widgets and the puzzles are drawn, and at 1280x900, 768x1024 and 390x844 no
-output or widget is wider than the notebook area (nor scrolls sideways inside it). Screenshots go to
-tests/browser/screenshots/elev-01-*.png.
+Pupil lessons in a real browser (JupyterLab 4). For every lesson 01-08 (plump_teach.lesson.PUPIL_LESSONS) and
+the trainer page: Run All Cells gives no error, no code cell shows its source, every output and widget is
+drawn, the puzzles are there, and at 1280x900, 768x1024 and 390x844 no output or widget is wider than the
+notebook area (nor scrolls sideways inside it) and every button in the outputs is at least 44 px tall.
+Lesson 1 also checks its deal, its stepper and its puzzles in detail. Screenshots go to
+tests/browser/screenshots/elev-NN-WxH-<del>.png.
+
+One JupyterLab serves the whole module (`jupyterlab_module`); each test opens its notebook in a workspace of
+its own, and shuts its kernels down afterwards.
 """
+import json
+import re
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
-import re
-
-from browser_helpers import RUN_ALL_TIMEOUT, open_notebook, outputs, screenshot, wait_for_text
-from plump_teach.lesson import example_deal
+from browser_helpers import (KERNEL_TIMEOUT, assert_page_fits, outputs, run_all_hidden, screenshot, settle,
+                             small_buttons, wait_for_kernel_idle, wait_for_outputs_rendered, wait_for_text)
+from plump_teach.lesson import PUPIL_LESSONS, example_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 ELEV = Path(__file__).resolve().parents[2] / "nbs" / "elev"
 SIZES = ((1280, 900), (768, 1024), (390, 844))
+PAGES = [l.file for l in PUPIL_LESSONS] + ["traning.ipynb"]
 
 # Varje cellutdata och widget jämförs med notebookens yta: höger kant innanför, och ingen dold
 # sidoscroll (scrollWidth större än clientWidth). Returnerar de som sticker ut.
@@ -32,6 +40,7 @@ JS_TOO_WIDE = """() => {
     const wide = r.right > nb.right + 1 || r.left < nb.left - 1;
     const scrolls = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible';
     if (wide || scrolls) bad.push({tag: el.tagName, cls: String(el.className?.baseVal ?? el.className).slice(0, 60),
+                                   text: (el.textContent || '').trim().slice(0, 40),
                                    left: Math.round(r.left), right: Math.round(r.right), nb: Math.round(nb.right),
                                    scroll: el.scrollWidth, client: el.clientWidth});
   });
@@ -39,46 +48,67 @@ JS_TOO_WIDE = """() => {
 }"""
 
 
-# Körläget när alla kodceller är hopfällda (browser_helpers.JS_RUN_STATE läser cellernas källkod i
-# editorn, som inte ritas när cellen är hopfälld): alla kodceller har en körräknare > prev och ingen [*],
-# kärnan är ledig; fel = ett traceback i någon utdata.
-JS_HIDDEN_RUN_STATE = """(prev) => {
-  const panel = [...document.querySelectorAll('#jp-main-dock-panel .jp-NotebookPanel')].find(p => p.checkVisibility());
-  const status = panel.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status;
-  const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')].map(p => p.textContent);
-  const counts = prompts.map(t => { const m = /\\[(\\d+)\\]/.exec(t); return m ? +m[1] : null; });
-  const errors = [...panel.querySelectorAll('.jp-OutputArea-output')].map(o => o.textContent)
-    .filter(t => /Traceback \\(most recent call last\\)|Error:/.test(t)).map(t => t.slice(-2000));
-  const done = status === 'idle' && !prompts.some(t => t.includes('*')) && counts.every(n => n !== null && n > prev);
-  return {done, status, counts, errors};
-}"""
+def short(name: str) -> str:
+    "'01_vad_ar_plump.ipynb' → '01', 'traning.ipynb' → 'traning' (för skärmbildernas namn)."
+    return name.split("_")[0] if name[:2].isdigit() else Path(name).stem
 
 
-def run_all_hidden(page) -> dict:
-    "Run → Run All Cells, som eleven gör, och vänta tills alla (hopfällda) kodceller har körts."
-    prev = max([n for n in page.evaluate(JS_HIDDEN_RUN_STATE, 0)["counts"] if n is not None], default=0)
-    page.locator(".lm-MenuBar").get_by_role("menuitem", name=re.compile(r"^(Run|Kör)$")).click()
-    page.locator('.lm-Menu li[data-command="runmenu:run-all"]').click()
-    return page.wait_for_function(f"(prev) => {{ const r = ({JS_HIDDEN_RUN_STATE})(prev); return r.done && r; }}",
-                                  arg=prev, timeout=RUN_ALL_TIMEOUT, polling=200).json_value()
+def notebook(name: str) -> dict:
+    return json.loads((ELEV / name).read_text(encoding="utf-8"))
 
 
-def test_lesson_1_in_jupyterlab(page, jupyterlab):
-    base = jupyterlab(ELEV)
-    open_notebook(page, base, "elev/01_vad_ar_plump.ipynb")
-    state = run_all_hidden(page)
-    assert not state["errors"], state
+def code_sources(nb: dict) -> list[str]:
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
 
-    # ingen kod syns: alla kodceller är hopfällda
-    panel = page.locator("#jp-main-dock-panel .jp-NotebookPanel").first
-    code = panel.locator(".jp-CodeCell")
-    assert code.count() >= 8
-    assert panel.locator(".jp-CodeCell .jp-InputArea-editor").filter(visible=True).count() == 0
-    placeholders = panel.locator(".jp-CodeCell .jp-InputPlaceholder")
-    assert placeholders.count() == code.count()
-    assert all(t.strip() == "" for t in placeholders.all_inner_texts()), placeholders.all_inner_texts()
 
-    # given är ritad från motorn, sticken med vinnaren, poängen, widgetarna och pusslen
+def shown_outputs(nb: dict) -> int:
+    "Antalet kodceller som visar något (alla utom de dolda testcellerna `#| hide`)."
+    return sum(not s.lstrip().startswith("#| hide") for s in code_sources(nb))
+
+
+def puzzle_calls(nb: dict) -> list[str]:
+    return [m for s in code_sources(nb) for m in re.findall(r"show_puzzle\([^)]*\)", s)]
+
+
+@pytest.fixture(scope="module")
+def lab(jupyterlab_module):
+    return jupyterlab_module(ELEV)
+
+
+@pytest.fixture
+def lab_page(page, lab, request):
+    """`page`, och efter testet stängs kärnorna som testet startade (servern delas av hela modulen). Misslyckades
+    testet får de vara kvar, så att skärmbilden av felet inte visar JupyterLabs fråga om den stängda kärnan."""
+    yield page
+    rep = getattr(request.node, "rep_call", None)
+    if rep is None or rep.failed: return
+    try:
+        xsrf = next((c["value"] for c in page.context.cookies() if c["name"] == "_xsrf"), "")
+        for s in page.request.get(f"{lab}/api/sessions").json():
+            page.request.delete(f"{lab}/api/sessions/{s['id']}", headers={"X-XSRFToken": xsrf})
+    except Exception:
+        pass   # servern stoppas ändå efter modulen, med sina kärnor
+
+
+def open_lesson(page, base: str, name: str, workspace: str | None = None):
+    "Öppna elev/<name> i en egen arbetsyta (inga flikar från tidigare tester) och vänta på ledig kärna."
+    ws = workspace or re.sub(r"[^a-z0-9]+", "-", Path(name).stem.lower())
+    page.goto(f"{base}/lab/workspaces/{ws}/tree/elev/{quote(name)}")
+    page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
+    wait_for_kernel_idle(page)
+
+
+def visible_panel(page):
+    return page.locator("#jp-main-dock-panel .jp-NotebookPanel").filter(visible=True).first
+
+
+def scroll_to_top(loc):
+    "Rulla notebooken så att `loc` hamnar överst (som när eleven rullar fram till rubriken)."
+    loc.evaluate("e => e.scrollIntoView({block: 'start'})")
+
+
+def check_lesson_1(page, panel):
+    "Lektion 1: given ritad från motorn, sticken med vinnaren, poängen, stegaren och pusslen. Ger skärmbildernas delar."
     d = example_deal(5)
     wait_for_text(page, "hjärter är trumf")
     for i, (_, _, win) in enumerate(d.history):
@@ -89,10 +119,17 @@ def test_lesson_1_in_jupyterlab(page, jupyterlab):
     wait_for_text(page, "Anna: bjöd 2, har tagit 1", within=stepper)
     wait_for_text(page, "Vem tar sticket?")
     assert outputs(page).filter(has_text="Räkna poängen").count() >= 2
-    text = panel.inner_text()
-    for word in ("test_eq", "Traceback", "import ", "NameError"):
-        assert word not in text, f"{word!r} syns i lektionen"
+    return [("given", outputs(page).filter(has_text="hjärter är trumf").first),
+            ("stick", outputs(page).filter(has_text="Stick 4:").first),
+            ("poang", outputs(page).filter(has_text="plump!").first),
+            ("prova", stepper),
+            ("pussel", outputs(page).filter(has_text="Vem tar sticket?").first)]
 
+
+def check_sizes(page, panel, name: str, parts) -> tuple[list[str], dict]:
+    """Vid 1280x900, 768x1024 och 390x844: för breda utdata (JS_TOO_WIDE) och knappar lägre än 44 px, och en
+    skärmbild per del (`parts`: (namn, Locator) som rullas överst). Ger (fel, {knapptext: ["WxH: h px", …]})."""
+    problems, small = [], {}
     for w, h in SIZES:
         page.set_viewport_size({"width": w, "height": h})
         if w < 500:
@@ -101,29 +138,72 @@ def test_lesson_1_in_jupyterlab(page, jupyterlab):
             # ska inte visa den alls: det är en annan del av issue 11)
             tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
             if tab.count(): tab.first.click()
-        page.wait_for_timeout(800)
+        settle(page, 500)
         res = page.evaluate(JS_TOO_WIDE)
-        targets = [("start", panel.locator(".jp-MarkdownCell").first),
-                   ("given", outputs(page).filter(has_text="hjärter är trumf").first),
-                   ("stick", outputs(page).filter(has_text="Stick 4:").first),
-                   ("poang", outputs(page).filter(has_text="plump!").first),
-                   ("prova", stepper),
-                   ("pussel", outputs(page).filter(has_text="Vem tar sticket?").first)]
-        for label, loc in targets:
-            loc.scroll_into_view_if_needed()
-            page.wait_for_timeout(200)
-            screenshot(page, f"elev-01-{w}x{h}-{label}", full_page=False)
-        assert res["count"] == 0, f"{w}x{h}: notebooken är {res['nbWidth']} px; för breda: {res['bad']}"
+        if res["count"]:
+            problems.append(f"{w}x{h}: notebooken är {res['nbWidth']} px; {res['count']} för breda: {res['bad']}")
+        for b in small_buttons(panel):
+            small.setdefault(b["text"], []).append(f"{w}x{h}: {b['h']} px")
+        for label, loc in parts:
+            scroll_to_top(loc)
+            settle(page, 100)
+            screenshot(page, f"elev-{short(name)}-{w}x{h}-{label}", full_page=False)
+    return problems, small
 
 
-def test_glossary_link_opens_the_term(page, jupyterlab):
+@pytest.mark.parametrize("name", PAGES, ids=short)
+def test_pupil_lesson_in_jupyterlab(lab_page, lab, name):
+    page, nb = lab_page, notebook(name)
+    open_lesson(page, lab, name)
+    run_all_hidden(page)          # kastar AssertionError med felet om en cell ger ett fel
+    wait_for_outputs_rendered(page, shown_outputs(nb))
+
+    # ingen kod syns: alla kodceller är hopfällda
+    panel = visible_panel(page)
+    code = panel.locator(".jp-CodeCell")
+    assert code.count() == len(code_sources(nb))
+    assert panel.locator(".jp-CodeCell .jp-InputArea-editor").filter(visible=True).count() == 0
+    placeholders = panel.locator(".jp-CodeCell .jp-InputPlaceholder")
+    assert placeholders.count() == code.count()
+    assert all(t.strip() == "" for t in placeholders.all_inner_texts()), placeholders.all_inner_texts()
+    text = panel.inner_text()
+    for word in ("test_eq", "Traceback", "import ", "NameError", "Error"):
+        assert word not in text, f"{word!r} syns i {name}"
+
+    # pusslen i lektionen är ritade, med sina knappar
+    calls = puzzle_calls(nb)
+    puzzles = outputs(page).filter(has=page.get_by_role("button", name="Ny uppgift"))
+    assert puzzles.count() == len(calls), (calls, puzzles.count())
+
+    parts = [("start", panel.locator(".jp-Cell").first)]
+    for label, heading in (("prova", "Prova själv"), ("pussel", "Pussel")):
+        h = panel.locator(".jp-MarkdownCell h2", has_text=heading)
+        if h.count(): parts.append((label, h.first))
+    if name == "01_vad_ar_plump.ipynb":
+        parts = parts[:1] + check_lesson_1(page, panel)
+    if name == "traning.ipynb":
+        # utdatan med PuzzleTrainer (efter Starta har den ingen Starta-knapp längre, därför numret)
+        i = next(i for i, o in enumerate(outputs(page).all()) if o.get_by_role("button", name="Starta").count())
+        trainer = outputs(page).nth(i)
+        parts.append(("val", trainer))
+    problems, small = check_sizes(page, panel, name, parts)
+    if name == "traning.ipynb":
+        page.set_viewport_size({"width": 1280, "height": 900})
+        trainer.get_by_role("button", name="Starta").click()
+        wait_for_text(page, "Uppgift 1 av", within=trainer)
+        more, more_small = check_sizes(page, panel, name, [("uppgift", trainer)])
+        problems += more
+        for k, v in more_small.items(): small.setdefault(k, []).extend(v)
+    assert_page_fits(name, problems, small)
+
+def test_glossary_link_opens_the_term(lab_page, lab):
     """Ett ord i lektionen är en länk till ordlistan: den öppnas, och ordets rubrik har det ankare länken pekar på.
 
     (JupyterLab 4 skriver rubrikens ankare som data-jupyter-id i en notebook som inte är betrodd; att sidan
     också rullar fram till ordet kontrolleras inte här.)
     """
-    base = jupyterlab(ELEV)
-    open_notebook(page, base, "elev/01_vad_ar_plump.ipynb")
+    page = lab_page
+    open_lesson(page, lab, "01_vad_ar_plump.ipynb", workspace="ordlista-lank")
     panel = page.locator("#jp-main-dock-panel .jp-NotebookPanel").first
     link = panel.locator(".jp-MarkdownCell a", has_text="trumf").first
     href = link.get_attribute("href")

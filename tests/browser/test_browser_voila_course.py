@@ -1,0 +1,190 @@
+"""Elevkursen utan kod i Voilà, som `plump-teach` visar den, i en riktig webbläsare.
+
+The pupil course without code in Voilà (what `plump-teach` serves: plump_teach.course.build_course, then
+`voila <folder>`), in a real Chromium. The start page lists the lessons and its links lead on from lesson to
+lesson. Every page (start, lessons 01-08, the trainer, the glossary) renders with no error, no code and no
+instruction to run cells, and at 1280x900, 768x1024 and 390x844 nothing is wider than the page, nothing scrolls
+sideways, and every button is at least 44 px tall. A wrong puzzle answer gets Swedish feedback; the trainer
+starts. Full-length screenshots go to tests/browser/screenshots/voila-<page>-WxH.png.
+
+One Voilà serves the whole module (`voila_course`); each page is rendered (and run in a kernel of its own) when
+the browser asks for it.
+"""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from browser_helpers import (assert_page_fits, outputs, right_and_wrong, screenshot, settle, small_buttons,
+                             wait_for_outputs_rendered, wait_for_text)
+from plump_teach.course import no_code
+from plump_teach.lesson import PUPIL_LESSONS
+from plump_teach.puzzles import make_puzzle
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+ELEV = Path(__file__).resolve().parents[2] / "nbs" / "elev"
+SIZES = ((1280, 900), (768, 1024), (390, 844))
+PAGES = ["start.ipynb"] + [l.file for l in PUPIL_LESSONS] + ["traning.ipynb", "ordlista.ipynb"]
+VOILA_KNOWN_CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@[^/]+/css/")
+RENDER_TIMEOUT = 90_000   # ms: Voilà har kört hela notebooken och widgetarna är ritade
+
+# Sidans bredd mot innehållet: dokumentet och Voilàs rullande behållare (#rendered_cells) rullar inte i sidled,
+# och varje synligt element ligger innanför sidan och har ingen dold sidoscroll (scrollWidth större än
+# clientWidth när overflow inte är visible). Returnerar de som sticker ut.
+JS_PAGE_TOO_WIDE = """() => {
+  const W = document.documentElement.clientWidth;
+  const bad = [];
+  const scrollers = [document.documentElement, document.body, document.querySelector('#rendered_cells')];
+  for (const el of scrollers)
+    if (el && el.scrollWidth > el.clientWidth + 1)
+      bad.push({tag: el.tagName, id: el.id, scroll: el.scrollWidth, client: el.clientWidth, what: 'sidan rullar i sidled'});
+  document.querySelectorAll('body *').forEach(el => {
+    if (!el.checkVisibility()) return;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) return;
+    const wide = r.right > W + 1 || r.left < -1;
+    const scrolls = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible';
+    if (wide || scrolls) bad.push({tag: el.tagName, cls: String(el.className?.baseVal ?? el.className).slice(0, 60),
+                                   text: (el.textContent || '').trim().slice(0, 40),
+                                   left: Math.round(r.left), right: Math.round(r.right), page: W,
+                                   scroll: el.scrollWidth, client: el.clientWidth});
+  });
+  return {width: W, bad: bad.slice(0, 10), count: bad.length};
+}"""
+
+# Ord som inte får synas för eleven: fel, kod och instruktionen att köra cellerna (den finns bara i JupyterLab).
+FORBIDDEN = ("Traceback", "Error", "error", "import ", "test_eq", "show_puzzle", "PuzzleTrainer(", "Run All",
+             "Kör alla celler", "Skift+Enter")
+
+
+def short(name: str) -> str:
+    "'01_vad_ar_plump.ipynb' → '01', 'traning.ipynb' → 'traning' (för skärmbildernas namn)."
+    return name.split("_")[0] if name[:2].isdigit() else Path(name).stem
+
+
+def course_notebook(name: str) -> dict:
+    "Sidan som Voilà visar: lektionen utan cellerna för JupyterLab och utan testcellerna (som build_course)."
+    return no_code(json.loads((ELEV / name).read_text(encoding="utf-8")))
+
+
+def code_cells(nb: dict) -> list[str]:
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def first_puzzle(nb: dict):
+    "Det första pusslet i lektionen, som motorn gör det: make_puzzle(sort, nummer, nivå) ur `show_puzzle(...)`."
+    for src in code_cells(nb):
+        m = re.search(r"show_puzzle\('(\w+)',\s*(\d+)(?:,\s*level=(\d+))?\)", src)
+        if m: return make_puzzle(m[1], int(m[2]), int(m[3]) if m[3] else None)
+    return None
+
+
+def open_page(page, base: str, name: str):
+    "Öppna sidan och vänta tills Voilà har kört den och alla utdata (även widgetarna) är ritade."
+    page.goto(base + name, timeout=RENDER_TIMEOUT)
+    wait_for_rendered(page, name)
+
+
+def wait_for_rendered(page, name: str):
+    nb = course_notebook(name)
+    page.locator(".jp-Cell").first.wait_for(timeout=RENDER_TIMEOUT)
+    wait_for_outputs_rendered(page, len(code_cells(nb)), scope="page", timeout=RENDER_TIMEOUT)
+
+
+def check_no_code_no_error(page, name: str):
+    nb = course_notebook(name)
+    assert page.locator(".jp-CodeCell").count() == len(code_cells(nb))
+    assert page.locator(".jp-CodeCell .jp-InputArea, .cm-editor, .CodeMirror").filter(visible=True).count() == 0, "kod syns"
+    assert page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
+    text = page.locator("body").inner_text()
+    for word in FORBIDDEN:
+        assert word not in text, f"{word!r} syns på {name}"
+
+
+def full_screenshot(page, name: str, w: int, h: int, suffix: str = ""):
+    "Hela sidans längd: Voilà rullar #rendered_cells, inte dokumentet, därför görs fönstret lika högt som sidan."
+    tall = page.evaluate("() => (document.querySelector('#rendered_cells') ?? document.body).scrollHeight")
+    page.set_viewport_size({"width": w, "height": min(max(h, tall + 20), 15_000)})
+    settle(page)
+    screenshot(page, f"voila-{short(name)}-{w}x{h}{suffix}", full_page=False)
+    page.set_viewport_size({"width": w, "height": h})
+
+
+def check_sizes(page, name: str, suffix: str = "") -> tuple[list[str], dict]:
+    "Vid varje storlek: för breda element och knappar under 44 px, och en skärmbild av hela sidan."
+    problems, small = [], {}
+    body = page.locator("body")
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        settle(page, 300)
+        res = page.evaluate(JS_PAGE_TOO_WIDE)
+        if res["count"]:
+            problems.append(f"{w}x{h}{suffix}: {res['count']} för breda (sidan {res['width']} px): {res['bad']}")
+        for b in small_buttons(body):
+            small.setdefault(b["text"], []).append(f"{w}x{h}{suffix}: {b['h']} px")
+        full_screenshot(page, name, w, h, suffix)
+    return problems, small
+
+
+def test_start_page_and_navigation(page, voila_course, request_log):
+    "Startsidan listar lektionerna i ordning och har ingen kod; länkarna leder till lektion 1 och vidare till lektion 2."
+    open_page(page, voila_course, "start.ipynb")
+    check_no_code_no_error(page, "start.ipynb")
+    wait_for_text(page, "Plump och Bismarck: elevkursen", within="body")
+    links = page.locator(".jp-MarkdownCell a")
+    hrefs = [h.split("#")[0].rsplit("/", 1)[-1] for h in links.evaluate_all("as => as.map(a => a.getAttribute('href'))")]
+    lessons = [l.file for l in PUPIL_LESSONS]
+    assert [h for h in hrefs if h in lessons] == lessons, hrefs
+    for l in PUPIL_LESSONS:
+        assert links.filter(has_text=l.title).count() >= 1, l.title
+    for other in ("traning.ipynb", "ordlista.ipynb"): assert other in hrefs, hrefs
+
+    links.filter(has_text=PUPIL_LESSONS[0].title).first.click()
+    page.wait_for_url(re.compile(re.escape(PUPIL_LESSONS[0].file) + "$"))
+    wait_for_rendered(page, PUPIL_LESSONS[0].file)
+    page.get_by_role("heading", name=PUPIL_LESSONS[0].name).wait_for()
+
+    nxt = page.locator(".jp-MarkdownCell a", has_text=f"{PUPIL_LESSONS[1].name} ▶").first
+    nxt.click()
+    page.wait_for_url(re.compile(re.escape(PUPIL_LESSONS[1].file) + "$"))
+    wait_for_rendered(page, PUPIL_LESSONS[1].file)
+    page.get_by_role("heading", name=PUPIL_LESSONS[1].name).wait_for()
+    check_no_code_no_error(page, PUPIL_LESSONS[1].file)
+    # Voilàs lab-mall (0.5.x) länkar Font Awesome från cdn.jsdelivr.net (känt, se test_browser_smoke.py); inget annat
+    # får lämna datorn
+    external = request_log.external()
+    assert all(VOILA_KNOWN_CDN.match(u) for u in external), external
+
+
+@pytest.mark.parametrize("name", PAGES, ids=short)
+def test_course_page_in_voila(page, voila_course, name):
+    open_page(page, voila_course, name)
+    check_no_code_no_error(page, name)
+    nb = course_notebook(name)
+    title = next(l for c in nb["cells"] if c["cell_type"] == "markdown"
+                 for l in "".join(c["source"]).splitlines() if l.startswith("# "))[2:]
+    page.get_by_role("heading", name=title).first.wait_for()
+
+    p = first_puzzle(nb)
+    if p is not None:
+        # ett fel svar på lektionens första pussel: svensk återkoppling, och eleven får försöka igen
+        widget = outputs(page).filter(has=page.get_by_role("button", name="Ny uppgift")).filter(
+            has_text=f"Uppgift {p.number} · nivå {p.level}").first
+        _, wrong = right_and_wrong(p)
+        widget.get_by_role("button", name=wrong, exact=True).click()
+        wait_for_text(page, "Inte riktigt.", within=widget)
+        wait_for_text(page, "Försök igen!", within=widget)
+        assert f"({p.rule})" in widget.inner_text()
+
+    problems, small = check_sizes(page, name)
+    if name == "traning.ipynb":
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.get_by_role("button", name="Starta").click()
+        wait_for_text(page, "Uppgift 1 av", within="body")
+        check_no_code_no_error(page, name)
+        more, more_small = check_sizes(page, name, "-uppgift")
+        problems += more
+        for k, v in more_small.items(): small.setdefault(k, []).extend(v)
+    assert_page_fits(name, problems, small)
