@@ -8,6 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/elevlektion.html.md"""
 from __future__ import annotations
 from dataclasses import dataclass
 import ipywidgets as W
+import traitlets
 from IPython.display import HTML
 from .cards import cards_html, SUIT_NAMES
 from .names import esc, genitive
@@ -16,7 +17,7 @@ from .plump_rules import score, forehand, PlumpError
 
 # %% auto #0
 __all__ = ['EXAMPLE_PLAYERS', 'EXAMPLE_HANDS', 'EXAMPLE_TRUMP', 'EXAMPLE_BIDS', 'EXAMPLE_PLAYS', 'PUPIL_LESSONS', 'example_deal',
-           'hands_html', 'bids_html', 'trick_html', 'points_html', 'show_deal', 'TrickStepper', 'ScoreTry',
+           'hands_html', 'bids_html', 'trick_html', 'points_html', 'show_deal', 'TrickStepper', 'Choice', 'ScoreTry',
            'term_anchor', 'glossary_link', 'PupilLesson', 'review_lesson']
 
 # %% ../nbs/18_elevlektion.ipynb #60af8aca
@@ -142,14 +143,47 @@ class TrickStepper(W.VBox):
         self.view.value = html
 
 # %% ../nbs/18_elevlektion.ipynb #095c2108
+class Choice(W.HBox):
+    """En rad knappar där ett val i taget är valt: minst 44 × 44 bildpunkter (lätta att träffa med ett finger),
+    radbrutna på en smal skärm, den valda blå med en bock. `value` är det valda; `observe(f, 'value')` som för
+    andra widgetar."""
+    value = traitlets.Any(None)
+
+    def __init__(self, options,            # värden, eller par (text på knappen, värde)
+                 value=None,               # det valda från början; annars det första
+                 tooltips=None):           # text per värde när man håller över knappen
+        super().__init__(layout=W.Layout(flex_flow='row wrap', max_width='100%'))
+        self.observe(lambda _: self._mark(), 'value')
+        self.set_options(options, value, tooltips)
+
+    def set_options(self, options, value=None, tooltips=None):
+        "Byt knapparna. `value` väljs om det finns bland dem, annars det valda om det finns kvar, annars det första."
+        pairs = [o if isinstance(o, tuple) else (o, o) for o in options]
+        if not pairs: raise PlumpError("Det behövs minst ett alternativ att välja.")
+        self.options, tips = [(str(t), v) for t, v in pairs], dict(tooltips or {})
+        self.buttons = [W.Button(description=t, tooltip=tips.get(v, t),
+                                 layout=W.Layout(min_height='44px', min_width='44px', width='auto', margin='2px'))
+                        for t, v in self.options]
+        for b, (_, v) in zip(self.buttons, self.options): b.on_click(lambda _, v=v: setattr(self, 'value', v))
+        self.children = self.buttons
+        values = [v for _, v in self.options]
+        new = value if value in values else self.value if self.value in values else values[0]
+        if new == self.value: self._mark()
+        else: self.value = new
+
+    def _mark(self):
+        for b, (t, v) in zip(self.buttons, self.options):
+            chosen = v == self.value
+            b.description, b.button_style = (f'✓ {t}', 'primary') if chosen else (t, '')
+
+
+# %% ../nbs/18_elevlektion.ipynb #b50e0ef6
 class ScoreTry(W.VBox):
     "Välj bud och tagna stick; motorns `score` säger hur många poäng det blir (P13)."
     def __init__(self, cards: int = 5, bid: int = 1, tricks: int = 2):
-        opts = [str(i) for i in range(cards + 1)]
-        style = {'button_width': '44px'}
         self.cards = cards
-        self.bid = W.ToggleButtons(options=opts, value=str(bid), style=style, layout=W.Layout(max_width='100%'))
-        self.tricks = W.ToggleButtons(options=opts, value=str(tricks), style=style, layout=W.Layout(max_width='100%'))
+        self.bid = Choice(range(cards + 1), value=bid)
+        self.tricks = Choice(range(cards + 1), value=tricks)
         self.result = W.HTML()
         for w in (self.bid, self.tricks): w.observe(lambda _: self.update(), 'value')
         super().__init__([W.HTML('<b>Budet:</b>'), self.bid, W.HTML('<b>Tagna stick:</b>'), self.tricks, self.result],
@@ -157,11 +191,12 @@ class ScoreTry(W.VBox):
         self.update()
 
     def update(self):
-        b, t = int(self.bid.value), int(self.tricks.value)
+        b, t = self.bid.value, self.tricks.value
         p = score(b, t, self.cards)
         why = (f'Budet träffade: 10 + {b} = {p} poäng.' if b == t else
                f'Budet var {b} men det blev {t} stick. Det är en plump: 0 poäng.')
         self.result.value = f'<p style="font-size:120%">{why}</p>'
+
 
 # %% ../nbs/18_elevlektion.ipynb #4fff1487
 def term_anchor(term: str) -> str:

@@ -11,6 +11,7 @@ import random
 import ipywidgets as W
 from .puzzles import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option, puzzle_kind_of, MAX_NUMBER
 from .plump_rules import PlumpError
+from .lesson import Choice, review_lesson
 
 # %% auto #0
 __all__ = ['PuzzleWidget', 'show_puzzle', 'PuzzleTrainer']
@@ -21,7 +22,7 @@ _MARKS = {'right': ('✔', '#cdeccf'), 'wrong': ('✘', '#f8d7da')}
 
 def _tap(**kw) -> W.Layout:
     "En knapps layout: minst 44 px hög, så att den går att träffa med ett finger."
-    return W.Layout(width='auto', min_height='44px', margin='2px', **kw)
+    return W.Layout(width='auto', min_height='44px', min_width='44px', margin='2px', **kw)
 
 def _option_button(o: Option) -> W.Button:
     label = f"{o.label} {o.card.name}" if o.card is not None else o.label
@@ -80,7 +81,7 @@ class PuzzleWidget(W.VBox):
         p = self.puzzle
         where = f'Uppgift {p.number} · nivå {p.level} · regel {p.rule}' if self.show_number else f'Regel {p.rule}'
         self.header.value = f'<h3 style="margin:0">{html.escape(p.title)}</h3><small>{where}</small>'
-        self.situation.value = f'<div style="max-width:100%;overflow-wrap:anywhere">{p.situation}</div>'
+        self.situation.value = f'<div style="max-width:100%;overflow-wrap:break-word">{p.situation}</div>'
         self.question.value = f'<p style="font-size:110%"><b>{html.escape(p.question)}</b></p>'
         self.buttons = [_option_button(o) for o in p.options]
         for b in self.buttons: b.on_click(self._clicked)
@@ -112,7 +113,7 @@ class PuzzleWidget(W.VBox):
 # %% ../nbs/08_pusselwidget.ipynb #d9910fe3
 def _say(self: PuzzleWidget, fb: Feedback, colour: str, mark: str):
     self.feedback.value = (f'<div role="status" aria-live="polite" style="border-left:4px solid {colour};padding:4px 8px;'
-                           f'max-width:100%;overflow-wrap:anywhere"><b style="color:{colour}">{mark}</b> '
+                           f'max-width:100%;overflow-wrap:break-word"><b style="color:{colour}">{mark}</b> '
                            f'{html.escape(fb.text)}{fb.html}</div>')
     self.last = fb
 
@@ -217,8 +218,14 @@ def _trainer_level(level) -> int:
 
 
 def _kind_button(kind: str, on: bool) -> W.ToggleButton:
-    b = W.ToggleButton(value=on, description=PUZZLE_KINDS[kind].title, tooltip=PUZZLE_KINDS[kind].title, layout=_tap())
+    "En sort att slå på eller av; påslagen är den blå med en bock."
+    title = PUZZLE_KINDS[kind].title
+    b = W.ToggleButton(value=on, tooltip=title, layout=_tap())
     b.kind = kind
+    def mark(_=None):
+        b.description, b.button_style = (f'✓ {title}', 'primary') if b.value else (title, '')
+    b.observe(mark, 'value')
+    mark()
     return b
 
 
@@ -238,8 +245,7 @@ class PuzzleTrainer(W.VBox):
         self.bismarck = W.ToggleButton(value=any(map(_is_bismarck, kinds)), description='Bismarck också',
                                        tooltip='Visa Bismarcks sorter', layout=_tap())
         self.bismarck.observe(lambda _: self._show_choices(), 'value')
-        self.rounds = W.ToggleButtons(options=sorted({5, 10, 15, 20, rounds}), value=rounds, description='',
-                                      style={'button_width': '48px'}, layout=W.Layout(max_width='100%'))
+        self.rounds = Choice(sorted({5, 10, 15, 20, rounds}), value=rounds)
         self.start_button = W.Button(description='Starta', button_style='primary', layout=_tap())
         self.start_button.on_click(lambda _: self.start())
         self.status, self.summary = W.HTML(), W.HTML()
@@ -314,7 +320,6 @@ def _counts(results) -> str:
 
 def _review(self: PuzzleTrainer, kinds: list[str]) -> str:
     "Lektionerna att repetera för sorterna som inte gick rätt direkt."
-    from plump_teach.lesson import review_lesson
     lessons = {}
     for k in kinds:
         l = review_lesson(PUZZLE_KINDS[k].rule)

@@ -411,31 +411,13 @@ def small_buttons(root, min_px: int = 44) -> list[dict]:
     return root.evaluate(JS_SMALL_BUTTONS, min_px)
 
 
-# Små knappar i bibliotekets widgetar som webbläsartesterna för elevkursen känner till (sidans filnamn →
-# knapptexterna och orsaken). Testet för sidan blir då xfail, men bara om de små knapparna är precis de här och
-# inget annat är fel; är knapparna rättade misslyckas testet tills raden tas bort härifrån.
-KNOWN_SMALL_BUTTONS = {
-    "01_vad_ar_plump.ipynb": ({"0", "1", "2", "3", "4", "5"},
-                              "ScoreTry (plump_teach/lesson.py, nbs/18_elevlektion): ToggleButtons för Budet och "
-                              "Tagna stick är 28 px höga"),
-    "traning.ipynb": ({"5", "10", "15", "20"},
-                      "PuzzleTrainer (plump_teach/widgets.py, nbs/08_pusselwidget): ToggleButtons för Antal "
-                      "uppgifter är 28 px höga"),
-}
-
-
 def assert_page_fits(name: str, problems: list[str], small: dict):
     """Slutdomen för en sida i elevkursen: `problems` (för breda element m.m.) och `small` ({knapptext: [var,
-    höjd]}, knappar lägre än 44 px) ska vara tomma; se KNOWN_SMALL_BUTTONS för de kända undantagen."""
+    höjd]}, knappar lägre än 44 px) ska vara tomma."""
     problems = list(problems)
     if small:
         problems.append(f"{sum(map(len, small.values()))} knappar lägre än 44 px: {small}")
-    known, why = KNOWN_SMALL_BUTTONS.get(name, (set(), ""))
-    if known and set(small) == known and len(problems) == 1:
-        pytest.xfail(f"Kända små knappar: {why}")
     assert not problems, f"{name}:\n" + "\n".join(problems)
-    assert not known, (f"{name}: de kända små knapparna ({why}) är rättade; ta bort raden ur "
-                       f"KNOWN_SMALL_BUTTONS i browser_helpers.py")
 
 
 # ---------------------------------------------------------------- protokollföraren (ProtocolWidget)
