@@ -525,7 +525,7 @@ def _game_to_json(self: BismarckGame, indent: int | None = None) -> str:
 
 def _game_from_dict(cls, d) -> BismarckGame:
     "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `15_sparade_spel`)."
-    return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="Bismarck-omgång", error=BismarckError,
+    return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Bismarck-parti", error=BismarckError,
                       make=lambda d: cls(d['players'], d['seed'], d['short'], d['discards_count_as_trick'], d['dealer']),
                       events={'hands': cls.set_hands, 'discard': cls.discard, 'mode': cls.choose_mode, 'play': cls.play})
 

@@ -371,7 +371,7 @@ def _game_to_json(self: PlumpGame, indent: int | None = None) -> str:
 
 def _game_from_dict(cls, d) -> PlumpGame:
     "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `15_sparade_spel`)."
-    return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="Plump-omgång", error=PlumpError,
+    return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Plump-parti", error=PlumpError,
                       make=lambda d: cls(d['players'], PlumpRules.from_dict(d['rules']), d['seed'], d['first_deal'], d['dealer']),
                       events={'bid': cls.bid, 'play': cls.play, 'result': cls.record_result, 'hands': cls.set_hands})
 

@@ -116,7 +116,7 @@ def load_saved(d, *, fmt: str, version: int, what: str, error: type[ValueError],
     spela upp händelserna med `events[sort](spel, *värden)`. `describe[sort](spel, *värden)` säger draget med
     spelarens ord ("Bo bjuder 7") i felmeddelandet. Varje fel blir `error` med ett svenskt meddelande, och `d` ändras inte."""
     if not isinstance(d, dict) or d.get('format') != fmt:
-        raise error(f"Det här är ingen sparad {what} från plump_teach.")
+        raise error(f"Det här är inte {what} som plump_teach har sparat.")
     if _too_deep(d): raise error(_end("Sparfilen är skadad: den har för många nivåer inuti varandra."))
     v = d.get('version')
     if type(v) is not int or v != version:  # True och 1.0 är inga versionsnummer

@@ -235,8 +235,8 @@ def tamper(d, how):
 
 
 CORRUPT_DICTS = {
-    "wrong format tag": (lambda d: d.update(format="schack.Parti"), "ingen sparad Plump-omgång"),
-    "missing format tag": (lambda d: d.pop("format"), "ingen sparad Plump-omgång"),
+    "wrong format tag": (lambda d: d.update(format="schack.Parti"), "inte ett Plump-parti som plump_teach har sparat"),
+    "missing format tag": (lambda d: d.pop("format"), "inte ett Plump-parti som plump_teach har sparat"),
     "future version": (lambda d: d.update(version=2), "Sparfilen har version 2; den här versionen av plump_teach läser version 1"),
     "illegal bid (dealer's forbidden bid)": (lambda d: d["events"].__setitem__(3, ["bid", 0, 1]),
                                              "^Sparfilen är skadad: i giv 9 står det att Anna bjuder 1, och det går inte\\. Givaren får inte bjuda 1: .*Filen har inte lästs in\\.$"),
@@ -297,7 +297,7 @@ def test_unreadable_save(text):
 
 @pytest.mark.parametrize("text", ["[]", "42", '"plump"', "null", '{"players": ["Anna", "Bo"]}'])
 def test_json_that_is_not_a_save(text):
-    with pytest.raises(PlumpError, match="Det här är ingen sparad Plump-omgång från plump_teach"):
+    with pytest.raises(PlumpError, match="Det här är inte ett Plump-parti som plump_teach har sparat"):
         PlumpGame.from_json(text)
 
 

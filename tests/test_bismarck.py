@@ -479,7 +479,7 @@ def test_corrupted_json():
     text = g.to_json()
     d = json.loads(text)
     with pytest.raises(BismarckError, match="ingen giltig JSON"): BismarckGame.from_json(text[:-5])
-    with pytest.raises(BismarckError, match="ingen sparad Bismarck-omgång"): BismarckGame.from_json('[1, 2]')
+    with pytest.raises(BismarckError, match="inte ett Bismarck-parti som plump_teach har sparat"): BismarckGame.from_json('[1, 2]')
     with pytest.raises(BismarckError, match="version 99"): BismarckGame.from_dict({**d, 'version': 99})
     with pytest.raises(BismarckError, match="fältet events \\(dragen i partiet\\) saknas"):
         BismarckGame.from_dict({k: v for k, v in d.items() if k != 'events'})
