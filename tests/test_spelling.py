@@ -187,7 +187,7 @@ def widget_texts(tmp_path):
 
 
 def teacher_texts():
-    "Lärarmaterialets sidor: regelbladen, de tomma protokollen, arbetsbladet och facit."
+    "Lärarmaterialets sidor: regelbladen, de tomma protokollen, lektionsplanen, arbetsbladet och facit."
     import plump_teach.bismarck_puzzles  # noqa: F401
     from plump_teach import teacher as t
     from plump_teach.plump_rules import RULE_PRESETS
@@ -201,6 +201,7 @@ def teacher_texts():
     kinds, numbers = list(PUZZLE_KINDS), [1, 2, 3]     # varje sort med tre nummer
     yield "lärarmaterial: arbetsblad", t.worksheet(kinds, numbers)
     yield "lärarmaterial: facit", t.answer_key(kinds, numbers)
+    yield "lärarmaterial: lektionsplan", t.lesson_plan()
 
 
 def cli_texts():

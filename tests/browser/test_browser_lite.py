@@ -29,6 +29,7 @@ import pytest
 from browser_helpers import (JS_RUN_STATE, LITE_BOOT_TIMEOUT, click, open_lite_puzzles, outputs, play_first_deal,
                              right_and_wrong, run_all_cells, screenshot, server_env, start_server, tail,
                              unavailable, wait_for_kernel_idle, wait_for_lite_notebook, wait_for_text)
+from plump_teach.lesson import PUPIL_LESSONS
 from plump_teach.puzzles import make_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
@@ -91,7 +92,7 @@ def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record
 
     wrong_button.click()
     wait_for_text(page, "Inte riktigt.", within=widget)
-    wait_for_text(page, "summan får inte gå jämnt ut", within=widget)
+    wait_for_text(page, "precis lika många som sticken", within=widget)
     screenshot(page, "lite-pussel-fel")
     widget.get_by_role("button", name=right, exact=True).click()
     wait_for_text(page, "Rätt!", within=widget)
@@ -101,9 +102,9 @@ def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record
                                    timeout=LITE_BOOT_TIMEOUT, polling=200).json_value()
     assert not state["errors"], state
 
-    # Startsidan: webbplatsens förstasida öppnar kursens index.ipynb, och den går att köra (plump_teach och
-    # fastcore.test finns redan när kärnan har startat; ingen installationscell).
-    page.goto(lite_server + "/")
+    # Kursens tekniska startsida (för läraren och programmeraren, utan elevläget: ?elev=0) går att köra
+    # (plump_teach och fastcore.test finns redan när kärnan har startat; ingen installationscell).
+    page.goto(lite_server + "/lab/index.html?path=index.ipynb&elev=0")
     wait_for_lite_notebook(page, "index.ipynb")
     wait_for_text(page, "Elev: börja här", within="#jp-main-dock-panel .jp-NotebookPanel .jp-RenderedMarkdown")
     wait_for_kernel_idle(page)
@@ -147,6 +148,120 @@ def test_protocol_saved_in_the_browser_survives_reopening(page, lite_server):
     wait_for_text(again, "Giv 2 av 19: 9 kort. Bo ger och Cissi är förhand. Cissi bjuder.", within=area)
     assert area.locator(".plump-protokoll").inner_text() == sheet
     screenshot(again, "lite-protokoll-efter-ny-flik")
+
+
+# ------------------------------------------------------------------ elevläget
+
+PUPIL_TITLES = {"start.ipynb": "Plump och Bismarck: elevkursen", "traning.ipynb": "Träna på allt",
+                "ordlista.ipynb": "Ordlista", **{l.file: l.name for l in PUPIL_LESSONS}}
+SIZES = ((1280, 900), (768, 1024), (390, 844))
+
+# Elevsidan är klar: den svenska raden längst ner är borta, den synliga notebooken har sidans rubrik, och
+# en sida med kod har fått utdata.
+JS_PUPIL_READY = """(title) => {
+  const banner = document.querySelector('.plump-elev-banner');
+  const panel = [...document.querySelectorAll('#jp-main-dock-panel .jp-NotebookPanel')].find(p => p.checkVisibility());
+  if (!banner || banner.style.display !== 'none' || !panel) return false;
+  const shown = sel => [...document.querySelectorAll(sel)].some(e => e.checkVisibility());
+  if (shown('.lm-MenuBar') || shown('.jp-DirListing') || shown('#jp-main-statusbar')) return false;   // ramarna göms strax
+  const h1 = panel.querySelector('.jp-MarkdownCell h1');
+  if (!h1 || !h1.textContent.includes(title)) return false;
+  const code = panel.querySelectorAll('.jp-CodeCell').length;
+  return code === 0 || panel.querySelectorAll('.jp-OutputArea-output').length > 0;
+}"""
+
+# Inget i sidan är bredare än fönstret eller gömmer en sidoscroll; JupyterLabs ramar syns inte; ingen kod
+# och inget felmeddelande syns.
+JS_PUPIL_PAGE = """() => {
+  const vw = document.documentElement.clientWidth;
+  const panel = [...document.querySelectorAll('#jp-main-dock-panel .jp-NotebookPanel')].find(p => p.checkVisibility());
+  const bad = [];
+  panel.querySelectorAll('.jp-Cell *').forEach(el => {
+    if (!el.checkVisibility()) return;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) return;
+    const wide = r.right > vw + 1 || r.left < -1;
+    const scrolls = el.scrollWidth > el.clientWidth + 1 && !['visible', 'hidden', 'clip'].includes(getComputedStyle(el).overflowX);
+    if (wide || scrolls) bad.push({tag: el.tagName, cls: String(el.className?.baseVal ?? el.className).slice(0, 60),
+                                   right: Math.round(r.right), scroll: el.scrollWidth, client: el.clientWidth});
+  });
+  const small = [...panel.querySelectorAll('.jp-OutputArea-output button')].filter(b => b.checkVisibility())
+    .map(b => b.getBoundingClientRect()).filter(r => r.height > 0 && r.height < 43.5).length;
+  const shown = sel => [...document.querySelectorAll(sel)].filter(e => e.checkVisibility()).length;
+  return {vw, docWide: document.documentElement.scrollWidth > vw + 1, bad: bad.slice(0, 8), count: bad.length, small,
+          chrome: [['meny', shown('.lm-MenuBar')], ['filer', shown('.jp-DirListing')], ['verktygsrad', shown('.jp-NotebookPanel-toolbar')],
+                   ['statusrad', shown('#jp-main-statusbar')], ['flikar', shown('#jp-main-dock-panel .lm-TabBar')]].filter(x => x[1]),
+          code: shown('.jp-CodeCell .jp-InputArea-editor') + shown('.jp-InputPrompt'),
+          text: panel.innerText};
+}"""
+
+
+def wait_pupil_page(page, name: str):
+    page.wait_for_function(JS_PUPIL_READY, arg=PUPIL_TITLES[name], timeout=LITE_BOOT_TIMEOUT, polling=250)
+
+
+def check_pupil_page(page, name: str):
+    "The page at the three sizes: nothing too wide, no chrome, no code, no error, tap targets; screenshots."
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(600)
+        r = page.evaluate(JS_PUPIL_PAGE)
+        screenshot(page, f"lite-elev-{name.removesuffix('.ipynb')}-{w}x{h}", full_page=False)
+        assert not r["chrome"], f"{name} {w}x{h}: JupyterLabs ramar syns: {r['chrome']}"
+        assert r["code"] == 0, f"{name} {w}x{h}: kod syns"
+        assert not r["docWide"] and r["count"] == 0, f"{name} {w}x{h}: för breda: {r['bad']}"
+        assert r["small"] == 0, f"{name} {w}x{h}: {r['small']} knappar lägre än 44 px"
+        for word in ("Traceback", "Error", "Run All", "import ", "installera"):
+            assert word not in r["text"], f"{name}: {word!r} syns"
+
+
+def test_pupil_course_in_jupyterlite(page, lite_server, request_log):
+    """The pupil's way through the site (issue 11): the front page is the pupil start page without
+    JupyterLab's chrome or a file browser; each lesson opened by its link runs by itself (no Run All), shows
+    no code and nothing wider than the page at 1280, 768 and 390 px; the next-lesson links lead through all
+    eight lessons to the trainer; the glossary opens at the word."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(lite_server + "/")
+    wait_pupil_page(page, "start.ipynb")
+    check_pupil_page(page, "start.ipynb")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.locator(".jp-MarkdownCell a", has_text=PUPIL_LESSONS[0].title).first.click()
+    for lesson, nxt in zip(PUPIL_LESSONS, [*PUPIL_LESSONS[1:], None]):
+        t0 = time.monotonic()
+        wait_pupil_page(page, lesson.file)
+        print(f"\n[lite] {lesson.name}: klar efter {time.monotonic() - t0:.1f} s")
+        check_pupil_page(page, lesson.file)
+        if lesson.number == 1:
+            p = make_puzzle("trick_winner", 1)
+            right, wrong = right_and_wrong(p)
+            widget = outputs(page).filter(has_text="Vem tar sticket?").first
+            widget.get_by_role("button", name=wrong, exact=True).click()
+            wait_for_text(page, "Försök igen!", within=widget)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        label = f"{nxt.name} ▶" if nxt else "Träna på allt ▶"
+        page.locator(".jp-MarkdownCell a", has_text=label).first.click()
+    wait_pupil_page(page, "traning.ipynb")
+    check_pupil_page(page, "traning.ipynb")
+    page.get_by_role("button", name="Starta").click()
+    wait_for_text(page, "Uppgift 1 av 10")
+    # ordlistan öppnas vid ordet
+    page.locator(".jp-MarkdownCell a", has_text="Ordlistan").first.click()
+    wait_pupil_page(page, "ordlista.ipynb")
+    check_pupil_page(page, "ordlista.ipynb")
+    assert not request_log.external(), request_log.external()
+
+
+def test_glossary_opens_at_the_word_in_jupyterlite(page, lite_server):
+    page.set_viewport_size({"width": 768, "height": 1024})
+    page.goto(lite_server + "/lab/index.html?path=elev/03_given_och_trumfen.ipynb&elev=1")
+    wait_pupil_page(page, "03_given_och_trumfen.ipynb")
+    page.locator(".jp-MarkdownCell a", has_text="talong").first.click()
+    wait_pupil_page(page, "ordlista.ipynb")
+    heading = page.locator('#jp-main-dock-panel .jp-NotebookPanel [data-jupyter-id="talong"], '
+                           '#jp-main-dock-panel .jp-NotebookPanel [id="talong"]').first
+    page.wait_for_function("(el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < 200; }",
+                           arg=heading.element_handle(), timeout=10_000)
+    screenshot(page, "lite-elev-ordlista-talong", full_page=False)
 
 
 OTHER_NOTEBOOKS = sorted(f.name for f in (ROOT / "nbs").glob("*.ipynb") if f.name not in ("09_pussel.ipynb", "index.ipynb"))
