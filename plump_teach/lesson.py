@@ -10,15 +10,15 @@ from dataclasses import dataclass
 import ipywidgets as W
 import traitlets
 from IPython.display import HTML
-from .cards import cards_html, SUIT_NAMES
+from .cards import cards_html, SUIT_NAMES, RED_SUITS
 from .names import esc, genitive
 from .plump import PlumpGame, PlumpDeal
-from .plump_rules import score, forehand, PlumpError
+from .plump_rules import PlumpRules, score, forehand, PlumpError
 
 # %% auto #0
-__all__ = ['EXAMPLE_PLAYERS', 'EXAMPLE_HANDS', 'EXAMPLE_TRUMP', 'EXAMPLE_BIDS', 'EXAMPLE_PLAYS', 'PUPIL_LESSONS', 'example_deal',
-           'hands_html', 'bids_html', 'trick_html', 'points_html', 'show_deal', 'TrickStepper', 'Choice', 'ScoreTry',
-           'term_anchor', 'glossary_link', 'PupilLesson', 'review_lesson']
+__all__ = ['EXAMPLE_PLAYERS', 'EXAMPLE_HANDS', 'EXAMPLE_TRUMP', 'EXAMPLE_BIDS', 'EXAMPLE_PLAYS', 'PUPIL_LESSONS', 'example_start',
+           'example_deal', 'hands_html', 'bids_html', 'trick_html', 'points_html', 'show_deal', 'TrickStepper',
+           'Choice', 'ScoreTry', 'term_anchor', 'glossary_link', 'PupilLesson', 'review_lesson']
 
 # %% ../nbs/18_elevlektion.ipynb #60af8aca
 EXAMPLE_PLAYERS = ("Anna", "Bo", "Cissi", "Dan")
@@ -34,14 +34,19 @@ EXAMPLE_PLAYS = (("Anna", "♠E"), ("Bo", "♠3"), ("Cissi", "♠2"), ("Dan", "�
                  ("Bo", "♥D"), ("Cissi", "♠4"), ("Dan", "♥E"), ("Anna", "♣5"),
                  ("Dan", "♦7"), ("Anna", "♦4"), ("Bo", "♥K"), ("Cissi", "♣4"))
 
+def example_start(rules: PlumpRules = PlumpRules()  # husregler, till exempel för budgivningen
+                 ) -> PlumpGame:
+    "Exempelgiven (P18) som ett parti: Dan har gett 5 kort var och ingen har bjudit än."
+    return PlumpGame(list(EXAMPLE_PLAYERS), rules=rules, first_deal=5, dealer="Dan", seed=18,
+                     hands=list(EXAMPLE_HANDS), trump_card=EXAMPLE_TRUMP)
+
 def example_deal(tricks: int = 5,   # antal spelade stick, 0-5
                  bids: bool = True  # False: given innan någon har bjudit
                 ) -> PlumpDeal:
     "Exempelgiven (P18) som motorn har spelat fram till och med stick `tricks`."
     if type(tricks) is not int or not 0 <= tricks <= 5:
         raise PlumpError(f"Exempelgiven har 5 stick; ange 0–5 spelade stick, inte {tricks!r}.")
-    game = PlumpGame(list(EXAMPLE_PLAYERS), first_deal=5, dealer="Dan", seed=18,
-                     hands=list(EXAMPLE_HANDS), trump_card=EXAMPLE_TRUMP)
+    game = example_start()
     if not bids: return game.deal
     for player, bid in EXAMPLE_BIDS: game.bid(player, bid)
     for player, card in EXAMPLE_PLAYS[:4 * tricks]: game.play(player, card)
@@ -53,6 +58,7 @@ _BOX = ("display:inline-block;vertical-align:top;box-sizing:border-box;max-width
 _SMALL = ("display:inline-block;vertical-align:top;box-sizing:border-box;margin:2px;padding:3px 4px;"
           "border:1px solid #ccc;border-radius:8px;background:#fafafa;text-align:center;font-size:90%")
 _WRAP = 'display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%;box-sizing:border-box'
+_WIN = ";background:#fdf2c8;border-color:#b8860b"   # guldram: kortet som tar sticket
 
 def _role(deal: PlumpDeal, seat: int) -> str:
     if seat == deal.dealer: return " (givare)"
@@ -78,14 +84,18 @@ def bids_html(deal: PlumpDeal) -> str:
               'Alla kan alltså inte få sina stick.') + '</p>') if len(said) == deal.n else ''
     return f'<div class="plump-lektion"><ol>{items}</ol>{end}</div>'
 
-def trick_html(deal: PlumpDeal, index: int) -> str:
-    "Stick nummer `index` (räknat från 0): korten i den ordning de spelades och vem som tog det."
+def _trick_cells(names, leader: int, cards, winner: int | None) -> str:
+    "Ett sticks kort i spelordning med namnen, från platsen `leader`; kortet som tar sticket (`winner`) i guldram."
+    n = len(names)
+    return ''.join(f'<div style="{_SMALL}{_WIN if (leader + j) % n == winner else ""}">'
+                   f'{esc(names[(leader + j) % n])}<br>{cards_html([c], 40)}</div>' for j, c in enumerate(cards))
+
+def trick_html(deal, index: int) -> str:
+    "Stick nummer `index` (räknat från 0) i en `PlumpDeal` eller `BismarckDeal`: korten i spelordning och vem som tog det."
     lead, cards, win = deal.history[index]
-    cells = ''.join(f'<div style="{_SMALL}{";background:#fdf2c8;border-color:#b8860b" if (lead + j) % deal.n == win else ""}">'
-                    f'{esc(deal.names[(lead + j) % deal.n])}<br>{cards_html([c], 40)}</div>'
-                    for j, c in enumerate(cards))
     return (f'<div class="plump-lektion"><p><b>Stick {index + 1}:</b> {esc(deal.names[lead])} spelar ut.</p>'
-            f'<div style="{_WRAP}">{cells}</div><p>→ <b>{esc(deal.names[win])}</b> tar sticket.</p></div>')
+            f'<div style="{_WRAP}">{_trick_cells(deal.names, lead, cards, win)}</div>'
+            f'<p>→ <b>{esc(deal.names[win])}</b> tar sticket.</p></div>')
 
 def points_html(deal: PlumpDeal) -> str:
     "En tabell med bud, tagna stick och poäng för varje spelare."
@@ -143,6 +153,8 @@ class TrickStepper(W.VBox):
         self.view.value = html
 
 # %% ../nbs/18_elevlektion.ipynb #095c2108
+_RED_TEXT = '#c0392b'   # röda färger (♥ ♦) i en knapptext, samma röda som på korten
+
 class Choice(W.HBox):
     """En rad knappar där ett val i taget är valt: minst 44 × 44 bildpunkter (lätta att träffa med ett finger),
     radbrutna på en smal skärm, den valda blå med en bock. `value` är det valda; `observe(f, 'value')` som för
@@ -151,30 +163,43 @@ class Choice(W.HBox):
 
     def __init__(self, options,            # värden, eller par (text på knappen, värde)
                  value=None,               # det valda från början; annars det första
-                 tooltips=None):           # text per värde när man håller över knappen
+                 tooltips=None,            # text per värde när man håller över knappen
+                 colours=None,             # bakgrundsfärg per värde för knappar som inte är valda
+                 allow_none: bool = False):  # True: inget är valt från början, och `value = None` väljer bort valet
         super().__init__(layout=W.Layout(flex_flow='row wrap', max_width='100%'))
+        self.allow_none = allow_none
         self.observe(lambda _: self._mark(), 'value')
-        self.set_options(options, value, tooltips)
+        self.set_options(options, value, tooltips, colours)
 
-    def set_options(self, options, value=None, tooltips=None):
-        "Byt knapparna. `value` väljs om det finns bland dem, annars det valda om det finns kvar, annars det första."
+    def set_options(self, options, value=None, tooltips=None, colours=None):
+        """Byt knapparna. `value` väljs om det finns bland dem, annars det valda om det finns kvar, annars det
+        första (med `allow_none`: inget)."""
         pairs = [o if isinstance(o, tuple) else (o, o) for o in options]
         if not pairs: raise PlumpError("Det behövs minst ett alternativ att välja.")
-        self.options, tips = [(str(t), v) for t, v in pairs], dict(tooltips or {})
+        self.options, tips, self.colours = [(str(t), v) for t, v in pairs], dict(tooltips or {}), dict(colours or {})
         self.buttons = [W.Button(description=t, tooltip=tips.get(v, t),
                                  layout=W.Layout(min_height='44px', min_width='44px', width='auto', margin='2px'))
                         for t, v in self.options]
         for b, (_, v) in zip(self.buttons, self.options): b.on_click(lambda _, v=v: setattr(self, 'value', v))
         self.children = self.buttons
         values = [v for _, v in self.options]
-        new = value if value in values else self.value if self.value in values else values[0]
+        new = (value if value in values else self.value if self.value in values else
+               None if self.allow_none else values[0])
         if new == self.value: self._mark()
         else: self.value = new
+
+    def relabel(self, value, text: str):
+        "Byt texten på knappen för `value`."
+        i = [v for _, v in self.options].index(value)
+        self.options[i] = (str(text), value)
+        self._mark()
 
     def _mark(self):
         for b, (t, v) in zip(self.buttons, self.options):
             chosen = v == self.value
             b.description, b.button_style = (f'✓ {t}', 'primary') if chosen else (t, '')
+            b.style.button_color = None if chosen else self.colours.get(v)
+            b.style.text_color = _RED_TEXT if not chosen and any(s in t for s in RED_SUITS) else None
 
 
 # %% ../nbs/18_elevlektion.ipynb #b50e0ef6

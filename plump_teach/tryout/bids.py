@@ -13,7 +13,7 @@ from ..names import esc
 from ..plump import PlumpGame
 from ..plump_rules import (PlumpError, PlumpRules, bidding_order, forehand, forbidden_bid, legal_bids,
                                      bid_error, bid_balance, describe_bids, deal_schedule)
-from ..lesson import EXAMPLE_PLAYERS, EXAMPLE_HANDS, EXAMPLE_TRUMP, EXAMPLE_BIDS, EXAMPLE_PLAYS
+from ..lesson import EXAMPLE_PLAYERS, EXAMPLE_BIDS, EXAMPLE_PLAYS, example_start, Choice
 
 # %% auto #0
 __all__ = ['BALANCE_WORD', 'example_game', 'try_bid', 'show_attempts', 'order_html', 'bid_choices_html', 'sum_html', 'BidTry']
@@ -26,8 +26,7 @@ def example_game(rules: PlumpRules = PlumpRules(),  # husregler för budgivninge
     "Exempelgiven (P18) som ett parti: Dan ger 5 kort, och de första `bids` buden i budordningen är sagda."
     if type(bids) is not int or not 0 <= bids <= 4:
         raise PlumpError(f"Exempelgiven har fyra bud; ange 0–4 sagda bud, inte {bids!r}.")
-    game = PlumpGame(list(EXAMPLE_PLAYERS), rules=rules, first_deal=5, dealer="Dan", seed=18,
-                     hands=list(EXAMPLE_HANDS), trump_card=EXAMPLE_TRUMP)
+    game = example_start(rules)
     said = dict(EXAMPLE_BIDS)
     for seat in game.deal.order[:4 if played else bids]: game.bid(seat, said[game.players[seat]])
     if played:
@@ -145,11 +144,11 @@ class BidTry(W.VBox):
     def __init__(self, players=EXAMPLE_PLAYERS, dealer: int = 3, cards: int = 5, house_rules: bool = True):
         self.players, self.dealer, self.n = tuple(players), dealer, len(players)
         self.max_cards = max(deal_schedule(self.n))
-        if type(cards) is not int or not 1 <= cards <= self.max_cards:
-            raise PlumpError(f"Välj 1–{self.max_cards} kort, inte {cards!r}.")
-        self.cards, self.bids = cards, []
-        self.card_buttons = [W.Button(description=str(c), layout=_NUM, tooltip=f'{c} kort var') for c in range(1, self.max_cards + 1)]
-        for b in self.card_buttons: b.on_click(lambda btn: self.set_cards(int(btn.description)))
+        self._check_cards(cards)
+        self.bids = []
+        counts = range(1, self.max_cards + 1)
+        self.card_choice = Choice(counts, cards, tooltips={c: f'{c} kort var' for c in counts})
+        self.card_choice.observe(lambda _: self.restart(), 'value')
         self.dealer_first = W.ToggleButton(description='Givaren bjuder först', layout=_TAP)
         self.simultaneous = W.ToggleButton(description='Alla bjuder samtidigt', layout=_TAP)
         self.no_zero_twice = W.ToggleButton(description='Inte noll två gånger i rad', layout=_TAP)
@@ -168,7 +167,7 @@ class BidTry(W.VBox):
         rule_box = W.VBox([W.HTML('<b>Husregler</b> (tryck för att slå på eller av):'),
                            W.HBox([self.dealer_first, self.simultaneous, self.no_zero_twice], layout=_ROW),
                            self.zero_row], layout=W.Layout(max_width='100%'))
-        parts = [W.HTML('<b>Antal kort på handen:</b>'), W.HBox(self.card_buttons, layout=_ROW)]
+        parts = [W.HTML('<b>Antal kort på handen:</b>'), self.card_choice]
         if house_rules: parts.append(rule_box)
         parts += [self.table, self.prompt, self.bid_box, self.reasons, self.total, W.HBox([self.again_button])]
         super().__init__(parts, layout=W.Layout(max_width='100%'))
@@ -195,10 +194,20 @@ class BidTry(W.VBox):
         if self.to_bid is None: return []
         return legal_bids(self.cards, self.bids, self.n, self.rules, self.zero_last[self.to_bid].value)
 
+    @property
+    def cards(self) -> int:
+        "Antalet kort på handen, som knapparna visar."
+        return self.card_choice.value
+
+    def _check_cards(self, cards):
+        if type(cards) is not int or not 1 <= cards <= self.max_cards:
+            raise PlumpError(f"Välj 1–{self.max_cards} kort, inte {cards!r}.")
+
     def set_cards(self, cards: int):
         "Välj antalet kort på handen; buden börjar om."
-        self.cards = cards
-        self.restart()
+        self._check_cards(cards)
+        if cards == self.cards: self.restart()
+        else: self.card_choice.value = cards      # knappen blir vald, och buden börjar om
 
     def restart(self):
         "Börja om budgivningen med samma antal kort och husregler."
@@ -219,7 +228,6 @@ class BidTry(W.VBox):
 
     def update(self):
         "Rita bordet, knapparna och budsumman för läget nu."
-        for b in self.card_buttons: b.button_style = 'info' if int(b.description) == self.cards else ''
         order, seat = self.order, self.to_bid
         rows = []
         for i, s in enumerate(order):

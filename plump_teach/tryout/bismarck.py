@@ -14,11 +14,12 @@ from ..names import esc, genitive
 from ..bismarck import (MODES, MODE_TEXT, TRICKS, BismarckDeal, BismarckGame, BismarckError, deal_cards,
                                   normal_tricks, bismarck_score, bismarck_trick_winner, mode_trump, mode_label,
                                   hand_after_discard, mode_hint, smart_discard)
+from ..lesson import Choice, TrickStepper, trick_html, _trick_cells, _BOX, _WRAP
 
 # %% auto #0
 __all__ = ['EXAMPLE_NAMES', 'EXAMPLE_DEALS', 'TRICK_MODES', 'example_game', 'example_deal', 'deal_html', 'forehand_html',
-           'modes_html', 'schedule_html', 'trick_html', 'tricks_html', 'modes_trick_html', 'points_html', 'sheet_html',
-           'hand_hint_html', 'Pick', 'Counter', 'ModeTry', 'BismarckScoreTry', 'BismarckStepper']
+           'modes_html', 'schedule_html', 'tricks_html', 'modes_trick_html', 'points_html', 'sheet_html',
+           'hand_hint_html', 'Counter', 'ModeTry', 'BismarckScoreTry', 'BismarckStepper']
 
 # %% ../../nbs/23_prova_bismarck.ipynb #1465d9bf
 EXAMPLE_NAMES = ("Anna", "Björn", "Cecilia")
@@ -64,12 +65,6 @@ def example_deal(deal: int = 1, tricks: int | None = 16) -> BismarckDeal:
     return game.deals[deal - 1] if len(game.deals) >= deal else game.deal
 
 # %% ../../nbs/23_prova_bismarck.ipynb #576dc526
-_BOX = ("display:inline-block;vertical-align:top;box-sizing:border-box;max-width:100%;margin:4px;"
-        "padding:6px 8px;border:1px solid #ccc;border-radius:8px;background:#fafafa")
-_SMALL = ("display:inline-block;vertical-align:top;box-sizing:border-box;margin:2px;padding:3px 4px;"
-          "border:1px solid #ccc;border-radius:8px;background:#fafafa;text-align:center;font-size:90%")
-_WIN = ";background:#fdf2c8;border-color:#b8860b"
-_WRAP = 'display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%;box-sizing:border-box'
 _TABLE = '<div class="plump-lektion" style="max-width:100%;overflow-x:auto"><table style="border-collapse:collapse;line-height:1.3">'
 _TD = 'style="text-align:center;padding:4px 6px"'
 _TH = 'scope="row" style="text-align:left;padding:4px 6px"'
@@ -135,20 +130,8 @@ def schedule_html(short: bool = False,            # True: det korta partiet med 
     return HTML(f'{_TABLE}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>')
 
 # %% ../../nbs/23_prova_bismarck.ipynb #7aeb0ee0
-def _trick_cells(names, leader: int, cards, winner: int | None) -> str:
-    n = len(names)
-    return ''.join(f'<div style="{_SMALL}{_WIN if (leader + j) % n == winner else ""}">'
-                   f'{esc(names[(leader + j) % n])}<br>{cards_html([c], 40)}</div>' for j, c in enumerate(cards))
-
-def trick_html(deal: BismarckDeal, index: int) -> str:
-    "Stick nummer `index` (räknat från 0): korten i spelordning och vem som tog det (B6)."
-    lead, cards, win = deal.history[index]
-    return (f'<div class="plump-lektion"><p><b>Stick {index + 1}:</b> {esc(deal.names[lead])} spelar ut.</p>'
-            f'<div style="{_WRAP}">{_trick_cells(deal.names, lead, cards, win)}</div>'
-            f'<p>→ <b>{esc(deal.names[win])}</b> tar sticket.</p></div>')
-
 def tricks_html(deal: BismarckDeal, *numbers: int) -> HTML:
-    "Sticken med de här numren (räknat från 1, som eleven räknar)."
+    "Sticken med de här numren (räknat från 1, som eleven räknar), ritade med `trick_html` (B6)."
     return HTML(''.join(trick_html(deal, i - 1) for i in numbers))
 
 TRICK_MODES = (('spader', None), ('trumf', '♥'), ('sang', None), ('pass', None))
@@ -212,23 +195,6 @@ def hand_hint_html(deal: BismarckDeal) -> HTML:
 # %% ../../nbs/23_prova_bismarck.ipynb #64ede554
 _TAP = W.Layout(min_height='44px', width='auto')
 
-class Pick(W.HBox):
-    "En rad knappar där ett alternativ i taget är valt."
-    def __init__(self, options, on_change=None, value=None, width: str = 'auto'):
-        self.options = [(o, o) if isinstance(o, str) else tuple(o) for o in options]   # (text, värde)
-        self.on_change, self.value = on_change, None
-        self.buttons = [W.Button(description=t, layout=W.Layout(min_height='44px', width=width)) for t, _ in self.options]
-        for b, (_, v) in zip(self.buttons, self.options): b.on_click(lambda _, v=v: self.pick(v))
-        super().__init__(self.buttons, layout=W.Layout(flex_flow='row wrap', max_width='100%'))
-        self.pick(value, notify=False)
-
-    def pick(self, value, notify: bool = True):
-        "Välj `value` (eller inget med `None`), som om eleven tryckte på knappen."
-        self.value = value
-        for b, (t, v) in zip(self.buttons, self.options):
-            b.description, b.button_style = (f'✓ {t}', 'primary') if v == value else (t, '')
-        if notify and self.on_change: self.on_change()
-
 class Counter(W.HBox):
     "Ett heltal med knapparna − och +, mellan `low` och `high`."
     def __init__(self, value: int, low: int, high: int, on_change=None, unit: str = 'stick'):
@@ -266,8 +232,9 @@ class ModeTry(W.VBox):
         self.hint = hint
         self.hand_view = W.HTML(layout=W.Layout(max_width='100%'))
         self.card_box = W.HBox(layout=W.Layout(flex_flow='row wrap', max_width='100%'))
-        self.mode = Pick(MODES, self.update)
-        self.suit = Pick([(f'{s} {SUIT_NAMES[s]}', s) for s in SUITS], self.update)
+        self.mode = Choice(MODES, allow_none=True)
+        self.suit = Choice([(f'{s} {SUIT_NAMES[s]}', s) for s in SUITS], allow_none=True)
+        for w in (self.mode, self.suit): w.observe(lambda _: self.update(), 'value')
         self.suit_row = W.VBox([W.HTML('<b>Vilken färg ska vara trumf?</b>'), self.suit], layout=W.Layout(max_width='100%'))
         self.result = W.HTML(layout=W.Layout(max_width='100%'))
         self.new_button = W.Button(description='Ny hand', icon='refresh', layout=_TAP)
@@ -300,8 +267,7 @@ class ModeTry(W.VBox):
                                 f'från bordet. Nu har du 20 kort.</p><div style="{_WRAP}">'
                                 f'<div style="{_BOX}"><b>Dina 16 kort</b><br>{cards_html(self.hands[deal.forehand], 36)}</div>'
                                 f'<div style="{_BOX}"><b>Från bordet</b><br>{cards_html(self.upcards, 36)}</div></div></div>')
-        self.mode.pick(None, notify=False)
-        self.suit.pick(None, notify=False)
+        self.mode.value = self.suit.value = None     # inget spelsätt valt än
         self.update()
 
     @property
@@ -357,7 +323,8 @@ class BismarckScoreTry(W.VBox):
     "Välj spelsätt och stick för förhand och en till; motorns `bismarck_score` räknar poängen (B7)."
     def __init__(self, mode: str = 'sang', forehand_tricks: int = 9, other_tricks: int = 5, names=EXAMPLE_NAMES):
         self.names = list(names)      # plats 0 är förhand
-        self.mode = Pick(MODES, self.update, mode)
+        self.mode = Choice(MODES, mode)
+        self.mode.observe(lambda _: self.update(), 'value')
         self.first = Counter(forehand_tricks, 0, TRICKS, self.update)
         self.second = Counter(other_tricks, 0, TRICKS - forehand_tricks, self.update)
         self.result = W.HTML(layout=W.Layout(max_width='100%'))
@@ -394,19 +361,12 @@ class BismarckScoreTry(W.VBox):
                              f'<div class="plump-lektion">{note}</div>')
 
 # %% ../../nbs/23_prova_bismarck.ipynb #f35a2b26
-class BismarckStepper(W.VBox):
+class BismarckStepper(TrickStepper):
     "En giv ur räkneexemplet (B8) stick för stick; knappen Nästa stick låter motorn spela nästa stick."
     def __init__(self, deal: int = 1):
         example_deal(deal, 0)                 # ett fel här om given inte finns
-        self.deal_number, self.step = deal, 0
-        self.view = W.HTML(layout=W.Layout(max_width='100%'))
-        self.next_button = W.Button(description='Nästa stick ▶', button_style='primary', layout=_TAP)
-        self.again_button = W.Button(description='Börja om', layout=_TAP)
-        self.next_button.on_click(lambda _: self.show(self.step + 1))
-        self.again_button.on_click(lambda _: self.show(0))
-        super().__init__([W.HBox([self.next_button, self.again_button], layout=W.Layout(flex_flow='row wrap')),
-                          self.view], layout=W.Layout(max_width='100%'))
-        self.show(0)
+        self.deal_number = deal
+        super().__init__()                    # knapparna och vyn, som i lektion 1
 
     def _tally(self, deal: BismarckDeal) -> str:
         items = ''.join(f'<li>{esc(deal.names[s])}{_role(deal, s) if s == deal.forehand else ""}: {deal.taken[s]} stick '

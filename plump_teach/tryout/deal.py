@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 import ipywidgets as W
-import traitlets
 from ..cards import (Card, FULL_DECK, DECK_IDS, SUITS, SUIT_NAMES, RANKS, RANK_SYMBOLS, RANK_NAMES,
                                cards_html, card_from_id, card_id, parse_card)
 from ..names import esc, genitive
@@ -17,13 +16,14 @@ from ..tricks import trick_winner
 from ..plump import PlumpDeal, PlumpGame
 from ..plump_rules import (PlumpRules, PlumpError, RULE_PRESETS, MIN_PLAYERS, MAX_PLAYERS, player_count,
                                      start_cards, deal_schedule, dealer_of_deal, forehand, draw_for_dealer, deal_ids)
+from ..lesson import Choice, _BOX, _WRAP, _role
 
 # %% auto #0
 __all__ = ['PLAYER_NAMES', 'SCHEDULE_VARIANTS', 'TRUMP_SITUATIONS', 'SANG_RULE_LABELS', 'SCHEDULE_KINDS', 'player_names',
            'join_names', 'card_back_svg', 'players_html', 'schedule_html', 'schedule_strip', 'schedule_summary',
            'schedule_variants_html', 'rotation_html', 'draw_html', 'situation_text', 'deal_with_top', 'TrumpResult',
            'trump_for', 'trump_why', 'trump_case_html', 'dealt_html', 'trump_cases_html', 'stock_html', 'presets_html',
-           'Choice', 'ScheduleTry', 'TrumpTry', 'OneCardTry']
+           'ScheduleTry', 'TrumpTry', 'OneCardTry']
 
 # %% ../../nbs/20_prova_giv.ipynb #645e83f8
 PLAYER_NAMES = ("Anna", "Bo", "Cissi", "Dan", "Erik", "Fia")
@@ -48,8 +48,6 @@ def card_back_svg(width: int = 54, label: str = "ett kort med baksidan upp") -> 
             f'<text x="{width/2}" y="{h/2 + width*0.14:.1f}" text-anchor="middle" font-family="sans-serif" '
             f'font-size="{round(width*0.4)}" fill="#fff">?</text></svg>')
 
-_BOX = ("display:inline-block;vertical-align:top;box-sizing:border-box;max-width:100%;margin:4px;"
-        "padding:6px 8px;border:1px solid #ccc;border-radius:8px;background:#fafafa")
 _SMALL = ("display:inline-block;vertical-align:top;box-sizing:border-box;margin:2px;padding:3px 4px;"
           "border:1px solid #ccc;border-radius:8px;background:#fafafa;text-align:center")
 _DEAL = ("box-sizing:border-box;min-width:62px;margin:2px;padding:3px 4px;border:1px solid #ccc;"
@@ -57,7 +55,6 @@ _DEAL = ("box-sizing:border-box;min-width:62px;margin:2px;padding:3px 4px;border
 _NUM = ("box-sizing:border-box;min-width:28px;margin:1px;padding:2px 3px;border:1px solid #ccc;"
         "border-radius:5px;background:#fafafa;text-align:center")
 _ONE = ";background:#fdf2c8;border-color:#b8860b"
-_WRAP = 'display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%;box-sizing:border-box'
 _NOTE = "border-left:4px solid #b8860b;padding:4px 8px;background:#fffaf0"
 _TABLE = 'border-collapse:collapse;max-width:100%'
 _CELL = 'padding:4px 5px;border-bottom:1px solid #ddd;text-align:center'
@@ -151,7 +148,7 @@ def draw_html(players, rng: random.Random | int | None = None, names=None) -> tu
                  f"{join_names(names[p] for p in drawing)} drog lika höga kort och drar igen.")
         parts.append(f'<p style="margin:4px 0">{title}</p><div style="{_WRAP}">{cells}</div>')
         top = max(c.rank for c in drawn)
-        drawing = [p for p, c in zip(drawing, drawn) if c.rank == top]   # de som drar i nästa omgång
+        drawing = [p for p, c in zip(drawing, drawn) if c.rank == top]   # de som drar igen, efter lika höga kort
     parts.append(f'<p><b>{esc(names[dealer])}</b> drog högst och ger i giv 1. '
                  f'{esc(names[forehand(dealer, n)])} är förhand.</p>')
     return dealer, f'<div class="plump-lektion">{"".join(parts)}</div>'
@@ -253,9 +250,7 @@ def trump_case_html(r: TrumpResult, title: str | None = None) -> str:
 
 def dealt_html(deal: PlumpDeal) -> str:
     "Talongen och det uppvända kortet (`stock_html`), och under dem allas händer med givare och förhand utskrivna."
-    fh = forehand(deal.dealer, deal.n)
-    boxes = ''.join(f'<div style="{_BOX}"><b>{esc(deal.names[s])}</b>'
-                    f'{" (givare)" if s == deal.dealer else " (förhand)" if s == fh else ""}<br>'
+    boxes = ''.join(f'<div style="{_BOX}"><b>{esc(deal.names[s])}</b>{_role(deal, s)}<br>'
                     f'{cards_html(deal.dealt[s], 40)}</div>' for s in range(deal.n))
     return stock_html(deal) + f'<div class="plump-lektion" style="{_WRAP}">{boxes}</div>'
 
@@ -288,40 +283,6 @@ def presets_html(players: int = 4) -> str:
 
 # %% ../../nbs/20_prova_giv.ipynb #1323f9ee
 _TAP = W.Layout(min_height='44px', width='auto', margin='2px')
-
-class Choice(W.HBox):
-    "En rad knappar där en i taget är vald, minst 44 × 44 bildpunkter och radbrutna på en smal skärm."
-    value = traitlets.Any()
-
-    def __init__(self, options, value=None):
-        super().__init__(layout=W.Layout(flex_flow='row wrap', max_width='100%'))
-        self.options, self.buttons = [], []
-        self.observe(lambda _: self._mark(), 'value')
-        self.set_options(options, value)
-
-    def set_options(self, options, value=None):
-        "Byt knapparna: `options` är par (text, värde). `value` väljs om det finns, annars det första."
-        options = [(str(label), key) for label, key in options]
-        if not options: raise PlumpError("Det behövs minst ett alternativ att välja.")
-        self.options = options
-        self.buttons = [self._button(label, key) for label, key in options]
-        self.children = self.buttons
-        keys = [k for _, k in options]
-        new = value if any(value is k or value == k for k in keys) else keys[0]
-        if new == self.value: self._mark()
-        else: self.value = new
-
-    def _button(self, label, key) -> W.Button:
-        b = W.Button(description=label, tooltip=label,
-                     layout=W.Layout(min_height='44px', min_width='44px', width='auto', margin='2px'))
-        b.on_click(lambda _: setattr(self, 'value', key))
-        return b
-
-    def _mark(self):
-        for (_, key), b in zip(self.options, self.buttons):
-            chosen = key == self.value
-            b.button_style, b.icon = ('primary', 'check') if chosen else ('', '')
-
 
 def _toggle(label: str) -> W.ToggleButton:
     "En knapp som slås på och av; när den är på har den en bock."

@@ -8,18 +8,17 @@ Docs: https://plump-teach.github.io/plump_teach/prova_poang.html.md"""
 from __future__ import annotations
 import random
 import ipywidgets as W
-import traitlets
 from ..cards import Cards, FULL_DECK, SUITS, SUIT_NAMES, parse_cards, sort_hand, cards_html, shuffled_deck, deal_round_robin
 from ..names import esc
 from ..plump import PlumpGame, ScoreSheet
 from ..plump_rules import PlumpRules, PlumpError, score, deal_schedule, describe_bids
 from ..protocol import ScoreKeeper
-from ..lesson import EXAMPLE_PLAYERS, EXAMPLE_HANDS, EXAMPLE_TRUMP, EXAMPLE_BIDS, EXAMPLE_PLAYS
+from ..lesson import EXAMPLE_BIDS, EXAMPLE_PLAYS, example_start, Choice
 
 # %% auto #0
 __all__ = ['DEAL2_HANDS', 'DEAL2_TRUMP', 'DEAL2_BIDS', 'DEAL2_PLAYS', 'SCORING_HOUSE_RULES', 'LENGTH', 'PILE_TITLES',
-           'example_game', 'cell_html', 'protocol_html', 'Choice', 'protocol_text', 'house_rules_html',
-           'ScoringRulesTry', 'SheetTry', 'three_piles', 'suggested_bid', 'piles_html', 'HandValuationTry']
+           'example_game', 'cell_html', 'protocol_html', 'protocol_text', 'house_rules_html', 'ScoringRulesTry',
+           'SheetTry', 'three_piles', 'suggested_bid', 'piles_html', 'HandValuationTry']
 
 # %% ../../nbs/22_prova_poang.ipynb #95038fa6
 DEAL2_HANDS = ("♣E ♥4 ♦4 ♣2",   # Anna, som ger
@@ -38,8 +37,7 @@ def example_game(step: int = 4  # 0-4: hur långt exemplet har kommit (se tabell
     "Guidens två givar (P18, P19) som motorn spelar fram till steg `step`."
     if type(step) is not int or not 0 <= step <= 4:
         raise PlumpError(f"Exemplet har steg 0–4, inte {step!r}.")
-    game = PlumpGame(list(EXAMPLE_PLAYERS), first_deal=5, dealer="Dan", seed=18,
-                     hands=list(EXAMPLE_HANDS), trump_card=EXAMPLE_TRUMP)
+    game = example_start()
     moves = [[('bid', p, b) for p, b in EXAMPLE_BIDS], [('play', p, c) for p, c in EXAMPLE_PLAYS],
              [('bid', p, b) for p, b in DEAL2_BIDS], [('play', p, c) for p, c in DEAL2_PLAYS]]
     for i, part in enumerate(moves[:step]):
@@ -82,28 +80,6 @@ def protocol_html(sheet: ScoreSheet, caption: str = 'Protokoll') -> str:
 _TAP = W.Layout(min_height='44px', min_width='44px', width='auto', margin='2px')
 _WRAP = W.Layout(flex_flow='row wrap', max_width='100%')
 
-class Choice(W.HBox):
-    "En rad knappar att välja ett av värdena med; den valda knappen är blå."
-    value = traitlets.Any()
-
-    def __init__(self, options, value=None, labels=None):
-        super().__init__(layout=_WRAP)
-        self.set_options(options, value, labels)
-
-    def set_options(self, options, value=None, labels=None):
-        "Byt alternativ; `value` behålls om det finns kvar, annars blir det `value` eller det första."
-        self.options = list(options)
-        labels = [str(o) for o in self.options] if labels is None else list(labels)
-        self.buttons = [W.Button(description=l, layout=_TAP) for l in labels]
-        for b, o in zip(self.buttons, self.options): b.on_click(lambda _, o=o: setattr(self, 'value', o))
-        self.children = self.buttons
-        keep = value if value in self.options else self.value if self.value in self.options else self.options[0]
-        if keep == self.value: self._mark()
-        else: self.value = keep
-
-    @traitlets.observe('value')
-    def _mark(self, change=None):
-        for b, o in zip(self.buttons, self.options): b.button_style = 'info' if o == self.value else ''
 
 # %% ../../nbs/22_prova_poang.ipynb #71633955
 SCORING_HOUSE_RULES = (
@@ -141,7 +117,7 @@ class ScoringRulesTry(W.VBox):
         self._busy = False
         self.cards = Choice(range(1, 11), cards)
         self.bid, self.tricks = Choice(range(cards + 1), bid), Choice(range(cards + 1), tricks)
-        self.zero = Choice(list(_ZERO), '10', labels=['Noll ger 10', 'Noll ger 5', 'Noll ger 5 + antalet stick'])
+        self.zero = Choice([('Noll ger 10', '10'), ('Noll ger 5', '5'), ('Noll ger 5 + antalet stick', '5+')], '10')
         self.ten = W.ToggleButton(description='Tian ger 110', layout=_TAP)
         self.per_trick = W.ToggleButton(description='En poäng per stick', layout=_TAP)
         self.result = W.HTML(layout=W.Layout(max_width='100%'))

@@ -8,27 +8,23 @@ Docs: https://plump-teach.github.io/plump_teach/prova_stick.html.md"""
 from __future__ import annotations
 import random
 import ipywidgets as W
-import traitlets
 from IPython.display import HTML
-from ..cards import (Card, FULL_DECK, SUITS, SUIT_NAMES, RANK_SYMBOLS, RANK_NAMES, RED_SUITS, CardError,
+from ..cards import (Card, FULL_DECK, SUITS, SUIT_NAMES, RANK_SYMBOLS, RANK_NAMES, CardError,
                                cards_html, parse_card, parse_cards, shuffled_deck, sort_hand)
 from ..names import esc, genitive
 from ..plump_rules import score
 from ..tricks import TrickPlay, trick_winner, legal_cards, is_revoke, suit_index
 from ..puzzles import trick_reason
+from ..lesson import Choice, _SMALL, _WIN, _WRAP
 
 # %% auto #0
 __all__ = ['SEATS', 'TRUMP_OPTIONS', 'deck_html', 'show_deck', 'trump_line', 'discarded', 'trick_html', 'show_trick', 'turn',
-           'refusal', 'play_html', 'show_play', 'show_refusal', 'revoke_html', 'show_revoke', 'Picker', 'TrickTry',
-           'lead_card', 'new_hand', 'FollowTry']
+           'refusal', 'play_html', 'show_play', 'show_refusal', 'revoke_html', 'show_revoke', 'TrickTry', 'lead_card',
+           'new_hand', 'FollowTry']
 
 # %% ../../nbs/19_prova_stick.ipynb #ef0fc768
 SEATS = ("Anna", "Bo", "Cissi", "Dan")
 
-_WRAP = 'display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%;box-sizing:border-box'
-_SEAT = ("display:inline-block;vertical-align:top;box-sizing:border-box;margin:2px;padding:3px 4px;"
-         "border:1px solid #ccc;border-radius:8px;background:#fafafa;text-align:center;font-size:90%")
-_WIN = ";background:#fdf2c8;border-color:#b8860b"
 _LINE = 'line-height:1.45'
 _SAY = ("box-sizing:border-box;max-width:100%;margin:6px 0;padding:8px 10px;border-left:4px solid #b03a2e;"
         "background:#fbeeee;border-radius:4px")
@@ -63,7 +59,7 @@ def discarded(trick, trump: str | None) -> list[int]:
 
 
 def _seat_card(name: str, card: Card, width: int, extra: str = '', below: str = '') -> str:
-    return (f'<div style="{_SEAT}{extra}">{esc(name)}<br>{cards_html([card], width)}'
+    return (f'<div style="{_SMALL}{extra}">{esc(name)}<br>{cards_html([card], width)}'
             f'{"<br>" + below if below else ""}</div>')
 
 
@@ -164,44 +160,6 @@ def show_revoke(hand, trick, card, trump: str | None, bid: int, taken: int, card
 
 # %% ../../nbs/19_prova_stick.ipynb #7d9c64ba
 _TAP = dict(min_height='44px', min_width='44px', width='auto', margin='2px')
-_RED = '#c0392b'
-
-
-class Picker(W.Box):
-    "Knappar att trycka på, en per val, som radbryts på en smal skärm; `value` är det valda."
-    value = traitlets.Any(None)
-
-    def __init__(self, options,          # (text på knappen, värde) för varje val
-                 value=None,             # det valda från början; annars det första
-                 colours=None,           # bakgrundsfärg per värde för knappar som inte är valda
-                 tooltips=None):         # text per värde som visas när man håller över knappen
-        super().__init__(layout=W.Layout(display='flex', flex_flow='row wrap', max_width='100%'))
-        self.set_options(options, value, colours, tooltips)
-        self.observe(lambda _: self.paint(), 'value')
-
-    def set_options(self, options, value=None, colours=None, tooltips=None):
-        "Nya val (och knappar); `value` blir det valda, annars det första."
-        self.options = [(str(text), v) for text, v in options]
-        self.colours, tips = dict(colours or {}), dict(tooltips or {})
-        self.buttons = [W.Button(description=text, tooltip=tips.get(v, text), layout=W.Layout(**_TAP))
-                        for text, v in self.options]
-        for b, (_, v) in zip(self.buttons, self.options): b.on_click(lambda _, v=v: setattr(self, 'value', v))
-        self.children = self.buttons
-        values = [v for _, v in self.options]
-        self.value = value if value in values else values[0]
-        self.paint()
-
-    def relabel(self, value, text: str):
-        "Byt texten på knappen för `value`."
-        self.buttons[[v for _, v in self.options].index(value)].description = text
-
-    def paint(self):
-        "Det valda blått, de andra i sin bakgrundsfärg; röda färger i rött."
-        for b, (_, v) in zip(self.buttons, self.options):
-            chosen = v == self.value
-            b.button_style = 'primary' if chosen else ''
-            b.style.button_color = None if chosen else self.colours.get(v)
-            b.style.text_color = None if chosen else (_RED if any(s in b.description for s in RED_SUITS) else None)
 
 # %% ../../nbs/19_prova_stick.ipynb #050dab12
 TRUMP_OPTIONS = [(f'{s} {SUIT_NAMES[s]}', s) for s in SUITS] + [('sang', 'sang')]
@@ -214,10 +172,10 @@ class TrickTry(W.VBox):
         if len(self.cards) != len(self.names):
             raise CardError(f"Sticket ska ha {len(self.names)} kort, ett för varje spelare.")
         self._busy = False
-        self.trump = Picker(TRUMP_OPTIONS, trump or 'sang')
-        self.seat = Picker([(self._seat_text(i), i) for i in range(len(self.names))], 0)
-        self.suit = Picker([(s, s) for s in SUITS], tooltips=SUIT_NAMES)
-        self.rank = Picker([(RANK_SYMBOLS[r], r) for r in range(14, 1, -1)], tooltips=RANK_NAMES)
+        self.trump = Choice(TRUMP_OPTIONS, trump or 'sang')
+        self.seat = Choice([(self._seat_text(i), i) for i in range(len(self.names))], 0)
+        self.suit = Choice([(s, s) for s in SUITS], tooltips=SUIT_NAMES)
+        self.rank = Choice([(RANK_SYMBOLS[r], r) for r in range(14, 1, -1)], tooltips=RANK_NAMES)
         self.view = W.HTML(layout=W.Layout(max_width='100%'))
         self.trump.observe(lambda _: self.update(), 'value')
         self.seat.observe(lambda _: self._pick_seat(), 'value')
@@ -248,7 +206,6 @@ class TrickTry(W.VBox):
         i = self.seat.value
         self.cards[i] = Card(self.suit.value, self.rank.value)
         self.seat.relabel(i, self._seat_text(i))
-        self.seat.paint()
         self.update()
 
     def update(self):
@@ -279,10 +236,10 @@ class FollowTry(W.VBox):
     def __init__(self, hand: str = '♠K ♠7 ♠2 ♥D ♥4 ♣10 ♣3', led: str = '♣', trump: str | None = '♥',
                  must_trump: bool = False, seed: int = 2, names=('Anna', 'Bo')):
         self.names, self.rng, self.hand = list(names), random.Random(seed), sort_hand(hand)
-        self.led = Picker([(s, s) for s in SUITS], led)
-        self.trump = Picker(TRUMP_OPTIONS, trump or 'sang')
-        self.must_trump = Picker([('utan trumftvång', False), ('med trumftvång', True)], must_trump)
-        self.card = Picker([('?', None)])
+        self.led = Choice([(s, s) for s in SUITS], led)
+        self.trump = Choice(TRUMP_OPTIONS, trump or 'sang')
+        self.must_trump = Choice([('utan trumftvång', False), ('med trumftvång', True)], must_trump)
+        self.card = Choice([('?', None)])
         self.new_button = W.Button(description='Ny hand', icon='refresh', layout=W.Layout(**_TAP))
         self.new_button.on_click(lambda _: self.set_hand(new_hand(self.rng)))
         self.view, self.answer = W.HTML(layout=W.Layout(max_width='100%')), W.HTML(layout=W.Layout(max_width='100%'))
@@ -313,7 +270,6 @@ class FollowTry(W.VBox):
     def update(self):
         "Rita utspelet och handen, och färga Bos knappar: grönt för kort som får läggas."
         for s in SUITS: self.led.relabel(s, str(lead_card(self.hand, s)))
-        self.led.paint()
         ok = legal_cards(self.hand, self.trick, self.trump_suit, self.must_trump.value)
         self.view.value = play_html(self.hand, self.trick, self.trump_suit, self.must_trump.value, self.names)
         first_no = next((c for c in self.hand if c not in ok), self.hand[0])
