@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -136,9 +137,15 @@ def main(argv=None):
         print(f"{what} startar på {url} (avsluta med Ctrl+C)", flush=True)
         proc = subprocess.Popen(voila_command(target, a.port, a.ip, browser=False))
         if not a.no_browser: threading.Thread(target=_open_when_ready, args=(url, proc), daemon=True).start()
+        # Ctrl+C, eller SIGTERM från en processhanterare eller en stängd terminal: Voilà och dess kärnor stängs
+        # med appen, och den tillfälliga mappen tas bort
+        def stop(*_): raise KeyboardInterrupt
+        old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, getattr(signal, 'SIGHUP', signal.SIGTERM))}
         try: return proc.wait()
         except KeyboardInterrupt:
             proc.terminate()
-            try: proc.wait(timeout=10)
+            try: proc.wait(timeout=15)
             except subprocess.TimeoutExpired: proc.kill()
             return 0
+        finally:
+            for s, h in old.items(): signal.signal(s, h)

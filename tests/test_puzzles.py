@@ -339,11 +339,15 @@ def test_make_puzzle_refuses_bad_input_in_swedish(args):
 def test_bismarck_kinds_come_with_the_puzzles_and_the_app():
     code = ("from plump_teach.puzzles import make_puzzle\n"
             "assert make_puzzle('bismarck_score', 1).kind == 'bismarck_score'\n"
-            "import plump_teach.app as app, subprocess\n"
-            "calls = []\n"
-            "subprocess.call = lambda cmd: calls.append(cmd) or 0\n"
+            "import plump_teach.app as app, subprocess, pathlib\n"
+            "seen = []\n"
+            "class FakeVoila:\n"
+            "    def __init__(self, cmd): seen.append((pathlib.Path(cmd[3]) / 'traning.ipynb').read_text())\n"
+            "    def wait(self): return 0\n"
+            "    def poll(self): return 0\n"
+            "subprocess.Popen = FakeVoila\n"
             "app.main(['--kinds', 'bismarck_score', 'bismarck_discard', '--no-browser'])\n"
-            "assert calls\n")
+            "assert \"kinds=['bismarck_score', 'bismarck_discard']\" in seen[0], seen\n")
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     r = subprocess.run([sys.executable, '-c', "import plump_teach.bismarck_puzzles as b, plump_teach.puzzles as p\n"

@@ -1,0 +1,86 @@
+"""plump-teach som läraren kör den: elevkursen på en ledig port, och allt stängs när appen stoppas.
+
+The classroom app started as a teacher would (the console script, no browser): the pupil start page and a
+lesson answer over HTTP, and when the app is stopped with SIGTERM (as a process manager or a closed terminal
+does) or Ctrl+C (SIGINT), Voilà and every kernel stop with it, the port is free again and the temporary course
+folder is gone.
+"""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.timeout(180)
+
+BIN = Path(sys.executable).parent / "plump-teach"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=60) as r: return r.status, r.read().decode("utf-8", "replace")
+    except OSError: return 0, ""
+
+
+def children(pid: int) -> list[int]:
+    "Processerna under `pid` (rekursivt), ur /proc."
+    kids = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit(): continue
+        try: ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError): continue
+        if ppid == pid: kids.append(int(d.name))
+    return kids + [g for k in kids for g in children(k)]
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError): return False
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="behöver /proc")
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT])
+def test_app_serves_the_course_and_stops_with_everything(tmp_path, how):
+    port = free_port()
+    env = {**os.environ, "TMPDIR": str(tmp_path), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(port)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}/voila/render/"
+        for _ in range(120):
+            status, html = get(base + "start.ipynb")
+            if status == 200: break
+            time.sleep(0.5)
+        assert status == 200 and "Plump och Bismarck: elevkursen" in html, proc.stdout.readline()
+        assert "Run All Cells" not in html                      # bara-JupyterLab-cellen är borta
+        status, html = get(base + "04_buden.ipynb")             # en lektion körs av servern
+        assert status == 200 and "Lektion 4: Buden" in html and "Traceback" not in html
+        tree = children(proc.pid)
+        assert tree, "Voilà startade inte som barnprocess"
+        folders = list(tmp_path.glob("plump-teach-*"))
+        assert folders
+
+        proc.send_signal(how)
+        proc.wait(timeout=30)
+        time.sleep(1)
+        assert not [p for p in tree if alive(p)], "Voilà eller en kärna lever kvar"
+        with socket.socket() as s:
+            assert s.connect_ex(("127.0.0.1", port)) != 0, "porten svarar fortfarande"
+        assert not any(f.exists() for f in folders), "den tillfälliga kursmappen finns kvar"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
