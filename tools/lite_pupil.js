@@ -96,22 +96,26 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
       }
       // JupyterLab ställer in sitt läge och sina paneler medan det återställer sidan, också efter app.restored;
       // elevläget ställs därför in igen när läget eller den aktiva sidan ändras, och en stund efter start.
-      let busy = false;
+      let busy = false, again = false;
       async function hideChrome() {
-        if (busy) return;
+        if (busy) { again = true; return; }
         busy = true;
         try {
           if (app.shell.mode !== 'single-document') await run('application:set-mode', { mode: 'single-document' });
           for (const area of ['menu', 'top']) for (const m of Array.from(app.shell.widgets(area))) if (m.isVisible) m.hide();
-          if (app.shell.collapseLeft) app.shell.collapseLeft();
-          if (app.shell.collapseRight) app.shell.collapseRight();
+          // bara det som syns ändras, så att layoutModified inte sätter igång en ny runda i onödan
+          if (app.shell.collapseLeft && !app.shell.leftCollapsed) app.shell.collapseLeft();
+          if (app.shell.collapseRight && !app.shell.rightCollapsed) app.shell.collapseRight();
           for (const [cmd, args] of [['application:toggle-header', {}], ['statusbar:toggle', {}],
                                      ['application:toggle-side-tabbar', { side: 'left' }],
                                      ['application:toggle-side-tabbar', { side: 'right' }]]) {
             try { if (app.commands.hasCommand(cmd) && app.commands.isToggled(cmd, args)) await run(cmd, args); }
             catch (e) { console.warn(cmd, e); }
           }
-        } finally { busy = false; }
+        } finally {
+          busy = false;
+          if (again) { again = false; setTimeout(() => { void hideChrome(); }, 50); }
+        }
       }
 
       async function lesson(w) {
@@ -167,8 +171,9 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
       app.restored.then(async function () {
         await hideChrome();
         if (app.shell.modeChanged) app.shell.modeChanged.connect(() => { void hideChrome(); });
+        if (app.shell.layoutModified) app.shell.layoutModified.connect(() => { void hideChrome(); });
         app.shell.currentChanged.connect((_, change) => { void hideChrome(); void lesson(change.newValue); });
-        for (const ms of [500, 1500, 4000]) setTimeout(() => { void hideChrome(); }, ms);
+        for (const ms of [500, 1500, 4000, 8000]) setTimeout(() => { void hideChrome(); }, ms);
         await lesson(app.shell.currentWidget);
       });
     }

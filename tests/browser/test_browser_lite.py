@@ -196,6 +196,11 @@ JS_PUPIL_PAGE = """() => {
 }"""
 
 
+def link(page, text: str):
+    "A link in the visible page (pages without code stay open in the background and have the same links)."
+    return page.locator("#jp-main-dock-panel .jp-NotebookPanel:visible .jp-MarkdownCell a", has_text=text).first
+
+
 def wait_pupil_page(page, name: str):
     page.wait_for_function(JS_PUPIL_READY, arg=PUPIL_TITLES[name], timeout=LITE_BOOT_TIMEOUT, polling=250)
 
@@ -225,7 +230,7 @@ def test_pupil_course_in_jupyterlite(page, lite_server, request_log):
     wait_pupil_page(page, "start.ipynb")
     check_pupil_page(page, "start.ipynb")
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.locator(".jp-MarkdownCell a", has_text=PUPIL_LESSONS[0].title).first.click()
+    link(page, PUPIL_LESSONS[0].title).click()
     for lesson, nxt in zip(PUPIL_LESSONS, [*PUPIL_LESSONS[1:], None]):
         t0 = time.monotonic()
         wait_pupil_page(page, lesson.file)
@@ -239,13 +244,13 @@ def test_pupil_course_in_jupyterlite(page, lite_server, request_log):
             wait_for_text(page, "Försök igen!", within=widget)
         page.set_viewport_size({"width": 1280, "height": 900})
         label = f"{nxt.name} ▶" if nxt else "Träna på allt ▶"
-        page.locator(".jp-MarkdownCell a", has_text=label).first.click()
+        link(page, label).click()
     wait_pupil_page(page, "traning.ipynb")
     check_pupil_page(page, "traning.ipynb")
     page.get_by_role("button", name="Starta").click()
     wait_for_text(page, "Uppgift 1 av 10")
     # ordlistan öppnas vid ordet
-    page.locator(".jp-MarkdownCell a", has_text="Ordlistan").first.click()
+    link(page, "Ordlistan").click()
     wait_pupil_page(page, "ordlista.ipynb")
     check_pupil_page(page, "ordlista.ipynb")
     assert not request_log.external(), request_log.external()
@@ -255,7 +260,7 @@ def test_glossary_opens_at_the_word_in_jupyterlite(page, lite_server):
     page.set_viewport_size({"width": 768, "height": 1024})
     page.goto(lite_server + "/lab/index.html?path=elev/03_given_och_trumfen.ipynb&elev=1")
     wait_pupil_page(page, "03_given_och_trumfen.ipynb")
-    page.locator(".jp-MarkdownCell a", has_text="talong").first.click()
+    link(page, "talong").click()
     wait_pupil_page(page, "ordlista.ipynb")
     heading = page.locator('#jp-main-dock-panel .jp-NotebookPanel [data-jupyter-id="talong"], '
                            '#jp-main-dock-panel .jp-NotebookPanel [id="talong"]').first
