@@ -7,7 +7,7 @@
 Båda skapar en virtuell miljö i .venv första gången och installerar det som behövs i den.
 Extra argument efter `kurs` skickas vidare till JupyterLab (till exempel --no-browser --port 8890).
 """
-import hashlib, os, subprocess, sys
+import hashlib, os, shutil, subprocess, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -36,6 +36,20 @@ def ensure_env(extra: str):
         run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
         run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", f".[{extra}]" if extra else ".")
         stamp.write_text(want)
+    link_labextension()
+
+
+def link_labextension():
+    """JupyterLab-tillägget i labextension/ (ordlistans länkar rullar fram till ordet) där JupyterLab i .venv hittar
+    det. En vanlig pip-installation lägger det där själv (pyproject.toml, data-files); den redigerbara
+    installationen (-e) gör det inte, så här blir det en länk till mappen i projektet."""
+    dest = VENV / "share" / "jupyter" / "labextensions" / "plump-teach-elev"
+    if dest.is_symlink() and dest.resolve() == (ROOT / "labextension").resolve(): return
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if dest.is_symlink() or dest.is_file(): dest.unlink()
+    elif dest.exists(): shutil.rmtree(dest)
+    try: dest.symlink_to(ROOT / "labextension", target_is_directory=True)
+    except OSError: shutil.copytree(ROOT / "labextension", dest)   # utan rätt att skapa länkar (Windows)
 
 
 def snapshot():

@@ -109,7 +109,7 @@ def test_check_site_wants_the_pupil_mode(tmp_path, monkeypatch):
 
 
 def test_pupil_mode_script_registers_its_plugin(tmp_path):
-    "tools/lite_pupil.js is valid JavaScript and registers the pupil-mode plugin as JupyterLab loads federated extensions."
+    "labextension/static/remoteEntry.js is valid JavaScript and registers the pupil-mode plugin as JupyterLab loads federated extensions."
     import shutil, subprocess
     if not shutil.which("node"): pytest.skip("node finns inte")
     js = f"""

@@ -156,10 +156,10 @@ SERVICE_WORKER = "@jupyterlite/application-extension:service-worker-manager"
 # The site's front page opens the course start page. The generated index.html must stay (the apps read
 # their settings from its #jupyter-config-data); only its redirect to the bare lab app is replaced.
 START_URL = "lab/index.html?path=elev/start.ipynb&elev=1"
-# The pupil mode (tools/lite_pupil.js): a hand-written JupyterLab extension that hides JupyterLab's English
+# The pupil mode (labextension/static/remoteEntry.js): a hand-written JupyterLab extension that hides JupyterLab's English
 # chrome and the code, and runs a lesson's cells when it opens. Installed into the built site by
 # pupil_extension(); ?elev=1 turns it on for the browser tab, ?elev=0 off.
-PUPIL_JS = ROOT / "tools" / "lite_pupil.js"
+PUPIL_JS = ROOT / "labextension" / "static" / "remoteEntry.js"
 PUPIL_EXTENSION = "plump-teach-elev"
 FRONT_REDIRECT = "await import('./config-utils.js');"
 
@@ -518,7 +518,7 @@ def build(force: bool = False, drive: bool = True, bytecode: bool = True, site: 
 
 
 def pupil_extension(out: Path):
-    "Install the pupil mode (tools/lite_pupil.js) as a federated extension of the built site."
+    "Install the pupil mode (labextension/, also installed into JupyterLab by pip) as a federated extension of the built site."
     js = PUPIL_JS.read_bytes()
     name = f"remoteEntry.{hashlib.sha256(js).hexdigest()[:16]}.js"
     static = out / "extensions" / PUPIL_EXTENSION / "static"
@@ -551,7 +551,7 @@ def check_site(out: Path, bytecode: bool = True):
     if kernel.get("disablePyPIFallback") is not True: problems.append("disablePyPIFallback")
     pupil = [e for e in cfg.get("federated_extensions", []) if e.get("name") == PUPIL_EXTENSION]
     if not pupil or not (out / "extensions" / PUPIL_EXTENSION / pupil[0]["load"]).exists():
-        problems.append("elevläget (tools/lite_pupil.js) saknas")
+        problems.append("elevläget (labextension/) saknas")
     for nb in notebook_sources():
         if nb.suffix == ".ipynb" and not (out / "files" / nb.relative_to(ROOT / "nbs")).exists():
             problems.append(f"files/{nb.name} saknas")

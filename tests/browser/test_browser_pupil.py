@@ -197,10 +197,11 @@ def test_pupil_lesson_in_jupyterlab(lab_page, lab, name):
     assert_page_fits(name, problems, small)
 
 def test_glossary_link_opens_the_term(lab_page, lab):
-    """Ett ord i lektionen är en länk till ordlistan: den öppnas, och ordets rubrik har det ankare länken pekar på.
+    """Ett ord i lektionen är en länk till ordlistan: den öppnas, ordets rubrik har det ankare länken pekar på,
+    och sidan rullar fram till ordet.
 
-    (JupyterLab 4 skriver rubrikens ankare som data-jupyter-id i en notebook som inte är betrodd; att sidan
-    också rullar fram till ordet kontrolleras inte här.)
+    (JupyterLab 4 skriver rubrikens ankare som data-jupyter-id i en notebook som inte är betrodd och rullar då
+    inte dit själv; kursens JupyterLab-tillägg i labextension/ gör det.)
     """
     page = lab_page
     open_lesson(page, lab, "01_vad_ar_plump.ipynb", workspace="ordlista-lank")
@@ -215,4 +216,6 @@ def test_glossary_link_opens_the_term(lab_page, lab):
     heading.wait_for(state="attached")
     assert heading.inner_text().strip().startswith("trumf")
     assert glossary.get_by_text("Den starkaste färgen i en giv").count() == 1
+    page.wait_for_function("(el) => { const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.top < 250; }",
+                           arg=heading.element_handle(), timeout=10_000)     # ordet står överst, inte "bud"
     screenshot(page, "elev-ordlista", full_page=False)

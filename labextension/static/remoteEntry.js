@@ -1,5 +1,9 @@
-// Elevläget på webbplatsen utan installation (JupyterLite): ett litet tillägg till JupyterLab, skrivet för hand.
+// plump_teach i JupyterLab och på webbplatsen utan installation (JupyterLite): ett litet tillägg, skrivet för hand.
 //
+// Alltid: ett ord i en lektion länkar till ordlistan med ett ankare (ordlista.ipynb#följa-färg); sidan rullas
+// fram till ordet, vilket JupyterLab inte själv gör i en notebook som inte är betrodd.
+//
+// Elevläget:
 // Voici (den statiska Voilà) går inte att bygga här, så webbplatsen visar elevlektionerna i JupyterLab, men
 // utan JupyterLabs engelska ramar: ingen meny, inga sidopaneler, ingen statusrad, ingen verktygsrad, ingen kod.
 // Varje lektion öppnas ensam, och dess celler körs av sig själva så att kort och knappar ritas; en svensk rad
@@ -8,9 +12,10 @@
 // i fliken; ...?elev=0 slår av det (för läraren som vill se hela JupyterLab).
 //
 // Tillägget laddas som JupyterLabs "federated extensions": en skriptfil som lägger en behållare i
-// window._JUPYTERLAB med init() och get(modul). tools/lite.py kopierar filen till webbplatsen och skriver in
-// den i jupyter-lite.json. Det behöver ingen byggkedja (webpack, npm) och använder bara JupyterLabs
-// kommandon och skal, inga moduler från dess delade scope.
+// window._JUPYTERLAB med init() och get(modul). pip installerar mappen labextension/ som
+// share/jupyter/labextensions/plump-teach-elev (se pyproject.toml), där JupyterLab hittar den;
+// tools/lite.py kopierar filen till webbplatsen och skriver in den i jupyter-lite.json. Det behöver ingen
+// byggkedja (webpack, npm) och använder bara JupyterLabs kommandon och skal, inga moduler från dess delade scope.
 (function () {
   'use strict';
   const NAME = 'plump-teach-elev';
@@ -54,6 +59,33 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
     description: 'Elevläget: lektionerna utan JupyterLabs ramar och utan kod, körda av sig själva.',
     autoStart: true,
     activate: function (app) {
+      // Ordlistans ankare, i båda lägena
+      let fragment = null;
+      document.addEventListener('click', (ev) => {
+        // en länk till en annan notebook med ankare: ordlista.ipynb#ord (i JupyterLab ibland ordlista.ipynb?…#ord)
+        const a = ev.target && ev.target.closest && ev.target.closest('.jp-RenderedHTMLCommon a[href*="#"]');
+        const href = a ? a.getAttribute('href') : '';
+        if (/\.ipynb(\?[^#]*)?#./.test(href)) fragment = decodeURIComponent(href.split('#').pop());
+      }, true);
+      function scrollToFragment(w) {
+        // Ordlistans text ritas en stund efter att sidan öppnats, och JupyterLab kan självt rulla sidan under
+        // tiden: vänta på rubriken (högst sex sekunder), rulla dit, och rulla dit igen strax efteråt.
+        const name = fragment;
+        fragment = null;
+        if (!name || !w || !w.node) return;
+        const sel = `[id="${CSS.escape(name)}"], [data-jupyter-id="${CSS.escape(name)}"]`;
+        const until = Date.now() + 6000;
+        const look = () => {
+          const el = w.node.querySelector(sel);
+          if (!el) { if (Date.now() < until) setTimeout(look, 200); return; }
+          for (const ms of [0, 300, 1000]) setTimeout(() => el.scrollIntoView({ block: 'start' }), ms);
+        };
+        setTimeout(look, 100);
+      }
+      app.restored.then(() => {
+        app.shell.currentChanged.connect((_, change) => { if (fragment) scrollToFragment(change.newValue); });
+      });
+
       if (!pupilMode()) return;
       document.body.classList.add('plump-elev');
       const style = document.createElement('style');
@@ -66,30 +98,6 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
       document.body.appendChild(banner);
       const say = (text) => { banner.textContent = text; banner.style.display = text ? 'block' : 'none'; };
       const seen = new WeakSet();
-
-      // Ett ord i en lektion länkar till ordlistan med ett ankare (ordlista.ipynb#följa-färg). JupyterLab öppnar
-      // sidan men rullar inte fram till ordet när notebooken inte är betrodd (rubrikens id står då i
-      // data-jupyter-id); elevläget gör det.
-      let fragment = null;
-      document.addEventListener('click', (ev) => {
-        const a = ev.target && ev.target.closest && ev.target.closest('.jp-RenderedHTMLCommon a[href*="#"]');
-        if (a) fragment = decodeURIComponent(a.getAttribute('href').split('#').pop());
-      }, true);
-      function scrollToFragment(w) {
-        // Ordlistans text ritas en stund efter att sidan öppnats, och JupyterLab kan självt rulla sidan under
-        // tiden: vänta på rubriken (högst sex sekunder), rulla dit, och rulla dit igen strax efteråt.
-        const name = fragment;
-        fragment = null;
-        if (!name) return;
-        const sel = `[id="${CSS.escape(name)}"], [data-jupyter-id="${CSS.escape(name)}"]`;
-        const until = Date.now() + 6000;
-        const look = () => {
-          const el = w.node.querySelector(sel);
-          if (!el) { if (Date.now() < until) setTimeout(look, 200); return; }
-          for (const ms of [0, 300, 1000]) setTimeout(() => el.scrollIntoView({ block: 'start' }), ms);
-        };
-        setTimeout(look, 100);
-      }
 
       async function run(cmd, args) {
         try { if (app.commands.hasCommand(cmd)) await app.commands.execute(cmd, args); } catch (e) { console.warn(cmd, e); }
@@ -119,7 +127,6 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
       }
 
       async function lesson(w) {
-        if (w && w.node && fragment) scrollToFragment(w);
         // en notebook: en panel med dokumentkontext och celler
         if (!w || !w.context || !w.content || !w.content.widgets || seen.has(w)) return;
         if (!/\.ipynb$/.test(w.context.path)) return;
