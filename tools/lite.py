@@ -298,6 +298,7 @@ def plump_teach_wheel(venv: Path, out: Path) -> Path:
     shutil.rmtree(src, ignore_errors=True)
     (src / "plump_teach").mkdir(parents=True)
     for name in ("pyproject.toml", "README.md"): shutil.copy2(ROOT / name, src / name)
+    shutil.copytree(ROOT / "labextension", src / "labextension")   # pyproject's data-files (the JupyterLab extension)
     for f in (ROOT / "plump_teach").rglob("*.py"):     # with the subpackages (plump_teach.tryout)
         if "__pycache__" in f.parts: continue
         dest = src / f.relative_to(ROOT)
