@@ -137,7 +137,7 @@ def main(argv=None):
         print(f"{what} startar på {url} (avsluta med Ctrl+C)", flush=True)
         proc = subprocess.Popen(voila_command(target, a.port, a.ip, browser=False))
         if not a.no_browser: threading.Thread(target=_open_when_ready, args=(url, proc), daemon=True).start()
-        # Ctrl+C, eller SIGTERM från en processhanterare eller en stängd terminal: Voilà och dess kärnor stängs
+        # Ctrl+C, eller en signal att avsluta från en processhanterare eller en stängd terminal: Voilà och dess kärnor stängs
         # med appen, och den tillfälliga mappen tas bort
         def stop(*_): raise KeyboardInterrupt
         old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, getattr(signal, 'SIGHUP', signal.SIGTERM))}
