@@ -14,10 +14,13 @@ __all__ = ['pupil_dir', 'only_in_jupyterlab', 'no_code', 'build_course']
 
 # %% ../nbs/24_kursen_utan_kod.ipynb #df57e32d
 def pupil_dir() -> Path | None:
-    "Mappen med elevlektionerna (nbs/elev i en arbetskopia av projektet), eller None om den inte finns."
+    """Mappen med elevlektionerna, eller None om den inte finns: nbs/elev i en arbetskopia av projektet, annars
+    mappen elev bredvid den notebook som körs (så ligger den på webbplatsen utan installation, där paketet är
+    installerat utan projektets mappar)."""
     import plump_teach
-    d = Path(plump_teach.__file__).resolve().parents[1] / 'nbs' / 'elev'
-    return d if (d / 'start.ipynb').exists() else None
+    for d in (Path(plump_teach.__file__).resolve().parents[1] / 'nbs' / 'elev', Path.cwd() / 'elev'):
+        if (d / 'start.ipynb').exists(): return d
+    return None
 
 
 def _source(cell: dict) -> str:
