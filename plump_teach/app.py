@@ -140,7 +140,7 @@ def main(argv=None):
         # Ctrl+C, eller en signal att avsluta från en processhanterare eller en stängd terminal: Voilà och dess kärnor stängs
         # med appen, och den tillfälliga mappen tas bort
         def stop(*_): raise KeyboardInterrupt
-        old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, getattr(signal, 'SIGHUP', signal.SIGTERM))}
+        old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, 'SIGHUP', signal.SIGTERM))}
         try: return proc.wait()
         except KeyboardInterrupt:
             proc.terminate()
