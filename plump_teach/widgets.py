@@ -41,16 +41,19 @@ def _answer_box(p: Puzzle, buttons: list[W.Button]) -> W.Widget:
     if all(o.row is None for o in p.options):
         return W.HBox(buttons, layout=W.Layout(flex_flow='row wrap', max_width='100%'))
     cols, rows = p.data.get('columns', []), p.data.get('row_labels', [])
-    cells = [W.HTML('')] + [W.HTML(f'<b>{html.escape(c)}</b>') for c in cols]
+    # radens namn står på en egen rad över dess knappar, och varje spelare har en kolumn på 58 px med kort
+    # knapptext ("1/2/11"): fyra spelare ryms i 250 px, som på en telefon
+    col = lambda: W.Layout(width='58px', min_width='58px', min_height='44px', margin='2px', padding='0 2px')
     by_pos = {(o.row, o.col): b for o, b in zip(p.options, buttons)}
-    for r, label in enumerate(rows):
-        cells.append(W.HTML(f'<span style="font-size:90%">{html.escape(label)}</span>', layout=W.Layout(min_width='0')))
-        cells += [by_pos[(r, c)] for c in range(len(cols))]
-    for b in buttons:                      # kort text ("1/2/11"), så att fyra kolumner ryms på en telefon
+    for b in buttons:
         b.label = b.description = b.label.replace(' / ', '/')
-        b.layout = _tap(padding='0 6px')
-    return W.GridBox(cells, layout=W.Layout(grid_template_columns=f"minmax(3em, auto) repeat({len(cols)}, max-content)",
-                                            grid_gap='2px 4px', align_items='center', max_width='100%'))
+        b.layout = col()
+    row = lambda items: W.HBox(items, layout=W.Layout(max_width='100%'))
+    parts = [row([W.HTML(f'<b>{html.escape(c)}</b>', layout=W.Layout(width='58px', margin='0 2px')) for c in cols])]
+    for r, label in enumerate(rows):
+        parts.append(W.HTML(f'<span style="font-size:90%">{html.escape(label)}</span>', layout=W.Layout(margin='6px 0 0 2px')))
+        parts.append(row([by_pos[(r, c)] for c in range(len(cols))]))
+    return W.VBox(parts, layout=W.Layout(max_width='100%'))
 
 # %% ../nbs/08_pusselwidget.ipynb #90f69fb7
 class PuzzleWidget(W.VBox):
