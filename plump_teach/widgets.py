@@ -41,8 +41,8 @@ def _answer_box(p: Puzzle, buttons: list[W.Button]) -> W.Widget:
     if all(o.row is None for o in p.options):
         return W.HBox(buttons, layout=W.Layout(flex_flow='row wrap', max_width='100%'))
     cols, rows = p.data.get('columns', []), p.data.get('row_labels', [])
-    # radens namn står på en egen rad över dess knappar, och varje spelare har en kolumn på 58 px med kort
-    # knapptext ("1/2/11"): fyra spelare ryms i 250 px, som på en telefon
+    # radens namn står på en egen rad över dess knappar, och varje spelare har en kolumn på 58 bildpunkter med kort
+    # knapptext ("1/2/11"): fyra spelare ryms i 250 bildpunkter, som på en telefon
     col = lambda: W.Layout(width='58px', min_width='58px', min_height='44px', margin='2px', padding='0 2px')
     by_pos = {(o.row, o.col): b for o, b in zip(p.options, buttons)}
     for b in buttons:
