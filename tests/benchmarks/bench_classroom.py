@@ -1,0 +1,326 @@
+"""Benchmark: the classroom server (`plump-teach`) with a simulated class.
+
+Run:  python tests/benchmarks/bench_classroom.py --pupils 30 60 [--pool 8] [--spread 0] [--short]
+
+For each class size a fresh server is started on a free loopback port, in its own process group. The bench waits
+until it answers and its memory has settled (the pool of kernels is warm), measures the idle memory (VmRSS summed
+over the server and all its descendants, from /proc), then lets N simulated pupils (tests/benchmarks/
+classroom_client.py: HTTP plus the kernel websocket, clicking through the widget protocol) arrive at once, or
+spread evenly over --spread seconds. Each pupil: landing with the class code, the trainer page, kernel_info,
+the widget state, 'Starta', one answer. When every pupil is done (or has given up), the bell rings and all
+leave as closed tabs do (the shutdown beacon, then the websocket closes). Memory is then read right away, after
+1 minute and after 5 minutes (--short: 10 s and 30 s).
+
+Printed per class size: served / shown the full page / failed / left hanging, median and max time to a
+clickable puzzle (from the first GET until the page, the kernel_info_reply and the widget state are in),
+Starta-to-puzzle, click-to-feedback, peak memory and kernels, the memory after the pupils left and its ratio to
+the idle figure, the beacon's answers, and warnings and errors from the server's log. A table at the end.
+
+Issue 12's targets on the 2-core machine: 30 pupils at once, median time to a clickable puzzle at most 5 s and
+max at most 10 s; memory back within 20 % of idle after the pupils left; 60 pupils, not one left hanging.
+The bench prints figures and asserts nothing (the machine is shared and noisy). The client runs in this process
+and takes some of the same CPU.
+
+The server's flags of the classroom contract (--code, --pool, --max-pupils, --results, --idle-minutes) are used
+when `plump-teach -h` lists them; the older server without them gets only --no-browser and --port.
+"""
+import argparse
+import asyncio
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from classroom_client import Pupil  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVER = ROOT / ".venv" / "bin" / "plump-teach"
+CONTRACT_FLAGS = ("--code", "--pool", "--max-pupils", "--results", "--idle-minutes")
+
+
+# ---- the server's processes and memory
+
+def _children() -> dict[int, list[int]]:
+    kids = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit(): continue
+        try:
+            stat = Path(f"/proc/{d}/stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        kids.setdefault(ppid, []).append(int(d))
+    return kids
+
+
+def tree(pid: int) -> list[int]:
+    "The process and all its descendants."
+    kids, out, todo = _children(), [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += kids.get(p, [])
+    return out
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"): return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _is_kernel(pid: int) -> bool:
+    try:
+        return b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def memory(pid: int) -> tuple[float, int, int]:
+    "(MB summed over the tree, processes, kernels)."
+    ps = tree(pid)
+    return sum(map(_rss_kb, ps)) / 1024, len(ps), sum(map(_is_kernel, ps))
+
+
+# ---- starting and stopping the server
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_flags() -> set[str]:
+    out = subprocess.run([str(SERVER), "-h"], capture_output=True, text=True, timeout=60).stdout
+    return {f for f in CONTRACT_FLAGS if re.search(rf"(^|\s){re.escape(f)}\b", out)}
+
+
+class Server:
+    def __init__(self, a, results: Path, log: Path):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.flags = server_flags()
+        cmd = [str(SERVER), "--no-browser", "--port", str(self.port)]
+        extra = {"--code": a.code, "--pool": a.pool, "--max-pupils": a.max_pupils, "--results": results,
+                 "--idle-minutes": a.idle_minutes}
+        for flag, value in extra.items():
+            if flag in self.flags and value is not None: cmd += [flag, str(value)]
+        self.cmd, self.log = cmd, log
+        self.logf = open(log, "w")
+        self.proc = subprocess.Popen(cmd, stdout=self.logf, stderr=subprocess.STDOUT, start_new_session=True,
+                                     cwd=results.parent)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            try: os.killpg(self.proc.pid, signal.SIGTERM)
+            except ProcessLookupError: pass
+            try: self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired: pass
+        try: os.killpg(self.proc.pid, signal.SIGKILL)   # kernels left behind in the group
+        except ProcessLookupError: pass
+        self.logf.close()
+
+    async def wait_ready(self, timeout=180) -> float:
+        t0 = time.monotonic()
+        http = AsyncHTTPClient()
+        while time.monotonic() - t0 < timeout:
+            if self.proc.poll() is not None: raise RuntimeError(f"servern avslutades (kod {self.proc.returncode})")
+            try:
+                r = await http.fetch(HTTPRequest(self.base + "/voila/static/voila.js", request_timeout=5), raise_error=False)
+                if r.code == 200: return time.monotonic() - t0
+            except Exception:   # noqa: BLE001
+                pass
+            await asyncio.sleep(0.5)
+        raise RuntimeError("servern svarar inte")
+
+    async def settle(self, quiet=10.0, timeout=240.0) -> float:
+        "Wait until the process tree is still: the same processes and memory within 2 % for `quiet` seconds."
+        t0 = time.monotonic()
+        last, since = None, time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            mb, n, k = memory(self.proc.pid)
+            if last is None or n != last[1] or abs(mb - last[0]) > 0.02 * last[0]:
+                last, since = (mb, n, k), time.monotonic()
+            elif time.monotonic() - since >= quiet:
+                return time.monotonic() - t0
+            await asyncio.sleep(1)
+        return time.monotonic() - t0
+
+    async def probe_landing(self, code: str) -> str:
+        "Does the landing of the contract exist? (GET /?kod=...&namn=... answers 302 with the class cookie.)"
+        r = await AsyncHTTPClient().fetch(HTTPRequest(f"{self.base}/?kod={code}&namn=Prov", follow_redirects=False,
+                                                      request_timeout=30), raise_error=False)
+        cookies = " ".join(r.headers.get_list("Set-Cookie")) if r.headers else ""
+        if r.code == 302 and "plump_klass" in cookies: return f"ja (302 till {r.headers.get('Location')})"
+        return f"nej (HTTP {r.code})"
+
+
+# ---- one class
+
+def _fmt(xs, f=statistics.median):
+    return f"{f(xs):.2f}" if xs else "-"
+
+
+_NOISE = ("is not trusted", "running over TCP without encryption")
+_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def log_summary(log: Path, start: int = 0) -> tuple[Counter, Counter]:
+    "The server's log from byte `start`: answers 400 and up by (status, method, path), and warning/error lines."
+    text = log.read_bytes()[start:].decode("utf-8", "replace")
+    statuses, other = Counter(), Counter()
+    for line in text.splitlines():
+        if m := re.match(r"(\d{3}) (GET|POST|PUT|DELETE|PATCH|HEAD) (\S+) \(.*\) [\d.]+ms", line):
+            if int(m.group(1)) >= 400: statuses[(m.group(1), m.group(2), _ID.sub("<id>", m.group(3).split("?")[0]))] += 1
+        elif re.search(r"\b(WARNING|ERROR|CRITICAL) \||Traceback|Error:|Exception", line) and \
+                not any(n in line for n in _NOISE):
+            other[_ID.sub("<id>", line)[:200]] += 1
+    return statuses, other
+
+
+async def run_class(server: Server, n: int, a) -> dict:
+    pupils = [Pupil(server.base, i + 1, a.code, static=not a.no_static, timeout=a.timeout) for i in range(n)]
+    bell = asyncio.Event()
+    peak = [0.0, 0, 0]
+    done = asyncio.Event()
+
+    async def watch():
+        while not done.is_set():
+            mb, procs, kernels = await asyncio.to_thread(memory, server.proc.pid)
+            peak[0], peak[1], peak[2] = max(peak[0], mb), max(peak[1], procs), max(peak[2], kernels)
+            await asyncio.sleep(0.5)
+
+    async def arrive(i, p):
+        if a.spread: await asyncio.sleep(a.spread * i / n)
+        return await p.run(bell)
+
+    watcher = asyncio.ensure_future(watch())
+    t0 = time.monotonic()
+    tasks = [asyncio.ensure_future(arrive(i, p)) for i, p in enumerate(pupils)]
+    await asyncio.gather(*(p.arrived.wait() for p in pupils))
+    t_all = time.monotonic() - t0
+    mb_all, _, kernels_all = memory(server.proc.pid)
+    bell.set()
+    results = await asyncio.gather(*tasks)
+    done.set()
+    await watcher
+    return {"n": n, "results": results, "t_all": t_all, "peak": tuple(peak), "at_bell": (mb_all, kernels_all)}
+
+
+def report(n, run, idle, after, log_counts, log_other) -> dict:
+    res = run["results"]
+    outcome = Counter(r["utfall"] for r in res)
+    served = [r for r in res if r["utfall"] == "klar"]
+    click = [r["tider"]["klickbart"] for r in res if "klickbart" in r["tider"]]
+    page = [r["tider"]["sidan"] for r in res if "sidan" in r["tider"] and r["utfall"] != "fullt"]
+    puzzle = [r["tider"]["pussel"] for r in res if "pussel" in r["tider"]]
+    fb = [r["tider"]["återkoppling"] for r in res if "återkoppling" in r["tider"]]
+    full = [r["tider"]["sidan"] for r in res if r["utfall"] == "fullt"]
+    print(f"\n== {n} elever ==")
+    print(f"  betjänade {len(served)}, fullt (503) {outcome['fullt']}, fel {outcome['fel']}, hänger {outcome['hänger']}"
+          f"; alla klara efter {run['t_all']:.1f} s")
+    print(f"  tid till klickbart pussel: median {_fmt(click)} s, max {_fmt(click, max)} s"
+          f"  (sidan: median {_fmt(page)} s, max {_fmt(page, max)} s)")
+    if full: print(f"  sidan 'Klassen är full': median {_fmt(full)} s, max {_fmt(full, max)} s")
+    print(f"  Starta till pussel: median {_fmt(puzzle)} s, max {_fmt(puzzle, max)} s;"
+          f" klick till återkoppling: median {_fmt(fb)} s, max {_fmt(fb, max)} s")
+    print(f"  minne: i vila {idle[0]:.0f} MB ({idle[2]} kärnor), topp {run['peak'][0]:.0f} MB ({run['peak'][2]} kärnor),"
+          f" när alla var klara {run['at_bell'][0]:.0f} MB ({run['at_bell'][1]} kärnor)")
+    for label, (mb, _, k) in after:
+        print(f"  minne {label} efter att eleverna gått: {mb:.0f} MB ({k} kärnor), {mb / idle[0]:.2f} × vilan")
+    print(f"  landningen: {Counter(r['landning'] for r in res)}; avskedet (POST shutdown): "
+          f"{Counter(r['avsked'] for r in res)}")
+    errors = Counter(r["fel"] for r in res if r["fel"])
+    for e, c in errors.most_common(8): print(f"  fel ×{c}: {e}")
+    if log_counts:
+        print("  serverns logg, varningar/fel per svar:")
+        for (code, method, path), c in sorted(log_counts.items(), key=lambda kv: -kv[1])[:10]:
+            print(f"    {code} {method} {path} ×{c}")
+    if log_other:
+        print(f"  serverns logg, andra varningar/fel ({sum(log_other.values())} rader), de vanligaste:")
+        for line, c in log_other.most_common(10): print(f"    ×{c} {line}")
+    return {"n": n, "served": len(served), "full": outcome["fullt"], "failed": outcome["fel"],
+            "hanging": outcome["hänger"], "click_med": _fmt(click), "click_max": _fmt(click, max),
+            "fb_med": _fmt(fb), "fb_max": _fmt(fb, max), "idle": idle[0], "peak": run["peak"][0],
+            "after": [(label, mb) for label, (mb, _, _) in after]}
+
+
+async def bench(a):
+    rows = []
+    flags = server_flags()
+    print(f"servern: {SERVER}; avtalets flaggor: {' '.join(sorted(flags)) or 'inga (den gamla servern)'}")
+    waits = [("direkt", 2), ("efter 1 min", 60), ("efter 5 min", 300)] if not a.short else \
+        [("direkt", 2), ("efter 10 s", 10), ("efter 30 s", 30)]
+    for n in a.pupils:
+        with tempfile.TemporaryDirectory(prefix="bench-klassrum-") as d:
+            results = Path(d) / "resultat"
+            server = Server(a, results, Path(d) / "server.log")
+            try:
+                print(f"\n-- startar servern för {n} elever: {' '.join(server.cmd[1:])}", flush=True)
+                t_ready = await server.wait_ready()
+                t_settle = await server.settle(quiet=a.settle)
+                idle = memory(server.proc.pid)
+                print(f"  svarar efter {t_ready:.1f} s, stilla efter {t_settle:.1f} s till: {idle[0]:.0f} MB, "
+                      f"{idle[1]} processer, {idle[2]} kärnor", flush=True)
+                print(f"  landningen med klasskod finns: {await server.probe_landing(a.code)}", flush=True)
+                log_start = server.log.stat().st_size
+                run = await run_class(server, n, a)
+                after, t_left = [], time.monotonic()
+                for label, t in waits:
+                    await asyncio.sleep(max(0.0, t - (time.monotonic() - t_left)))
+                    after.append((label, memory(server.proc.pid)))
+                    print(f"  {label}: {after[-1][1][0]:.0f} MB, {after[-1][1][2]} kärnor", flush=True)
+                counts, other = log_summary(server.log, log_start)
+                rows.append(report(n, run, idle, after, counts, other))
+                if a.keep_log: print(f"  serverns logg: {server.log.read_text(errors='replace')[-a.keep_log:]}")
+            finally:
+                server.stop()
+
+    print("\n== sammanfattning ==")
+    last = waits[-1][0]
+    print(f"{'elever':>6} {'betj.':>5} {'fullt':>5} {'fel':>4} {'häng':>4} {'klickb. med/max s':>18} "
+          f"{'återk. med/max s':>17} {'vila MB':>8} {'topp MB':>8} {last + ' MB':>15} {'/vila':>6}")
+    for r in rows:
+        mb_last = r["after"][-1][1]
+        print(f"{r['n']:>6} {r['served']:>5} {r['full']:>5} {r['failed']:>4} {r['hanging']:>4} "
+              f"{r['click_med'] + ' / ' + r['click_max']:>18} {r['fb_med'] + ' / ' + r['fb_max']:>17} "
+              f"{r['idle']:>8.0f} {r['peak']:>8.0f} {mb_last:>15.0f} {mb_last / r['idle']:>6.2f}")
+    print("mål (30 elever): median ≤ 5 s, max ≤ 10 s; minnet inom 20 % av vilan efter 5 min; 60 elever: ingen hänger")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--pupils", type=int, nargs="+", default=[30, 60], help="klassens storlek, en körning för var och en")
+    p.add_argument("--pool", type=int, default=None, help="--pool till servern (om den har flaggan)")
+    p.add_argument("--max-pupils", type=int, default=None, help="--max-pupils till servern (om den har flaggan)")
+    p.add_argument("--idle-minutes", type=int, default=None, help="--idle-minutes till servern (om den har flaggan)")
+    p.add_argument("--code", default="bnch", help="klasskoden (bnch)")
+    p.add_argument("--spread", type=float, default=0.0, help="eleverna kommer jämnt utspridda över så många sekunder (0)")
+    p.add_argument("--timeout", type=float, default=180.0, help="en elev som väntar så länge på ett svar hänger (180 s)")
+    p.add_argument("--settle", type=float, default=10.0, help="servern är stilla när inget ändras på så många sekunder")
+    p.add_argument("--no-static", action="store_true", help="hämta inte sidans skript och stilmallar")
+    p.add_argument("--short", action="store_true", help="minnet efter 10 s och 30 s i stället för 1 och 5 min")
+    p.add_argument("--keep-log", type=int, default=0, metavar="TECKEN", help="skriv ut slutet av serverns logg")
+    a = p.parse_args()
+    try:
+        asyncio.run(bench(a))
+    except KeyboardInterrupt:
+        print("avbruten", file=sys.stderr)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
