@@ -7,11 +7,14 @@ Docs: https://plump-teach.github.io/plump_teach/pusselwidget.html.md"""
 # %% ../nbs/08_pusselwidget.ipynb #ae3e2feb
 from __future__ import annotations
 import html
+import os
 import random
+import time
 import ipywidgets as W
 from .puzzles import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option, puzzle_kind_of, MAX_NUMBER
 from .plump_rules import PlumpError
 from .lesson import Choice, review_lesson
+from .results import OUTCOMES, current_recorder, register, unfinished_session
 
 # %% auto #0
 __all__ = ['PuzzleWidget', 'show_puzzle', 'PuzzleTrainer']
@@ -61,25 +64,30 @@ class PuzzleWidget(W.VBox):
     def __init__(self, kind: str = 'dealer_bid', number: int | None = None, level: int | None = None,
                  on_next=None,                 # anropas av "Ny uppgift" i stället för `next` (för träningen)
                  next_label: str = 'Ny uppgift',
-                 show_number: bool = True):    # False: pusslets nummer syns inte (träningen numrerar själv)
+                 show_number: bool = True,     # False: pusslets nummer syns inte (träningen numrerar själv)
+                 on_settled=None):             # anropas med (widget, utfall, sekunder) när en uppgift är klar
         super().__init__(layout=W.Layout(border='1px solid #ccc', padding='8px', max_width='900px'))
         self.header, self.situation, self.question = W.HTML(), W.HTML(layout=W.Layout(max_width='100%')), W.HTML()
         self.feedback, self.hint, self.progress = W.HTML(), W.HTML(), W.HTML()
         self.new_button = W.Button(description=next_label, tooltip=next_label, layout=_tap())
         self.hint_button = W.Button(description='Ledtråd', tooltip='Visa en ledtråd', layout=_tap())
         self.show_button = W.Button(description='Visa svar', tooltip='Visa det rätta svaret och varför', layout=_tap())
-        self.on_next, self.show_number = on_next, show_number
+        self.on_next, self.show_number, self.on_settled = on_next, show_number, on_settled
         self.new_button.on_click(lambda _: (self.on_next or PuzzleWidget.next)(self))
         self.hint_button.on_click(lambda _: self.show_hint())
         self.show_button.on_click(lambda _: self.show_answer())
         self.answers = W.HBox()
         self.correct = self.attempts = self.streak = 0
+        self.puzzle = None
         self.load(kind, number, level)
+        register(self)
 
     def load(self, kind: str, number: int | None = None, level: int | None = None):
         "Visa uppgift nummer `number` av sorten `kind` (ett nytt slumpat nummer om inget anges)."
-        self.puzzle = make_puzzle(kind, number, level)
-        self.solved = self.hint_used = self.shown = False
+        puzzle = make_puzzle(kind, number, level)
+        if self.puzzle is not None: self._settle('skipped')   # en uppgift som lämnas utan lösning
+        self.puzzle, self.shown_at = puzzle, time.monotonic()
+        self.solved = self.hint_used = self.shown = self.settled = False
         self.wrong_tries, self.last = [], None
         p = self.puzzle
         where = f'Uppgift {p.number} · nivå {p.level} · regel {p.rule}' if self.show_number else f'Regel {p.rule}'
@@ -141,6 +149,7 @@ def _answer(self: PuzzleWidget, key: str) -> Feedback | None:
         _mark(button, 'right')
         self.hint_button.disabled = self.show_button.disabled = True
         self._say(fb, '#1e7b34', '✔')
+        self._settle(self.outcome)
     else:
         self.wrong_tries.append(key)
         self.streak = 0
@@ -153,6 +162,7 @@ def _answer(self: PuzzleWidget, key: str) -> Feedback | None:
             self._reveal()
             self._say(Feedback(False, f"{fb.text} Rätt svar: {self._answer_labels()}.", fb.rule, fb.html, fb.line),
                       _RED, '✘')
+            self._settle('shown')
     self._show_progress()
     return self.last
 
@@ -169,6 +179,7 @@ def _show_answer(self: PuzzleWidget) -> Feedback | None:
     self._reveal()
     self._say(Feedback(False, f"Svar: {self._answer_labels()}. {text} ({p.rule})", p.rule, extra,
                        tuple(line[0]) if line else ()), '#1f5f99', '→')
+    self._settle('shown')
     self._show_progress()
     return self.last
 
@@ -182,6 +193,22 @@ def _next(self: PuzzleWidget):
     p = self.puzzle
     return self.load(p.kind, p.number + 1, p.level)
 
+def _task_fields(p: Puzzle) -> dict: return dict(kind=p.kind, number=p.number, level=p.level, rule=p.rule)
+
+def _settle(self: PuzzleWidget, outcome: str):
+    """Uppgiften är klar, eller lämnas: säg hur det gick en gång, till träningen (`on_settled`) eller till
+    elevens resultat i klassrummet (om kärnan har en `Recorder`)."""
+    if self.settled: return
+    self.settled = True
+    seconds = time.monotonic() - self.shown_at
+    if self.on_settled is not None: return self.on_settled(self, outcome, seconds)
+    rec = current_recorder()
+    if rec is not None: rec.record('task', **_task_fields(self.puzzle), outcome=outcome, seconds=seconds)
+
+def _attach_pupil(self: PuzzleWidget, recorder):
+    "Eleven blev känd efter att sidan kördes: uppgiftens tid räknas från nu."
+    if not self.settled: self.shown_at = time.monotonic()
+
 def _show_progress(self: PuzzleWidget):
     self.progress.value = (f'<small>Rätt: {self.correct} · Försök: {self.attempts} · Rätt direkt i rad: {self.streak}</small>')
 
@@ -193,6 +220,8 @@ PuzzleWidget.show_answer = _show_answer
 PuzzleWidget.show_hint = _show_hint
 PuzzleWidget.next = _next
 PuzzleWidget._show_progress = _show_progress
+PuzzleWidget._settle = _settle
+PuzzleWidget._attach_pupil = _attach_pupil
 
 # %% ../nbs/08_pusselwidget.ipynb #b418a93b
 def show_puzzle(kind: str, number: int | None = None, level: int | None = None) -> PuzzleWidget:
@@ -232,6 +261,15 @@ def _kind_button(kind: str, on: bool) -> W.ToggleButton:
     return b
 
 
+def _plan(seed: int, kinds: list[str], rounds: int) -> list[tuple[str, int]]:
+    "Passets uppgifter (sort, nummer): sorterna blandas och tas en i taget; samma frö ger samma pass."
+    rng = random.Random(f"trainer/{seed}")
+    order = []
+    while len(order) < rounds:
+        batch = list(kinds); rng.shuffle(batch); order += batch
+    return [(k, rng.randrange(1, 10_000)) for k in order[:rounds]]
+
+
 class PuzzleTrainer(W.VBox):
     "Ett träningspass som blandar pusselsorter och sammanfattar till sist."
     def __init__(self, kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None,
@@ -252,10 +290,11 @@ class PuzzleTrainer(W.VBox):
         self.start_button = W.Button(description='Starta', button_style='primary', layout=_tap())
         self.start_button.on_click(lambda _: self.start())
         self.status, self.summary = W.HTML(), W.HTML()
-        self.widget = None
+        self.widget, self.plan, self.results, self.index, self.session = None, [], [], 0, None
         self.intro = W.HTML('<h3>Pusselträning</h3><p>Tryck på sorterna du vill öva på (tryck igen för att ta bort en), '
                             'välj hur många uppgifter, och tryck på Starta.</p>')
         self._show_choices()
+        register(self)
 
     @property
     def chosen(self) -> list[str]:
@@ -278,32 +317,35 @@ class PuzzleTrainer(W.VBox):
         if not kinds:
             self._show_choices('<p>Välj minst en sort av pussel.</p>')
             return self
-        rng = random.Random(f"trainer/{self.seed}")
-        order = []
-        while len(order) < self.rounds.value:
-            batch = list(kinds); rng.shuffle(batch); order += batch
-        self.plan = [(k, rng.randrange(1, 10_000)) for k in order[:self.rounds.value]]
-        self.results = []
-        self.index = 0
-        kind, number = self.plan[0]
+        self._begin(kinds, self.rounds.value, os.urandom(4).hex())
+        rec = current_recorder()
+        if rec is not None:
+            rec.record('session', session=self.session, seed=self.seed, kinds=kinds, rounds=len(self.plan),
+                       level=self.level)
+        return self
+
+    def _begin(self, kinds: list[str], rounds: int, session: str, done=()):
+        "Passet ur fröet, med de klara uppgifterna `done` (sort, utfall) först; nästa uppgift visas."
+        self.plan, self.session = _plan(self.seed, kinds, rounds), session
+        self.results = list(done)
+        self.index = len(self.results)
+        kind, number = self.plan[self.index]
         self.widget = PuzzleWidget(kind, number, self._level(kind), on_next=lambda _: self.advance(),
-                                   next_label='Nästa uppgift', show_number=False)
+                                   next_label='Nästa uppgift', show_number=False, on_settled=self._settled)
         self.summary.value = ''
         self._show()
-        return self
 
     def _level(self, kind): return max(l for l in PUZZLE_KINDS[kind].levels if l <= self.level) \
         if any(l <= self.level for l in PUZZLE_KINDS[kind].levels) else PUZZLE_KINDS[kind].levels[0]
 
 # %% ../nbs/08_pusselwidget.ipynb #ba8e8ac3
-_OUTCOMES = (('first_try', 'rätt direkt'), ('with_hint', 'rätt med ledtråd'), ('after_mistake', 'rätt efter ett fel'),
-             ('shown', 'visat svar'), ('skipped', 'hoppade över'))
+_OUTCOMES = tuple(OUTCOMES.items())    # (utfall, svenska ord) i fast ordning
 
 def _advance(self: PuzzleTrainer):
     "Spara resultatet för uppgiften och gå vidare (eller visa sammanfattningen efter den sista)."
     if self.widget is None or self.index >= len(self.plan): return self
     w = self.widget
-    self.results.append((w.puzzle.kind, w.outcome))
+    w._settle('skipped')                        # gör ingenting om uppgiften redan är klar
     self.index += 1
     if self.index == len(self.plan):
         self._summarize()
@@ -312,6 +354,36 @@ def _advance(self: PuzzleTrainer):
     w.load(kind, number, self._level(kind))
     self._show()
     return self
+
+def _settled(self: PuzzleTrainer, w: PuzzleWidget, outcome: str, seconds: float):
+    "En uppgift i passet är klar: räkna den, och spara den i klassrummet med dess plats i passet."
+    if w is not self.widget or self.index >= len(self.plan): return
+    self.results.append((w.puzzle.kind, outcome))
+    rec = current_recorder()
+    if rec is not None:
+        rec.record('task', **_task_fields(w.puzzle), outcome=outcome, seconds=seconds, index=self.index + 1,
+                   seed=self.seed, session=self.session)
+
+def _resume(self: PuzzleTrainer, recorder):
+    """Eleven blev känd: fortsätt elevens pass på den här sidan om det inte blev klart (samma frö, sorter, antal och
+    nivå ger samma uppgifter), med de klara uppgifterna i sammanfattningen."""
+    if self.widget is not None: return
+    found = unfinished_session(recorder.events(), recorder.page)
+    if found is None: return
+    start, tasks = found
+    kinds, rounds, seed = start.get('kinds'), start.get('rounds'), start.get('seed')
+    try: kinds, level = _trainer_kinds(kinds) if kinds else None, _trainer_level(start.get('level'))
+    except PlumpError: return
+    if not kinds or type(rounds) is not int or not 1 <= rounds <= 100 or type(seed) is not int \
+            or not 0 <= seed <= MAX_NUMBER: return
+    if [k for k, _ in _plan(seed, kinds, rounds)[:len(tasks)]] != [t.get('kind') for t in tasks]: return
+    self.seed, self.level = seed, level
+    for b in self.kind_buttons: b.value = b.kind in kinds
+    self.bismarck.value = any(map(_is_bismarck, kinds))
+    self.rounds.set_options(sorted({5, 10, 15, 20, rounds}), value=rounds)
+    self._begin(kinds, rounds, start['session'], [(t['kind'], t['outcome']) for t in tasks])
+    self.status.value = (f'<p>Välkommen tillbaka! Du fortsätter på uppgift {self.index + 1} av {rounds}.</p>'
+                         + self.status.value)
 
 def _show(self: PuzzleTrainer):
     self.status.value = f'<p><b>Uppgift {self.index + 1} av {len(self.plan)}</b></p>'
@@ -356,6 +428,8 @@ def _restart(self: PuzzleTrainer):
 
 PuzzleTrainer.advance = _advance
 PuzzleTrainer._show = _show
+PuzzleTrainer._settled = _settled
+PuzzleTrainer._attach_pupil = _resume
 PuzzleTrainer._review = _review
 PuzzleTrainer._summarize = _summarize
 PuzzleTrainer._restart = _restart
