@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['pupil_dir', 'only_in_jupyterlab', 'no_code', 'build_course']
+__all__ = ['ATTACH_SOURCE', 'pupil_dir', 'only_in_jupyterlab', 'no_code', 'attach_cell', 'build_course']
 
 # %% ../nbs/24_kursen_utan_kod.ipynb #df57e32d
 def pupil_dir() -> Path | None:
@@ -40,9 +40,19 @@ def no_code(nb: dict) -> dict:
     return {**nb, 'cells': keep}
 
 
-def build_course(dest: Path | str, src: Path | str | None = None, trainer: dict | None = None) -> list[Path]:
+ATTACH_SOURCE = "\nfrom plump_teach.results import attach_pupil\nattach_pupil()"
+
+def attach_cell() -> dict:
+    "Den dolda sista cellen på en sida i klassrummet: den kopplar elevens resultat till sidan och visar ingenting."
+    return {'cell_type': 'code', 'execution_count': None, 'id': 'plump-teach-elev',
+            'metadata': {'jupyter': {'source_hidden': True}}, 'outputs': [], 'source': ATTACH_SOURCE}
+
+
+def build_course(dest: Path | str, src: Path | str | None = None, trainer: dict | None = None,
+                 classroom: bool = False) -> list[Path]:
     """Skriv elevkursen utan kod till mappen `dest`; `trainer` ersätter träningssidans pass (argument till
-    `PuzzleTrainer`, till exempel `{'kinds': ['score'], 'rounds': 5}`). Ger filerna som skrevs."""
+    `PuzzleTrainer`, till exempel `{'kinds': ['score'], 'rounds': 5}`). Med `classroom=True` får varje sida med
+    kod en sista, dold cell som sparar elevens resultat (`attach_pupil`). Ger filerna som skrevs."""
     src = Path(src) if src is not None else pupil_dir()
     if src is None or not (src / 'start.ipynb').exists():
         raise FileNotFoundError("Elevkursen finns inte här: mappen nbs/elev med start.ipynb behövs "
@@ -56,6 +66,7 @@ def build_course(dest: Path | str, src: Path | str | None = None, trainer: dict 
             args = ', '.join(f'{k}={v!r}' for k, v in {'lesson_links': '', **trainer}.items() if v is not None)
             for c in nb['cells']:
                 if 'PuzzleTrainer(' in _source(c): c['source'] = f"\nfrom plump_teach.widgets import PuzzleTrainer\nPuzzleTrainer({args})"
+        if classroom and any(x.get('cell_type') == 'code' for x in nb['cells']): nb['cells'].append(attach_cell())
         out = dest / f.name
         out.write_text(json.dumps(nb, ensure_ascii=False, indent=1) + '\n', encoding='utf-8')
         written.append(out)

@@ -218,8 +218,9 @@ def _cookies(header: str) -> dict[str, str]:
     return out
 
 
-def attach_pupil() -> Recorder | None:
-    "Koppla elevens resultat till sidan (den sista, dolda cellen i klassrummet); utan klassrum händer ingenting."
+def attach_pupil() -> None:
+    """Koppla elevens resultat till sidan (den sista, dolda cellen i klassrummet); utan klassrum händer ingenting.
+    Ger ingenting tillbaka, så att cellen inte visar något; elevens `Recorder` ger `current_recorder()`."""
     global _waited
     if os.environ.get('VOILA_PREHEAT') == 'True' and not _waited:
         _waited = True
@@ -229,12 +230,12 @@ def attach_pupil() -> Recorder | None:
     folder = os.environ.get('PLUMP_TEACH_RESULTAT')
     cookies = _cookies(os.environ.get('HTTP_COOKIE', ''))
     pupil = pupil_id_ok(cookies.get('plump_elev'))
-    if not folder or pupil is None: return None
+    if not folder or pupil is None: return
     name = unquote(cookies.get('plump_namn', ''), errors='replace')
     page = unquote(os.environ.get('SCRIPT_NAME', '').rstrip('/').rsplit('/', 1)[-1], errors='replace')
     rec = Recorder(ResultStore(folder), pupil, name, page)
     rec.record('page')
-    return set_recorder(rec)
+    set_recorder(rec)
 
 # %% ../nbs/26_resultat.ipynb #f6e09d8d
 def _when(e: dict) -> datetime | None:
