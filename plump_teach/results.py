@@ -30,8 +30,8 @@ OUTCOMES = {'first_try': 'rätt direkt', 'with_hint': 'rätt med ledtråd', 'aft
             'shown': 'visat svar', 'skipped': 'hoppade över'}
 EVENT_TYPES = ('page', 'session', 'task')
 NAME_MAX = 40           # tecken i ett namn
-LINE_MAX = 2000         # byte på en rad i en elevs fil; en händelse är sällan mer än 300
-_TEXT = ('type', 'time', 'name', 'page', 'kind', 'rule', 'outcome', 'session')
+LINE_MAX = 4000         # byte på en rad i en elevs fil; en händelse är sällan mer än 300 och aldrig mer än 3000
+_TEXT = {'type': 20, 'time': 40, 'name': NAME_MAX, 'page': 100, 'kind': 40, 'rule': 20, 'outcome': 20, 'session': 40}
 _INTS = ('number', 'level', 'index', 'seed', 'rounds')
 _FIELDS = ('type', 'time', 'name', 'page', 'kind', 'number', 'level', 'rule', 'outcome', 'seconds', 'index',
            'seed', 'session', 'kinds', 'rounds')
@@ -43,10 +43,14 @@ def pupil_id_ok(pupil_id) -> str | None:
     return None
 
 
+def _text(v: str, n: int) -> str:
+    "Texten utan styrtecken, med enkla mellanrum, högst `n` tecken."
+    return ' '.join(''.join(c if c.isprintable() else ' ' for c in v).split())[:n].rstrip()
+
+
 def clean_name(name) -> str:
     "Namnet som eleven skrev: utan styrtecken, med enkla mellanrum, högst 40 tecken."
-    if not isinstance(name, str): return ''
-    return ' '.join(''.join(c if c.isprintable() else ' ' for c in name).split())[:NAME_MAX]
+    return _text(name, NAME_MAX) if isinstance(name, str) else ''
 
 
 def now_iso() -> str:
@@ -59,11 +63,11 @@ def clean_event(event: dict) -> dict:
     out = {}
     for k in _FIELDS:
         v = event.get(k)
-        if k in _TEXT and isinstance(v, str): out[k] = clean_name(v) if k == 'name' else v[:100]
+        if k in _TEXT and isinstance(v, str): out[k] = _text(v, _TEXT[k])
         elif k in _INTS and type(v) is int and abs(v) < 10 ** 9: out[k] = v
         elif k == 'seconds' and type(v) in (int, float) and 0 <= v < 10 ** 7: out[k] = round(float(v), 1)
-        elif k == 'kinds' and isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
-            out[k] = [x[:40] for x in v][:50]
+        elif k == 'kinds' and isinstance(v, (list, tuple)):
+            out[k] = [x for x in v if isinstance(x, str) and re.fullmatch(r'[a-z0-9_]{1,40}', x)][:30]
     return out
 
 # %% ../nbs/26_resultat.ipynb #827c33a1
