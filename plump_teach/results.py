@@ -312,7 +312,7 @@ h1{font-size:1.6em;margin:.4em 0}h2{font-size:1.25em;margin:1.4em 0 .4em}
 .wide{overflow-x:auto;-webkit-overflow-scrolling:touch}
 table{border-collapse:collapse;min-width:100%;background:#fff}
 th,td{border:1px solid #ccc;padding:6px 8px;text-align:left;vertical-align:top}
-th{background:#eef2f6}td.n{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#eef2f6}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .now{color:#1e7b34;font-weight:bold}
 a{color:#1f5f99}a.button{display:inline-block;padding:10px 14px;min-height:24px;border:1px solid #1f5f99;border-radius:6px;text-decoration:none}
 ol li{margin:.4em 0}
@@ -339,7 +339,7 @@ def _pupils_table(all_events: dict, now: datetime) -> str:
         ago = (now - when).total_seconds() if when else None
         active = ago is not None and ago <= ACTIVE_WITHIN.total_seconds()
         c = count_outcomes(evs)
-        status = ('<span class="now">● arbetar</span> ' if active else '') + (_ago(max(ago, 0)) if ago is not None else '')
+        status = ('<span class="now">● arbetar</span><br>' if active else '') + (_ago(max(ago, 0)) if ago is not None else '')
         rows.append(((name.casefold() or '\uffff', pid),
                      f'<tr><th scope="row">{pupil_label(pid, name)}</th><td>{status}</td>'
                      f'<td>{html.escape(page_title(last.get("page", "")))}</td>{_numbers(c)}'
@@ -352,7 +352,7 @@ def _practice_list(all_events: dict) -> str:
     items = []
     for r in needs_practice(all_events):
         lesson = f' Repetera <b>{html.escape(r["lesson"])}</b>.' if r['lesson'] else ''
-        items.append(f'<li><b>{html.escape(r["rule"])}</b> ({html.escape(", ".join(r["titles"]))}): '
+        items.append(f'<li><b>{html.escape(r["rule"])}</b> ({html.escape("; ".join(r["titles"]))}): '
                      f'{r["missed"]} av {r["tasks"]} uppgifter inte rätt direkt ({_percent(r["share"])}).{lesson}</li>')
     if not items: return '<p>Inget än: en regel kommer med här när klassen har gjort minst tre uppgifter på den.</p>'
     return f'<ol>{"".join(items)}</ol>'
