@@ -7,6 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/app.html.md"""
 # %% ../nbs/10_app.ipynb #5eeebbf1
 from __future__ import annotations
 import argparse
+import inspect
 import json
 import re
 import signal
@@ -21,9 +22,10 @@ import webbrowser
 from pathlib import Path
 from .puzzles import PUZZLE_KINDS
 from .course import build_course, pupil_dir
+from .classroom import class_link_page, lan_addresses, new_code, qr_text
 
 # %% auto #0
-__all__ = ['app_notebook', 'voila_command', 'cli_parser', 'page_url', 'main']
+__all__ = ['app_notebook', 'voila_command', 'cli_parser', 'classroom_command', 'pupil_links', 'teacher_link', 'banner', 'main']
 
 # %% ../nbs/10_app.ipynb #43420126
 def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None) -> dict:
@@ -61,6 +63,8 @@ class _SwedishParser(argparse.ArgumentParser):
     "En ArgumentParser som säger fel på svenska."
     _ERRORS = [
         (r"argument (\S+?)(?:/\S+)?: invalid int value: '(.*)'", "{0}: ”{1}” är inget heltal"),
+        (r"argument (\S+?)(?:/\S+)?: invalid float value: '(.*)'", "{0}: ”{1}” är inget tal"),
+        (r"argument (\S+?)(?:/\S+)?: (koden .*)", "{0}: {1}"),
         (r"argument (\S+?)(?:/\S+)?: invalid choice: '?(.*?)'? \(choose from .*\)", "{0}: ”{1}” finns inte"),
         (r"argument (\S+?)(?:/\S+)?: expected (?:at least )?one argument", "{0} behöver ett värde"),
         (r"unrecognized arguments: (.*)", "okända argument: {0}"),
@@ -77,6 +81,13 @@ class _SwedishParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: fel: {message}. Skriv {self.prog} -h för hjälp.\n")
 
 
+def _code(s: str) -> str:
+    "En kod från kommandoraden: små bokstäver och siffror."
+    code = s.strip().lower()
+    if not re.fullmatch(r'[0-9a-zåäö_-]{1,32}', code):
+        raise argparse.ArgumentTypeError(f"koden ”{s}” går inte att använda: bara bokstäver och siffror")
+    return code
+
 def cli_parser() -> argparse.ArgumentParser:
     "Kommandoradens argument för `plump-teach`, med hjälptexten på svenska."
     ap = _SwedishParser(prog='plump-teach', description='Elevkursen i Plump och Bismarck och pusselträningen som '
@@ -85,9 +96,21 @@ def cli_parser() -> argparse.ArgumentParser:
     g.add_argument('-h', '--help', action='help', help='visa den här hjälpen och avsluta')
     g.add_argument('--port', type=int, default=8866, metavar='PORT', help='porten att lyssna på (8866)')
     g.add_argument('--ip', default='127.0.0.1', metavar='ADRESS',
-                   help='adressen att lyssna på (127.0.0.1, bara den egna datorn)')
+                   help='adressen att lyssna på (127.0.0.1, bara den egna datorn; 0.0.0.0, hela nätverket)')
     g.add_argument('--no-browser', action='store_true', help='öppna inte webbläsaren')
     g.add_argument('--trainer-only', action='store_true', help='visa bara pusselträningen, inte hela elevkursen')
+    k = ap.add_argument_group('klassrummet')
+    k.add_argument('--code', type=_code, metavar='KOD', help='klasskoden som eleverna skriver (slumpas annars, fyra tecken)')
+    k.add_argument('--teacher-code', type=_code, metavar='KOD', help='lärarkoden för lärarsidan (slumpas annars, tio tecken)')
+    k.add_argument('--results', default='plump-teach-resultat', metavar='MAPP',
+                   help='mappen där elevernas resultat sparas (plump-teach-resultat)')
+    k.add_argument('--max-pupils', type=int, default=40, metavar='ANTAL',
+                   help='högst så många öppna elevsidor samtidigt (40)')
+    k.add_argument('--pool', type=int, default=8, metavar='ANTAL', help='färdigstartade kärnor för träningssidan (8)')
+    k.add_argument('--lesson-pool', type=int, default=1, metavar='ANTAL',
+                   help='färdigstartade kärnor för varje lektion (1)')
+    k.add_argument('--idle-minutes', type=float, default=20, metavar='MINUTER',
+                   help='stäng en elevs sida efter så många minuter utan aktivitet; 0 stänger aldrig (20)')
     t = ap.add_argument_group('pusselträningen')
     t.add_argument('--kinds', nargs='+', choices=list(PUZZLE_KINDS), metavar='SORT',
                    help='vilka sorter av pussel, en eller flera av: ' + ', '.join(PUZZLE_KINDS))
@@ -96,48 +119,102 @@ def cli_parser() -> argparse.ArgumentParser:
     t.add_argument('--seed', type=int, metavar='FRÖ', help='ett heltal; samma frö ger alla samma uppgifter')
     return ap
 
+# %% ../nbs/10_app.ipynb #3201a351
+def classroom_command(folder: Path, port: int, ip: str, code: str, teacher_code: str, results: Path,
+                      max_pupils: int = 40, pool: int = 8, lesson_pool: int = 1, idle_minutes: float = 20,
+                      start: str = 'start.ipynb', trainer: str = 'traning.ipynb') -> list[str]:
+    "Kommandoraden som startar klassrummets server (`plump_teach.classroom.serve`) med kursen i `folder`."
+    return [sys.executable, '-c', 'from plump_teach.classroom import serve; serve()', str(folder),
+            f'--port={port}', f'--ip={ip}', f'--code={code}', f'--teacher-code={teacher_code}', f'--results={results}',
+            f'--max-pupils={max_pupils}', f'--pool={pool}', f'--lesson-pool={lesson_pool}',
+            f'--idle-minutes={idle_minutes}', f'--start={start}', f'--trainer={trainer}']
 
-def page_url(ip: str, port: int, course: bool = True) -> str:
-    "Adressen att öppna: elevkursens startsida, eller träningen när appen bara visar den."
-    host = '127.0.0.1' if ip in ('', '0.0.0.0', '::') else ip
-    return f"http://{host}:{port}/" + ('voila/render/start.ipynb' if course else '')
+# %% ../nbs/10_app.ipynb #615f42d0
+_LOCAL = ('127.0.0.1', 'localhost', '::1')
+
+def pupil_links(ip: str, port: int, code: str) -> list[str]:
+    "Elevlänkarna: en för varje adress som eleverna kan nå servern på."
+    hosts = [ip] if ip in _LOCAL else lan_addresses(ip)
+    return [f"http://{h}:{port}/?kod={code}" for h in hosts]
+
+
+def teacher_link(ip: str, port: int, teacher_code: str) -> str:
+    "Lärarsidans adress (på den egna datorn, om servern lyssnar där)."
+    host = '127.0.0.1' if ip in ('', '0.0.0.0', '::', *_LOCAL) else ip
+    return f"http://{host}:{port}/larare?kod={teacher_code}"
+
+
+def banner(what: str, ip: str, port: int, code: str, teacher_code: str, results: Path, links: list[str],
+           link_page: Path | None = None) -> str:
+    "Texten i terminalen när servern startar."
+    lines = [f"{what} startar. Avsluta med Ctrl+C.", "", f"Klasskod: {code}"]
+    if links:
+        lines += ["Eleverna öppnar:"] + [f"  {l}" for l in links]
+    else:
+        lines += [f"Eleverna öppnar http://DATORNS-ADRESS:{port}/?kod={code}",
+                  "  (datorns adress på nätverket gick inte att ta reda på)"]
+    if ip not in _LOCAL:
+        if links: lines += ["", qr_text(links[0]), ""]
+        lines += ["Varning: servern syns på hela nätverket. Alla på nätverket som har klasskoden kan gå in",
+                  "och öppna sidor. Ge bara koden till klassen."]
+    lines += ["", f"Lärarsidan (visa den inte för klassen): {teacher_link(ip, port, teacher_code)}",
+              f"Elevernas resultat sparas i {results}"]
+    if link_page: lines.append(f"Sidan att visa för klassen, med länken och QR-koden: {link_page}")
+    return '\n'.join(lines)
+
+# %% ../nbs/10_app.ipynb #c5d2a67b
+def _build(target: Path, trainer: dict):
+    "Skriv elevkursen till `target`, med klassrummets cell när `build_course` har den."
+    if 'classroom' in inspect.signature(build_course).parameters:
+        return build_course(target, trainer=trainer, classroom=True)
+    return build_course(target, trainer=trainer)
 
 
 def _open_when_ready(url: str, proc: subprocess.Popen, wait: float = 60):
-    "Öppna webbläsaren när servern svarar (Voilà öppnar annars sin filförteckning, inte startsidan)."
+    "Öppna webbläsaren på `url` när servern svarar."
+    ready = url.split('?')[0].rstrip('/') + '/voila/static/__ready__'
     end = time.monotonic() + wait
     while time.monotonic() < end and proc.poll() is None:
-        try:
-            urllib.request.urlopen(url.split('voila/render')[0] + 'voila/static/__ready__', timeout=2)
-        except urllib.error.HTTPError: break           # servern svarar (404 för den statiska sökvägen)
+        try: urllib.request.urlopen(ready, timeout=2)
+        except urllib.error.HTTPError: break           # servern svarar (fel för den påhittade filen)
         except OSError: time.sleep(0.3); continue
         break
     if proc.poll() is None: webbrowser.open(url)
 
 
 def main(argv=None):
-    "Starta elevkursen (eller bara pusselträningen) som webbsidor med Voilà."
+    "Starta elevkursen (eller bara pusselträningen) som webbsidor för en klass."
     a = cli_parser().parse_args(argv)
     trainer = {'kinds': a.kinds, 'rounds': a.rounds, 'level': a.level, 'seed': a.seed}
     course = not a.trainer_only and pupil_dir() is not None
+    code, teacher_code = a.code or new_code(4), a.teacher_code or new_code(10)
+    results = Path(a.results).expanduser().resolve()
+    results.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix='plump-teach-') as d:
+        target = Path(d) / 'kurs'
         if course:
-            target = Path(d) / 'kurs'
-            build_course(target, trainer=trainer)
-            what = 'Elevkursen'
+            _build(target, trainer)
+            what, start = 'Elevkursen', 'start.ipynb'
         else:
-            target = Path(d) / 'Pusselträning.ipynb'
-            target.write_text(json.dumps(app_notebook(a.kinds, a.rounds, a.level, a.seed), ensure_ascii=False),
-                              encoding='utf-8')
+            target.mkdir()
+            start = 'Pusselträning.ipynb'
+            (target / start).write_text(json.dumps(app_notebook(a.kinds, a.rounds, a.level, a.seed), ensure_ascii=False),
+                                        encoding='utf-8')
             what = 'Pusselträningen'
-        url = page_url(a.ip, a.port, course)
         if not a.trainer_only and not course:
             print("Elevlektionerna finns inte här (de ligger i nbs/elev i en arbetskopia av projektet); "
                   "bara pusselträningen visas.", flush=True)
-        print(f"{what} startar på {url} (avsluta med Ctrl+C)", flush=True)
-        proc = subprocess.Popen(voila_command(target, a.port, a.ip, browser=False))
-        if not a.no_browser: threading.Thread(target=_open_when_ready, args=(url, proc), daemon=True).start()
-        # Ctrl+C, eller en signal att avsluta från en processhanterare eller en stängd terminal: Voilà och dess kärnor stängs
+        links = pupil_links(a.ip, a.port, code)
+        link_page = results / 'klasslank.html'
+        link_page.write_text(class_link_page(links, code), encoding='utf-8')
+        print(banner(what, a.ip, a.port, code, teacher_code, results, links, link_page), flush=True)
+        proc = subprocess.Popen(classroom_command(target, a.port, a.ip, code, teacher_code, results, a.max_pupils,
+                                                  a.pool, a.lesson_pool, a.idle_minutes, start,
+                                                  'traning.ipynb' if course else start))
+        if not a.no_browser:
+            local = teacher_link(a.ip, a.port, teacher_code).split('/larare')[0]
+            threading.Thread(target=_open_when_ready, args=(f"{local}/?kod={code}", proc), daemon=True).start()
+        # Ctrl+C, eller en signal att avsluta från en processhanterare eller en stängd terminal: servern och dess kärnor stängs
         # med appen, och den tillfälliga mappen tas bort
         def stop(*_): raise KeyboardInterrupt
         old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, 'SIGHUP', signal.SIGTERM))}

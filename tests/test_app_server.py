@@ -1,9 +1,10 @@
 """plump-teach som läraren kör den: elevkursen på en ledig port, och allt stängs när appen stoppas.
 
-The classroom app started as a teacher would (the console script, no browser): the pupil start page and a
-lesson answer over HTTP, and when the app is stopped with SIGTERM (as a process manager or a closed terminal
-does) or Ctrl+C (SIGINT), Voilà and every kernel stop with it, the port is free again and the temporary course
-folder is gone.
+The classroom app started as a teacher would (the console script, no browser): the class link sets the
+cookies, the pupil start page and a lesson answer over HTTP (a pre-started kernel in the pool), and when the
+app is stopped with SIGTERM (as a process manager or a closed terminal does) or Ctrl+C (SIGINT), the server
+and every kernel stop with it, the port is free again and the temporary course folder is gone. The rest of
+the classroom server is tested in tests/test_classroom.py.
 """
 import os
 import signal
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -27,9 +29,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def get(url: str) -> tuple[int, str]:
+COOKIE = "plump_klass=abcd; plump_elev=0123456789abcdef; plump_namn="
+
+
+def get(url: str, cookie: str = COOKIE) -> tuple[int, str]:
     try:
-        with urllib.request.urlopen(url, timeout=60) as r: return r.status, r.read().decode("utf-8", "replace")
+        req = urllib.request.Request(url, headers={"Cookie": cookie})
+        with urllib.request.urlopen(req, timeout=60) as r: return r.status, r.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as e: return e.code, ""
     except OSError: return 0, ""
 
 
@@ -56,8 +63,9 @@ def alive(pid: int) -> bool:
 def test_app_serves_the_course_and_stops_with_everything(tmp_path, how):
     port = free_port()
     env = {**os.environ, "TMPDIR": str(tmp_path), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
-    proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(port)], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(port), "--code", "abcd", "--results",
+                             str(tmp_path / "resultat"), "--pool", "1", "--lesson-pool", "0"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}/voila/render/"
         for _ in range(120):
@@ -66,6 +74,7 @@ def test_app_serves_the_course_and_stops_with_everything(tmp_path, how):
             time.sleep(0.5)
         assert status == 200 and "Plump och Bismarck: elevkursen" in html, proc.stdout.readline()
         assert "Run All Cells" not in html                      # bara-JupyterLab-cellen är borta
+        assert get(base + "start.ipynb", cookie="")[0] == 403     # utan klasskoden: vägrad
         status, html = get(base + "04_buden.ipynb")             # en lektion körs av servern
         assert status == 200 and "Lektion 4: Buden" in html and "Traceback" not in html
         tree = children(proc.pid)
