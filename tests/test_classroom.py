@@ -1,0 +1,301 @@
+"""Klassrummets server (plump_teach.classroom) med riktiga kärnor: kakorna, grinden, taket, stängningen och gallringen.
+
+The classroom server started through the console script on a free loopback port, one server per test (started
+and stopped inside it): the class link sets the cookies and leads to the start page; without the class code every
+page, API call and kernel websocket is refused with the Swedish page (403); the teacher page wants the teacher
+code; the browser's shutdown beacon (no _xsrf) frees the kernel; beyond --max-pupils the Swedish "Klassen är full"
+page (503) retries by itself; idle kernels are culled; a pre-started kernel serves the trainer; nothing any page
+references is on another host; and when plump-teach is killed without warning the server and its kernels die too.
+"""
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.timeout(300), pytest.mark.skipif(not Path("/proc").exists(), reason="behöver /proc")]
+
+BIN = Path(sys.executable).parent / "plump-teach"
+CODE, TEACHER = "abcd", "larare1234"
+COOKIE = f"plump_klass={CODE}; plump_elev=0123456789abcdef; plump_namn=Kim"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *a, **k): return None
+
+
+OPENER = urllib.request.build_opener(NoRedirect)
+
+
+def request(url: str, cookie: str | None = COOKIE, method: str = "GET", timeout: float = 120):
+    "(status, rubriker, text) för en begäran, också för 3xx, 4xx och 5xx."
+    req = urllib.request.Request(url, method=method, headers={"Cookie": cookie} if cookie else {})
+    try:
+        with OPENER.open(req, timeout=timeout) as r: return r.status, r.headers, r.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as e: return e.code, e.headers, e.read().decode("utf-8", "replace")
+
+
+def children(pid: int) -> list[int]:
+    kids = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit(): continue
+        try: ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError): continue
+        if ppid == pid: kids.append(int(d.name))
+    return kids + [g for k in kids for g in children(k)]
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError): return False
+
+
+class Server:
+    "plump-teach på en ledig port, som läraren startar den (utan webbläsare)."
+    def __init__(self, tmp_path: Path, *args: str):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.results = tmp_path / "resultat"
+        env = {**os.environ, "TMPDIR": str(tmp_path), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+        self.log = open(tmp_path / "server.log", "w+")
+        self.proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(self.port), "--code", CODE,
+                                      "--teacher-code", TEACHER, "--results", str(self.results), *args],
+                                     env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        end = time.monotonic() + 120
+        while time.monotonic() < end:
+            try:
+                if request(self.base + f"/?kod={CODE}", None, timeout=5)[0] == 200: return
+            except OSError: pass
+            assert self.proc.poll() is None, self.output()
+            time.sleep(0.3)
+        raise AssertionError("servern startade inte: " + self.output())
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read()[-3000:]
+
+    def status(self) -> dict:
+        return json.loads(request(self.base + f"/larare/status.json?kod={TEACHER}", None)[2])
+
+    def wait_for(self, what, timeout: float = 90, step: float = 0.5):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            s = self.status()
+            if what(s): return s
+            time.sleep(step)
+        raise AssertionError(f"väntade förgäves; status {self.status()}")
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try: self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired: pass
+        try: os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError: pass
+        self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    "Fabrik: `server(*argument)` startar plump-teach; alla stoppas efter testet, också vid fel."
+    started = []
+    def start(*args):
+        home = tmp_path / f"server{len(started)}"
+        home.mkdir()
+        started.append(Server(home, *args))
+        return started[-1]
+    yield start
+    for s in started: s.stop()
+
+
+def kernel_id(page: str) -> str:
+    "Kärnans id i en sida som Voilà har ritat."
+    m = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page) or re.search(r"kernel_id[\"']?\s*[:=]\s*[\"']([0-9a-f-]{36})", page)
+    assert m, "sidan har ingen kärna"
+    return m[1]
+
+
+def websocket_status(base: str, path: str, cookie: str | None) -> int:
+    "Statuskoden för en websocket-uppkoppling (101 om den godtas)."
+    host, port = urllib.parse.urlsplit(base).netloc.split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as s:
+        lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket", "Connection: Upgrade",
+                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13", f"Origin: {base}"]
+        if cookie: lines.append(f"Cookie: {cookie}")
+        s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        return int(s.recv(200).split()[1])
+
+
+SWEDISH_REFUSAL = "Skriv klasskoden"
+
+
+def test_class_link_cookies_and_refusals(server):
+    s = server("--pool", "0", "--lesson-pool", "0")
+    status, _, page = request(s.base + f"/?kod={CODE.upper()}", None)      # koden får skrivas med stora bokstäver
+    assert status == 200 and '<label for="namn">' in page and 'name="namn"' in page
+    status, headers, _ = request(s.base + f"/?kod={CODE}&namn=%C3%85sa%20Ek", None)
+    assert status == 302 and headers["Location"] == "/voila/render/start.ipynb"
+    cookies = dict(c.split(";")[0].split("=", 1) for c in headers.get_all("Set-Cookie"))
+    assert cookies["plump_klass"] == CODE and re.fullmatch("[0-9a-f]{16}", cookies["plump_elev"])
+    assert urllib.parse.unquote(cookies["plump_namn"]) == "Åsa Ek"
+    # elevens id behålls när eleven går in igen
+    again = request(s.base + f"/?kod={CODE}&namn=", f"plump_elev={cookies['plump_elev']}")[1].get_all("Set-Cookie")
+    assert f"plump_elev={cookies['plump_elev']}" in ";".join(again)
+    cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
+    status, _, page = request(s.base + "/voila/render/start.ipynb", cookie)
+    assert status == 200 and "Plump och Bismarck: elevkursen" in page
+    assert request(s.base + "/", cookie)[0] == 302                        # med kakan: direkt till startsidan
+
+    # fel kod, och ingen kod: sidan med kodfältet, 403, för sidor, anrop och websockets
+    status, _, page = request(s.base + "/?kod=zzzz", None)
+    assert status == 403 and "Koden stämmer inte" in page and 'name="kod"' in page
+    for path in ("/", "/voila/render/start.ipynb", "/voila/render/01_vad_ar_plump.ipynb", "/api/kernels",
+                 "/voila/tree", "/voila/api/shutdown/x"):
+        for bad in (None, "plump_klass=zzzz"):
+            status, _, page = request(s.base + path, bad, method="POST" if "shutdown" in path else "GET")
+            assert status == 403 and SWEDISH_REFUSAL in page and 'lang="sv"' in page, (path, bad, status)
+
+    # en lektion startar en kärna; dess websocket godtas bara med klasskoden
+    status, _, page = request(s.base + "/voila/render/01_vad_ar_plump.ipynb")
+    assert status == 200 and "Traceback" not in page
+    kid = kernel_id(page)
+    channels = f"/api/kernels/{kid}/channels"
+    assert websocket_status(s.base, channels, None) == 403
+    assert websocket_status(s.base, channels, "plump_klass=zzzz") == 403
+    assert websocket_status(s.base, channels, COOKIE) == 101
+    assert request(s.base + f"/api/kernels/{kid}", None)[0] == 403
+
+    # lärarsidan vill ha lärarkoden, inte klasskoden
+    for q in ("", f"?kod={CODE}", "?kod=fel"):
+        status, _, page = request(s.base + "/larare" + q, COOKIE)
+        assert status == 403 and "Lärarkod" in page, q
+    assert request(s.base + f"/larare/resultat.csv?kod={CODE}")[0] == 403
+    status, _, page = request(s.base + f"/larare?kod={TEACHER}", None)
+    assert status == 200 and "<html" in page.lower()
+    status, headers, text = request(s.base + f"/larare/resultat.csv?kod={TEACHER}", None)
+    assert status == 200 and headers["Content-Type"] == "text/csv; charset=utf-8"
+    assert re.fullmatch(r'attachment; filename="resultat-\d{4}-\d\d-\d\d\.csv"', headers["Content-Disposition"])
+    assert text.count("\n") >= 1
+    assert s.results.is_dir() and (s.results / "klasslank.html").exists()
+
+
+def test_beacon_frees_the_kernel_and_the_class_gets_full(server):
+    s = server("--pool", "0", "--lesson-pool", "0", "--max-pupils", "1", "--idle-minutes", "0")
+    status, _, page = request(s.base + "/voila/render/01_vad_ar_plump.ipynb")
+    assert status == 200
+    kid = kernel_id(page)
+    assert s.status()["pupil_kernels"] == [kid]
+    kernel_pids = set(children(s.proc.pid))
+
+    # en till sida: klassen är full (503), sidan försöker igen av sig själv
+    status, headers, page = request(s.base + "/voila/render/02_korten_och_sticken.ipynb")
+    assert status == 503 and "Klassen är full" in page and 'http-equiv="refresh"' in page
+    assert headers["Retry-After"] == "10" and "Traceback" not in page
+
+    # fliken stängs: webbläsarens POST utan _xsrf godtas och kärnan stängs
+    status, _, _ = request(s.base + f"/voila/api/shutdown/{kid}", method="POST")
+    assert status == 204
+    s.wait_for(lambda st: not st["kernels"], timeout=30)
+    time.sleep(1)
+    assert len([p for p in kernel_pids if alive(p)]) < len(kernel_pids), "kärnans process lever"
+    assert request(s.base + f"/voila/api/shutdown/{kid}", method="POST")[0] == 204   # en gång till: ingen skada
+    # nu finns det plats igen
+    assert request(s.base + "/voila/render/02_korten_och_sticken.ipynb")[0] == 200
+
+
+def test_idle_kernels_are_culled(server):
+    s = server("--pool", "0", "--lesson-pool", "0", "--idle-minutes", "0.05")      # 3 sekunder
+    assert request(s.base + "/voila/render/01_vad_ar_plump.ipynb")[0] == 200
+    assert s.status()["kernels"]
+    # ingen flik är kopplad till kärnan: den stängs när den har varit oanvänd i 3 sekunder
+    s.wait_for(lambda st: not st["kernels"], timeout=60)
+
+
+def test_pool_serves_the_trainer(server):
+    s = server("--pool", "1", "--lesson-pool", "0", "--idle-minutes", "0")
+    s.wait_for(lambda st: len(st["kernels"]) == 1)              # poolens kärna, ingen elevs
+    assert s.status()["pupil_kernels"] == []
+    t = time.monotonic()
+    status, _, page = request(s.base + "/voila/render/traning.ipynb")
+    took = time.monotonic() - t
+    assert status == 200 and "Traceback" not in page and "application/vnd.jupyter.widget-view+json" in page
+    kid = kernel_id(page)
+    st = s.wait_for(lambda st: len(st["kernels"]) == 2)        # poolen fylls på
+    assert st["pupil_kernels"] == [kid], st
+    print(f"träningssidan ur poolen på {took:.1f} s")
+
+
+class Refs(HTMLParser):
+    "Adresserna som en sida hämtar: src och href (utom länkar som eleven klickar på)."
+    def __init__(self):
+        super().__init__()
+        self.refs = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for key in ("src", "href", "data"):
+            if a.get(key) and not (tag == "a" and key == "href"): self.refs.append(a[key])
+
+
+OUTSIDE = re.compile(r"""(?:url\(\s*["']?|@import\s+["']|import\(\s*["'])(?:https?:)?//""", re.I)
+
+
+def test_nothing_from_outside(server):
+    s = server("--pool", "0", "--lesson-pool", "0", "--max-pupils", "3", "--idle-minutes", "0")
+    pages = {"/?kod=" + CODE: None, "/": None, "/larare": None, "/larare?kod=" + TEACHER: None}
+    for name in ("start.ipynb", "ordlista.ipynb", "01_vad_ar_plump.ipynb", "traning.ipynb"):
+        pages["/voila/render/" + name] = COOKIE
+    seen, assets = {}, set()
+    for path, cookie in pages.items():
+        status, headers, page = request(s.base + path, cookie)
+        assert status in (200, 403), (path, status)
+        seen[path] = page
+        p = Refs()
+        p.feed(page)
+        for ref in p.refs:
+            if ref.startswith("data:") or ref.startswith("#"): continue
+            url = urllib.parse.urljoin(s.base + path, ref)
+            assert urllib.parse.urlsplit(url).netloc == f"127.0.0.1:{s.port}", (path, ref)
+            assets.add(url.split("#")[0])
+        assert not OUTSIDE.search(page), (path, OUTSIDE.search(page)[0])
+        assert "cdn.jsdelivr.net" not in page and "cdnjs.cloudflare.com" not in page, path
+    assert any("/voila/static/" in a for a in assets)
+    for url in sorted(assets):
+        status, headers, body = request(url, COOKIE)
+        assert status == 200, url
+        if "css" in headers.get("Content-Type", "") or "html" in headers.get("Content-Type", ""):
+            assert not OUTSIDE.search(body), (url, OUTSIDE.search(body)[0])
+    # startsidan och ordlistan har ingen kod: de kom utan kärna, och ordlistans ord har ankare
+    assert len(s.status()["kernels"]) == 2
+    assert 'id="Stick"' in seen["/voila/render/ordlista.ipynb"] or 'id="stick"' in seen["/voila/render/ordlista.ipynb"].lower()
+
+
+def test_server_dies_with_plump_teach(server):
+    s = server("--pool", "1", "--lesson-pool", "0")
+    s.wait_for(lambda st: len(st["kernels"]) == 1)
+    tree = children(s.proc.pid)
+    assert len(tree) >= 2                                       # servern och poolens kärna
+    os.kill(s.proc.pid, signal.SIGKILL)                          # plump-teach dör utan att hinna säga till
+    s.proc.wait()
+    end = time.monotonic() + 30
+    while time.monotonic() < end and any(alive(p) for p in tree): time.sleep(0.5)
+    assert not [p for p in tree if alive(p)], "servern eller en kärna lever kvar"
