@@ -342,7 +342,7 @@ class PuzzleTrainer(W.VBox):
 _OUTCOMES = tuple(OUTCOMES.items())    # (utfall, svenska ord) i fast ordning
 
 def _advance(self: PuzzleTrainer):
-    "Spara resultatet för uppgiften och gå vidare (eller visa sammanfattningen efter den sista)."
+    "Gå till nästa uppgift (eller visa sammanfattningen efter den sista); en uppgift utan lösning räknas som överhoppad."
     if self.widget is None or self.index >= len(self.plan): return self
     w = self.widget
     w._settle('skipped')                        # gör ingenting om uppgiften redan är klar

@@ -365,3 +365,11 @@ def test_any_recorded_events_read_back_equal_and_the_counts_add_up(tmp_path_fact
     for evs in written.values():
         name = next((e['name'] for e in reversed(evs) if e.get('name')), '')
         assert (html.escape(name) if name else 'Elev utan namn') in page
+
+
+def test_a_failing_wait_for_the_request_never_shows_the_pupil_an_error(tmp_path, monkeypatch):
+    import voila.utils
+    def fails(): raise ConnectionError('websocket closed')
+    monkeypatch.setenv('VOILA_PREHEAT', 'True')
+    monkeypatch.setattr(voila.utils, 'wait_for_request', fails)
+    assert attach_pupil() is None and current_recorder() is None
