@@ -1,0 +1,175 @@
+"""Klassrummet i en riktig webbläsare: en elev går in med klasslänken, tränar, stänger fliken, och kärnan är borta.
+
+The classroom server as `plump-teach` starts it (console script, free loopback port, a pool of one pre-started
+trainer kernel), in a real Chromium. A pupil opens the class link, types a name on the landing page (a labelled
+field, big tap targets, fits at 390 px), lands on the start page (static, no kernel), opens the trainer ("Träna på
+allt"), starts a session and answers until a puzzle is solved; the teacher page then lists the pupil by name. When
+the tab closes, the browser's beacon frees the pupil's kernel (polled on the teacher code's status endpoint). A
+browser without the class cookie is refused with the Swedish page with the code field, and typing the code there
+lets it in. Not one request leaves the machine, and the Font Awesome icon font still loads (from the server). Screenshots at 1280x900, 768x1024 and 390x844 go to
+tests/browser/screenshots/klassrum-<page>-WxH.png.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from browser_helpers import free_port, screenshot, server_env, settle, tail, wait_for_text
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+BIN = Path(sys.executable).parent / "plump-teach"
+CODE, TEACHER = "abcd", "larare1234"
+SIZES = ((1280, 900), (768, 1024), (390, 844))
+CONTROLS = {"Starta", "Nästa uppgift", "Ledtråd", "Visa svar", "Nytt pass", "Ny uppgift"}
+
+# Element som sticker ut till höger om sidan, eller som rullar i sidled
+JS_TOO_WIDE = """() => { const W = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('body *')].filter(e => e.checkVisibility()
+    && e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > W + 1)
+    .map(e => e.tagName + ' ' + (e.textContent || '').trim().slice(0, 30)).slice(0, 5); }"""
+# Knappar, länkar som ser ut som knappar och fält som är lägre än 44 px
+JS_SMALL = """() => [...document.querySelectorAll('main button, main input:not([type=hidden]), main .knapp')]
+  .filter(e => e.getBoundingClientRect().height < 44).map(e => e.outerHTML.slice(0, 60))"""
+
+
+@pytest.fixture(scope="module")
+def classroom(tmp_path_factory):
+    "plump-teach på en ledig port, utan webbläsare; ger (adress, mappen för resultaten, processen)."
+    home = tmp_path_factory.mktemp("klassrum")
+    port = free_port()
+    env = {**server_env(home), "TMPDIR": str(home)}
+    log = home / "plump-teach.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(port), "--code", CODE, "--teacher-code",
+                                 TEACHER, "--results", str(home / "resultat"), "--pool", "1", "--lesson-pool", "0",
+                                 "--seed", "17"], env=env, cwd=home, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        end = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, tail(log)
+            try:
+                if urllib.request.urlopen(f"{base}/?kod={CODE}", timeout=5).status == 200: break
+            except OSError: pass
+            assert time.monotonic() < end, tail(log)
+            time.sleep(0.3)
+        yield base, home / "resultat", proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try: proc.wait(timeout=30)
+            except subprocess.TimeoutExpired: pass
+        try: os.killpg(proc.pid, signal.SIGKILL)
+        except OSError: pass
+        proc.wait()
+
+
+def status(base: str) -> dict:
+    with urllib.request.urlopen(f"{base}/larare/status.json?kod={TEACHER}", timeout=30) as r: return json.load(r)
+
+
+def check_sizes(page, name: str) -> list[str]:
+    "Skärmbilder i de tre storlekarna; ger det som är för brett eller för litet att trycka på."
+    problems = []
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        settle(page, 300)
+        if wide := page.evaluate(JS_TOO_WIDE): problems.append(f"{name} {w}x{h}: för brett {wide}")
+        if small := page.evaluate(JS_SMALL): problems.append(f"{name} {w}x{h}: för litet {small}")
+        screenshot(page, f"klassrum-{name}-{w}x{h}", full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    return problems
+
+
+def solve_one(page) -> int:
+    "Svara på uppgiften tills den är rätt (nya svar efter varje fel); ger antalet försök."
+    for attempt in range(1, 12):
+        buttons = page.locator(".jp-OutputArea-output button:enabled")
+        labels = [t.strip() for t in buttons.all_inner_texts()]
+        choice = next(t for t in labels if t and t not in CONTROLS and t[0] not in "✓✗✔✘×")
+        before = page.locator("body").inner_text().count("Inte riktigt.")
+        page.locator(".jp-OutputArea-output button:enabled", has_text=choice).first.click()
+        page.wait_for_function("(n) => document.body.innerText.includes('Rätt!') || "
+                               "document.body.innerText.split('Inte riktigt.').length - 1 > n", arg=before)
+        if "Rätt!" in page.locator("body").inner_text(): return attempt
+    raise AssertionError("ingen av svaren var rätt")
+
+
+def test_pupil_trains_and_the_kernel_goes_when_the_tab_closes(browser, page, request_log, classroom):
+    base, results, _ = classroom
+    problems = []
+    # klasslänken: landningssidan med ett namnfält som har en etikett
+    page.goto(f"{base}/?kod={CODE}")
+    field = page.get_by_label("Ditt namn (frivilligt)")
+    field.wait_for()
+    problems += check_sizes(page, "landning")
+    field.fill("Kim Testsson")
+    page.get_by_role("button", name="Börja").click()
+    page.wait_for_url(f"{base}/voila/render/start.ipynb")
+    page.get_by_role("heading", name="Plump och Bismarck: elevkursen").wait_for()
+    problems += check_sizes(page, "start")
+    assert status(base)["pupil_kernels"] == []                # startsidan har ingen kärna
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    assert cookies["plump_klass"] == CODE and cookies["plump_namn"] == "Kim%20Testsson"
+
+    # träningen: en färdigstartad kärna, ett pass och en löst uppgift
+    page.get_by_role("link", name="Träna på allt").first.click()
+    page.wait_for_url(f"{base}/voila/render/traning.ipynb")
+    page.get_by_role("button", name="Starta").wait_for(timeout=120_000)
+    pupils = status(base)["pupil_kernels"]
+    assert len(pupils) == 1, pupils
+    page.get_by_role("button", name="Starta").click()
+    wait_for_text(page, "Uppgift 1 av", within="body")
+    tries = solve_one(page)
+    # ikonerna (Font Awesome) finns utan CDN: typsnittet laddas från servern själv
+    assert page.evaluate("""async () => (await document.fonts.load('900 16px "Font Awesome 5 Free"', '\\uf00c')).length""") > 0
+    problems += check_sizes(page, "traning")
+    # resultatet hamnar hos läraren, med namnet
+    deadline = time.monotonic() + 30
+    while "Kim Testsson" not in (teacher := urllib.request.urlopen(f"{base}/larare?kod={TEACHER}").read().decode()):
+        assert time.monotonic() < deadline, "eleven syns inte på lärarsidan"
+        time.sleep(0.5)
+    assert list(results.iterdir()), "inget sparades"
+
+    # fliken stängs: kärnan stängs också
+    page.close(run_before_unload=True)
+    deadline = time.monotonic() + 30
+    while pupils[0] in status(base)["kernels"]:
+        assert time.monotonic() < deadline, "kärnan finns kvar när fliken är stängd"
+        time.sleep(0.5)
+    assert not request_log.external(), request_log.external()
+    assert not problems, "\n".join(problems)
+    print(f"löst på {tries} försök")
+
+
+def test_without_the_code_the_page_is_refused(browser, classroom):
+    base, _, _ = classroom
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="sv-SE")
+    outside = []
+    ctx.on("request", lambda r: outside.append(r.url) if not r.url.startswith(base) else None)
+    try:
+        page = ctx.new_page()
+        response = page.goto(f"{base}/voila/render/traning.ipynb")
+        assert response.status == 403
+        page.get_by_role("heading", name="Skriv klasskoden").wait_for()
+        assert page.locator(".jp-OutputArea-output").count() == 0
+        problems = check_sizes(page, "utan-kod")
+        page.get_by_label("Klasskod").fill("fel1")
+        page.get_by_role("button", name="Gå in").click()
+        page.get_by_text("Koden stämmer inte").wait_for()
+        page.get_by_label("Klasskod").fill(CODE.upper())
+        page.get_by_role("button", name="Gå in").click()
+        page.wait_for_url(f"{base}/voila/render/start.ipynb")
+        page.get_by_role("heading", name="Plump och Bismarck: elevkursen").wait_for()
+        assert not outside, outside
+        assert not problems, "\n".join(problems)
+    finally:
+        ctx.close()
