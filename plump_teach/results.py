@@ -314,7 +314,7 @@ h1{font-size:1.6em;margin:.4em 0}h2{font-size:1.25em;margin:1.4em 0 .4em}
 table{border-collapse:collapse;min-width:100%;background:#fff}
 th,td{border:1px solid #ccc;padding:6px 8px;text-align:left;vertical-align:top}
 th{background:#eef2f6}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.now{color:#1e7b34;font-weight:bold}
+.now{color:#1e7b34;font-weight:bold;white-space:nowrap}
 a{color:#1f5f99}a.button{display:inline-block;padding:10px 14px;min-height:24px;border:1px solid #1f5f99;border-radius:6px;text-decoration:none}
 ol li{margin:.4em 0}
 @media print{body{background:#fff;font-size:11pt}.noprint{display:none}.wide{overflow:visible}a{color:#000}}
@@ -355,7 +355,9 @@ def _practice_list(all_events: dict) -> str:
         lesson = f' Repetera <b>{html.escape(r["lesson"])}</b>.' if r['lesson'] else ''
         items.append(f'<li><b>{html.escape(r["rule"])}</b> ({html.escape("; ".join(r["titles"]))}): '
                      f'{r["missed"]} av {r["tasks"]} uppgifter inte rätt direkt ({_percent(r["share"])}).{lesson}</li>')
-    if not items: return '<p>Inget än: en regel kommer med här när klassen har gjort minst tre uppgifter på den.</p>'
+    if not items and needs_practice(all_events, min_tasks=1):
+        return '<p>Inget än: en regel kommer med här när klassen har gjort minst tre uppgifter på den.</p>'
+    if not items: return '<p>Inget just nu: klassen har löst alla uppgifter rätt direkt.</p>'
     return f'<ol>{"".join(items)}</ol>'
 
 
