@@ -122,12 +122,13 @@ def cli_parser() -> argparse.ArgumentParser:
 # %% ../nbs/10_app.ipynb #3201a351
 def classroom_command(folder: Path, port: int, ip: str, code: str, teacher_code: str, results: Path,
                       max_pupils: int = 40, pool: int = 8, lesson_pool: int = 1, idle_minutes: float = 20,
-                      start: str = 'start.ipynb', trainer: str = 'traning.ipynb') -> list[str]:
+                      start: str = 'start.ipynb', trainer: str = 'traning.ipynb', links: list[str] = ()) -> list[str]:
     "Kommandoraden som startar klassrummets server (`plump_teach.classroom.serve`) med kursen i `folder`."
     return [sys.executable, '-c', 'from plump_teach.classroom import serve; serve()', str(folder),
             f'--port={port}', f'--ip={ip}', f'--code={code}', f'--teacher-code={teacher_code}', f'--results={results}',
             f'--max-pupils={max_pupils}', f'--pool={pool}', f'--lesson-pool={lesson_pool}',
-            f'--idle-minutes={idle_minutes}', f'--start={start}', f'--trainer={trainer}']
+            f'--idle-minutes={idle_minutes}', f'--start={start}', f'--trainer={trainer}',
+            *[f'--link={l}' for l in links]]
 
 # %% ../nbs/10_app.ipynb #615f42d0
 _LOCAL = ('127.0.0.1', 'localhost', '::1')
@@ -159,7 +160,8 @@ def banner(what: str, ip: str, port: int, code: str, teacher_code: str, results:
                   "och öppna sidor. Ge bara koden till klassen."]
     lines += ["", f"Lärarsidan (visa den inte för klassen): {teacher_link(ip, port, teacher_code)}",
               f"Elevernas resultat sparas i {results}"]
-    if link_page: lines.append(f"Sidan att visa för klassen, med länken och QR-koden: {link_page}")
+    lines.append(f"Sidan att visa för klassen, med länken och QR-koden: {teacher_link(ip, port, teacher_code).replace('/larare?', '/larare/klasslank?')}")
+    if link_page: lines.append(f"  (finns också som fil: {link_page})")
     return '\n'.join(lines)
 
 # %% ../nbs/10_app.ipynb #c5d2a67b
@@ -210,7 +212,7 @@ def main(argv=None):
         print(banner(what, a.ip, a.port, code, teacher_code, results, links, link_page), flush=True)
         proc = subprocess.Popen(classroom_command(target, a.port, a.ip, code, teacher_code, results, a.max_pupils,
                                                   a.pool, a.lesson_pool, a.idle_minutes, start,
-                                                  'traning.ipynb' if course else start))
+                                                  'traning.ipynb' if course else start, links))
         if not a.no_browser:
             local = teacher_link(a.ip, a.port, teacher_code).split('/larare')[0]
             threading.Thread(target=_open_when_ready, args=(f"{local}/?kod={code}", proc), daemon=True).start()

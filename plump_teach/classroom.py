@@ -36,8 +36,9 @@ __all__ = ['CODE_LETTERS', 'new_code', 'new_pupil_id', 'clean_code', 'code_match
            'TeacherHandler', 'has_code', 'static_page', 'static_pages', 'ClassroomVoila', 'classroom_config',
            'serve_parser', 'serve']
 
-# %% ../nbs/25_klassrummet.ipynb #e2e32119
+# %% ../nbs/25_klassrummet.ipynb #46517714
 import tornado.web
+from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Int
 from traitlets.config import Config
@@ -249,7 +250,7 @@ class _Slot:
 class ClassroomKernelManager(AsyncMappingKernelManager):
     "Jupyters kärnhanterare med tak för elevkärnor, kö för starterna och portar utanför de tillfälliga."
     max_pupils = Int(40, config=True, help="Högst så många elevkärnor (poolens kärnor räknas inte).")
-    start_limit = Int(3, config=True, help="Högst så många kärnor startar samtidigt.")
+    start_limit = Int(max(2, os.cpu_count() or 2), config=True, help="Högst så många kärnor startar samtidigt.")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -272,8 +273,18 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         if self._gate is None: self._gate = asyncio.Semaphore(max(1, self.start_limit))
         async with self._gate:
             kernel_id = await super().start_kernel(*args, **kwargs)
+            await self._wait_until_up(kernel_id)
         if (kwargs.get('env') or {}).get('VOILA_PREHEAT') != 'True': self._claim(kernel_id)
         return kernel_id
+
+    async def _wait_until_up(self, kernel_id: str, timeout: float = 60):
+        "Vänta tills kärnan svarar (då har den startat klart och nästa kan börja)."
+        try:
+            client = self.get_kernel(kernel_id).client()
+            client.start_channels()
+            try: await ensure_async(client.wait_for_ready(timeout=timeout))
+            finally: client.stop_channels()
+        except Exception as e: self.log.warning("Kärnan %s svarade inte i tid: %s", kernel_id, e)
 
     def _claim(self, kernel_id: str):
         "Kärnan `kernel_id` har gått till en elev."
@@ -324,6 +335,10 @@ class Classroom:
     start: str = 'start.ipynb'      # sidan eleven kommer till efter landningssidan
     static: dict = field(default_factory=dict)   # sidor utan kod: namn → färdig HTML
     local: tuple = _LOOPBACK        # serverns egna adresser (kärnorna frågar därifrån)
+    links: list = field(default_factory=list)    # elevlänkarna, för sidan att visa för klassen
+
+    @property
+    def start_url(self) -> str: return '/voila/render/' + urllib.parse.quote(self.start)
 
     def allowed(self, request) -> bool:
         "Får begäran `request` komma förbi grinden?"
@@ -367,7 +382,7 @@ class LandingHandler(_PageHandler):
         kod, namn = self.get_argument('kod', None), self.get_argument('namn', None)
         mine = pupil_from_cookies(self.request.headers.get('Cookie'))
         if kod is None:
-            if code_matches(mine['klass'], self.room.code): return self.redirect(f'/voila/render/{self.room.start}')
+            if code_matches(mine['klass'], self.room.code): return self.redirect(self.room.start_url)
             return self.page(403, code_page())
         if not code_matches(kod, self.room.code): return self.page(403, code_page(wrong=True))
         if namn is None: return self.page(200, landing_page(clean_code(kod), mine['namn']))
@@ -377,7 +392,7 @@ class LandingHandler(_PageHandler):
                         samesite='Lax')
         self.set_cookie('plump_namn', urllib.parse.quote(clean_name(namn), safe=''), path='/', expires_days=days,
                         httponly=True, samesite='Lax')
-        self.redirect(f'/voila/render/{self.room.start}')
+        self.redirect(self.room.start_url)
 
 
 class StaticPageHandler(_PageHandler):
@@ -422,6 +437,7 @@ class TeacherHandler(_PageHandler):
     def get(self, what=''):
         given = self.get_argument('kod', '')
         if not code_matches(given, self.room.teacher_code): return self.page(403, teacher_code_page(wrong=bool(given)))
+        if what == '/klasslank': return self.page(200, class_link_page(self.room.links, self.room.code))
         if what == '/status.json':
             km = self.settings['kernel_manager']
             self.set_header('Content-Type', 'application/json')
@@ -487,7 +503,7 @@ class ClassroomVoila(Voila):
     def init_handlers(self):
         voila = super().init_handlers()
         render = next(h for h in voila if h[0].endswith('/voila/render/(.*)'))
-        ours = [(r'/', LandingHandler), (r'/larare(/status\.json|/resultat\.csv|)', TeacherHandler),
+        ours = [(r'/', LandingHandler), (r'/larare(/status\.json|/resultat\.csv|/klasslank|)', TeacherHandler),
                 (r'/voila/api/shutdown/(.*)', BeaconHandler)]
         if self.classroom.static:
             names = '|'.join(re.escape(n) for n in self.classroom.static)
@@ -563,6 +579,7 @@ def serve_parser() -> argparse.ArgumentParser:
     ap.add_argument('--idle-minutes', type=float, default=20)
     ap.add_argument('--start', default='start.ipynb')
     ap.add_argument('--trainer', default='traning.ipynb')
+    ap.add_argument('--link', action='append', default=[])
     return ap
 
 
@@ -575,7 +592,7 @@ def serve(argv=None):
     os.environ['PLUMP_TEACH_RESULTAT'] = str(results)
     static = static_pages(folder)
     room = Classroom(code=clean_code(a.code), teacher_code=clean_code(a.teacher_code), results=results,
-                     start=a.start, static=static)
+                     start=a.start, static=static, links=a.link)
     config = classroom_config(folder, a.port, a.ip, a.max_pupils, a.pool, a.lesson_pool, a.idle_minutes,
                               a.trainer, tuple(static))
     if a.ip not in ('', '0.0.0.0', '::', '127.0.0.1', 'localhost'):

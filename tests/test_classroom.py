@@ -196,6 +196,17 @@ def test_class_link_cookies_and_refusals(server):
     assert re.fullmatch(r'attachment; filename="resultat-\d{4}-\d\d-\d\d\.csv"', headers["Content-Disposition"])
     assert text.count("\n") >= 1
     assert s.results.is_dir() and (s.results / "klasslank.html").exists()
+    status, _, page = request(s.base + f"/larare/klasslank?kod={TEACHER}", None)     # sidan att visa för klassen
+    assert status == 200 and "<svg" in page and f"/?kod={CODE}" in page
+    assert request(s.base + f"/larare/klasslank?kod={CODE}", None)[0] == 403
+
+
+def test_trainer_only(server):
+    s = server("--trainer-only", "--pool", "0", "--idle-minutes", "0")
+    status, headers, _ = request(s.base + f"/?kod={CODE}&namn=", None)
+    assert status == 302 and headers["Location"] == "/voila/render/Pusseltr%C3%A4ning.ipynb"
+    status, _, page = request(s.base + headers["Location"])
+    assert status == 200 and "Plump: pusseltr&#228;ning" in page and "PuzzleTrainer" in page and "Traceback" not in page
 
 
 def test_beacon_frees_the_kernel_and_the_class_gets_full(server):
