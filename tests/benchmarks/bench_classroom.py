@@ -23,6 +23,10 @@ and takes some of the same CPU.
 
 The server's flags of the classroom contract (--code, --pool, --max-pupils, --results, --idle-minutes) are used
 when `plump-teach -h` lists them; the older server without them gets only --no-browser and --port.
+
+To measure an older version of the server ("before"), unpack it and point --src at it; its plump_teach comes
+first on PYTHONPATH, for the server and its kernels:
+    git archive 2facfa2 | tar -x -C /tmp/old && python tests/benchmarks/bench_classroom.py --src /tmp/old
 """
 import argparse
 import asyncio
@@ -82,11 +86,15 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
-def _is_kernel(pid: int) -> bool:
+def _cmdline(pid: int) -> str:
     try:
-        return b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
     except OSError:
-        return False
+        return ""
+
+
+def _is_kernel(pid: int) -> bool:
+    return "ipykernel" in _cmdline(pid)
 
 
 def memory(pid: int) -> tuple[float, int, int]:
@@ -103,8 +111,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def server_flags() -> set[str]:
-    out = subprocess.run([str(SERVER), "-h"], capture_output=True, text=True, timeout=60).stdout
+def server_command(src: Path | None) -> tuple[list[str], dict]:
+    "The command that starts `plump-teach` and its environment (with --src: that tree's plump_teach first)."
+    if src is None: return [str(SERVER)], dict(os.environ)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    # `python -c` puts the working folder first on sys.path: the source tree goes before it
+    code = f"import sys; sys.path.insert(0, {str(src)!r}); from plump_teach.app import main; sys.exit(main())"
+    return [str(SERVER.parent / "python"), "-c", code], env
+
+
+def server_flags(src: Path | None = None) -> set[str]:
+    cmd, env = server_command(src)
+    out = subprocess.run(cmd + ["-h"], capture_output=True, text=True, timeout=60, env=env).stdout
     return {f for f in CONTRACT_FLAGS if re.search(rf"(^|\s){re.escape(f)}\b", out)}
 
 
@@ -112,8 +130,9 @@ class Server:
     def __init__(self, a, results: Path, log: Path):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.flags = server_flags()
-        cmd = [str(SERVER), "--no-browser", "--port", str(self.port)]
+        self.flags = server_flags(a.src)
+        cmd, env = server_command(a.src)
+        cmd = cmd + ["--no-browser", "--port", str(self.port)]
         extra = {"--code": a.code, "--pool": a.pool, "--max-pupils": a.max_pupils, "--results": results,
                  "--idle-minutes": a.idle_minutes}
         for flag, value in extra.items():
@@ -121,16 +140,24 @@ class Server:
         self.cmd, self.log = cmd, log
         self.logf = open(log, "w")
         self.proc = subprocess.Popen(cmd, stdout=self.logf, stderr=subprocess.STDOUT, start_new_session=True,
-                                     cwd=results.parent)
+                                     cwd=results.parent, env=env)
 
     def stop(self):
+        "Stop the server's process group; kernels (each in a session of its own) that outlive it are killed by pid."
+        left = [p for p in tree(self.proc.pid) if p != self.proc.pid]
         if self.proc.poll() is None:
             try: os.killpg(self.proc.pid, signal.SIGTERM)
             except ProcessLookupError: pass
             try: self.proc.wait(timeout=20)
             except subprocess.TimeoutExpired: pass
-        try: os.killpg(self.proc.pid, signal.SIGKILL)   # kernels left behind in the group
+        try: os.killpg(self.proc.pid, signal.SIGKILL)
         except ProcessLookupError: pass
+        time.sleep(1)
+        stray = [p for p in left if _is_kernel(p) or _cmdline(p).startswith(str(ROOT))]
+        for p in stray:
+            try: os.kill(p, signal.SIGKILL)
+            except ProcessLookupError: pass
+        if stray: print(f"  {len(stray)} processer levde kvar efter servern och dödades", flush=True)
         self.logf.close()
 
     async def wait_ready(self, timeout=180) -> float:
@@ -213,11 +240,13 @@ async def run_class(server: Server, n: int, a) -> dict:
     await asyncio.gather(*(p.arrived.wait() for p in pupils))
     t_all = time.monotonic() - t0
     mb_all, _, kernels_all = memory(server.proc.pid)
+    load = os.getloadavg()[0]
     bell.set()
     results = await asyncio.gather(*tasks)
     done.set()
     await watcher
-    return {"n": n, "results": results, "t_all": t_all, "peak": tuple(peak), "at_bell": (mb_all, kernels_all)}
+    return {"n": n, "results": results, "t_all": t_all, "peak": tuple(peak), "at_bell": (mb_all, kernels_all),
+            "load": load}
 
 
 def report(n, run, idle, after, log_counts, log_other) -> dict:
@@ -231,7 +260,7 @@ def report(n, run, idle, after, log_counts, log_other) -> dict:
     full = [r["tider"]["sidan"] for r in res if r["utfall"] == "fullt"]
     print(f"\n== {n} elever ==")
     print(f"  betjänade {len(served)}, fullt (503) {outcome['fullt']}, fel {outcome['fel']}, hänger {outcome['hänger']}"
-          f"; alla klara efter {run['t_all']:.1f} s")
+          f"; alla klara efter {run['t_all']:.1f} s (maskinens last då: {run['load']:.1f} på {os.cpu_count()} kärnor)")
     print(f"  tid till klickbart pussel: median {_fmt(click)} s, max {_fmt(click, max)} s"
           f"  (sidan: median {_fmt(page)} s, max {_fmt(page, max)} s)")
     if full: print(f"  sidan 'Klassen är full': median {_fmt(full)} s, max {_fmt(full, max)} s")
@@ -260,8 +289,8 @@ def report(n, run, idle, after, log_counts, log_other) -> dict:
 
 async def bench(a):
     rows = []
-    flags = server_flags()
-    print(f"servern: {SERVER}; avtalets flaggor: {' '.join(sorted(flags)) or 'inga (den gamla servern)'}")
+    flags = server_flags(a.src)
+    print(f"servern: {SERVER}{f' med plump_teach från {a.src}' if a.src else ''}; avtalets flaggor: {' '.join(sorted(flags)) or 'inga (den gamla servern)'}")
     waits = [("direkt", 2), ("efter 1 min", 60), ("efter 5 min", 300)] if not a.short else \
         [("direkt", 2), ("efter 10 s", 10), ("efter 30 s", 30)]
     for n in a.pupils:
@@ -269,12 +298,12 @@ async def bench(a):
             results = Path(d) / "resultat"
             server = Server(a, results, Path(d) / "server.log")
             try:
-                print(f"\n-- startar servern för {n} elever: {' '.join(server.cmd[1:])}", flush=True)
+                print(f"\n-- startar servern för {n} elever: {' '.join(server.cmd[1 if a.src is None else 3:])}", flush=True)
                 t_ready = await server.wait_ready()
                 t_settle = await server.settle(quiet=a.settle)
                 idle = memory(server.proc.pid)
                 print(f"  svarar efter {t_ready:.1f} s, stilla efter {t_settle:.1f} s till: {idle[0]:.0f} MB, "
-                      f"{idle[1]} processer, {idle[2]} kärnor", flush=True)
+                      f"{idle[1]} processer, {idle[2]} kärnor; maskinens last {os.getloadavg()[0]:.1f}", flush=True)
                 print(f"  landningen med klasskod finns: {await server.probe_landing(a.code)}", flush=True)
                 log_start = server.log.stat().st_size
                 run = await run_class(server, n, a)
@@ -313,11 +342,22 @@ def main():
     p.add_argument("--settle", type=float, default=10.0, help="servern är stilla när inget ändras på så många sekunder")
     p.add_argument("--no-static", action="store_true", help="hämta inte sidans skript och stilmallar")
     p.add_argument("--short", action="store_true", help="minnet efter 10 s och 30 s i stället för 1 och 5 min")
+    p.add_argument("--src", type=Path, default=None, metavar="MAPP",
+                   help="en annan versions källträd (git archive REV | tar -x -C MAPP): dess plump_teach används")
     p.add_argument("--keep-log", type=int, default=0, metavar="TECKEN", help="skriv ut slutet av serverns logg")
     a = p.parse_args()
+    if a.src is not None: a.src = a.src.resolve()
+
+    async def guarded():
+        # Ctrl+C or SIGTERM (also when started in the background with SIGINT ignored) cancels the run, and the
+        # server is stopped on the way out
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM): loop.add_signal_handler(sig, task.cancel)
+        await bench(a)
     try:
-        asyncio.run(bench(a))
-    except KeyboardInterrupt:
+        asyncio.run(guarded())
+    except (KeyboardInterrupt, asyncio.CancelledError):
         print("avbruten", file=sys.stderr)
         sys.exit(130)
 

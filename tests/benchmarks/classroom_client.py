@@ -225,7 +225,9 @@ class Pupil:
             buttons = [mid for mid in kernel.opened[before:] if kernel.models[mid].get("_model_name") == "ButtonModel"
                        and kernel.models[mid].get("description", "").strip() not in CONTROL_BUTTONS]
             if not buttons:
-                r["utfall"], r["fel"] = "fel", "inga svarsknappar efter Starta"
+                new = [kernel.models[mid] for mid in kernel.opened[before:]]
+                descs = [s.get("description") for s in new if s.get("_model_name") == "ButtonModel"]
+                r["utfall"], r["fel"] = "fel", f"inga svarsknappar efter Starta ({len(new)} nya widgetar, knappar {descs})"
                 return r
 
             r["steg"] = "svar"
