@@ -67,7 +67,44 @@ def fake_site(tmp_path, monkeypatch, names: list[str]) -> Path:
         "@jupyterlite/pyodide-kernel-extension:kernel": kernel}}}))
     monkeypatch.setattr(lite, "notebook_sources", lambda: iter(()))
     lite.pupil_extension(site)
+    # the pages and the service worker as jupyter lite build leaves them, then what the build adds
+    (site / "lab").mkdir()
+    (site / "index.html").write_text(LITE_INDEX)
+    (site / "lab" / "index.html").write_text(LITE_LAB)
+    (site / "service-worker.js").write_text(LITE_SW)
+    lite.front_page(site / "index.html")
+    for page in lite.GUARDED_PAGES: lite.page_guard(site / page)
+    lite.offline_cache(site)
     return site
+
+
+# jupyterlite-core's pages and service worker, shortened to what the build relies on
+LITE_INDEX = """<!DOCTYPE html>
+<html>
+  <head>
+    <script id="jupyter-config-data" type="application/json" data-jupyter-lite-root=".">{}</script>
+    <script type="module">
+      await import('./config-utils.js');
+    </script>
+  </head>
+</html>
+"""
+LITE_LAB = """<!DOCTYPE html>
+<html>
+<head>
+    <title>JupyterLite</title>
+    <meta charset="utf-8">
+    <script id="jupyter-config-data" type="application/json" data-jupyter-lite-root="..">{}</script>
+  </head>
+  <body class="jp-ThemedContainer" data-notebook="lab">
+    <noscript>
+      <div style="text-align: center; padding: 20px;">
+          JupyterLite requires JavaScript to be enabled in your browser.
+      </div>
+    </noscript>
+</body></html>
+"""
+LITE_SW = '"use strict";self.addEventListener("fetch",function(e){});\n'
 
 
 MODULES = sorted(f.relative_to(ROOT).as_posix() for f in (ROOT / "plump_teach").rglob("*.py"))
@@ -142,3 +179,90 @@ def test_build_refuses_to_replace_a_folder_that_is_not_a_site(tmp_path):
         lite.build(site=folder)
     assert [f.name for f in folder.iterdir()] == ["viktigt.txt"]
     assert (folder / "viktigt.txt").read_text() == "rör inte"
+
+
+# ------------------------------------------------------------------ offline, meddelanden och byggfiler
+
+def test_check_site_refuses_build_files(tmp_path, monkeypatch):
+    "Nothing of jupyter lite build's own files (rspack's configuration, package.json ...) may stay in the site."
+    site = fake_site(tmp_path, monkeypatch, MODULES + [pyc(m) for m in MODULES])
+    lite.check_site(site)
+    for name in ("rspack.config.js", "package.json", "lab/package.json", "bootstrap.js"):
+        (site / name).write_text("{}")
+        with pytest.raises(SystemExit, match=f"byggfiler kvar: .*{name}"):
+            lite.check_site(site)
+        lite.drop_build_files(site)
+    (site / "build").mkdir()
+    for ext in (".woff2", ".woff", ".eot", ".ttf", ".svg"): (site / "build" / f"fa-solid-900{ext}").write_text("x")
+    (site / "build" / "MathJax_Main-Regular.woff").write_text("x")      # no woff2 of it: stays
+    (site / "build" / "logo.svg").write_text("<svg/>")                  # not a font: stays
+    with pytest.raises(SystemExit, match="byggfiler kvar: build/fa-solid-900.eot"):
+        lite.check_site(site)
+    lite.drop_build_files(site)
+    assert sorted(f.name for f in (site / "build").iterdir()) == ["MathJax_Main-Regular.woff", "fa-solid-900.woff2", "logo.svg"]
+
+
+def test_service_worker_keeps_every_file_of_the_site(tmp_path, monkeypatch):
+    site = fake_site(tmp_path, monkeypatch, MODULES + [pyc(m) for m in MODULES])
+    version, files = lite.service_worker_files(site)
+    assert len(version) == 16
+    assert set(files) == set(lite.cached_files(site))
+    assert {"index.html", "lab/index.html", "jupyter-lite.json", "static/pyodide/pyodide-lock.json"} <= set(files)
+    assert not {"service-worker.js", lite.SW_ORIGINAL} & set(files)
+    text = (site / "service-worker.js").read_text()
+    assert text.rstrip().endswith(f"importScripts('./{lite.SW_ORIGINAL}');")
+    assert (site / lite.SW_ORIGINAL).read_text() == LITE_SW          # JupyterLite's own, unchanged
+    # a file that is not in the list: the check refuses the site; a changed file: a new version
+    (site / "files").mkdir()
+    (site / "files" / "ny.ipynb").write_text("{}")
+    with pytest.raises(SystemExit, match="sparar inte files/ny.ipynb"):
+        lite.check_site(site)
+    (site / "service-worker.js").write_text(LITE_SW)
+    assert lite.offline_cache(site) != version
+    lite.check_site(site)
+
+
+def test_service_worker_is_valid_javascript(tmp_path, monkeypatch):
+    import shutil, subprocess
+    if not shutil.which("node"): pytest.skip("node finns inte")
+    site = fake_site(tmp_path, monkeypatch, MODULES + [pyc(m) for m in MODULES])
+    out = subprocess.run(["node", "--check", str(site / "service-worker.js")], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+
+
+def test_pages_explain_in_swedish_when_they_cannot_start(tmp_path, monkeypatch):
+    "Opened as a file, too old a browser, no JavaScript: a Swedish message in the HTML itself, not a blank page."
+    site = fake_site(tmp_path, monkeypatch, MODULES + [pyc(m) for m in MODULES])
+    for page in lite.GUARDED_PAGES:
+        html = (site / page).read_text(encoding="utf-8")
+        assert html.count('id="plump-fel"') == 1, page
+        for text in ("Kursen måste visas av en webbserver", "python3 tools/lite.py serve", "Webbläsaren är för gammal",
+                     "Kursen behöver JavaScript", "Kursen har inte startat ännu"):
+            assert text in html, (page, text)
+        assert "JupyterLite requires JavaScript" not in html
+        assert html.index("charset") < 1024 and html.index("charset") < html.index("plump-fel")
+        lite.page_guard(site / page)                                        # a second time: nothing changes
+        assert (site / page).read_text(encoding="utf-8") == html
+    front = (site / "index.html").read_text(encoding="utf-8")
+    assert "contains('plump-ok')) window.location.replace('lab/index.html?path=elev/start.ipynb&elev=1'" in front
+
+
+def test_built_site_keeps_what_the_pupil_pages_need():
+    """The real build (_lite/site, made by tools/lite.py build or the browser test): its service worker lists every
+    file a pupil's page loads (the pages, the app, the extensions, Pyodide and every wheel, the pupil course),
+    and jupyter lite build's own files are gone."""
+    site = lite.SITE
+    if not (site / "service-worker.js").exists(): pytest.skip("webbplatsen är inte byggd (python3 tools/lite.py build)")
+    version, files = lite.service_worker_files(site)
+    if not version: pytest.skip("webbplatsen är byggd av en äldre tools/lite.py (bygg om den)")
+    kept = set(files)
+    cfg = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    need = {"index.html", "lab/index.html", "jupyter-lite.json", "lab/jupyter-lite.json", "config-utils.js",
+            "build/lab/bundle.js", "api/contents/all.json", "api/contents/elev/all.json"}
+    need |= {f.relative_to(site).as_posix() for f in (site / "static" / "pyodide").iterdir()}
+    need |= {f"extensions/{e['name']}/{e['load']}" for e in cfg["federated_extensions"]}
+    need |= {f"files/elev/{f.name}" for f in (ROOT / "nbs" / "elev").glob("*.ipynb")}
+    need |= {f.relative_to(site).as_posix() for f in (site / "build").glob("*.js")}
+    assert need <= kept, sorted(need - kept)[:10]
+    assert lite.leftover_build_files(site) == []
+    assert not list(site.glob("rspack.config*.js")) and not (site / "package.json").exists()

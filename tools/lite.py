@@ -42,6 +42,7 @@ import hashlib
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -163,6 +164,25 @@ PUPIL_JS = ROOT / "labextension" / "static" / "remoteEntry.js"
 PUPIL_EXTENSION = "plump-teach-elev"
 FRONT_REDIRECT = "await import('./config-utils.js');"
 
+# Offline: JupyterLite's service worker (its drive) gets a layer that keeps the course in the browser
+# (offline_cache); the pages get a Swedish message instead of a blank page or an endless spinner (page_guard).
+SW_LAYER = ROOT / "tools" / "lite_service_worker.js"
+SW_ORIGINAL = "service-worker-jupyterlite.js"
+PAGE_GUARD = ROOT / "tools" / "lite_guard.html"
+GUARDED_PAGES = ["index.html", "lab/index.html"]
+# What jupyter lite build leaves in the site for its own build (rspack's configuration, the app's npm
+# metadata, the template the bundle is made from, the schema of jupyter-lite.json): no browser asks for them.
+BUILD_FILES = ["package.json", "lab/package.json", "bootstrap.js", "jupyterlite.schema.v0.json",
+               "rspack.config.js", "rspack.config.analyze.js", "rspack.config.watch.js"]
+# The icon fonts come as woff2 and in four older formats that only browsers without woff2 load, and no
+# such browser runs Pyodide.
+OLD_FONT_FORMATS = (".eot", ".ttf", ".woff", ".svg")
+# Packages of the classroom server (plump-teach) that the browser does not have: a module of plump_teach that
+# imports one at its top is not imported in the site and gets no bytecode (check_site).
+SERVER_PACKAGES = ("tornado", "jupyter_server", "voila")
+# Not kept for offline use: the licences (they stay in the site, a browser never asks for them).
+NOT_CACHED = ("third-party-licenses.json",)
+
 
 # ------------------------------------------------------------------ helpers
 
@@ -201,7 +221,7 @@ def venv_bin(venv: Path, name: str) -> Path:
 def inputs_fingerprint(options: str = "") -> str:
     "What the site is built from: this script, the notebooks, the library, the project's metadata, the options."
     h = hashlib.sha256(options.encode() + b"\0")
-    files = [Path(__file__).resolve(), *PYC_TOOLS, PUPIL_JS, ROOT / "pyproject.toml", ROOT / "README.md",
+    files = [Path(__file__).resolve(), *PYC_TOOLS, PUPIL_JS, SW_LAYER, PAGE_GUARD, ROOT / "pyproject.toml", ROOT / "README.md",
              *sorted((ROOT / "plump_teach").rglob("*.py")), *sorted(notebook_sources())]
     for f in files:
         h.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
@@ -503,8 +523,11 @@ def build(force: bool = False, drive: bool = True, bytecode: bool = True, site: 
                  "\n".join(log.read_text(errors="replace").splitlines()[-40:]))
 
     for m in out.rglob("*.map"): m.unlink()
+    drop_build_files(out)
     front_page(out / "index.html")
+    for page in GUARDED_PAGES: page_guard(out / page)
     pupil_extension(out)
+    offline_cache(out)
     check_site(out, bytecode)
     size, n = site_size(out)
     stamp.unlink(missing_ok=True)
@@ -538,9 +561,117 @@ def front_page(index: Path):
     html = index.read_text(encoding="utf-8")
     if FRONT_REDIRECT not in html:
         sys.exit(f"FEL: hittar inte omdirigeringen i {index}; har jupyterlite-core ändrat sin index.html?")
-    html = html.replace(FRONT_REDIRECT, f"window.location.replace({START_URL!r} + window.location.hash);")
+    # only where page_guard found nothing wrong (otherwise its message stays, here)
+    html = html.replace(FRONT_REDIRECT, "if (document.documentElement.classList.contains('plump-ok')) "
+                                        f"window.location.replace({START_URL!r} + window.location.hash);")
     html = html.replace("</head>", f'<noscript><a href="{START_URL}">Öppna kursen</a></noscript>\n  </head>')
     index.write_text(html, encoding="utf-8")
+
+
+def drop_build_files(out: Path):
+    "Take away what only jupyter lite build needed (BUILD_FILES) and the icon fonts' older formats."
+    for name in BUILD_FILES: (out / name).unlink(missing_ok=True)
+    for f in out.glob("rspack.config*.js"): f.unlink()
+    for f in old_fonts(out): f.unlink()
+
+
+def old_fonts(out: Path) -> list[Path]:
+    return [f.with_suffix(ext) for f in (out / "build").glob("*.woff2") for ext in OLD_FONT_FORMATS
+            if f.with_suffix(ext).exists()]
+
+
+def leftover_build_files(out: Path) -> list[str]:
+    found = {name for name in BUILD_FILES if (out / name).exists()}
+    found |= {f.name for f in out.glob("rspack.config*.js")}
+    found |= {f.relative_to(out).as_posix() for f in old_fonts(out)}
+    return sorted(found)
+
+
+def page_guard(page: Path):
+    """The Swedish message for a page that cannot start (tools/lite_guard.html): opened as a file, a browser
+    too old, or JupyterLab not started after a minute. Its style and check go first in <head>, the
+    message first in <body> (the site's index.html has none: one is added)."""
+    guard = PAGE_GUARD.read_text(encoding="utf-8")
+    head, _, body = guard.partition("<!-- plump-body")
+    body = "<!-- plump-body" + body
+    html = page.read_text(encoding="utf-8")
+    if "plump-fel" in html: return
+    if "<head>" not in html: sys.exit(f"FEL: {page} har ingen <head>; har jupyterlite-core ändrat sina sidor?")
+    # after the page's <meta charset> (it must come within the first 1024 bytes), or with one of its own
+    if (m := re.search(r"<meta charset=[^>]*>", html)): html = html[:m.end()] + "\n" + head + html[m.end():]
+    else: html = html.replace("<head>", '<head>\n    <meta charset="utf-8">\n' + head, 1)
+    html = html.replace("<html>", '<html lang="sv">', 1)
+    # JupyterLites engelska rad för en webbläsare utan JavaScript ersätts av meddelandet
+    html = re.sub(r"\s*<noscript>\s*<div[^>]*>\s*JupyterLite requires JavaScript.*?</noscript>", "", html, flags=re.S)
+    if (m := re.search(r"<body[^>]*>", html)):
+        html = html[:m.end()] + "\n" + body + html[m.end():]
+    else:
+        html = html.replace("</html>", f"<body>\n{body}</body>\n</html>")
+    page.write_text(html, encoding="utf-8")
+
+
+def cached_files(out: Path) -> list[str]:
+    "What the service worker keeps for offline use: every file of the site but itself and the licences."
+    return sorted(f.relative_to(out).as_posix() for f in out.rglob("*")
+                  if f.is_file() and f.name not in NOT_CACHED and f.name not in ("service-worker.js", SW_ORIGINAL))
+
+
+def offline_cache(out: Path) -> str:
+    """JupyterLite's service worker becomes service-worker-jupyterlite.js, and service-worker.js (the one
+    JupyterLite registers) is the course's layer (tools/lite_service_worker.js) with the file list and a
+    version made from every file's content, which then imports it. Returns the version."""
+    sw = out / "service-worker.js"
+    original = sw.read_text(encoding="utf-8")
+    if "PLUMP_VERSION" in original: sys.exit(f"FEL: {sw} har redan kursens lager.")
+    (out / SW_ORIGINAL).write_text(original, encoding="utf-8")
+    files = cached_files(out)
+    layer = SW_LAYER.read_text(encoding="utf-8")
+    h = hashlib.sha256(layer.encode() + original.encode())
+    for name in files: h.update(f"{name}:{sha256(out / name)}\n".encode())
+    version = h.hexdigest()[:16]
+    sw.write_text(f"// Skriven av tools/lite.py; se tools/lite_service_worker.js.\n"
+                  f"const PLUMP_VERSION = {json.dumps(version)};\n"
+                  f"const PLUMP_FILES = {json.dumps(files, indent=0, ensure_ascii=False)};\n\n"
+                  f"{layer}\nimportScripts('./{SW_ORIGINAL}');\n", encoding="utf-8")
+    return version
+
+
+def service_worker_files(out: Path) -> tuple[str, list[str]]:
+    "The version and the file list in a built site's service-worker.js."
+    text = (out / "service-worker.js").read_text(encoding="utf-8")
+    version = re.search(r'^const PLUMP_VERSION = "([0-9a-f]+)";', text, re.M)
+    files = re.search(r"^const PLUMP_FILES = (\[.*?\]);", text, re.M | re.S)
+    if not (version and files): return "", []
+    return version.group(1), json.loads(files.group(1))
+
+
+def server_modules() -> set[str]:
+    """plump_teach's modules that import, at their top, a package only the classroom server has (SERVER_PACKAGES)
+    or such a module of plump_teach: Pyodide cannot import them."""
+    lib = ROOT / "plump_teach"
+    imports = {}
+    for f in lib.rglob("*.py"):
+        mod = ".".join(("plump_teach", *f.relative_to(lib).with_suffix("").parts)).removesuffix(".__init__")
+        pkg = mod if f.stem == "__init__" else mod.rpartition(".")[0]
+        try: tree = ast.parse(f.read_text(encoding="utf-8"))
+        except SyntaxError: continue
+        names = set()
+        for n in tree.body:
+            if isinstance(n, ast.Import): names |= {a.name for a in n.names}
+            elif isinstance(n, ast.ImportFrom):
+                base = n.module or ""
+                if n.level:
+                    up = pkg.split(".")[:len(pkg.split(".")) - (n.level - 1)]
+                    base = ".".join(up + ([n.module] if n.module else []))
+                names.add(base)
+                names |= {f"{base}.{a.name}" for a in n.names}
+        imports[mod] = (f.relative_to(ROOT).as_posix(), names)
+    bad = {m for m, (_, names) in imports.items() if any(n.split(".")[0] in SERVER_PACKAGES for n in names)}
+    while True:
+        more = {m for m, (_, names) in imports.items() if m not in bad and names & bad}
+        if not more: break
+        bad |= more
+    return {imports[m][0] for m in bad}
 
 
 def check_site(out: Path, bytecode: bool = True):
@@ -568,11 +699,24 @@ def check_site(out: Path, bytecode: bool = True):
     source = {f.relative_to(ROOT).as_posix() for f in (ROOT / "plump_teach").rglob("*.py")}
     if missing := sorted(source - names): problems.append(f"plump_teach-hjulet saknar {', '.join(missing)}")
     # precompile() gave every module of plump_teach its bytecode (for the Python of the pinned Pyodide)
+    # (except the server's own modules: they import what the browser does not have, see SERVER_PACKAGES)
     if bytecode:
         tag = "cpython-" + PYODIDE_VERSION.split(".")[0]
-        no_pyc = [n for n in names if n.endswith(".py") and
+        no_pyc = [n for n in names if n.endswith(".py") and n not in server_modules() and
                   f"{n.rpartition('/')[0]}/__pycache__/{Path(n).stem}.{tag}.pyc" not in names]
         if no_pyc: problems.append(f"plump_teach-hjulet saknar bytekod för {', '.join(sorted(no_pyc))}")
+    # only what a browser needs, and everything it needs kept for offline use
+    if junk := leftover_build_files(out): problems.append(f"byggfiler kvar: {', '.join(junk)}")
+    version, kept = service_worker_files(out)
+    if not version: problems.append("service-worker.js saknar kursens lager (offline_cache)")
+    elif missing := sorted(set(cached_files(out)) - set(kept)):
+        problems.append(f"service-worker.js sparar inte {', '.join(missing[:5])}")
+    elif gone := sorted(f for f in kept if not (out / f).is_file()):
+        problems.append(f"service-worker.js vill spara filer som inte finns: {', '.join(gone[:5])}")
+    if not (out / SW_ORIGINAL).exists(): problems.append(f"{SW_ORIGINAL} saknas")
+    for page in GUARDED_PAGES:
+        if 'id="plump-fel"' not in (out / page).read_text(encoding="utf-8"):
+            problems.append(f"{page} saknar meddelandet för en sida som inte kan starta")
     if problems: sys.exit("FEL: webbplatsen är inte komplett: " + "; ".join(problems))
 
 

@@ -10,6 +10,14 @@
 // längst ner säger vad som händer medan Python laddas. När eleven går till en annan lektion stängs den förra
 // och dess Python. Elevläget slås på av adressen ...?elev=1 (webbplatsens framsida leder dit) och gäller sedan
 // i fliken; ...?elev=0 slår av det (för läraren som vill se hela JupyterLab).
+// När eleven kommer tillbaka öppnas bara en sida: den som adressen säger, eller vid en omladdning den eleven
+// senast var på (JupyterLab skulle annars öppna alla flikar från förra gången, var och en med sin egen Python).
+// Kan Python inte laddas (nätet är borta och kursen är inte sparad, eller något annat fel) säger raden längst
+// ner det på svenska och vad eleven ska göra, i stället för att vänta i all evighet.
+//
+// På webbplatsen utan installation ber tillägget dessutom webbplatsens servicearbetare (tools/lite.py,
+// tools/lite_service_worker.js) att spara hela kursen i webbläsaren när eleven kan börja, så att den sedan
+// fungerar utan nät.
 //
 // Tillägget laddas som JupyterLabs "federated extensions": en skriptfil som lägger en behållare i
 // window._JUPYTERLAB med init() och get(modul). pip installerar mappen labextension/ som
@@ -20,6 +28,8 @@
   'use strict';
   const NAME = 'plump-teach-elev';
   const STORE = 'plump-teach-elev';
+  const PAGE = 'plump-teach-elev-sida';      // sidan eleven senast var på, i fliken
+  const START = 'elev/start.ipynb';
 
   function pupilMode() {
     const q = new URLSearchParams(window.location.search);
@@ -54,6 +64,32 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
   padding: 12px 16px; background: #1f5f99; color: #fff; font: 16px/1.4 system-ui, sans-serif; }
 `;
 
+  // Webbplatsen utan installation (JupyterLite) känns igen på sin konfiguration i sidan.
+  const isLite = () => !!document.querySelector('script#jupyter-config-data[data-jupyter-lite-root]');
+  let filled = false;
+  function fillCache() {
+    // be servicearbetaren spara resten av kursen (en gång per sida; den hoppar över det som redan finns)
+    if (filled || !isLite() || !('serviceWorker' in navigator)) return;
+    filled = true;
+    navigator.serviceWorker.ready.then((r) => { if (r.active) r.active.postMessage({ plump: 'fyll' }); })
+      .catch((e) => console.warn('plump-kurs', e));
+  }
+
+  // Finns Python (Pyodide) i webbläsarens sparade kurs, eller går servern att nå? Annars kan det inte laddas.
+  async function pythonReachable() {
+    const url = new URL('static/pyodide/pyodide.asm.wasm', new URL(
+      document.querySelector('script#jupyter-config-data').getAttribute('data-jupyter-lite-root') + '/', window.location.href)).href;
+    try { if (window.caches && await window.caches.match(url, { ignoreSearch: true })) return true; } catch (e) { /* ingen cache */ }
+    try { await fetch(url, { method: 'HEAD', cache: 'no-store' }); return true; } catch (e) { return false; }
+  }
+
+  const MSG_LOADING = 'Sidan startar: Python laddas i webbläsaren. Första gången kan det ta en halv minut.';
+  const MSG_SLOW = 'Python har inte startat än. Vänta en stund till. Händer inget: ladda om sidan. ' +
+    'Hjälper det inte, säg till din lärare.';
+  const MSG_NO_NET = 'Python kan inte laddas: webbläsaren når inte kursens server, och kursen är inte sparad här än. ' +
+    'Ladda om sidan när nätet fungerar igen. Hjälper det inte, säg till din lärare.';
+  const MSG_FAILED = 'Python gick inte att starta. Ladda om sidan när nätet fungerar. Hjälper det inte, säg till din lärare.';
+
   const plugin = {
     id: 'plump-teach-elev:pupil-mode',
     description: 'Elevläget: lektionerna utan JupyterLabs ramar och utan kod, körda av sig själva.',
@@ -86,7 +122,28 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
         app.shell.currentChanged.connect((_, change) => { if (fragment) scrollToFragment(change.newValue); });
       });
 
-      if (!pupilMode()) return;
+      if (!pupilMode()) {
+        app.restored.then(() => setTimeout(fillCache, 20000));   // läraren: när sidan har hunnit starta
+        return;
+      }
+      // Bara en sida, inga flikar från förra besöket: JupyterLab läser sin sparade arbetsyta först när alla
+      // tillägg har startat, och i elevläget får det läsa en tom. Vilken sida som öppnas säger adressen
+      // (?path=..., JupyterLite tar bort den när sidan är öppnad); saknas den: sidan eleven senast var på i den
+      // här fliken (en omladdning), annars startsidan.
+      try {
+        const ws = app.serviceManager && app.serviceManager.workspaces;
+        if (ws && typeof ws.fetch === 'function') ws.fetch = async (id) => ({ data: {}, metadata: { id } });
+      } catch (e) { console.warn('plump-teach-elev', e); }
+      if (isLite()) {
+        const here = new URL(window.location.href);
+        if (!here.searchParams.get('path')) {
+          let last = null;
+          try { last = window.sessionStorage.getItem(PAGE); } catch (e) { /* lagringen avstängd */ }
+          here.searchParams.set('path', last || START);
+          window.history.replaceState(window.history.state, '', here.href);
+        }
+      }
+      const remember = (path) => { try { window.sessionStorage.setItem(PAGE, path); } catch (e) { /* avstängd */ } };
       document.body.classList.add('plump-elev');
       const style = document.createElement('style');
       style.textContent = STYLE;
@@ -133,11 +190,13 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
         seen.add(w);
         if (w.toolbar) w.toolbar.hide();
         await w.context.ready;
+        if (app.shell.currentWidget === w) remember(w.context.path);
         const hasCode = (p) => p.content.widgets.some((c) => c.model.type === 'code');
         if (!hasCode(w)) {
           // startsidan och ordlistan: ingen kod, alltså ingen Python; lektionen eleven kom från får vara kvar
           // (tillbaka till den går fort)
           say('');
+          fillCache();
           try { await w.sessionContext.ready; await w.sessionContext.shutdown(); } catch (e) { /* ingen kärna */ }
           return;
         }
@@ -146,7 +205,19 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
           try { await other.context.sessionContext.shutdown(); } catch (e) { /* redan stängd */ }
           other.dispose();
         }
-        say('Sidan startar: Python laddas i webbläsaren. Första gången kan det ta en halv minut.');
+        say(MSG_LOADING);
+        // Vakten: startar inte Python säger raden det, i stället för att vänta i all evighet. Efter 8 sekunder
+        // utan Python: går det alls att ladda (sparat i webbläsaren eller servern nåbar)? Efter en minut: vänta
+        // eller ladda om; efter två och en halv: det gick inte.
+        let finished = false;
+        const kernelUp = () => { const k = w.sessionContext.session && w.sessionContext.session.kernel;
+                                 return !!k && (k.status === 'idle' || k.status === 'busy'); };
+        const timers = [
+          setTimeout(async () => { if (!finished && !kernelUp() && isLite() && !(await pythonReachable()) && !finished) say(MSG_NO_NET); }, 8000),
+          setTimeout(() => { if (!finished && !kernelUp()) say(MSG_SLOW); }, 60000),
+          setTimeout(() => { if (!finished && !kernelUp()) say(MSG_FAILED); }, 150000),
+        ];
+        const stop = () => { finished = true; timers.forEach(clearTimeout); };
         // När alla celler har körts rullar JupyterLab till den sista; eleven ska i stället stå kvar där hen
         // läser: överst, eller där hen själv har rullat under tiden.
         const scroller = w.content.outerNode || w.content.node.querySelector('.jp-WindowedPanel-outer') || w.content.node;
@@ -157,7 +228,7 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
         scroller.addEventListener('scroll', keep, { passive: true });
         try {
           await w.sessionContext.ready;
-          say('Korten och knapparna ritas …');
+          if (!finished && banner.textContent === MSG_LOADING) say('Korten och knapparna ritas …');
           app.shell.activateById(w.id);
           await app.commands.execute('notebook:run-all-cells');
           w.context.model.dirty = false;    // inget sparas: lektionen är densamma nästa gång
@@ -168,9 +239,12 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
           scroller.removeEventListener('scroll', keep);
           const before = top;                 // JupyterLab rullar en stund efter körningen; ställ tillbaka efteråt
           for (const ms of [50, 400, 1200]) setTimeout(() => { if (Date.now() - touched > 800) scroller.scrollTop = before; }, ms);
+          stop();
           say(failed ? 'Något på sidan gick inte att visa. Ladda om sidan; hjälper det inte, säg till din lärare.' : '');
+          fillCache();
         } catch (e) {
           console.error(e);
+          stop();
           say('Något gick fel när sidan startade. Ladda om sidan och försök igen.');
         }
       }
