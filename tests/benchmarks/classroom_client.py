@@ -242,10 +242,11 @@ class Pupil:
         except (asyncio.TimeoutError, TimeoutError):
             r["utfall"], r["fel"] = "hänger", f"inget svar på {self.timeout:.0f} s i steget {r['steg']}"
         except HTTPClientError as e:
-            r["utfall"], r["fel"] = "fel", f"HTTP {e.code} i steget {r['steg']}"
+            r["utfall"], r["fel"] = "fel", f"HTTP {e.code} ({e.message}) i steget {r['steg']}"
         except Exception as e:   # noqa: BLE001 — a benchmark counts failures, it does not stop on them
             r["utfall"], r["fel"] = "fel", f"{type(e).__name__}: {e} (steget {r['steg']})"[:300]
         finally:
+            if r["utfall"] != "klar": self._lap("slut", t0)
             self.arrived.set()
             if bell is not None and r["utfall"] != "hänger":
                 await bell.wait()
