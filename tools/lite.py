@@ -240,6 +240,38 @@ def site_size(site: Path = SITE) -> tuple[int, int]:
     return sum(f.stat().st_size for f in files), len(files)
 
 
+def transfer_sizes(site: Path, files) -> dict[str, int | None]:
+    """What sending `files` (paths relative to the site) costs: bytes as they are, gzip-compressed (level 6, as
+    web servers compress on the fly) and brotli-compressed (quality 11, precompressed; None without the Python
+    package brotli)."""
+    import gzip
+    try: import brotli
+    except ImportError: brotli = None
+    out = {"files": 0, "raw": 0, "gzip": 0, "brotli": 0 if brotli else None}
+    for name in sorted(set(files)):
+        f = site / name
+        if not f.is_file(): continue
+        data = f.read_bytes()
+        out["files"] += 1
+        out["raw"] += len(data)
+        out["gzip"] += len(gzip.compress(data, 6, mtime=0))
+        if brotli: out["brotli"] += len(brotli.compress(data, quality=11))
+    return out
+
+
+def site_paths(site_url: str, urls) -> list[str]:
+    "The site's files that the URLs (requests of a page) ask for, relative to the site (a folder means its index.html)."
+    from urllib.parse import unquote, urlsplit
+    base = urlsplit(site_url.rstrip("/") + "/")
+    out = set()
+    for u in urls:
+        p = urlsplit(u)
+        if (p.scheme, p.netloc) != (base.scheme, base.netloc) or not p.path.startswith(base.path): continue
+        rel = unquote(p.path[len(base.path):])
+        out.add(rel + "index.html" if rel == "" or rel.endswith("/") else rel)
+    return sorted(out)
+
+
 # ------------------------------------------------------------------ build steps
 
 def build_venv() -> Path:
@@ -610,10 +642,17 @@ def page_guard(page: Path):
     page.write_text(html, encoding="utf-8")
 
 
+# The order the service worker fetches the files in: what a pupil's lesson needs first (Python, the course, the
+# pages and the extensions), JupyterLab's parts that only some pages load last.
+CACHE_ORDER = ["static/pyodide/", "files/elev/", "api/", "extensions/", "build/lab/", "", "build/"]
+
+
 def cached_files(out: Path) -> list[str]:
     "What the service worker keeps for offline use: every file of the site but itself and the licences."
-    return sorted(f.relative_to(out).as_posix() for f in out.rglob("*")
-                  if f.is_file() and f.name not in NOT_CACHED and f.name not in ("service-worker.js", SW_ORIGINAL))
+    files = [f.relative_to(out).as_posix() for f in out.rglob("*")
+             if f.is_file() and f.name not in NOT_CACHED and f.name not in ("service-worker.js", SW_ORIGINAL)]
+    group = lambda name: next(i for i, p in enumerate(CACHE_ORDER) if name.startswith(p) and (p or "/build/" not in "/" + name))
+    return sorted(files, key=lambda name: (group(name), name))
 
 
 def offline_cache(out: Path) -> str:

@@ -16,8 +16,8 @@
 // ner det på svenska och vad eleven ska göra, i stället för att vänta i all evighet.
 //
 // På webbplatsen utan installation ber tillägget dessutom webbplatsens servicearbetare (tools/lite.py,
-// tools/lite_service_worker.js) att spara hela kursen i webbläsaren när eleven kan börja, så att den sedan
-// fungerar utan nät.
+// tools/lite_service_worker.js) att spara hela kursen i webbläsaren när den första lektionen är klar (inte
+// medan den startar: då skulle de dela på nätet), så att kursen sedan fungerar utan nät.
 //
 // Tillägget laddas som JupyterLabs "federated extensions": en skriptfil som lägger en behållare i
 // window._JUPYTERLAB med init() och get(modul). pip installerar mappen labextension/ som
@@ -196,7 +196,7 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
           // startsidan och ordlistan: ingen kod, alltså ingen Python; lektionen eleven kom från får vara kvar
           // (tillbaka till den går fort)
           say('');
-          fillCache();
+          setTimeout(fillCache, 30000);   // efter första lektionen, eller om en halv minut (då laddas ingen Python)
           try { await w.sessionContext.ready; await w.sessionContext.shutdown(); } catch (e) { /* ingen kärna */ }
           return;
         }

@@ -15,6 +15,12 @@ opened again.
 Then every other notebook of the course, each in a fresh browser: it opens in the site and Run All goes
 through in Pyodide without an error and without a request off loopback (a lesson that used something
 Pyodide lacks would fail here, not in a classroom).
+
+A school day (issue 12): the site loaded once is kept by its service worker, and with the server stopped and
+the browser offline a reload still opens the lesson and a puzzle answers; what the pupil downloaded and what
+the cache holds are printed (raw, gzip, brotli). Opened as a file, the pages say in Swedish that a web server
+is needed. A return visit in pupil mode opens one page and starts at most one Python, however many lesson
+tabs the teacher mode left open. Python that cannot be loaded gives a Swedish message, not an endless wait.
 """
 from __future__ import annotations
 
@@ -26,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import (JS_RUN_STATE, LITE_BOOT_TIMEOUT, click, open_lite_puzzles, outputs, play_first_deal,
+from browser_helpers import (JS_RUN_STATE, KERNEL_TIMEOUT, LITE_BOOT_TIMEOUT, click, open_lite_puzzles, outputs, play_first_deal,
                              right_and_wrong, run_all_cells, screenshot, server_env, start_server, tail,
                              unavailable, wait_for_kernel_idle, wait_for_lite_notebook, wait_for_text)
 from plump_teach.lesson import PUPIL_LESSONS
@@ -280,3 +286,151 @@ def test_notebook_runs_in_jupyterlite(page, lite_server, request_log, name):
     state = run_all_cells(page, timeout=LITE_BOOT_TIMEOUT)   # raises with the cell's traceback on an error
     assert state["ran"] > 0 and state["pending"] == 0, state
     assert not request_log.external(), request_log.external()
+
+
+# ------------------------------------------------------------------ en skoldag: utan nät, som fil, återkomst
+
+JS_CACHE_STATE = """async ([name, done]) => {
+  const c = await caches.open(name);
+  return {entries: (await c.keys()).length, done: !!(await c.match(done)),
+          usage: (await navigator.storage.estimate()).usage};
+}"""
+LESSON_1 = "elev/01_vad_ar_plump.ipynb"
+
+
+def kernels(page) -> int:
+    "The Pyodide kernels running for the page: each is a web worker of the kernel extension."
+    return sum("pyodide-kernel-extension" in w.url for w in page.workers)
+
+
+def tabs(page) -> int:
+    return page.locator("#jp-main-dock-panel .lm-TabBar-tab").count()
+
+
+def wait_for_cache(page, base: str, site: Path, timeout_s: float = 240) -> dict:
+    "Wait until the service worker has kept the whole course (its mark .plump-sparad is in the cache)."
+    sys.path.insert(0, str(ROOT))
+    from tools import lite
+    version, files = lite.service_worker_files(site)
+    assert version and files, "service-worker.js saknar kursens lager"
+    end = time.monotonic() + timeout_s
+    while True:
+        state = page.evaluate(JS_CACHE_STATE, [f"plump-kurs-{version}", base + "/.plump-sparad"])
+        if state["done"]: return {**state, "files": files}
+        assert time.monotonic() < end, f"kursen sparades inte i webbläsaren inom {timeout_s} s: {state}"
+        page.wait_for_timeout(500)
+
+
+def mb(n) -> str:
+    return "–" if n is None else f"{n / 1e6:.1f} MB"
+
+
+def test_course_works_offline_after_the_first_visit(page, lite_site, tmp_path, request_log, record_property):
+    sys.path.insert(0, str(ROOT))
+    from tools import lite
+    servers = []
+    cmd = lambda port: [sys.executable, str(LITE), "serve", "--quiet", "--port", str(port), "--dir", str(lite_site)]
+    base = start_server(cmd, "/jupyter-lite.json", ROOT, tmp_path / "lite-serve.log", server_env(tmp_path), servers)
+    own = []   # what the pages themselves ask for (not the service worker keeping the course)
+    page.context.on("request", lambda r: own.append(r.url) if getattr(r, "service_worker", None) is None else None)
+    try:
+        # första besöket: startsidan och en lektion, som en elev
+        t0 = time.monotonic()
+        page.goto(base + "/")
+        wait_pupil_page(page, "start.ipynb")
+        link(page, PUPIL_LESSONS[0].title).click()
+        wait_pupil_page(page, LESSON_1.split("/")[-1])
+        first = time.monotonic() - t0
+        pupil = lite.site_paths(base, own)
+        state = wait_for_cache(page, base, lite_site)
+        kept = time.monotonic() - t0
+    finally:
+        for s in servers: s.stop()          # servern är borta ...
+    page.context.set_offline(True)          # ... och nätet också (det stänger även loopback)
+
+    t0 = time.monotonic()
+    page.reload()
+    wait_pupil_page(page, LESSON_1.split("/")[-1])
+    offline = time.monotonic() - t0
+    p = make_puzzle("trick_winner", 1)
+    right, wrong = right_and_wrong(p)
+    widget = outputs(page).filter(has_text="Vem tar sticket?").first
+    widget.get_by_role("button", name=wrong, exact=True).click()
+    wait_for_text(page, "Försök igen!", within=widget)
+    widget.get_by_role("button", name=right, exact=True).click()
+    wait_for_text(page, "Rätt!", within=widget)
+    screenshot(page, "lite-utan-nat-lektion")
+    assert kernels(page) == 1 and tabs(page) == 1
+    # nästa lektion och startsidan, också utan nät
+    link(page, f"{PUPIL_LESSONS[1].name} ▶").click()
+    wait_pupil_page(page, PUPIL_LESSONS[1].file)
+    again = page.context.new_page()
+    again.goto(base + "/")
+    wait_pupil_page(again, "start.ipynb")
+    assert not request_log.external(), request_log.external()
+
+    down = lite.transfer_sizes(lite_site, pupil)
+    cache = lite.transfer_sizes(lite_site, state["files"])
+    for key, value in [("pupil_download_raw_mb", down["raw"]), ("pupil_download_gzip_mb", down["gzip"]),
+                       ("pupil_download_brotli_mb", down["brotli"]), ("offline_cache_mb", cache["raw"])]:
+        record_property(f"lite_{key}", None if value is None else round(value / 1e6, 1))
+    record_property("lite_first_visit_s", round(first, 1))
+    record_property("lite_offline_reload_s", round(offline, 1))
+    print(f"\n[lite] första besöket (startsidan + lektion 1): {first:.1f} s; sidorna laddar {down['files']} filer, "
+          f"{mb(down['raw'])} ({mb(down['gzip'])} gzip, {mb(down['brotli'])} brotli); hela kursen sparad efter "
+          f"{kept:.1f} s: {cache['files']} filer, {mb(cache['raw'])} ({mb(cache['gzip'])} gzip), webbläsarens "
+          f"lagring {mb(state['usage'])}; omladdad utan nät: lektionen klar på {offline:.1f} s")
+
+
+def test_pages_opened_as_files_explain_what_to_do(page, lite_site):
+    for name in ("index.html", "lab/index.html"):
+        page.goto((lite_site / name).as_uri())
+        message = page.locator("#plump-fel")
+        message.wait_for(state="visible", timeout=10_000)
+        text = message.inner_text()
+        assert "Kursen måste visas av en webbserver" in text and "python3 tools/lite.py serve" in text, text
+        screenshot(page, f"lite-som-fil-{name.replace('/', '-').removesuffix('.html')}")
+
+
+def test_return_visit_opens_one_page_and_one_python(page, lite_server):
+    """The teacher mode (?elev=0) leaves two lesson tabs in the saved workspace; the pupil who comes back gets
+    the start page alone and no Python, then one Python for the lesson, and after a reload still one."""
+    for lesson in PUPIL_LESSONS[:2]:
+        page.goto(f"{lite_server}/lab/index.html?path=elev/{lesson.file}&elev=0")
+        wait_for_lite_notebook(page, lesson.file)
+        page.wait_for_timeout(2000)        # JupyterLab sparar arbetsytan en stund efter ändringen
+    page.wait_for_function("() => document.querySelectorAll('#jp-main-dock-panel .lm-TabBar-tab').length >= 2",
+                           timeout=KERNEL_TIMEOUT)
+    before = kernels(page)
+
+    t0 = time.monotonic()
+    page.goto(lite_server + "/")
+    wait_pupil_page(page, "start.ipynb")
+    took = time.monotonic() - t0
+    page.wait_for_timeout(1000)
+    assert (tabs(page), kernels(page)) == (1, 0)
+    link(page, PUPIL_LESSONS[0].title).click()
+    wait_pupil_page(page, PUPIL_LESSONS[0].file)
+    assert kernels(page) == 1
+    page.reload()
+    wait_pupil_page(page, PUPIL_LESSONS[0].file)
+    page.wait_for_timeout(1000)
+    assert (tabs(page), kernels(page)) == (1, 1)
+    print(f"\n[lite] återkomst i elevläget efter {before} Python i lärarläget: startsidan på {took:.1f} s, "
+          f"1 flik, 0 Python; lektionen och omladdningen: 1 flik, 1 Python")
+
+
+def test_python_that_cannot_load_gives_a_swedish_message(browser, lite_server):
+    """Pyodide cannot be fetched (the network is gone and nothing is kept): the line at the bottom says so in
+    Swedish and what to do, instead of waiting forever."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    try:
+        ctx.route("**/pyodide.asm.wasm", lambda route: route.abort())
+        page = ctx.new_page()
+        page.goto(f"{lite_server}/lab/index.html?path={LESSON_1}&elev=1")
+        banner = page.locator(".plump-elev-banner")
+        wait_for_text(page, "Python kan inte laddas", within=banner, timeout=60_000)
+        assert "säg till din lärare" in banner.inner_text()
+        screenshot(page, "lite-elev-python-saknas")
+    finally:
+        ctx.close()
