@@ -1,7 +1,7 @@
 """plump-teach som läraren kör den: elevkursen på en ledig port, och allt stängs när appen stoppas.
 
 The classroom app started as a teacher would (the console script, no browser): the class link sets the
-cookies, the pupil start page and a lesson answer over HTTP (a pre-started kernel in the pool), and when the
+cookies, the pupil start page and a lesson answer over HTTP, and when the
 app is stopped with SIGTERM (as a process manager or a closed terminal does) or Ctrl+C (SIGINT), the server
 and every kernel stop with it, the port is free again and the temporary course folder is gone. The rest of
 the classroom server is tested in tests/test_classroom.py.
@@ -64,7 +64,7 @@ def test_app_serves_the_course_and_stops_with_everything(tmp_path, how):
     port = free_port()
     env = {**os.environ, "TMPDIR": str(tmp_path), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
     proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(port), "--code", "abcd", "--results",
-                             str(tmp_path / "resultat"), "--pool", "1", "--lesson-pool", "0"], env=env,
+                             str(tmp_path / "resultat"), "--pool", "0", "--lesson-pool", "0"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}/voila/render/"

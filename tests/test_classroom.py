@@ -241,7 +241,7 @@ def test_idle_kernels_are_culled(server):
     s.wait_for(lambda st: not st["kernels"], timeout=60)
 
 
-def test_pool_serves_the_trainer(server):
+def test_pool_serves_the_trainer_and_all_dies_with_plump_teach(server):
     s = server("--pool", "1", "--lesson-pool", "0", "--idle-minutes", "0")
     s.wait_for(lambda st: len(st["kernels"]) == 1)              # poolens kärna, ingen elevs
     assert s.status()["pupil_kernels"] == []
@@ -253,6 +253,15 @@ def test_pool_serves_the_trainer(server):
     st = s.wait_for(lambda st: len(st["kernels"]) == 2)        # poolen fylls på
     assert st["pupil_kernels"] == [kid], st
     print(f"träningssidan ur poolen på {took:.1f} s")
+
+    # plump-teach dör utan att hinna säga till (kill -9): servern och kärnorna dör ändå
+    tree = children(s.proc.pid)
+    assert len(tree) >= 3                                       # servern, elevens kärna och poolens
+    os.kill(s.proc.pid, signal.SIGKILL)
+    s.proc.wait()
+    end = time.monotonic() + 30
+    while time.monotonic() < end and any(alive(p) for p in tree): time.sleep(0.5)
+    assert not [p for p in tree if alive(p)], "servern eller en kärna lever kvar"
 
 
 class Refs(HTMLParser):
@@ -300,15 +309,3 @@ def test_nothing_from_outside(server):
     # lektionens länkar till ordlistan hamnar på ordet: ankaret finns i ordlistan utan kärna
     words = set(re.findall(r'href="ordlista\.ipynb#([^"]+)"', seen["/voila/render/01_vad_ar_plump.ipynb"]))
     assert words and all(f'id="{w}"' in seen["/voila/render/ordlista.ipynb"] for w in words), words
-
-
-def test_server_dies_with_plump_teach(server):
-    s = server("--pool", "1", "--lesson-pool", "0")
-    s.wait_for(lambda st: len(st["kernels"]) == 1)
-    tree = children(s.proc.pid)
-    assert len(tree) >= 2                                       # servern och poolens kärna
-    os.kill(s.proc.pid, signal.SIGKILL)                          # plump-teach dör utan att hinna säga till
-    s.proc.wait()
-    end = time.monotonic() + 30
-    while time.monotonic() < end and any(alive(p) for p in tree): time.sleep(0.5)
-    assert not [p for p in tree if alive(p)], "servern eller en kärna lever kvar"
