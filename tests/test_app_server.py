@@ -1,10 +1,10 @@
 """plump-teach som läraren kör den: elevkursen på en ledig port, och allt stängs när appen stoppas.
 
 The classroom app started as a teacher would (the console script, no browser): the class link sets the
-cookies, the pupil start page and a lesson answer over HTTP, and when the
-app is stopped with SIGTERM (as a process manager or a closed terminal does) or Ctrl+C (SIGINT), the server
-and every kernel stop with it, the port is free again and the temporary course folder is gone. The rest of
-the classroom server is tested in tests/test_classroom.py.
+cookies, the pupil start page and a lesson answer over HTTP, and when the app is stopped with SIGTERM (as a
+process manager does), Ctrl+C (SIGINT) or SIGHUP (a closed terminal), the server and every kernel stop with
+it, the port is free again and the temporary course folder is gone. The rest of the classroom server is
+tested in tests/test_classroom.py.
 """
 import os
 import signal
@@ -59,7 +59,7 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").exists(), reason="behöver /proc")
-@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_app_serves_the_course_and_stops_with_everything(tmp_path, how):
     port = free_port()
     env = {**os.environ, "TMPDIR": str(tmp_path), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
