@@ -173,7 +173,8 @@ GUARDED_PAGES = ["index.html", "lab/index.html"]
 # What jupyter lite build leaves in the site for its own build (rspack's configuration, the app's npm
 # metadata, the template the bundle is made from, the schema of jupyter-lite.json): no browser asks for them.
 BUILD_FILES = ["package.json", "lab/package.json", "bootstrap.js", "jupyterlite.schema.v0.json",
-               "rspack.config.js", "rspack.config.analyze.js", "rspack.config.watch.js"]
+               "rspack.config.js", "rspack.config.analyze.js", "rspack.config.watch.js",
+               "build/service-worker.js"]   # the bundle's copy; JupyterLite registers the one in the site's root
 # The icon fonts come as woff2 and in four older formats that only browsers without woff2 load, and no
 # such browser runs Pyodide.
 OLD_FONT_FORMATS = (".eot", ".ttf", ".woff", ".svg")
@@ -650,7 +651,8 @@ CACHE_ORDER = ["static/pyodide/", "files/elev/", "api/", "extensions/", "build/l
 def cached_files(out: Path) -> list[str]:
     "What the service worker keeps for offline use: every file of the site but itself and the licences."
     files = [f.relative_to(out).as_posix() for f in out.rglob("*")
-             if f.is_file() and f.name not in NOT_CACHED and f.name not in ("service-worker.js", SW_ORIGINAL)]
+             if f.is_file() and f.name not in NOT_CACHED
+             and f.relative_to(out).as_posix() not in ("service-worker.js", SW_ORIGINAL)]
     group = lambda name: next(i for i, p in enumerate(CACHE_ORDER) if name.startswith(p) and (p or "/build/" not in "/" + name))
     return sorted(files, key=lambda name: (group(name), name))
 

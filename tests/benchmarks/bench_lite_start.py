@@ -14,6 +14,13 @@ round, so the machine's load falls on all of them alike; the median round counts
   no-drive   --no-drive: without JupyterLite's file-sync service worker (files Python writes are not kept)
 
 Issue 6's target: at most 15 s on these machines. Needs the browser-test tools (`.[dev]`, Chromium).
+
+  --school-day  (issue 12) the pupil's way instead: lesson 1 in pupil mode (?elev=1, it runs by itself), time
+             from page open to its first puzzle's button, for a first visit (empty browser), a return visit
+             (same browser, new tab) and a return visit with the server stopped and the browser offline
+             (everything from the service worker's cache); the same without the service worker (return visit
+             from the browser's HTTP cache only, as before issue 12; offline it cannot start). Also prints how
+             long keeping the whole course took and what the first visit and the cache weigh (raw, gzip, brotli).
 """
 import argparse
 import shutil
@@ -48,11 +55,92 @@ def build(name: str) -> Path:
     return lite.build(**options)
 
 
+LESSON_1 = "/lab/index.html?path=elev/01_vad_ar_plump.ipynb&elev=1"
+JS_KEPT = """async ([name, done]) => !!(await (await caches.open(name)).match(done))"""
+
+
+def lesson_clickable(page, base: str, wrong: str, timeout_ms: float = 180_000) -> float:
+    "Open lesson 1 in pupil mode; seconds until its first puzzle's button `wrong` is visible."
+    from browser_helpers import outputs
+    t0 = time.monotonic()
+    page.goto(base + LESSON_1)
+    widget = outputs(page).filter(has_text="Vem tar sticket?").first
+    widget.get_by_role("button", name=wrong, exact=True).wait_for(state="visible", timeout=timeout_ms)
+    return time.monotonic() - t0
+
+
+def school_day(rounds: int):
+    site = build("bytecode")
+    version, files = lite.service_worker_files(site)
+    _, wrong = right_and_wrong(make_puzzle("trick_winner", 1))
+    times = {k: [] for k in ("sw-first", "sw-return", "sw-offline", "sw-kept", "http-first", "http-return")}
+    first_files = set()
+    tmp = Path(tempfile.mkdtemp(prefix="bench-lite-dag-"))
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+            for r in range(rounds):
+                for sw in ("allow", "block"):
+                    port = free_port()
+                    base = f"http://127.0.0.1:{port}"
+                    srv = Server([sys.executable, str(ROOT / "tools" / "lite.py"), "serve", "--quiet", "--port", str(port),
+                                  "--dir", str(site)], ROOT, tmp / f"{r}-{sw}.log", server_env(tmp / f"{r}-{sw}"))
+                    try:
+                        srv.wait_until_answers(base + "/jupyter-lite.json")
+                        ctx = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers=sw)
+                        own = []
+                        ctx.on("request", lambda q: own.append(q.url) if getattr(q, "service_worker", None) is None else None)
+                        page = ctx.new_page()
+                        key = "sw" if sw == "allow" else "http"
+                        t0 = time.monotonic()
+                        times[f"{key}-first"].append(lesson_clickable(page, base, wrong))
+                        if sw == "allow":
+                            first_files |= set(lite.site_paths(base, own))
+                            while not page.evaluate(JS_KEPT, [f"plump-kurs-{version}", base + "/.plump-sparad"]):
+                                assert time.monotonic() - t0 < 600, "kursen sparades inte på tio minuter"
+                                page.wait_for_timeout(250)
+                            times["sw-kept"].append(time.monotonic() - t0)
+                        page.close()
+                        page = ctx.new_page()
+                        times[f"{key}-return"].append(lesson_clickable(page, base, wrong))
+                        page.close()
+                    finally:
+                        srv.stop()
+                    if sw == "allow":
+                        ctx.set_offline(True)
+                        page = ctx.new_page()
+                        times["sw-offline"].append(lesson_clickable(page, base, wrong))
+                    ctx.close()
+                    print(f"   runda {r + 1}  {sw:5s} " + "  ".join(f"{k} {v[-1]:5.1f} s" for k, v in times.items()
+                                                           if v and k.startswith("sw" if sw == "allow" else "http")), flush=True)
+            browser.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    med = {k: statistics.median(v) for k, v in times.items() if v}
+    print(f"\nElevläget, lektion 1: sidan öppnad -> första pusslets knapp syns, median av {rounds} rundor")
+    print(f"  med servicearbetaren:   första besöket {med['sw-first']:5.1f} s   återbesök {med['sw-return']:5.1f} s   "
+          f"återbesök utan nät {med['sw-offline']:5.1f} s   (hela kursen sparad {med['sw-kept']:.1f} s efter att sidan öppnades)")
+    print(f"  utan servicearbetaren:  första besöket {med['http-first']:5.1f} s   återbesök {med['http-return']:5.1f} s   "
+          f"(bara webbläsarens vanliga cache; utan nät startar sidan inte)")
+    mb = lambda n: "–" if n is None else f"{n / 1e6:.1f} MB"
+    for label, names in (("lektion 1 laddar", first_files), ("cachen (hela kursen)", files)):
+        t = lite.transfer_sizes(site, names)
+        print(f"  {label:22s} {t['files']:4d} filer  {mb(t['raw'])} okomprimerat, {mb(t['gzip'])} gzip, {mb(t['brotli'])} brotli")
+    size, n = lite.site_size(site)
+    print(f"  webbplatsen            {n:4d} filer  {size / 1e6:.1f} MB")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--variants", default="bytecode,source", help="kommaseparerade, av: " + ", ".join(VARIANTS))
+    p.add_argument("--school-day", action="store_true",
+                   help="elevens väg: första besöket, återbesök och återbesök utan nät (issue 12)")
     a = p.parse_args()
+    if a.school_day:
+        if not CHROMIUM.exists(): sys.exit(f"{CHROMIUM} saknas (apt-get install -y chromium)")
+        return school_day(a.rounds)
     names = [v for v in a.variants.split(",") if v]
     unknown = set(names) - set(VARIANTS)
     if unknown: sys.exit(f"okända varianter: {', '.join(sorted(unknown))}")
