@@ -22,8 +22,8 @@ from .plump_rules import PlumpError
 # %% auto #0
 __all__ = ['OUTCOMES', 'EVENT_TYPES', 'NAME_MAX', 'LINE_MAX', 'RESUME_WITHIN', 'ACTIVE_WITHIN', 'CSV_COLUMNS', 'pupil_id_ok',
            'clean_name', 'now_iso', 'clean_event', 'ResultStore', 'tasks_of', 'count_outcomes', 'by_kind',
-           'needs_practice', 'Recorder', 'current_recorder', 'register', 'set_recorder', 'attach_pupil',
-           'unfinished_session', 'page_title', 'duration', 'pupil_label', 'teacher_page', 'class_csv']
+           'needs_practice', 'Recorder', 'current_recorder', 'register', 'set_recorder', 'wait_for_request',
+           'attach_pupil', 'unfinished_session', 'page_title', 'duration', 'pupil_label', 'teacher_page', 'class_csv']
 
 # %% ../nbs/26_resultat.ipynb #c0396ab4
 OUTCOMES = {'first_try': 'rätt direkt', 'with_hint': 'rätt med ledtråd', 'after_mistake': 'rätt efter ett fel',
@@ -222,15 +222,30 @@ def _cookies(header: str) -> dict[str, str]:
     return out
 
 
+def wait_for_request(timeout: float = 24 * 3600) -> None:
+    """Vänta tills en elev får den här förstartade kärnan, och lägg elevens anrop (kakorna, sidans adress) i miljön.
+    Gör samma sak som `voila.utils.wait_for_request`, men utan att importera voila: det drar in hela jupyter_server
+    och kostade varje kärna i poolen 5–6 sekunder processortid, mer än att köra hela sidan."""
+    import asyncio, threading, websockets
+    e = os.environ
+    url = (f"ws://{e.get('VOILA_APP_IP', '127.0.0.1')}:{e.get('VOILA_APP_PORT', '8866')}"
+           f"{e.get('VOILA_WS_BASE_URL', e.get('VOILA_SERVER_URL', '/'))}voila/query/{e.get('VOILA_KERNEL_ID', '')}")
+    got = {}
+    async def fetch():
+        async with websockets.connect(url, open_timeout=5) as ws: got['info'] = await asyncio.wait_for(ws.recv(), timeout)
+    # kärnan har redan en händelseloop i huvudtråden, så väntan får en egen tråd med en egen loop
+    t = threading.Thread(target=lambda: asyncio.run(fetch()), daemon=True)
+    t.start(); t.join()
+    for k, v in json.loads(got.get('info') or '{}').items(): os.environ[k] = str(v)
+
+
 def attach_pupil() -> None:
     """Koppla elevens resultat till sidan (den sista, dolda cellen i klassrummet); utan klassrum händer ingenting.
     Ger ingenting tillbaka, så att cellen inte visar något; elevens `Recorder` ger `current_recorder()`."""
     global _waited
     if os.environ.get('VOILA_PREHEAT') == 'True' and not _waited:
         _waited = True
-        try:
-            from voila.utils import wait_for_request
-            wait_for_request()
+        try: wait_for_request()
         except Exception: pass         # utan elevens anrop sparas ingenting; sidan ska aldrig visa ett fel
     folder = os.environ.get('PLUMP_TEACH_RESULTAT')
     cookies = _cookies(os.environ.get('HTTP_COOKIE', ''))

@@ -235,13 +235,13 @@ def test_attach_pupil_reads_the_cookie_and_refuses_a_bad_id(tmp_path, monkeypatc
 
 
 def test_in_preheat_mode_attach_waits_for_the_request_once(tmp_path, monkeypatch):
-    import voila.utils
+    import plump_teach.results as R
     calls = []
     def arrives():
         calls.append(1)
         classroom(monkeypatch, tmp_path, pupil=BEA, name='Bea')
     monkeypatch.setenv('VOILA_PREHEAT', 'True')
-    monkeypatch.setattr(voila.utils, 'wait_for_request', arrives)
+    monkeypatch.setattr(R, 'wait_for_request', arrives)
     from plump_teach.widgets import PuzzleWidget
     w = PuzzleWidget('score', 4)                  # made before the pupil is known, as Voilà pre-runs the page
     w.shown_at -= 600                             # ten minutes before the pupil comes
@@ -368,8 +368,44 @@ def test_any_recorded_events_read_back_equal_and_the_counts_add_up(tmp_path_fact
 
 
 def test_a_failing_wait_for_the_request_never_shows_the_pupil_an_error(tmp_path, monkeypatch):
-    import voila.utils
+    import plump_teach.results as R
     def fails(): raise ConnectionError('websocket closed')
     monkeypatch.setenv('VOILA_PREHEAT', 'True')
-    monkeypatch.setattr(voila.utils, 'wait_for_request', fails)
+    monkeypatch.setattr(R, 'wait_for_request', fails)
     assert attach_pupil() is None and current_recorder() is None
+
+
+def test_wait_for_request_reads_the_request_that_voila_sends_over_its_websocket(monkeypatch):
+    "Den riktiga vägen: en websocket som Voilàs (voila/query/<kärnans id>) skickar anropets miljö när en elev kommer."
+    import asyncio, socket, threading, websockets
+    from plump_teach.results import wait_for_request
+    with socket.socket() as s: s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]
+    paths, ready, stop = [], threading.Event(), threading.Event()
+    async def handler(ws, *rest):
+        paths.append(getattr(getattr(ws, 'request', None), 'path', None) or (rest[0] if rest else ws.path))
+        await asyncio.sleep(0.3)                   # eleven kommer lite senare
+        await ws.send(json.dumps({'HTTP_COOKIE': 'plump_elev=0123456789abcdef', 'SCRIPT_NAME': '/voila/render/traning.ipynb'}))
+    async def serve():
+        async with websockets.serve(handler, '127.0.0.1', port):
+            ready.set()
+            while not stop.is_set(): await asyncio.sleep(0.05)
+    t = threading.Thread(target=lambda: asyncio.run(serve()), daemon=True); t.start()
+    assert ready.wait(10)
+    for k, v in {'VOILA_APP_IP': '127.0.0.1', 'VOILA_APP_PORT': str(port), 'VOILA_SERVER_URL': '/',
+                 'VOILA_KERNEL_ID': 'abc-123'}.items(): monkeypatch.setenv(k, v)
+    monkeypatch.delenv('VOILA_WS_BASE_URL', raising=False)
+    monkeypatch.delenv('HTTP_COOKIE', raising=False); monkeypatch.delenv('SCRIPT_NAME', raising=False)
+    try:
+        wait_for_request(timeout=10)
+        assert os.environ['HTTP_COOKIE'] == 'plump_elev=0123456789abcdef'
+        assert os.environ['SCRIPT_NAME'] == '/voila/render/traning.ipynb'
+        assert paths == ['/voila/query/abc-123']
+    finally: stop.set(); t.join(5)
+
+
+def test_the_results_module_does_not_import_voila_or_jupyter_server():
+    "Varje förstartad kärna läser in plump_teach.results; voila och jupyter_server kostar sekunder processortid."
+    code = ("import sys, plump_teach.results, plump_teach.widgets; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('voila', 'jupyter_server')))")
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == '[]', out
