@@ -37,6 +37,7 @@ __all__ = ['CODE_LETTERS', 'new_code', 'new_pupil_id', 'clean_code', 'code_match
            'serve_parser', 'serve']
 
 # %% ../nbs/25_klassrummet.ipynb #46517714
+import tornado.log
 import tornado.web
 from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
@@ -386,13 +387,22 @@ class LandingHandler(_PageHandler):
             return self.page(403, code_page())
         if not code_matches(kod, self.room.code): return self.page(403, code_page(wrong=True))
         if namn is None: return self.page(200, landing_page(clean_code(kod), mine['namn']))
-        days = 1
+        days, pupil, name = 1, mine['elev'] or new_pupil_id(), clean_name(namn)
         self.set_cookie('plump_klass', self.room.code, path='/', expires_days=days, httponly=True, samesite='Lax')
-        self.set_cookie('plump_elev', mine['elev'] or new_pupil_id(), path='/', expires_days=365, httponly=True,
-                        samesite='Lax')
-        self.set_cookie('plump_namn', urllib.parse.quote(clean_name(namn), safe=''), path='/', expires_days=days,
+        self.set_cookie('plump_elev', pupil, path='/', expires_days=365, httponly=True, samesite='Lax')
+        self.set_cookie('plump_namn', urllib.parse.quote(name, safe=''), path='/', expires_days=days,
                         httponly=True, samesite='Lax')
+        self.record_join(pupil, name)
         self.redirect(self.room.start_url)
+
+    def record_join(self, pupil: str, name: str):
+        "Eleven har gått in: lärarsidan visar eleven direkt, också innan eleven öppnar en sida med kärna."
+        try:
+            from plump_teach.results import ResultStore
+            ResultStore(self.room.results).record(pupil, {'type': 'page', 'name': name, 'page': self.room.start})
+        except Exception as e:           # eleven ska aldrig se ett fel för det; läraren ser det i terminalen
+            tornado.log.app_log.warning("Kunde inte spara att en elev gick in (resultatmappen %s): %s",
+                                        self.room.results, e)
 
 
 class StaticPageHandler(_PageHandler):

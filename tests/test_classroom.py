@@ -1,8 +1,9 @@
 """Klassrummets server (plump_teach.classroom) med riktiga kärnor: kakorna, grinden, taket, stängningen och gallringen.
 
 The classroom server started through the console script on a free loopback port, one server per test (started
-and stopped inside it): the class link sets the cookies and leads to the start page; without the class code every
-page, API call and kernel websocket is refused with the Swedish page (403); the teacher page wants the teacher
+and stopped inside it): the class link sets the cookies and leads to the start page, and a pupil who has just
+joined shows on the teacher page (the pupil gets in even when the results folder cannot be written); without the
+class code every page, API call and kernel websocket is refused with the Swedish page (403); the teacher page wants the teacher
 code; the browser's shutdown beacon (no _xsrf) frees the kernel; beyond --max-pupils the Swedish "Klassen är full"
 page (503) retries by itself; idle kernels are culled; a pre-started kernel serves the trainer; nothing any page
 references is on another host; and when plump-teach is killed without warning the server and its kernels die too.
@@ -157,6 +158,9 @@ def test_class_link_cookies_and_refusals(server):
     cookies = dict(c.split(";")[0].split("=", 1) for c in headers.get_all("Set-Cookie"))
     assert cookies["plump_klass"] == CODE and re.fullmatch("[0-9a-f]{16}", cookies["plump_elev"])
     assert urllib.parse.unquote(cookies["plump_namn"]) == "Åsa Ek"
+    # eleven syns på lärarsidan direkt, innan hon har öppnat en sida med kärna (startsidan har ingen)
+    status, _, page = request(s.base + f"/larare?kod={TEACHER}", None)
+    assert status == 200 and "Åsa Ek" in page and "Startsidan" in page, page
     # elevens id behålls när eleven går in igen
     again = request(s.base + f"/?kod={CODE}&namn=", f"plump_elev={cookies['plump_elev']}")[1].get_all("Set-Cookie")
     assert f"plump_elev={cookies['plump_elev']}" in ";".join(again)
@@ -199,6 +203,13 @@ def test_class_link_cookies_and_refusals(server):
     status, _, page = request(s.base + f"/larare/klasslank?kod={TEACHER}", None)     # sidan att visa för klassen
     assert status == 200 and "<svg" in page and f"/?kod={CODE}" in page
     assert request(s.base + f"/larare/klasslank?kod={CODE}", None)[0] == 403
+
+    # resultatmappen går inte att skriva i: eleven går ändå in, utan fel
+    for f in s.results.iterdir(): f.unlink()
+    s.results.rmdir()
+    s.results.write_text("ingen mapp")
+    status, headers, page = request(s.base + f"/?kod={CODE}&namn=Bea", None)
+    assert status == 302 and headers["Location"] == "/voila/render/start.ipynb", (status, page)
 
 
 def test_trainer_only(server):
