@@ -341,6 +341,13 @@ class Classroom:
     @property
     def start_url(self) -> str: return '/voila/render/' + urllib.parse.quote(self.start)
 
+    def join_url(self, host: str = '') -> str | None:
+        "Elevlänken som lärarsidan visar: den första i `links`, annars den egna datorns adress `host` med klasskoden."
+        if self.links: return self.links[0]
+        if host.rpartition(':')[0].strip('[]') in ('127.0.0.1', 'localhost', '::1'):
+            return f'http://{host}/?kod={urllib.parse.quote(self.code)}'
+        return None
+
     def allowed(self, request) -> bool:
         "Får begäran `request` komma förbi grinden?"
         path = request.path
@@ -466,7 +473,7 @@ class TeacherHandler(_PageHandler):
             self.set_header('Cache-Control', 'no-store')
             return self.finish(results.class_csv(store))
         if what: raise tornado.web.HTTPError(404)
-        self.page(200, results.teacher_page(store, self.room.teacher_code))
+        self.page(200, results.teacher_page(store, self.room.teacher_code, join_url=self.room.join_url(self.request.host)))
 
 # %% ../nbs/25_klassrummet.ipynb #0f4a38f4
 def has_code(nb: dict) -> bool:

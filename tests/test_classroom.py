@@ -1,7 +1,7 @@
 """Klassrummets server (plump_teach.classroom) med riktiga kärnor: kakorna, grinden, taket, stängningen och gallringen.
 
 The classroom server started through the console script on a free loopback port, one server per test (started
-and stopped inside it): the class link sets the cookies and leads to the start page, and a pupil who has just
+and stopped inside it): the class link sets the cookies and leads to the start page (the empty teacher page shows that link), and a pupil who has just
 joined shows on the teacher page (the pupil gets in even when the results folder cannot be written); without the
 class code every page, API call and kernel websocket is refused with the Swedish page (403); the teacher page wants the teacher
 code; the browser's shutdown beacon (no _xsrf) frees the kernel; beyond --max-pupils the Swedish "Klassen är full"
@@ -153,6 +153,9 @@ def test_class_link_cookies_and_refusals(server):
     s = server("--pool", "0", "--lesson-pool", "0")
     status, _, page = request(s.base + f"/?kod={CODE.upper()}", None)      # koden får skrivas med stora bokstäver
     assert status == 200 and '<label for="namn">' in page and 'name="namn"' in page
+    # ingen elev har gått in än: lärarsidan visar elevlänken som den är
+    status, _, page = request(s.base + f"/larare?kod={TEACHER}", None)
+    assert status == 200 and "Inga elever har börjat" in page and f"<b>{s.base}/?kod={CODE}</b>" in page, page
     status, headers, _ = request(s.base + f"/?kod={CODE}&namn=%C3%85sa%20Ek", None)
     assert status == 302 and headers["Location"] == "/voila/render/start.ipynb"
     cookies = dict(c.split(";")[0].split("=", 1) for c in headers.get_all("Set-Cookie"))
