@@ -21,15 +21,16 @@ import urllib.request
 import webbrowser
 from pathlib import Path
 from .puzzles import PUZZLE_KINDS
-from .course import build_course, pupil_dir
+from .course import attach_cell, build_course, pupil_dir
 from .classroom import class_link_page, lan_addresses, new_code, qr_text
 
 # %% auto #0
 __all__ = ['app_notebook', 'voila_command', 'cli_parser', 'classroom_command', 'pupil_links', 'teacher_link', 'banner', 'main']
 
 # %% ../nbs/10_app.ipynb #43420126
-def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None) -> dict:
-    "Notebooken som Voilà visar: en rubrik och en `PuzzleTrainer`."
+def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None, classroom: bool = False) -> dict:
+    """Notebooken som Voilà visar: en rubrik och en `PuzzleTrainer`. Med `classroom=True` kommer klassrummets dolda
+    sista cell med (`attach_cell`), som sparar elevens resultat, som på kursens sidor."""
     args = f"kinds={list(kinds)!r}, " if kinds else ""
     args += f"rounds={rounds}, level={level}" + (f", seed={seed}" if seed is not None else "")
     cells = [
@@ -41,6 +42,7 @@ def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None 
         {"cell_type": "code", "id": "traning", "metadata": {}, "execution_count": None, "outputs": [],
          "source": f"PuzzleTrainer({args})"},
     ]
+    if classroom: cells.append(attach_cell())
     return {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
             "nbformat": 4, "nbformat_minor": 5}
 
@@ -200,8 +202,8 @@ def main(argv=None):
         else:
             target.mkdir()
             start = 'Pusselträning.ipynb'
-            (target / start).write_text(json.dumps(app_notebook(a.kinds, a.rounds, a.level, a.seed), ensure_ascii=False),
-                                        encoding='utf-8')
+            nb = app_notebook(a.kinds, a.rounds, a.level, a.seed, classroom=True)
+            (target / start).write_text(json.dumps(nb, ensure_ascii=False), encoding='utf-8')
             what = 'Pusselträningen'
         if not a.trainer_only and not course:
             print("Elevlektionerna finns inte här (de ligger i nbs/elev i en arbetskopia av projektet); "

@@ -221,6 +221,10 @@ def test_trainer_only(server):
     assert status == 302 and headers["Location"] == "/voila/render/Pusseltr%C3%A4ning.ipynb"
     status, _, page = request(s.base + headers["Location"])
     assert status == 200 and "Plump: pusseltr&#228;ning" in page and "PuzzleTrainer" in page and "Traceback" not in page
+    # sidans dolda sista cell sparar elevens resultat, som på kursens sidor
+    events = [json.loads(l) for l in (s.results / "elev-0123456789abcdef.jsonl").read_text("utf-8").splitlines()]
+    assert {"type": "page", "name": "Kim", "page": "Pusselträning.ipynb"}.items() <= events[-1].items(), events
+    assert "Kim" in request(s.base + f"/larare?kod={TEACHER}", None)[2]
 
 
 def test_beacon_frees_the_kernel_and_the_class_gets_full(server):
