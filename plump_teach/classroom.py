@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['CODE_LETTERS', 'new_code', 'new_pupil_id', 'clean_code', 'code_matches', 'read_cookies', 'clean_name',
+__all__ = ['CODE_LETTERS', 'NOT_IN_VOILA', 'new_code', 'new_pupil_id', 'clean_code', 'code_matches', 'read_cookies', 'clean_name',
            'pupil_from_cookies', 'html_page', 'landing_page', 'code_page', 'full_page', 'teacher_code_page',
            'parse_ip_addr', 'lan_addresses', 'qr_text', 'qr_svg', 'class_link_page', 'KernelPorts',
            'ClassroomKernelManager', 'strip_outside_links', 'NoOutsideLinks', 'Classroom', 'ClassroomApplication',
@@ -537,6 +537,8 @@ class ClassroomVoila(Voila):
         self.listen()
 
 # %% ../nbs/25_klassrummet.ipynb #91a72cfd
+NOT_IN_VOILA = ('plump-teach-elev',)     # projektets tillägg till JupyterLab, som Voilà inte ska ladda
+
 def classroom_config(folder: Path, port: int = 8866, ip: str = '127.0.0.1', max_pupils: int = 40, pool: int = 8,
                      lesson_pool: int = 1, idle_minutes: float = 20, trainer: str = 'traning.ipynb',
                      static: tuple = ()) -> Config:
@@ -546,6 +548,7 @@ def classroom_config(folder: Path, port: int = 8866, ip: str = '127.0.0.1', max_
     c.VoilaConfiguration.show_tracebacks = False
     c.VoilaConfiguration.multi_kernel_manager_class = 'plump_teach.classroom.ClassroomKernelManager'
     c.VoilaConfiguration.http_header_envs = ['Cookie']
+    c.VoilaConfiguration.extension_denylist = list(NOT_IN_VOILA)
     c.ClassroomKernelManager.max_pupils = max_pupils
     pools = {f.name: {'pool_size': max(0, pool if f.name == trainer else lesson_pool)}
              for f in sorted(Path(folder).glob('*.ipynb'))}

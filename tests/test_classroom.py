@@ -6,7 +6,8 @@ joined shows on the teacher page (the pupil gets in even when the results folder
 class code every page, API call and kernel websocket is refused with the Swedish page (403); the teacher page wants the teacher
 code; the browser's shutdown beacon (no _xsrf) frees the kernel; beyond --max-pupils the Swedish "Klassen är full"
 page (503) retries by itself; idle kernels are culled; a pre-started kernel serves the trainer; nothing any page
-references is on another host; and when plump-teach is killed without warning the server and its kernels die too.
+references is on another host, and the JupyterLab extensions Voilà loads exist (the project's own,
+for JupyterLab, is not among them); and when plump-teach is killed without warning the server and its kernels die too.
 """
 import json
 import os
@@ -317,11 +318,21 @@ def test_nothing_from_outside(server):
         assert not OUTSIDE.search(page), (path, OUTSIDE.search(page)[0])
         assert "cdn.jsdelivr.net" not in page and "cdnjs.cloudflare.com" not in page, path
     assert any("/voila/static/" in a for a in assets)
+    # tilläggen som Voilàs sidor laddar finns alla; projektets tillägg till JupyterLab är inte med
+    for path, page in seen.items():
+        m = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', page, re.S)
+        if not m: continue
+        extensions = json.loads(m[1])["federated_extensions"]
+        assert "plump-teach-elev" not in {e["name"] for e in extensions}, path
+        for e in extensions: assets.add(f"{s.base}/voila/labextensions/{e['name']}/{e['load']}")
     for url in sorted(assets):
         status, headers, body = request(url, COOKIE)
         assert status == 200, url
         if "css" in headers.get("Content-Type", "") or "html" in headers.get("Content-Type", ""):
             assert not OUTSIDE.search(body), (url, OUTSIDE.search(body)[0])
+    s.log.seek(0)
+    log = s.log.read()
+    assert "Traceback" not in log and "/labextensions/" not in log, log[-3000:]
     # startsidan och ordlistan har ingen kod: de kom utan kärna (bara lektionen och träningen har en)
     assert len(s.status()["kernels"]) == 2
     # lektionens länkar till ordlistan hamnar på ordet: ankaret finns i ordlistan utan kärna
