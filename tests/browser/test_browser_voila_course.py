@@ -1,23 +1,31 @@
-"""Elevkursen utan kod i Voilà, som `plump-teach` visar den, i en riktig webbläsare.
+"""Elevkursen utan kod i klassrummets server, som `plump-teach` visar den, i en riktig webbläsare.
 
-The pupil course without code in Voilà (what `plump-teach` serves: plump_teach.course.build_course, then
-`voila <folder>`), in a real Chromium. The start page lists the lessons and its links lead on from lesson to
+The pupil course without code as `plump-teach` serves it: the classroom server (console script `plump-teach` on a
+free loopback port, no browser, no pre-started kernels so that each page runs when the browser asks for it), in a
+real Chromium. Before each test the pupil goes through the landing page with the class code (types a name, presses
+"Börja") and lands on the start page. The start page lists the lessons and its links lead on from lesson to
 lesson. Every page (start, lessons 01-08, the trainer, the glossary) renders with no error, no code and no
 instruction to run cells, and at 1280x900, 768x1024 and 390x844 nothing is wider than the page, nothing scrolls
 sideways, and every button is at least 44 px tall. A wrong puzzle answer gets Swedish feedback; the trainer
-starts. Full-length screenshots go to tests/browser/screenshots/voila-<page>-WxH.png.
+starts. Not one request leaves the machine. Full-length screenshots go to tests/browser/screenshots/voila-<page>-WxH.png.
 
-One Voilà serves the whole module (`voila_course`); each page is rendered (and run in a kernel of its own) when
-the browser asks for it.
+One server serves the whole module (`classroom_course`); the start page and the glossary have no code and come
+without a kernel, every other page runs in a kernel of its own when the browser asks for it.
 """
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
-from browser_helpers import (assert_page_fits, outputs, right_and_wrong, screenshot, settle, small_buttons,
-                             wait_for_outputs_rendered, wait_for_text)
+from browser_helpers import (assert_page_fits, free_port, outputs, right_and_wrong, screenshot, server_env, settle,
+                             small_buttons, tail, wait_for_outputs_rendered, wait_for_text)
 from plump_teach.course import no_code
 from plump_teach.lesson import PUPIL_LESSONS
 from plump_teach.puzzles import make_puzzle
@@ -27,8 +35,51 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 ELEV = Path(__file__).resolve().parents[2] / "nbs" / "elev"
 SIZES = ((1280, 900), (768, 1024), (390, 844))
 PAGES = ["start.ipynb"] + [l.file for l in PUPIL_LESSONS] + ["traning.ipynb", "ordlista.ipynb"]
-VOILA_KNOWN_CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@[^/]+/css/")
 RENDER_TIMEOUT = 90_000   # ms: Voilà har kört hela notebooken och widgetarna är ritade
+BIN = Path(sys.executable).parent / "plump-teach"
+CODE = "kurs"
+
+
+@pytest.fixture(scope="module")
+def classroom_course(tmp_path_factory):
+    """plump-teach på en ledig port, utan webbläsare och utan färdigstartade kärnor (varje sida körs när
+    webbläsaren ber om den). Ger adressen som sidorna ligger under: `classroom_course + "start.ipynb"`."""
+    home = tmp_path_factory.mktemp("klassrum-kurs")
+    port, log = free_port(), home / "plump-teach.log"
+    env = {**server_env(home), "TMPDIR": str(home)}
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(port), "--code", CODE, "--results",
+                                 str(home / "resultat"), "--pool", "0", "--lesson-pool", "0", "--idle-minutes", "0"],
+                                env=env, cwd=home, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        end = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, tail(log)
+            try:
+                if urllib.request.urlopen(f"{base}/?kod={CODE}", timeout=5).status == 200: break
+            except OSError: pass
+            assert time.monotonic() < end, tail(log)
+            time.sleep(0.3)
+        yield base + "/voila/render/"
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try: proc.wait(timeout=30)
+            except subprocess.TimeoutExpired: pass
+        try: os.killpg(proc.pid, signal.SIGKILL)
+        except OSError: pass
+        proc.wait()
+
+
+@pytest.fixture(autouse=True)
+def pupil(page, classroom_course):
+    "Eleven går in med klasslänken: skriver ett namn, trycker Börja och kommer till startsidan."
+    base = classroom_course.split("/voila/")[0]
+    page.goto(f"{base}/?kod={CODE}")
+    page.get_by_label("Ditt namn (frivilligt)").fill("Testelev")
+    page.get_by_role("button", name="Börja").click()
+    page.wait_for_url(classroom_course + "start.ipynb")
 
 # Sidans bredd mot innehållet: dokumentet och Voilàs rullande behållare (#rendered_cells) rullar inte i sidled,
 # och varje synligt element ligger innanför sidan och har ingen dold sidoscroll (scrollWidth större än
@@ -65,7 +116,7 @@ def short(name: str) -> str:
 
 
 def course_notebook(name: str) -> dict:
-    "Sidan som Voilà visar: lektionen utan cellerna för JupyterLab och utan testcellerna (som build_course)."
+    "Lektionen utan cellerna för JupyterLab och utan testcellerna (som build_course, men utan klassrummets cell)."
     return no_code(json.loads((ELEV / name).read_text(encoding="utf-8")))
 
 
@@ -95,7 +146,8 @@ def wait_for_rendered(page, name: str):
 
 def check_no_code_no_error(page, name: str):
     nb = course_notebook(name)
-    assert page.locator(".jp-CodeCell").count() == len(code_cells(nb))
+    # i klassrummet har varje sida med kod en dold sista cell till (den sparar elevens resultat)
+    assert page.locator(".jp-CodeCell").count() == len(code_cells(nb)) + (1 if code_cells(nb) else 0)
     assert page.locator(".jp-CodeCell .jp-InputArea, .cm-editor, .CodeMirror").filter(visible=True).count() == 0, "kod syns"
     assert page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
     text = page.locator("body").inner_text()
@@ -128,9 +180,9 @@ def check_sizes(page, name: str, suffix: str = "") -> tuple[list[str], dict]:
     return problems, small
 
 
-def test_start_page_and_navigation(page, voila_course, request_log):
+def test_start_page_and_navigation(page, classroom_course, request_log):
     "Startsidan listar lektionerna i ordning och har ingen kod; länkarna leder till lektion 1 och vidare till lektion 2."
-    open_page(page, voila_course, "start.ipynb")
+    open_page(page, classroom_course, "start.ipynb")
     check_no_code_no_error(page, "start.ipynb")
     wait_for_text(page, "Plump och Bismarck: elevkursen", within="body")
     links = page.locator(".jp-MarkdownCell a")
@@ -152,15 +204,13 @@ def test_start_page_and_navigation(page, voila_course, request_log):
     wait_for_rendered(page, PUPIL_LESSONS[1].file)
     page.get_by_role("heading", name=PUPIL_LESSONS[1].name).wait_for()
     check_no_code_no_error(page, PUPIL_LESSONS[1].file)
-    # Voilàs lab-mall (0.5.x) länkar Font Awesome från cdn.jsdelivr.net (känt, se test_browser_smoke.py); inget annat
-    # får lämna datorn
-    external = request_log.external()
-    assert all(VOILA_KNOWN_CDN.match(u) for u in external), external
+    # klassrummet tar bort Voilàs länkar utanför datorn (Font Awesome från cdn.jsdelivr.net): inget lämnar datorn
+    assert not request_log.external(), request_log.external()
 
 
 @pytest.mark.parametrize("name", PAGES, ids=short)
-def test_course_page_in_voila(page, voila_course, name):
-    open_page(page, voila_course, name)
+def test_course_page_in_voila(page, classroom_course, name):
+    open_page(page, classroom_course, name)
     check_no_code_no_error(page, name)
     nb = course_notebook(name)
     title = next(l for c in nb["cells"] if c["cell_type"] == "markdown"
