@@ -108,7 +108,7 @@ def cli_parser() -> argparse.ArgumentParser:
                    help='mappen där elevernas resultat sparas (plump-teach-resultat)')
     k.add_argument('--max-pupils', type=int, default=40, metavar='ANTAL',
                    help='högst så många öppna elevsidor samtidigt (40)')
-    k.add_argument('--pool', type=int, default=8, metavar='ANTAL', help='färdigstartade kärnor för träningssidan (8)')
+    k.add_argument('--pool', type=int, default=30, metavar='ANTAL', help='färdigstartade kärnor för träningssidan, en per elev som kommer på en gång (30)')
     k.add_argument('--lesson-pool', type=int, default=1, metavar='ANTAL',
                    help='färdigstartade kärnor för varje lektion (1)')
     k.add_argument('--idle-minutes', type=float, default=20, metavar='MINUTER',
@@ -123,7 +123,7 @@ def cli_parser() -> argparse.ArgumentParser:
 
 # %% ../nbs/10_app.ipynb #3201a351
 def classroom_command(folder: Path, port: int, ip: str, code: str, teacher_code: str, results: Path,
-                      max_pupils: int = 40, pool: int = 8, lesson_pool: int = 1, idle_minutes: float = 20,
+                      max_pupils: int = 40, pool: int = 30, lesson_pool: int = 1, idle_minutes: float = 20,
                       start: str = 'start.ipynb', trainer: str = 'traning.ipynb', links: list[str] = ()) -> list[str]:
     "Kommandoraden som startar klassrummets server (`plump_teach.classroom.serve`) med kursen i `folder`."
     return [sys.executable, '-c', 'from plump_teach.classroom import serve; serve()', str(folder),

@@ -24,6 +24,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,7 +34,7 @@ __all__ = ['CODE_LETTERS', 'NOT_IN_VOILA', 'new_code', 'new_pupil_id', 'clean_co
            'parse_ip_addr', 'lan_addresses', 'qr_text', 'qr_svg', 'class_link_page', 'KernelPorts',
            'ClassroomKernelManager', 'strip_outside_links', 'NoOutsideLinks', 'Classroom', 'ClassroomApplication',
            'CodeHandler', 'LandingHandler', 'StaticPageHandler', 'FullAwareRenderHandler', 'BeaconHandler',
-           'TeacherHandler', 'has_code', 'static_page', 'static_pages', 'ClassroomVoila', 'classroom_config',
+           'TeacherHandler', 'has_code', 'static_page', 'static_pages', 'Refill', 'ClassroomVoila', 'classroom_config',
            'serve_parser', 'serve']
 
 # %% ../nbs/25_klassrummet.ipynb #46517714
@@ -497,6 +498,44 @@ def static_pages(folder: Path) -> dict[str, str]:
         if not has_code(json.loads(f.read_text(encoding='utf-8'))): pages[f.name] = static_page(f)
     return pages
 
+# %% ../nbs/25_klassrummet.ipynb #161cc1b9
+class Refill:
+    "När en kärna till poolen får starta: direkt vid start och för en elev som väntar, annars när klassen har kommit in."
+    def __init__(self, quiet: float = 5.0):
+        self.quiet, self.last_take, self.lock = quiet, None, asyncio.Lock()
+        self.needed = weakref.WeakKeyDictionary()     # poolens uppgift → händelsen "en elev väntar på den"
+
+    def taken(self, pool: list):
+        "En elev tar den första kärnan i `pool` (Voilàs lista för sidan)."
+        self.last_take = asyncio.get_running_loop().time()
+        if pool: self.needed.setdefault(pool[0], asyncio.Event()).set()
+
+    async def turn(self) -> bool:
+        "Vänta på turen att starta en kärna till poolen. Ger True om en elev väntar på den."
+        task = asyncio.current_task()
+        needed = self.needed.setdefault(task, asyncio.Event())
+        loop = asyncio.get_running_loop()
+        while self.last_take is not None and not needed.is_set():
+            left = self.quiet - (loop.time() - self.last_take)
+            if left <= 0: break
+            try: await asyncio.wait_for(needed.wait(), left)
+            except asyncio.TimeoutError: pass
+        return needed.is_set()
+
+    def wrap(self, km):
+        "Låt kärnhanteraren `km` (Voilàs med pool) fylla på poolen så här."
+        start, rendered = km._initialize, km.get_rendered_notebook
+        async def _initialize(notebook_path, kernel_id=None, **kwargs):
+            if kernel_id is None and self.last_take is not None and not await self.turn():
+                async with self.lock: return await start(notebook_path, kernel_id, **kwargs)
+            return await start(notebook_path, kernel_id, **kwargs)
+        async def get_rendered_notebook(*args, **kwargs):
+            name = kwargs.get('notebook_name', args[0] if args else None)
+            self.taken(km._pools.get(name, []))
+            return await rendered(*args, **kwargs)
+        km._initialize, km.get_rendered_notebook = _initialize, get_rendered_notebook
+        return km
+
 # %% ../nbs/25_klassrummet.ipynb #1b44f4dd
 class ClassroomVoila(Voila):
     "Voilà med klasskod, landningssida, lärarsida, tak, stängning när fliken stängs och inget utifrån."
@@ -515,6 +554,7 @@ class ClassroomVoila(Voila):
                 km._claim(kernel_id)
                 return task, cache, kernel_id
             km.get_rendered_notebook = get_rendered_notebook
+            Refill().wrap(km)
         return settings
 
     def init_handlers(self):
@@ -539,7 +579,7 @@ class ClassroomVoila(Voila):
 # %% ../nbs/25_klassrummet.ipynb #91a72cfd
 NOT_IN_VOILA = ('plump-teach-elev',)     # projektets tillägg till JupyterLab, som Voilà inte ska ladda
 
-def classroom_config(folder: Path, port: int = 8866, ip: str = '127.0.0.1', max_pupils: int = 40, pool: int = 8,
+def classroom_config(folder: Path, port: int = 8866, ip: str = '127.0.0.1', max_pupils: int = 40, pool: int = 30,
                      lesson_pool: int = 1, idle_minutes: float = 20, trainer: str = 'traning.ipynb',
                      static: tuple = ()) -> Config:
     "Voilàs inställningar för klassrummet."
@@ -594,7 +634,7 @@ def serve_parser() -> argparse.ArgumentParser:
     ap.add_argument('--teacher-code', required=True)
     ap.add_argument('--results', required=True)
     ap.add_argument('--max-pupils', type=int, default=40)
-    ap.add_argument('--pool', type=int, default=8)
+    ap.add_argument('--pool', type=int, default=30)
     ap.add_argument('--lesson-pool', type=int, default=1)
     ap.add_argument('--idle-minutes', type=float, default=20)
     ap.add_argument('--start', default='start.ipynb')
