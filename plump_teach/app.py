@@ -25,7 +25,7 @@ from .course import attach_cell, build_course, pupil_dir
 from .classroom import class_link_page, lan_addresses, new_code, qr_text
 
 # %% auto #0
-__all__ = ['app_notebook', 'voila_command', 'cli_parser', 'classroom_command', 'pupil_links', 'teacher_link', 'banner', 'main']
+__all__ = ['app_notebook', 'cli_parser', 'classroom_command', 'pupil_links', 'teacher_link', 'banner', 'main']
 
 # %% ../nbs/10_app.ipynb #43420126
 def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None, classroom: bool = False) -> dict:
@@ -47,14 +47,6 @@ def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None 
             "nbformat": 4, "nbformat_minor": 5}
 
 # %% ../nbs/10_app.ipynb #e1e0f171
-def voila_command(target: Path, port: int = 8866, ip: str = '127.0.0.1', browser: bool = True) -> list[str]:
-    "Kommandoraden som startar Voilà med en notebook eller en mapp med notebooks (kursen)."
-    cmd = [sys.executable, '-m', 'voila', str(target), f'--port={port}', f'--Voila.ip={ip}',
-           '--Voila.port_retries=0', '--show_tracebacks=False']
-    if not browser: cmd.append('--no-browser')
-    return cmd
-
-
 class _SwedishHelp(argparse.HelpFormatter):
     "argparses hjälptext med svensk rubrik för användningen."
     def add_usage(self, usage, actions, groups, prefix=None):

@@ -12,7 +12,6 @@ jupyterlab   fabrik: `base_url = jupyterlab(*filer)` kopierar filerna till en to
              JupyterLab där (127.0.0.1, ledig port, utan token). Servern stoppas efter testet, även vid fel.
 voila        fabrik: `url = voila(notebook, *andra_filer)` startar Voilà på notebooken på samma sätt.
 jupyterlab_module  som jupyterlab, men en server för alla tester i modulen.
-voila_course elevkursen utan kod (build_course) i Voilà, en server per modul; ger adressen till sidorna.
 
 Hjälpfunktionerna (open_notebook_and_run_all, wait_for_text, outputs, screenshot …) finns i
 browser_helpers.py. Serverloggarna (jupyterlab.log, voila.log) ligger i testets tmp_path och visas
@@ -194,30 +193,5 @@ def voila(tmp_path):
 
     try:
         yield start
-    finally:
-        for s in servers: s.stop()
-
-
-@pytest.fixture(scope="module")
-def voila_course(tmp_path_factory):
-    """Elevkursen utan kod i Voilà, som `plump-teach` visar den: plump_teach.course.build_course skriver
-    kursen till en ny mapp och `voila <mappen>` startas med plump_teach.app.voila_command (127.0.0.1,
-    ledig port, ingen webbläsare), men med show_tracebacks=True så att ett fel i en cell syns på sidan.
-
-    En server per testmodul, stoppad efter modulens sista test. Ger adressen som sidorna ligger under:
-    `voila_course + "start.ipynb"` är elevkursens startsida.
-    """
-    if importlib.util.find_spec("voila") is None:
-        unavailable("Python-paketet voila", "the Python package voila")
-    from plump_teach.app import voila_command
-    from plump_teach.course import build_course
-    home = tmp_path_factory.mktemp("voila-kurs")
-    build_course(home / "kurs")
-    cmd = lambda port: [a for a in voila_command(home / "kurs", port, "127.0.0.1", browser=False)
-                        if not a.startswith("--show_tracebacks")] + ["--show_tracebacks=True"]
-    servers = []
-    try:
-        base = start_server(cmd, "/voila/static/__ready__", home, home / "voila.log", server_env(home), servers)
-        yield base + "/voila/render/"
     finally:
         for s in servers: s.stop()
