@@ -409,8 +409,12 @@ def teacher_page(store: ResultStore, code: str, join_url: str | None = None, now
                      if (t := _when(evs[-1])) is not None and now - t <= ACTIVE_WITHIN)
         parts += [f'<h2>Eleverna</h2><p>{n} {"elev" if n == 1 else "elever"}, {active} arbetar just nu.</p>',
                   _pupils_table(all_events, now),
-                  '<h2>Det här behöver klassen öva på</h2>', _practice_list(all_events),
-                  '<h2>Per sort av pussel</h2>', _kinds_table(all_events)]
+                  '<h2>Det här behöver klassen öva på</h2>']
+        if any(tasks_of(evs) for evs in all_events.values()):
+            parts += [_practice_list(all_events), '<h2>Per sort av pussel</h2>', _kinds_table(all_events)]
+        else:
+            parts.append('<p>Ingen elev har löst någon uppgift än. Här syns de regler som klassen har svårast för, '
+                         'så fort de första uppgifterna är lösta.</p>')
     parts.append(f'<p class="note">Resultaten sparas bara på den här datorn, i mappen '
                  f'<code>{html.escape(str(store.folder.resolve()))}</code>. Ingenting skickas någon annanstans.</p>')
     return ('<!DOCTYPE html>\n<html lang="sv"><head><meta charset="utf-8">'
