@@ -18,8 +18,8 @@ Issue 6's target: at most 15 s on these machines. Needs the browser-test tools (
   --school-day  (issue 12) the pupil's way instead: lesson 1 in pupil mode (?elev=1, it runs by itself), time
              from page open to its first puzzle's button, for a first visit (empty browser), a return visit
              (same browser, new tab) and a return visit with the server stopped and the browser offline
-             (everything from the service worker's cache); the same without the service worker (return visit
-             from the browser's HTTP cache only, as before issue 12; offline it cannot start). Also prints how
+             (everything from the service worker's cache); the same in a browser without service workers (return
+             visit from the browser's HTTP cache only; offline it cannot start). Also prints how
              long keeping the whole course took and what the first visit and the cache weigh (raw, gzip, brotli).
 """
 import argparse
@@ -63,7 +63,7 @@ def lesson_clickable(page, base: str, wrong: str, timeout_ms: float = 180_000) -
     "Open lesson 1 in pupil mode; seconds until its first puzzle's button `wrong` is visible."
     from browser_helpers import outputs
     t0 = time.monotonic()
-    page.goto(base + LESSON_1)
+    page.goto(base + LESSON_1, timeout=timeout_ms)
     widget = outputs(page).filter(has_text="Vem tar sticket?").first
     widget.get_by_role("button", name=wrong, exact=True).wait_for(state="visible", timeout=timeout_ms)
     return time.monotonic() - t0
@@ -88,6 +88,8 @@ def school_day(rounds: int):
                     try:
                         srv.wait_until_answers(base + "/jupyter-lite.json")
                         ctx = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers=sw)
+                        if sw == "block":   # som en webbläsare utan servicearbetare (JupyterLite arbetar då utan sin disk)
+                            ctx.add_init_script("delete Navigator.prototype.serviceWorker;")
                         own = []
                         ctx.on("request", lambda q: own.append(q.url) if getattr(q, "service_worker", None) is None else None)
                         page = ctx.new_page()
