@@ -409,3 +409,17 @@ def test_the_results_module_does_not_import_voila_or_jupyter_server():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('voila', 'jupyter_server')))")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == '[]', out
+
+
+def test_eight_threads_writing_for_the_same_pupil_never_mix_their_lines(tmp_path):
+    import threading
+    store, twin = ResultStore(tmp_path), '0000000000000001'
+    def write_many(n):
+        for i in range(200): store.record(twin, {'type': 'task', 'kind': 'score', 'number': i, 'seed': n,
+                                                  'outcome': 'first_try', 'name': 'Tvilling ' + 'x' * 30})
+    threads = [threading.Thread(target=write_many, args=(n,)) for n in range(8)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    evs = store.events(twin)
+    assert len(evs) == 1600 and len(store.path(twin).read_bytes().split(b'\n')) == 1601
+    assert sorted((e['seed'], e['number']) for e in evs) == [(n, i) for n in range(8) for i in range(200)]
