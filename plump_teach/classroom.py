@@ -29,13 +29,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['CODE_LETTERS', 'NOT_IN_VOILA', 'new_code', 'new_pupil_id', 'clean_code', 'code_matches', 'read_cookies', 'clean_name',
-           'pupil_from_cookies', 'html_page', 'landing_page', 'code_page', 'full_page', 'teacher_code_page',
-           'parse_ip_addr', 'lan_addresses', 'qr_text', 'qr_svg', 'class_link_page', 'KernelPorts',
-           'ClassroomKernelManager', 'strip_outside_links', 'NoOutsideLinks', 'Classroom', 'ClassroomApplication',
-           'CodeHandler', 'LandingHandler', 'StaticPageHandler', 'FullAwareRenderHandler', 'BeaconHandler',
-           'TeacherHandler', 'has_code', 'static_page', 'static_pages', 'Refill', 'ClassroomVoila', 'classroom_config',
-           'serve_parser', 'serve']
+__all__ = ['CODE_LETTERS', 'NOT_IN_VOILA', 'new_code', 'new_pupil_id', 'clean_code', 'code_matches', 'html_page', 'landing_page',
+           'code_page', 'full_page', 'teacher_code_page', 'parse_ip_addr', 'lan_addresses', 'qr_text', 'qr_svg',
+           'class_link_page', 'KernelPorts', 'ClassroomKernelManager', 'strip_outside_links', 'NoOutsideLinks',
+           'Classroom', 'ClassroomApplication', 'CodeHandler', 'LandingHandler', 'StaticPageHandler',
+           'FullAwareRenderHandler', 'BeaconHandler', 'TeacherHandler', 'has_code', 'static_page', 'static_pages',
+           'Refill', 'ClassroomVoila', 'classroom_config', 'serve_parser', 'serve']
 
 # %% ../nbs/25_klassrummet.ipynb #46517714
 import tornado.log
@@ -68,26 +67,8 @@ def code_matches(given: str, code: str) -> bool:
     return bool(code) and hmac.compare_digest(clean_code(given).encode(), clean_code(code).encode())
 
 # %% ../nbs/25_klassrummet.ipynb #58c88af7
-def read_cookies(header: str | None) -> dict[str, str]:
-    "Kakorna i en `Cookie`-rubrik som namn → värde (det första värdet om ett namn finns två gånger)."
-    found = {}
-    for part in (header or '').split(';'):
-        name, eq, value = part.strip().partition('=')
-        if eq and name and name not in found: found[name] = value.strip().strip('"')
-    return found
+from .results import ResultStore, class_csv, clean_name, pupil_from_cookies, teacher_page
 
-def clean_name(s: str | None, limit: int = 40) -> str:
-    "Namnet som eleven skrev: utan styrtecken, med enkla mellanslag och högst `limit` tecken."
-    s = ''.join(ch if ch.isprintable() else ' ' for ch in (s or ''))
-    return ' '.join(s.split())[:limit].strip()
-
-def pupil_from_cookies(header: str | None) -> dict[str, str]:
-    "Klasskoden, elevens id och namnet ur kakorna (tomma strängar för det som saknas)."
-    c = read_cookies(header)
-    pid = c.get('plump_elev', '')
-    return {'klass': c.get('plump_klass', ''),
-            'elev': pid if re.fullmatch('[0-9a-f]{16}', pid) else '',
-            'namn': clean_name(urllib.parse.unquote(c.get('plump_namn', '')))}
 
 # %% ../nbs/25_klassrummet.ipynb #4f6b4681
 _STYLE = """
@@ -406,7 +387,6 @@ class LandingHandler(_PageHandler):
     def record_join(self, pupil: str, name: str):
         "Eleven har gått in: lärarsidan visar eleven direkt, också innan eleven öppnar en sida med kärna."
         try:
-            from plump_teach.results import ResultStore
             ResultStore(self.room.results).record(pupil, {'type': 'page', 'name': name, 'page': self.room.start})
         except Exception as e:           # eleven ska aldrig se ett fel för det; läraren ser det i terminalen
             tornado.log.app_log.warning("Kunde inte spara att en elev gick in (resultatmappen %s): %s",
@@ -463,18 +443,14 @@ class TeacherHandler(_PageHandler):
             return self.finish(json.dumps({'pupil_kernels': sorted(km.pupils & set(km.list_kernel_ids())),
                                            'kernels': sorted(km.list_kernel_ids()), 'waiting': km.waiting,
                                            'max_pupils': km.max_pupils}))
-        try: from plump_teach import results
-        except ImportError:
-            return self.page(503, html_page('Lärarsidan', '<p>Lärarsidan finns inte i den här versionen av '
-                                            'plump-teach. Elevernas resultat sparas ändå i resultatmappen.</p>'))
-        store = results.ResultStore(self.room.results)
+        store = ResultStore(self.room.results)
         if what == '/resultat.csv':
             self.set_header('Content-Type', 'text/csv; charset=utf-8')
             self.set_header('Content-Disposition', f'attachment; filename="resultat-{time.strftime("%Y-%m-%d")}.csv"')
             self.set_header('Cache-Control', 'no-store')
-            return self.finish(results.class_csv(store))
+            return self.finish(class_csv(store))
         if what: raise tornado.web.HTTPError(404)
-        self.page(200, results.teacher_page(store, self.room.teacher_code, join_url=self.room.join_url(self.request.host)))
+        self.page(200, teacher_page(store, self.room.teacher_code, join_url=self.room.join_url(self.request.host)))
 
 # %% ../nbs/25_klassrummet.ipynb #0f4a38f4
 def has_code(nb: dict) -> bool:

@@ -22,8 +22,9 @@ from .plump_rules import PlumpError
 # %% auto #0
 __all__ = ['OUTCOMES', 'EVENT_TYPES', 'NAME_MAX', 'LINE_MAX', 'RESUME_WITHIN', 'ACTIVE_WITHIN', 'CSV_COLUMNS', 'pupil_id_ok',
            'clean_name', 'now_iso', 'clean_event', 'ResultStore', 'tasks_of', 'count_outcomes', 'by_kind',
-           'needs_practice', 'Recorder', 'current_recorder', 'register', 'set_recorder', 'wait_for_request',
-           'attach_pupil', 'unfinished_session', 'page_title', 'duration', 'pupil_label', 'teacher_page', 'class_csv']
+           'needs_practice', 'Recorder', 'current_recorder', 'register', 'set_recorder', 'read_cookies',
+           'pupil_from_cookies', 'wait_for_request', 'attach_pupil', 'unfinished_session', 'page_title', 'duration',
+           'pupil_label', 'teacher_page', 'class_csv']
 
 # %% ../nbs/26_resultat.ipynb #c0396ab4
 OUTCOMES = {'first_try': 'rätt direkt', 'with_hint': 'rätt med ledtråd', 'after_mistake': 'rätt efter ett fel',
@@ -214,12 +215,23 @@ def set_recorder(recorder: Recorder | None) -> Recorder | None:
     return recorder
 
 
-def _cookies(header: str) -> dict[str, str]:
-    out = {}
-    for part in header.split(';'):
-        k, sep, v = part.strip().partition('=')
-        if sep and k not in out: out[k] = v.strip().strip('"')
-    return out
+def read_cookies(header: str | None) -> dict[str, str]:
+    """Kakorna i en `Cookie`-rubrik som namn → värde (det första värdet om ett namn finns två gånger). Tål kakor som
+    andra sidor på samma adress har satt och som inte följer reglerna: läser det den kan och hoppar över resten."""
+    found = {}
+    for part in (header or '').split(';'):
+        name, eq, value = part.strip().partition('=')
+        if eq and name and name not in found: found[name] = value.strip().strip('"')
+    return found
+
+
+def pupil_from_cookies(header: str | None) -> dict[str, str]:
+    """Klassrummets tre kakor: klasskoden (`plump_klass`), elevens id (`plump_elev`) och namnet (`plump_namn`,
+    kodat som i en webbadress); tomma strängar för det som saknas eller inte duger. Servern läser dem när en sida
+    begärs, kärnan när eleven har kommit (`attach_pupil`)."""
+    c = read_cookies(header)
+    return {'klass': c.get('plump_klass', ''), 'elev': pupil_id_ok(c.get('plump_elev')) or '',
+            'namn': clean_name(unquote(c.get('plump_namn', ''), errors='replace'))}
 
 
 def wait_for_request(timeout: float = 24 * 3600) -> None:
@@ -248,12 +260,10 @@ def attach_pupil() -> None:
         try: wait_for_request()
         except Exception: pass         # utan elevens anrop sparas ingenting; sidan ska aldrig visa ett fel
     folder = os.environ.get('PLUMP_TEACH_RESULTAT')
-    cookies = _cookies(os.environ.get('HTTP_COOKIE', ''))
-    pupil = pupil_id_ok(cookies.get('plump_elev'))
-    if not folder or pupil is None: return
-    name = unquote(cookies.get('plump_namn', ''), errors='replace')
+    me = pupil_from_cookies(os.environ.get('HTTP_COOKIE'))
+    if not folder or not me['elev']: return
     page = unquote(os.environ.get('SCRIPT_NAME', '').rstrip('/').rsplit('/', 1)[-1], errors='replace')
-    rec = Recorder(ResultStore(folder), pupil, name, page)
+    rec = Recorder(ResultStore(folder), me['elev'], me['namn'], page)
     rec.record('page')
     set_recorder(rec)
 
