@@ -15,7 +15,9 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
+from contextlib import contextmanager
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 import urllib.error
@@ -530,3 +532,35 @@ def run_cell(page, index: int) -> str:
         " return p !== before && /\\[\\d+\\]/.test(p); }", arg=[cell.element_handle(), before])
     wait_for_kernel_idle(page)
     return cell.locator(".jp-OutputArea").inner_text()
+
+
+@contextmanager
+def plump_teach_server(home: Path, code: str, *args: str):
+    """`plump-teach` ur samma miljö som testerna, på en ledig port i mappen `home`, utan webbläsare och med klasskoden
+    `code` (och `args`); ger (adressen, processen) när landningssidan svarar. Efteråt stoppas den med SIGTERM, och
+    hela processgruppen (servern och kärnorna) får SIGKILL om något finns kvar."""
+    port, log = free_port(), home / "plump-teach.log"
+    env = {**server_env(home), "TMPDIR": str(home)}
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([str(Path(sys.executable).parent / "plump-teach"), "--no-browser", "--port", str(port),
+                                 "--code", code, *args], env=env, cwd=home, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        end = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, tail(log)
+            try:
+                if urllib.request.urlopen(f"{base}/?kod={code}", timeout=5).status == 200: break
+            except OSError: pass
+            assert time.monotonic() < end, tail(log)
+            time.sleep(0.3)
+        yield base, proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try: proc.wait(timeout=30)
+            except subprocess.TimeoutExpired: pass
+        try: os.killpg(proc.pid, signal.SIGKILL)
+        except OSError: pass
+        proc.wait()

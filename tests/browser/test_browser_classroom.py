@@ -11,21 +11,15 @@ no traceback and no refused request for a JupyterLab extension (the project's ow
 tests/browser/screenshots/klassrum-<page>-WxH.png.
 """
 import json
-import os
-import signal
-import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from browser_helpers import free_port, screenshot, server_env, settle, tail, wait_for_text
+from browser_helpers import plump_teach_server, screenshot, settle, tail, wait_for_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
-BIN = Path(sys.executable).parent / "plump-teach"
 CODE, TEACHER = "abcd", "larare1234"
 SIZES = ((1280, 900), (768, 1024), (390, 844))
 CONTROLS = {"Starta", "Nästa uppgift", "Ledtråd", "Visa svar", "Nytt pass", "Ny uppgift"}
@@ -44,33 +38,9 @@ JS_SMALL = """() => [...document.querySelectorAll('main button, main input:not([
 def classroom(tmp_path_factory):
     "plump-teach på en ledig port, utan webbläsare; ger (adress, mappen för resultaten, processen)."
     home = tmp_path_factory.mktemp("klassrum")
-    port = free_port()
-    env = {**server_env(home), "TMPDIR": str(home)}
-    log = home / "plump-teach.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(port), "--code", CODE, "--teacher-code",
-                                 TEACHER, "--results", str(home / "resultat"), "--pool", "1", "--lesson-pool", "0",
-                                 "--seed", "17"], env=env, cwd=home, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        end = time.monotonic() + 120
-        while True:
-            assert proc.poll() is None, tail(log)
-            try:
-                if urllib.request.urlopen(f"{base}/?kod={CODE}", timeout=5).status == 200: break
-            except OSError: pass
-            assert time.monotonic() < end, tail(log)
-            time.sleep(0.3)
+    with plump_teach_server(home, CODE, "--teacher-code", TEACHER, "--results", str(home / "resultat"),
+                            "--pool", "1", "--lesson-pool", "0", "--seed", "17") as (base, proc):
         yield base, home / "resultat", proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try: proc.wait(timeout=30)
-            except subprocess.TimeoutExpired: pass
-        try: os.killpg(proc.pid, signal.SIGKILL)
-        except OSError: pass
-        proc.wait()
 
 
 def status(base: str) -> dict:

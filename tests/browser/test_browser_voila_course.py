@@ -13,19 +13,13 @@ One server serves the whole module (`classroom_course`); the start page and the 
 without a kernel, every other page runs in a kernel of its own when the browser asks for it.
 """
 import json
-import os
 import re
-import signal
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from browser_helpers import (assert_page_fits, free_port, outputs, right_and_wrong, screenshot, server_env, settle,
-                             small_buttons, tail, wait_for_outputs_rendered, wait_for_text)
+from browser_helpers import (assert_page_fits, plump_teach_server, outputs, right_and_wrong, screenshot, settle,
+                             small_buttons, wait_for_outputs_rendered, wait_for_text)
 from plump_teach.course import no_code
 from plump_teach.lesson import PUPIL_LESSONS
 from plump_teach.puzzles import make_puzzle
@@ -36,7 +30,6 @@ ELEV = Path(__file__).resolve().parents[2] / "nbs" / "elev"
 SIZES = ((1280, 900), (768, 1024), (390, 844))
 PAGES = ["start.ipynb"] + [l.file for l in PUPIL_LESSONS] + ["traning.ipynb", "ordlista.ipynb"]
 RENDER_TIMEOUT = 90_000   # ms: Voilà har kört hela notebooken och widgetarna är ritade
-BIN = Path(sys.executable).parent / "plump-teach"
 CODE = "kurs"
 
 
@@ -45,31 +38,9 @@ def classroom_course(tmp_path_factory):
     """plump-teach på en ledig port, utan webbläsare och utan färdigstartade kärnor (varje sida körs när
     webbläsaren ber om den). Ger adressen som sidorna ligger under: `classroom_course + "start.ipynb"`."""
     home = tmp_path_factory.mktemp("klassrum-kurs")
-    port, log = free_port(), home / "plump-teach.log"
-    env = {**server_env(home), "TMPDIR": str(home)}
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(port), "--code", CODE, "--results",
-                                 str(home / "resultat"), "--pool", "0", "--lesson-pool", "0", "--idle-minutes", "0"],
-                                env=env, cwd=home, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        end = time.monotonic() + 120
-        while True:
-            assert proc.poll() is None, tail(log)
-            try:
-                if urllib.request.urlopen(f"{base}/?kod={CODE}", timeout=5).status == 200: break
-            except OSError: pass
-            assert time.monotonic() < end, tail(log)
-            time.sleep(0.3)
+    with plump_teach_server(home, CODE, "--results", str(home / "resultat"), "--pool", "0", "--lesson-pool", "0",
+                            "--idle-minutes", "0") as (base, proc):
         yield base + "/voila/render/"
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try: proc.wait(timeout=30)
-            except subprocess.TimeoutExpired: pass
-        try: os.killpg(proc.pid, signal.SIGKILL)
-        except OSError: pass
-        proc.wait()
 
 
 @pytest.fixture(autouse=True)
