@@ -18,15 +18,13 @@ from pathlib import Path
 
 import pytest
 
+from proc_helpers import alive, children, free_port
+
 pytestmark = pytest.mark.timeout(180)
 
 BIN = Path(sys.executable).parent / "plump-teach"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 COOKIE = "plump_klass=abcd; plump_elev=0123456789abcdef; plump_namn="
@@ -38,24 +36,6 @@ def get(url: str, cookie: str = COOKIE) -> tuple[int, str]:
         with urllib.request.urlopen(req, timeout=60) as r: return r.status, r.read().decode("utf-8", "replace")
     except urllib.error.HTTPError as e: return e.code, ""
     except OSError: return 0, ""
-
-
-def children(pid: int) -> list[int]:
-    "Processerna under `pid` (rekursivt), ur /proc."
-    kids = []
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit(): continue
-        try: ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError): continue
-        if ppid == pid: kids.append(int(d.name))
-    return kids + [g for k in kids for g in children(k)]
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError): return False
 
 
 @pytest.mark.skipif(not Path("/proc").exists(), reason="behöver /proc")

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from proc_helpers import alive, children, free_port
+
 pytestmark = [pytest.mark.timeout(300), pytest.mark.skipif(not Path("/proc").exists(), reason="behöver /proc")]
 
 BIN = Path(sys.executable).parent / "plump-teach"
@@ -32,10 +34,6 @@ CODE, TEACHER = "abcd", "larare1234"
 COOKIE = f"plump_klass={CODE}; plump_elev=0123456789abcdef; plump_namn=Kim"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -51,23 +49,6 @@ def request(url: str, cookie: str | None = COOKIE, method: str = "GET", timeout:
     try:
         with OPENER.open(req, timeout=timeout) as r: return r.status, r.headers, r.read().decode("utf-8", "replace")
     except urllib.error.HTTPError as e: return e.code, e.headers, e.read().decode("utf-8", "replace")
-
-
-def children(pid: int) -> list[int]:
-    kids = []
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit(): continue
-        try: ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError): continue
-        if ppid == pid: kids.append(int(d.name))
-    return kids + [g for k in kids for g in children(k)]
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError): return False
 
 
 class Server:
