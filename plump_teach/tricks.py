@@ -149,7 +149,7 @@ class TrickPlay:
         "Sant när alla kort är spelade."
         return not any(self.hands)
 
-# %% ../nbs/01_stick.ipynb #72947fe0
+# %% ../nbs/01_stick.ipynb #2e3e2779
 def _copy(self: TrickPlay) -> TrickPlay:
     "En oberoende kopia av läget, utan att gå via `copy.deepcopy` (som är hundratals gånger långsammare)."
     new = object.__new__(TrickPlay)
