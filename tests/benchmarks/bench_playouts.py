@@ -6,6 +6,13 @@ Both sides do the same work per playout: shuffle and deal, random legal bids,
 random legal cards to the end, scores.  OpenSpiel's oh_hell is driven from
 Python through pyspiel (chance and player actions chosen with Python's random).
 The two are measured in alternating rounds; the median round counts.
+
+A second table measures what a bot does many times per decision, from one
+position in the middle of a deal (bids made, two tricks played): copying the
+state (plump_teach.play's clone, copy.deepcopy of a PlumpDeal, OpenSpiel's
+clone), dealing the unseen cards from one seat's view, and playing the position
+to the end with random cards (plump_teach.play.playout; OpenSpiel: clone and
+random actions to the terminal state), next to a whole random playout.
 """
 
 import argparse
@@ -20,10 +27,51 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 import pyspiel  # noqa: E402
 
 from plump_teach.sim import random_playout  # noqa: E402
+from plump_teach.play import PlumpState, Bid, playout  # noqa: E402
+from plump_teach.plump import PlumpDeal  # noqa: E402
+from plump_teach.cards import Card  # noqa: E402
+import copy  # noqa: E402
 
 PLAYERS, CARDS, ROUNDS = 4, 10, 10
 GAME = pyspiel.load_game(f"oh_hell(players={PLAYERS},num_tricks_fixed={CARDS},"
                          "off_bid_penalty=true,points_per_trick=1)")
+OS_SUITS = ("♣", "♦", "♠", "♥")  # OpenSpiel's suit order (see tests/test_openspiel.py)
+
+
+def card_to_os(card):
+    return (card.rank - 2) * 4 + OS_SUITS.index(card.suit)
+
+
+def os_to_card(action):
+    return Card(OS_SUITS[action % 4], action // 4 + 2)
+
+
+def position(seed=3, tricks_played=2):
+    """The same mid-deal position in both engines: 4 players, 10 cards, dealer 0, random legal bids made and
+    `tricks_played` tricks played with random legal cards.  Returns (our PlumpState, OpenSpiel state)."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [deck[p:PLAYERS * CARDS:PLAYERS] for p in range(PLAYERS)]  # OpenSpiel deals round-robin from player 0
+    trump = deck[PLAYERS * CARDS]
+    os_state = GAME.new_initial_state()
+    for a in [CARDS, 0] + [h[i] for i in range(CARDS) for h in hands] + [trump]:
+        os_state.apply_action(a)
+    state = PlumpState.from_deal(PlumpDeal(PLAYERS, [[os_to_card(a) for a in h] for h in hands],
+                                           trump_card=os_to_card(trump), dealer=0))
+    while state.phase == "bidding" or sum(state.taken) < tricks_played:
+        action = rng.choice(state.legal_actions())
+        state.apply(action)
+        os_state.apply_action(52 + action.tricks if isinstance(action, Bid) else card_to_os(action.card))
+    assert sorted(card_to_os(a.card) for a in state.legal_actions()) == sorted(os_state.legal_actions())
+    return state, os_state
+
+
+def os_playout_from(os_state, rng):
+    state = os_state.clone()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state.returns()
 
 
 def ours(rng):
@@ -63,8 +111,8 @@ def main():
 
     engines = {"plump_teach": ours, "OpenSpiel": openspiel}
     rngs = {name: random.Random(1) for name in engines}
-    for name, playout in engines.items():  # warm-up
-        rate(playout, rngs[name], 0.2)
+    for name, engine in engines.items():  # warm-up
+        rate(engine, rngs[name], 0.2)
 
     rates = {name: [] for name in engines}
     for i in range(args.rounds):  # alternate, and swap who goes first each round
@@ -83,6 +131,35 @@ def main():
     print(f"  plump_teach/OpenSpiel = {ratio:.2f} (ratio of medians), "
           f"{statistics.median(per_round):.2f} (median of per-round ratios, range "
           f"{min(per_round):.2f}-{max(per_round):.2f})")
+
+    # From one position, as a bot searching a decision does it many times.
+    state, os_state = position()
+    view = state.view(state.to_act)
+    rng = random.Random(2)
+    tasks = {
+        "plump_teach clone (PlumpState.clone)": lambda r: state.clone(),
+        "copy.deepcopy of the PlumpDeal": lambda r: copy.deepcopy(state.deal),
+        "OpenSpiel clone": lambda r: os_state.clone(),
+        "plump_teach view.sample (unseen cards dealt)": lambda r: view.sample(r),
+        "plump_teach playout from the position": lambda r: playout(state, r),
+        "plump_teach sample + playout": lambda r: playout(view.sample(r), r),
+        "OpenSpiel clone + random to the end": lambda r: os_playout_from(os_state, r),
+        "plump_teach random_playout (whole deal)": lambda r: ours(r),
+    }
+    print(f"\nFrom one position ({PLAYERS} players, {CARDS} cards, bids made, 2 tricks played), "
+          f"{args.rounds} rounds x {args.seconds / 2:g} s (median per second):")
+    measured = {name: [] for name in tasks}
+    for i in range(args.rounds):
+        for name in (list(tasks) if i % 2 == 0 else list(tasks)[::-1]):
+            measured[name].append(rate(tasks[name], rng, args.seconds / 2))
+    med = {name: statistics.median(v) for name, v in measured.items()}
+    for name, v in med.items():
+        print(f"  {name:48} {v:12,.0f} /s")
+    print(f"  clone vs deepcopy: {med['plump_teach clone (PlumpState.clone)'] / med['copy.deepcopy of the PlumpDeal']:.0f}x; "
+          f"playout from the position vs OpenSpiel clone + random: "
+          f"{med['plump_teach playout from the position'] / med['OpenSpiel clone + random to the end']:.2f}x; "
+          f"vs a whole random_playout: "
+          f"{med['plump_teach playout from the position'] / med['plump_teach random_playout (whole deal)']:.2f}x")
 
 
 if __name__ == "__main__":
