@@ -1,0 +1,164 @@
+"""Property tests for plump_teach.play, the player interface (bots, hints and the play table use it).
+
+Hypothesis draws a table and valid house rules (the same strategy as tests/test_properties.py) and a seed for
+random legal moves.  At every step of a deal the tests check, against the deal itself (which the OpenSpiel
+cross-check and the rule tests already pin down):
+
+- the state's legal actions are the deal's legal bids and cards (P5, P6, P10, P16), and an action outside them
+  is refused with a Swedish message and changes nothing;
+- apply followed by undo restores the position exactly; a clone shares nothing with its original;
+- each seat's view hides the other hands: the real hidden cards are all among `unseen`, every void the view
+  infers is true, and the view's cards add up to the deck;
+- a sample of the view keeps everything the seat knows (own hand, cards played, hand sizes, voids, legal moves);
+- a playout from any sample ends with as many tricks as the deal has and leaves the state untouched.
+
+Bismarck runs the same checks through all four modes (B2 discards one card at a time, B4/B5 modes, B6 play).
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from plump_teach.bismarck import BismarckError, BismarckGame
+from plump_teach.cards import DECK_IDS, SUITS, card_from_id
+from plump_teach.play import (Bid, BismarckState, ChooseMode, Discard, PlayCard, PlumpState, playout)
+from plump_teach.plump import PlumpGame
+from plump_teach.plump_rules import PlumpError, deal_schedule
+
+from test_properties import valid_rules
+
+NAMES = ("Anna", "Bo", "Cissi", "Dan", "Eva", "Fredrik")
+
+
+def snapshot(state):
+    d, tp = state.deal, state.deal.tricks
+    return (d.phase, [sorted(h) for h in tp.hands], list(tp.trick), list(tp.history), list(tp.taken), tp.leader,
+            list(getattr(d, 'bids', [])), getattr(d, 'mode', None), getattr(d, 'trump', None),
+            list(getattr(state, 'pending', [])), None if getattr(d, 'discards', None) is None else sorted(map(str, d.discards)))
+
+
+def check_view(state, seat, rng):
+    v = state.view(seat)
+    d, tp = state.deal, state.deal.tricks
+    played = {c for _, t, _ in tp.history for c in t} | set(tp.trick)
+    own = {c.id for c in v.hand}
+    seen = {c.id for h in v.others.values() for c in h}
+    unseen = {c.id for c in v.unseen}
+    assert not (own & unseen) and not (played & unseen) and not (seen & unseen)
+    # the real cards of every seat the view does not show are among the unseen ones
+    for s in range(state.n):
+        if s == seat and v.hand: assert own == set(tp.hands[s]) - set(getattr(state, 'pending', ()) and
+                                                                      (c.id for c in state.pending))
+        elif s not in v.others and s != seat: assert set(tp.hands[s]) <= unseen | own, s
+        # every inferred void is true
+        for suit in v.voids[s]:
+            assert not any(c >> 4 == SUITS.index(suit) for c in tp.hands[s]), (s, suit)
+    extra = {state.trump_card.id} if getattr(state, 'trump_card', None) is not None else set()
+    if state.game == 'bismarck' and seat == state.forehand and v.discards is not None:
+        extra = {c.id for c in v.discards}
+    assert own | seen | unseen | played | extra == set(DECK_IDS)
+    # a sample keeps everything the seat knows
+    s = v.sample(rng)
+    assert [len(h) for h in s.deal.tricks.hands] == [len(h) for h in tp.hands] or state.game == 'bismarck'
+    assert (s.deal.tricks.trick, s.deal.tricks.history, s.taken) == (tp.trick, tp.history, state.taken)
+    if v.hand: assert set(s.hand(seat)) == set(v.hand)
+    for o in range(state.n):
+        if o == seat: continue
+        assert not any(c.suit in v.voids[o] for c in s.hand(o))
+    if v.to_act == seat: assert s.legal_actions() == state.legal_actions()
+    if state.phase in ('bidding', 'playing', 'done'):
+        before = snapshot(s)
+        tricks = playout(s, rng)
+        assert sum(tricks) == state.cards and snapshot(s) == before
+    return v
+
+
+def step(state, rng):
+    "One random legal action through the state, with the undo, clone and refusal checks."
+    legal = state.legal_actions()
+    assert legal
+    before = snapshot(state)
+    # a refused action changes nothing
+    wrong = [a for a in (Bid(state.cards + 1), PlayCard(card_from_id(DECK_IDS[0])), Discard(card_from_id(DECK_IDS[-1])),
+                         ChooseMode('sang')) if a not in legal]
+    bad = rng.choice(wrong)
+    why = state.why_illegal(bad)
+    assert isinstance(why, str) and why and "Traceback" not in why
+    try:
+        state.apply(bad)
+        raise AssertionError(f"{bad} was accepted")
+    except (PlumpError, BismarckError):
+        pass
+    assert snapshot(state) == before
+    action = rng.choice(legal)
+    assert state.why_illegal(action) is None
+    copy = state.clone()
+    state.apply(action)
+    assert snapshot(copy) == before                  # the clone shares nothing
+    state.undo()
+    assert snapshot(state) == before
+    state.apply(action)
+    return action
+
+
+def deal_actions_match(state):
+    d = state.deal
+    if state.game == 'plump':
+        want = [Bid(b) for b in d.legal_bids()] if d.phase == 'bidding' else [PlayCard(c) for c in d.legal_cards()]
+        assert state.legal_actions() == want
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_plump_state_follows_the_deal(data):
+    n = data.draw(st.integers(2, 6))
+    rules = data.draw(valid_rules(n))
+    schedule = deal_schedule(n, rules)
+    first = data.draw(st.integers(0, len(schedule) - 1))
+    rng = random.Random(data.draw(st.integers(0, 2**32 - 1)))
+    game = PlumpGame(list(NAMES[:n]), rules=rules, seed=rng.randrange(2**32), first_deal=first,
+                     dealer=rng.randrange(n))
+    for _ in range(2):                       # two deals from the drawn start (or fewer if the schedule ends)
+        if game.deal is None: break
+        state = PlumpState.from_game(game)
+        while not state.is_terminal():
+            deal_actions_match(state)
+            for seat in range(n): check_view(state, seat, rng)
+            step(state, rng)
+        check_view(state, 0, rng)
+        assert state.returns() == [p for p in state.deal.points()]
+        for a in state.actions:              # the same actions drive the game
+            seat = game.deal.to_act
+            game.bid(seat, a.tricks) if isinstance(a, Bid) else game.play(seat, a.card)
+        assert game.deals[-1].points() == state.returns()
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), short=st.booleans())
+def test_bismarck_state_follows_the_deal(seed, short):
+    rng = random.Random(seed)
+    game = BismarckGame(["Anna", "Björn", "Cecilia"], seed=seed, short=short)
+    for _ in range(3):
+        if game.deal is None: break
+        state = BismarckState.from_game(game)
+        moves = 0
+        while not state.is_terminal():
+            if state.phase == 'playing' and moves % 5: step(state, rng)   # views every fifth card keeps it quick
+            else:
+                for seat in range(3): check_view(state, seat, rng)
+                step(state, rng)
+            moves += 1
+        assert sum(state.returns()) == 0
+        for a in state.actions:
+            seat = game.deal.to_act
+            if isinstance(a, Discard): continue
+            if isinstance(a, ChooseMode):
+                game.discard(seat, state.deal.discards)
+                game.choose_mode(seat, a.mode, a.trump)
+            else: game.play(seat, a.card)
+        assert game.deals[-1].points() == state.returns()
