@@ -137,7 +137,7 @@ def _tap(width: str = 'auto', **kw) -> W.Layout:
 class PlayTable(W.VBox):
     "Spelbordet: ett helt parti Plump mot datorspelare, med klickbara kort, tips, protokoll och analys efteråt."
     def __init__(self,
-                 players=None,              # namnen i sittordning medsols, eller antalet spelare; utan: inställningen
+                 players=None,              # namnen i sittordning medsols, antalet spelare, eller ett påbörjat parti
                  level: str = 'van',        # datorns nivå: 'nybörjare', 'van' eller 'expert'
                  rules=PlumpRules(),        # husreglerna, eller namnet på en av källornas uppsättningar
                  seed: int | None = None,   # partiets nummer: samma nummer ger alla samma kort
@@ -150,6 +150,7 @@ class PlayTable(W.VBox):
         self._build()
         self._path_arg = path
         if players is None: self.setup()
+        elif isinstance(players, (PlumpGame, BismarckGame)): self.start(players, humans, level, pace)
         else: self.start(self._plump_game(players, rules, seed, humans, first_deal), humans, level, pace)
 
     def _plump_game(self, players, rules, seed, humans, first_deal) -> PlumpGame:
@@ -341,7 +342,7 @@ def _check_deal_end(self: PlayTable):
     d = g.deals[-1]
     if d.history: self.last_trick = (d.history[-1], d.names)
     self.result_html = self._deal_result_html(len(g.deals) - 1)
-    self.paused = 'result'
+    self.paused = 'result' if g.deal is not None else None   # efter sista given: ställningen och analysen
     self.told = []
     self.selected = []
 
@@ -610,7 +611,6 @@ def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
     self.bid_buttons, self.mode_buttons = {}, {}
     g = self.game
     if self.paused == 'result':
-        if g.deal is None: return [W.HTML(self.result_html)], ''
         b = W.Button(description='Nästa giv', button_style='primary', icon='forward', layout=_tap())
         b.on_click(lambda _, t=ticket: self._next_deal(t))
         self.next_button = b
@@ -640,8 +640,8 @@ def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
                                        disabled=len(self.selected) != DISCARDS)
         self.discard_button.on_click(lambda _, t=ticket: self._discard_clicked(t))
         chosen = f" Valda: {Cards(sort_hand(self.selected))}." if self.selected else ''
-        return [W.HTML(f'<p>Du är förhand och har tagit upp de fyra uppvända korten. Klicka på fyra kort att '
-                       f'lägga bort (B2).{esc(chosen)}</p>'), self.discard_button], ''
+        return [W.HTML(f'<p>Du är förhand och har tagit upp de fyra uppvända korten {cards_html(st.upcards, 30)} '
+                       f'Klicka på fyra kort att lägga bort (B2).{esc(chosen)}</p>'), self.discard_button], ''
     if st.phase == 'mode':
         legal = [a for a in st.legal_actions() if isinstance(a, ChooseMode)]
         notes = []
@@ -654,7 +654,8 @@ def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
                 notes.append(f"{m}: {why}")
             for a in mine:
                 label = mode_label(a.mode, a.trump)
-                b = W.Button(description=label, tooltip=MODE_TEXT[a.mode], layout=_tap())
+                tip = f"{SUIT_NAMES[a.trump]} är trumf" if a.mode == 'trumf' else MODE_TEXT[a.mode]
+                b = W.Button(description=label, tooltip=tip, layout=_tap())
                 b.on_click(lambda _, a=a, t=ticket: self._mode_clicked(a, t))
                 self.mode_buttons[label] = b
         note = ''.join(f'<p style="margin:2px 0"><small>{esc(t)}</small></p>' for t in notes)
@@ -1027,7 +1028,7 @@ def _after_game(self: PlayTable):
     again = W.Button(description='Spela igen', icon='refresh', button_style='primary', layout=_tap())
     again.on_click(lambda _: self.setup(self.kind))
     self.again_button = again
-    self.after_box.children = [W.HTML(self._ranking_html()), *self._analysis_widgets(), again]
+    self.after_box.children = [W.HTML(self._ranking_html() + self.result_html), *self._analysis_widgets(), again]
 
 PlayTable._ranking_html = _ranking_html
 PlayTable._after_game = _after_game
