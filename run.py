@@ -4,7 +4,9 @@
     python3 run.py kurs    öppnar kursen i JupyterLab, på startsidan nbs/index.ipynb
     python3 run.py test    kör alla tester, som CI gör
 
-Båda skapar en virtuell miljö i .venv första gången och installerar det som behövs i den.
+Båda skapar en virtuell miljö i .venv första gången och installerar det som behövs i den. `kurs` installerar
+paketet med kursens tillägg, ".[kurs]" (JupyterLab, Voilà, ipywidgets), och `test` också testverktygen, ".[dev]".
+Bara regelmotorn, utan kursen, får man med pip install plump_teach.
 Extra argument efter `kurs` skickas vidare till JupyterLab (till exempel --no-browser --port 8890).
 """
 import hashlib, os, shutil, subprocess, sys
@@ -29,12 +31,12 @@ def ensure_env(extra: str):
     if not (BIN / "python").exists() and not (BIN / "python.exe").exists():
         say("Skapar en virtuell miljö i .venv")
         run(sys.executable, "-m", "venv", VENV)
-    stamp = VENV / f".installerat-{extra or 'kurs'}"
+    stamp = VENV / f".installerat-{extra}"
     want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if not stamp.exists() or stamp.read_text() != want:
-        say("Installerar plump_teach" + (f" med [{extra}]" if extra else "") + " i .venv")
+        say(f"Installerar plump_teach med [{extra}] i .venv")
         run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-        run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", f".[{extra}]" if extra else ".")
+        run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", f".[{extra}]")
         stamp.write_text(want)
     link_labextension()
 
@@ -78,7 +80,7 @@ def test(args):
 
 
 def kurs(args):
-    ensure_env("")
+    ensure_env("kurs")
     extra = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     say("Startar JupyterLab på kursens startsida (avsluta med Ctrl+C)")
     run(BIN / "jupyter", "lab", "index.ipynb", *extra, *args, cwd=ROOT / "nbs")

@@ -7,6 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/app.html.md"""
 # %% ../nbs/10_app.ipynb #5eeebbf1
 from __future__ import annotations
 import argparse
+import importlib.util
 import inspect
 import json
 import re
@@ -22,10 +23,18 @@ import webbrowser
 from pathlib import Path
 from .puzzles import PUZZLE_KINDS
 from .course import attach_cell, build_course, pupil_dir
-from .classroom import class_link_page, lan_addresses, new_code, qr_text
+# klassrummets server behöver Voilà och JupyterLab, som bara finns med kursens paket (tillägget kurs): utan dem
+# går modulen ändå att läsa in, och kommandot säger vad som ska installeras
+try:
+    from plump_teach.classroom import class_link_page, lan_addresses, new_code, qr_text
+except ImportError as e:
+    _classroom_error = e
+else:
+    _classroom_error = None
 
 # %% auto #0
-__all__ = ['app_notebook', 'cli_parser', 'classroom_command', 'pupil_links', 'teacher_link', 'banner', 'main']
+__all__ = ['COURSE_PACKAGES', 'app_notebook', 'cli_parser', 'classroom_command', 'pupil_links', 'teacher_link', 'banner',
+           'missing_course_packages', 'course_missing_message', 'main']
 
 # %% ../nbs/10_app.ipynb #43420126
 def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None, classroom: bool = False) -> dict:
@@ -158,6 +167,21 @@ def banner(what: str, ip: str, port: int, code: str, teacher_code: str, results:
     if link_page: lines.append(f"  (finns också som fil: {link_page})")
     return '\n'.join(lines)
 
+# %% ../nbs/10_app.ipynb #kurspaket2
+COURSE_PACKAGES = ('jupyterlab', 'voila', 'ipywidgets', 'segno')
+
+def missing_course_packages() -> list[str]:
+    "De av kursens paket (tillägget `kurs`) som inte är installerade."
+    return [p for p in COURSE_PACKAGES if importlib.util.find_spec(p) is None]
+
+
+def course_missing_message(missing: list[str]) -> str:
+    "Vad `plump-teach` skriver när kursens paket saknas."
+    return (f"plump-teach behöver kursens paket, och de här saknas: {', '.join(missing)}.\n"
+            "Installera kursen med:\n\n"
+            '    pip install "plump_teach[kurs]"\n\n'
+            "eller kör python3 run.py kurs i projektets mapp.")
+
 # %% ../nbs/10_app.ipynb #c5d2a67b
 def _build(target: Path, trainer: dict):
     "Skriv elevkursen till `target`, med klassrummets cell när `build_course` har den."
@@ -181,6 +205,8 @@ def _open_when_ready(url: str, proc: subprocess.Popen, wait: float = 60):
 def main(argv=None):
     "Starta elevkursen (eller bara pusselträningen) som webbsidor för en klass."
     a = cli_parser().parse_args(argv)
+    if missing := missing_course_packages(): sys.exit(course_missing_message(missing))
+    if _classroom_error is not None: raise _classroom_error
     trainer = {'kinds': a.kinds, 'rounds': a.rounds, 'level': a.level, 'seed': a.seed}
     course = not a.trainer_only and pupil_dir() is not None
     code, teacher_code = a.code or new_code(4), a.teacher_code or new_code(10)

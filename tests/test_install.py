@@ -1,0 +1,120 @@
+"""Installationen: `pip install plump_teach` ger regelmotorn ensam, `pip install "plump_teach[kurs]"` kursen.
+
+The rule engine must import with none of the course's packages installed (pure Python, also in Pyodide), and
+the package's base dependencies must hold none of them: they live in the `kurs` extra (pyproject.toml). Each
+check runs a fresh Python in which the course packages and numpy cannot be imported (`sys.modules[name] = None`
+makes both `import name` and `importlib.util.find_spec(name)` fail, as if the package were not installed).
+"""
+import ast
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# What `pip install plump_teach` must not need: the course's packages (the `kurs` extra) and numpy.
+BLOCKED = ("ipywidgets", "IPython", "jupyterlab", "voila", "fastcore", "numpy", "segno")
+# The engine, and what it must not pull in either (widget and server machinery, whoever installed it).
+ENGINE = ("cards", "tricks", "plump_rules", "plump", "sim", "bismarck", "saving", "names", "protocol", "puzzles",
+          "bismarck_puzzles", "results", "play", "bots")
+NOT_LOADED = (*BLOCKED, "traitlets", "comm", "ipykernel", "jupyter_server", "jupyter_core", "tornado", "nbformat",
+              "nbconvert")
+COURSE = {"ipywidgets", "jupyterlab", "voila", "segno", "fastcore"}
+
+PRELUDE = f"import sys\nfor name in {BLOCKED!r}: sys.modules[name] = None\n"
+
+
+def run_python(code: str) -> subprocess.CompletedProcess:
+    "Run `code` in a fresh interpreter (the test's own) where the blocked packages cannot be imported."
+    return subprocess.run([sys.executable, "-c", PRELUDE + code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.fixture(scope="module")
+def engine_imports() -> dict:
+    "module -> None when it imported without the course packages, else the error; plus what got loaded."
+    code = f"""
+import importlib, json, traceback
+result = {{}}
+for mod in {ENGINE!r}:
+    try:
+        importlib.import_module("plump_teach." + mod)
+        result[mod] = None
+    except Exception:
+        result[mod] = traceback.format_exc()
+loaded = sorted({{m.split(".")[0] for m, v in sys.modules.items() if v is not None}} & set({NOT_LOADED!r}))
+print(json.dumps({{"result": result, "loaded": loaded}}))
+"""
+    r = run_python(code)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("mod", ENGINE)
+def test_engine_imports_without_course_packages(mod, engine_imports):
+    if not (ROOT / "plump_teach" / f"{mod}.py").exists():
+        pytest.skip(f"plump_teach/{mod}.py finns inte (ännu)")
+    assert engine_imports["result"][mod] is None, engine_imports["result"][mod]
+
+
+def test_engine_loads_no_widget_or_server_machinery(engine_imports):
+    assert engine_imports["loaded"] == []
+
+
+def test_engine_plays_a_deal_without_course_packages():
+    "Not just importable: a seeded deal is dealt, bid, played out and scored."
+    r = run_python("""
+from plump_teach.plump import PlumpGame
+g = PlumpGame(["Anna", "Bo", "Cissi"], seed=3)
+d = g.deal
+while d.phase == "bidding": d.bid(d.to_act, d.legal_bids()[0])
+while d.phase == "playing": d.play(d.to_act, d.legal_cards()[0])
+print(sum(d.taken) == len(d.history), list(d.points()))
+""")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("True ")
+
+
+def test_plump_teach_command_without_course_says_what_to_install():
+    "The `plump-teach` command (plump_teach.app:main) without the extra: a Swedish message, not a traceback."
+    r = run_python("from plump_teach.app import main\nmain([])")
+    assert r.returncode == 1
+    assert 'pip install "plump_teach[kurs]"' in r.stderr
+    assert "saknas" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def names(requirements: list[str]) -> set[str]:
+    "Package names of requirement strings, normalised (PEP 503), extras kept as `name[extra]`."
+    out = set()
+    for req in requirements:
+        m = re.match(r"\s*([A-Za-z0-9._-]+)\s*(\[[^\]]*\])?", req)
+        out.add(re.sub(r"[-_.]+", "_", m.group(1)).lower() + (m.group(2) or ""))
+    return out
+
+
+def test_pyproject_base_dependencies_hold_no_course_package():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    base = names(project.get("dependencies", []))
+    assert not {n.split("[")[0] for n in base} & COURSE, base
+    extras = project["optional-dependencies"]
+    kurs = names(extras["kurs"])
+    assert COURSE <= kurs
+    dev = names(extras["dev"])
+    assert "plump_teach[kurs]" in dev or kurs <= dev        # dev has everything the course has
+    assert project["scripts"]["plump-teach"] == "plump_teach.app:main"
+    # what the command checks for (read from its source: importing it loads the server) is in the extra
+    app = ast.parse((ROOT / "plump_teach" / "app.py").read_text(encoding="utf-8"))
+    checked = next(ast.literal_eval(n.value) for n in app.body if isinstance(n, ast.Assign)
+                   and [t.id for t in n.targets if isinstance(t, ast.Name)] == ["COURSE_PACKAGES"])
+    assert set(checked) <= kurs
+
+
+def test_run_py_installs_the_extras():
+    run_py = (ROOT / "run.py").read_text(encoding="utf-8")
+    assert 'ensure_env("kurs")' in run_py and 'ensure_env("dev")' in run_py
