@@ -179,6 +179,7 @@ def _start(self: PlayTable, game, humans=(0,), level: str = 'van', pace: float =
     self.paused = None                 # 'result' efter en giv, 'handover' när skärmen ska lämnas över
     self.selected: list[Card] = []     # Bismarck: korten förhand har valt att lägga bort
     self.told: list[str] = []           # vad datorn har gjort i given, med skälen
+    self.secret: list[str] = []         # bud som alla lägger samtidigt (P6): visas när alla har bjudit
     self.notes: dict[int, list[str]] = {}   # giv -> det som visas efter given (datorns bortlagda kort)
     self.tips_used = 0
     self.show_last = False
@@ -212,7 +213,7 @@ def _build(self: PlayTable):
     self.hand_box = W.HBox(layout=W.Layout(flex_flow='row wrap', max_width='100%', min_height='90px'))
     self.action_box = W.VBox(layout=W.Layout(max_width='100%'))
     self.tips_html, self.last_html, self.log_html = W.HTML(), W.HTML(), W.HTML()
-    self.sheet_html = W.HTML(layout=W.Layout(overflow_x='auto', max_width='100%'))
+    self.sheet_html = W.HTML(layout=W.Layout(overflow='auto', max_width='100%'))
     self.tips_button = W.Button(description='Tips', icon='lightbulb-o', tooltip='Vad skulle datorn göra, och varför?',
                                 layout=_tap())
     self.last_button = W.Button(description='Förra sticket', icon='history', tooltip='Visa det senast tagna sticket',
@@ -316,7 +317,7 @@ def _computer_move(self: PlayTable):
     else:
         d = bot.decide(st.view(seat))
         self._apply(seat, d.action)
-        if isinstance(d.action, (Bid, ChooseMode)): self.told.append(f"{name} {d.action}. {d.reason}")
+        if isinstance(d.action, (Bid, ChooseMode)): self._tell(f"{name} {d.action}. {d.reason}", d.action)
     self._check_deal_end()
 
 def _apply(self: PlayTable, seat: int, action):
@@ -327,6 +328,16 @@ def _apply(self: PlayTable, seat: int, action):
     elif isinstance(action, ChooseMode): g.choose_mode(seat, action.mode, action.trump)
     else: raise PlumpError(f"Draget {action} går inte att göra vid bordet.")
 
+def _tell(self: PlayTable, text: str, action):
+    "Skriv i rutan vad som hände. Bjuder alla samtidigt (P6) syns buden först när alla har bjudit."
+    st = self.state
+    if isinstance(action, Bid) and st is not None and st.phase == 'bidding' and st.rules.simultaneous_bids:
+        self.secret.append(text)
+    else:
+        self.told += [*self.secret, text]
+        self.secret = []
+
+PlayTable._tell = _tell
 PlayTable._waiting = _waiting
 PlayTable._cancel_timer = _cancel_timer
 PlayTable._advance = _advance
@@ -343,7 +354,7 @@ def _check_deal_end(self: PlayTable):
     if d.history: self.last_trick = (d.history[-1], d.names)
     self.result_html = self._deal_result_html(len(g.deals) - 1)
     self.paused = 'result' if g.deal is not None else None   # efter sista given: ställningen och analysen
-    self.told = []
+    self.told, self.secret = [], []
     self.selected = []
 
 def _deal_number(self: PlayTable, index: int) -> int:
@@ -425,7 +436,7 @@ def _move(self: PlayTable, seat: int, action, done: str):
     try: self._apply(seat, action)
     except _ERRORS as e: return self._say(str(e), ok=False)
     self.tips_html.value = ''
-    if isinstance(action, (Bid, ChooseMode)): self.told.append(f"{self.game.players[seat]} {action}.")
+    if isinstance(action, (Bid, ChooseMode)): self._tell(f"{self.game.players[seat]} {action}.", action)
     self._check_deal_end()
     self._autosave()
     self._say(done)
@@ -523,6 +534,7 @@ def _turn_text(self: PlayTable, st) -> str:
 def _players_table(self: PlayTable, st) -> str:
     g = self.game
     n = len(g.players)
+    seen = st.view(self.viewer).bids if self.kind == 'plump' and self.viewer is not None else st.bids
     head = ('<th scope="col">Bud</th><th scope="col">Stick</th>' if self.kind == 'plump'
             else '<th scope="col">Stick</th><th scope="col">Normalt</th>')
     rows = []
@@ -531,7 +543,7 @@ def _players_table(self: PlayTable, st) -> str:
         turn = s == st.to_act and not self.paused
         mark = ' ◀' if turn else ''
         if self.kind == 'plump':
-            bid = '' if st.bids[s] is None else st.bids[s]
+            bid = '' if seen[s] is None else seen[s]
             cells = f'<td>{bid}</td><td>{st.taken[s]}</td>'
         else:
             normal = normal_tricks(st.mode, s == st.forehand) if st.mode else ''
@@ -539,8 +551,10 @@ def _players_table(self: PlayTable, st) -> str:
         rows.append(f'<tr class="{"pt-tur" if turn else ""}"><th scope="row">{esc(g.players[s])}{role}{mark}</th>{cells}</tr>')
     table = (f'<table class="pt-spelare"><thead><tr><th></th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
     if self.kind == 'plump':
-        bids = [b for b in st.bids if b is not None]
-        if len(bids) == n: table += f'<p style="margin:4px 0">{esc(describe_bids(st.cards, bids))}</p>'
+        bids = [b for b in seen if b is not None]
+        if st.rules.simultaneous_bids and st.phase == 'bidding':
+            table += f'<p style="margin:4px 0">Alla bjuder samtidigt (P6). Buden syns när alla har bjudit.</p>'
+        elif len(bids) == n: table += f'<p style="margin:4px 0">{esc(describe_bids(st.cards, bids))}</p>'
         else: table += f'<p style="margin:4px 0">Budsumma hittills: {sum(bids)}, och given har {st.cards} stick.</p>'
     return table
 

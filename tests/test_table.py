@@ -1,0 +1,278 @@
+"""Spelbordet (plump_teach.table) utan webbläsare: knapparna trycks med click(), datorn spelar med takten 0.
+
+The play table, headless: whole short games for 2-6 players under several house rules where the learner's seat
+clicks legal bids and cards; a greyed card explains itself and changes nothing; the dealer's forbidden bid (P6)
+and the repeated zero (P16) are disabled with their reasons; Tips names a card in the hand; save and resume give
+the same position and never overwrite a file the table did not write; Bismarck's förhand discards and chooses a
+mode; several learners at one screen never see each other's cards; the timer path in a running event loop.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from plump_teach.bismarck import BismarckGame
+from plump_teach.lesson import example_start
+from plump_teach.plump import PlumpGame
+from plump_teach.plump_rules import PlumpRules
+from plump_teach.table import BismarckTable, PlayTable, read_table, table_dict, table_style
+
+ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
+
+
+def greyed(t) -> list:
+    return [c for c, b in t.card_buttons.items() if "pt-nej" in b._dom_classes]
+
+
+def click_once(t, choose=lambda options: options[0]):
+    "Ett klick som en elev gör: Nästa giv, lämna över, ett tillåtet bud eller spelsätt, eller ett kort som inte är grått."
+    if t.paused == "result": return t.next_button.click()
+    if t.paused == "handover": return t.handover_button.click()
+    st = t.state
+    if st.phase == "bidding": return choose([b for b in t.bid_buttons.values() if not b.disabled]).click()
+    if st.phase == "discard":
+        for c in list(t.card_buttons)[:4]: t.card_buttons[c].click()
+        return t.discard_button.click()
+    if st.phase == "mode": return choose([b for b in t.mode_buttons.values() if not b.disabled]).click()
+    choose([b for c, b in t.card_buttons.items() if c not in greyed(t)]).click()
+
+
+def play_to_end(t, until=lambda t: False, limit=3000, **kw):
+    for _ in range(limit):
+        if t.game.deal is None or until(t): return t
+        events = len(t.game.events)
+        click_once(t, **kw)
+        assert "role=\"alert\"" not in t.message.value or len(t.game.events) > events or t.paused, t.message.value
+    raise AssertionError("partiet tog inte slut")
+
+
+RULES = [PlumpRules(down_only=True), PlumpRules(down_only=True, must_trump=True),
+         PlumpRules(down_only=True, blind_one_card=True), PlumpRules(down_only=True, no_zero_twice=True),
+         PlumpRules(down_only=True, sang=True, zero_scores_five=True),
+         PlumpRules(down_only=True, simultaneous_bids=True, highest_bidder_leads=True),
+         PlumpRules(down_only=True, dealer_bids_first=True, first_deal_sang=True)]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: "+".join(r.changed()))
+def test_whole_short_game_finishes(n, rules):
+    "Tre givar (3, 2 och 1 kort) med n spelare: eleven klickar bara tillåtna bud och kort, och partiet tar slut."
+    first = len(PlumpGame(["a", "b"] + [f"c{i}" for i in range(n - 2)], rules).schedule) - 3
+    t = PlayTable(n, rules=rules, seed=n * 7 + len(rules.changed()), first_deal=first, pace=0, level="nybörjare")
+    play_to_end(t)
+    assert len(t.game.deals) == 3 and t.game.deal is None
+    assert "Partiet är slut" in t.after_box.children[0].value
+    assert t.sheet_html.value == t.game.sheet()._repr_html_()
+    assert t.refused == []
+
+
+def test_a_greyed_card_explains_itself_and_changes_nothing():
+    t = PlayTable(4, rules=PlumpRules(down_only=True), seed=2, pace=0)
+    play_to_end(t, until=lambda t: bool(greyed(t)))
+    card = greyed(t)[0]
+    saved, hand = t.game.to_json(), list(t.card_buttons)
+    why = t.state.why_illegal(__import__("plump_teach.play", fromlist=["PlayCard"]).PlayCard(card))
+    assert why and "(P10" in why
+    assert t.card_buttons[card].tooltip == f"{card.name}: {why}"
+    t.card_buttons[card].click()
+    assert t.game.to_json() == saved and list(t.card_buttons) == hand
+    assert why in t.message.value.replace("&#x27;", "'") and 'role="alert"' in t.message.value
+
+
+def test_the_dealers_forbidden_bid_is_disabled_p18():
+    "Guidens exempel (P18): Anna 2, Bo 1, Cissi 0; Dan ger och får inte bjuda 2 (P6)."
+    t = PlayTable(example_start(), humans=(0, 1, 2, 3), pace=0)
+    for bid in (2, 1, 0):
+        if t.paused == "handover": t.handover_button.click()
+        t.bid_buttons[bid].click()
+    t.handover_button.click()
+    assert [n for n, b in t.bid_buttons.items() if b.disabled] == [2]
+    assert "(P6)" in t.bid_buttons[2].tooltip and "(P6)" in t.action_note.value
+    # ett klick på den avstängda knappen (som en gammal webbläsare kan skicka) gör ingenting
+    events = len(t.game.events)
+    t._bid_clicked(2, t._ticket())
+    assert len(t.game.events) == events and "(P6)" in t.message.value
+
+
+def test_no_zero_twice_disables_zero_p16():
+    "Med husregeln P16 är nollan avstängd för den som bjöd noll i förra given."
+    rules = PlumpRules(down_only=True, no_zero_twice=True)
+    t = PlayTable(["Anna", "Bo", "Cissi"], rules=rules, seed=4, first_deal=7, humans=(0, 1, 2), pace=0)
+    for seat, bid in [(1, 0), (2, 0), (0, 0)]:   # giv 1 (3 kort): Anna ger, Bo bjuder först
+        if t.paused == "handover": t.handover_button.click()
+        assert t.viewer == seat
+        t.bid_buttons[bid].click()
+    play_to_end(t, until=lambda t: t.paused == "result")
+    t.next_button.click()
+    if t.paused == "handover": t.handover_button.click()
+    assert t.bid_buttons[0].disabled and "(P16)" in t.bid_buttons[0].tooltip
+
+
+def test_tips_names_a_card_in_the_hand():
+    t = PlayTable(3, rules=PlumpRules(down_only=True), seed=5, first_deal=5, pace=0)
+    t.tips_button.click()
+    assert "Bjud " in t.tips_html.value
+    play_to_end(t, until=lambda t: t.state.phase == "playing" and not t.paused)
+    t.tips_button.click()
+    assert any(f"Lägg {c} " in t.tips_html.value for c in t.card_buttons), t.tips_html.value
+    assert t.tips_used == 2
+    t.last_tip.action.card in t.card_buttons
+
+
+def test_save_and_resume_give_the_same_position(tmp_path):
+    t = PlayTable(3, rules=PlumpRules(down_only=True), seed=6, first_deal=6, pace=0, path=tmp_path / "p.json")
+    play_to_end(t, until=lambda t: len(t.game.events) > 8 and not t.paused)
+    assert t.save() == tmp_path / "p.json"
+    for how in ("file", "paste"):
+        r = PlayTable()
+        if how == "file":
+            r.resume_files.options = [("p.json", str(tmp_path / "p.json"))]
+            r.resume_files.value = str(tmp_path / "p.json")
+        else: r.resume_paste.value = t.save_text.value
+        r.resume_button.click()
+        assert r.game == t.game
+        assert (list(r.card_buttons), r.turn.value, r.players_html.value, r.sheet_html.value) == \
+               (list(t.card_buttons), t.turn.value, t.players_html.value, t.sheet_html.value)
+    # bordet från filen sparar vidare i den; det gamla bordet skriver inte över den utan sparar bredvid
+    click_once(r)   # inklistrat: ingen fil än
+    r2 = PlayTable()
+    r2.resume_files.options = [("p.json", str(tmp_path / "p.json"))]
+    r2.resume_files.value = str(tmp_path / "p.json")
+    r2.resume_button.click()
+    click_once(r2)
+    assert read_table((tmp_path / "p.json").read_text())[0] == r2.game
+    before = (tmp_path / "p.json").read_text()
+    click_once(t)
+    assert (tmp_path / "p.json").read_text() == before
+    assert t.path == tmp_path / "p-2.json" and read_table(t.path.read_text())[0] == t.game
+
+
+def test_a_file_the_table_did_not_write_is_never_overwritten(tmp_path):
+    (tmp_path / "mitt.json").write_text("mina anteckningar")
+    t = PlayTable(3, seed=8, pace=0, path=tmp_path / "mitt.json")
+    assert t.path == tmp_path / "mitt-2.json"
+    t.save()
+    assert (tmp_path / "mitt.json").read_text() == "mina anteckningar"
+
+
+def test_a_broken_save_is_refused_in_swedish():
+    g = PlumpGame(["Du", "Datorn Anna", "Datorn Bo"], seed=1)
+    text = json.dumps(table_dict(g))
+    for bad, words in [(text[:-30], "ingen giltig JSON"), ('{"format": "x"}', "inget parti som spelbordet"),
+                       (text.replace('"van"', '"mästare"'), "datorns nivå")]:
+        t = PlayTable()
+        t.resume_paste.value = bad
+        t.resume_button.click()
+        assert t.game is None and words in t.message.value, t.message.value
+
+
+def test_bismarck_forehand_discards_and_chooses_a_mode():
+    b = BismarckTable(3, seed=11, pace=0)
+    st = b.state
+    assert (st.phase, st.to_act, len(b.card_buttons)) == ("discard", 0, 20)
+    assert b.discard_button.disabled
+    cards = list(b.card_buttons)
+    b.tips_button.click()
+    assert "Lägg bort " in b.tips_html.value
+    for c in cards[:4]: b.card_buttons[c].click()
+    b.card_buttons[cards[0]].click()                    # ångra ett val
+    assert len(b.selected) == 3 and b.discard_button.disabled
+    b.card_buttons[cards[5]].click()
+    b.discard_button.click()
+    assert b.state.phase == "mode"
+    assert set(b.game.deal.discards) == {*cards[1:4], cards[5]}
+    legal = [k for k, w in b.mode_buttons.items() if not w.disabled]
+    assert legal == ["trumf ♠", "trumf ♥", "trumf ♦", "trumf ♣"]      # det korta partiets första giv (B5)
+    b.mode_buttons["trumf ♣"].click()
+    assert (b.game.deal.mode, b.game.deal.trump) == ("trumf", "♣")
+    # i giv 2 är Datorn Anna förhand: hennes spelsätt och skäl syns direkt, de bortlagda korten efter given
+    play_to_end(b, until=lambda b: b.game.deal_index == 1 and b.state.phase == "playing")
+    assert b.told[0] == "Datorn Anna lägger bort fyra kort." and b.told[1].startswith("Datorn Anna väljer sang. ")
+    assert "lade bort" not in b.log_html.value
+    play_to_end(b, until=lambda b: b.paused == "result" and len(b.game.deals) == 2)
+    assert "Datorn Anna lade bort" in b.result_html
+    play_to_end(b)
+    assert "Partiet är slut" in b.after_box.children[0].value
+
+
+def test_several_learners_never_see_each_others_cards():
+    t = PlayTable(["Anna", "Bo", "Datorn Cissi", "Dan"], humans=(0, 1, 3), rules=PlumpRules(down_only=True),
+                  seed=12, first_deal=7, pace=0)
+    for _ in range(400):
+        if t.game.deal is None: break
+        st = t.state
+        if t.paused == "handover":
+            assert t.card_buttons == {} and "Lämna över till" in t.turn.value
+        elif st is not None and not t.paused:
+            assert st.to_act == t.viewer
+            assert set(t.card_buttons) <= set(st.hand(t.viewer))
+        click_once(t)
+    assert t.game.deal is None
+
+
+def test_simultaneous_bids_are_hidden_until_all_have_bid():
+    rules = PlumpRules(down_only=True, simultaneous_bids=True)
+    t = PlayTable(3, rules=rules, seed=3, first_deal=7, pace=0)
+    while t.state.phase == "bidding" and t.state.to_act != 0: click_once(t)
+    assert t.state.phase == "bidding"
+    assert "Buden syns när alla har bjudit" in t.players_html.value
+    assert not any("bjuder" in line for line in t.told)
+
+
+def test_the_timer_plays_the_computer_one_move_at_a_time():
+    "Med takt och en händelseloop gör datorn ett drag per timer; ett nytt parti stoppar de gamla timrarna."
+    async def main():
+        t = PlayTable(4, rules=PlumpRules(down_only=True), seed=9, first_deal=7, pace=0.01)
+        assert t._timer is not None and t.state.to_act != 0      # förhand är datorn: första draget väntar
+        events = len(t.game.events)
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if t.state.to_act == 0: break
+        assert t.state.to_act == 0 and len(t.game.events) > events and t._timer is None
+        t.bid_buttons[next(n for n, b in t.bid_buttons.items() if not b.disabled)].click()
+        assert t._timer is not None
+        t.start(PlumpGame(["Du", "Datorn Anna"], PlumpRules(down_only=True), seed=1, first_deal=9, dealer=0), pace=0.01)
+        old = len(t.game.events)
+        await asyncio.sleep(0.1)
+        assert t.state.to_act == 0 or len(t.game.events) > old
+    asyncio.run(main())
+
+
+def test_the_style_has_every_card_once():
+    css = table_style()
+    assert css.count("background-image") == 52 and len(css) < 60_000
+
+
+def test_setup_starts_plump_and_bismarck():
+    t = PlayTable()
+    t.count_choice.value = 5
+    t.human_boxes[2].value = True
+    assert [w.value for w in t.name_inputs[:5]] == ["Elev 1", "Datorn Anna", "Elev 2", "Datorn Bo", "Datorn Cissi"]
+    t.rules_choice.value = "regeltexten"
+    t.seed_input.value = "x17"
+    t.start_button.click()
+    assert t.game is None and "heltal" in t.message.value
+    t.seed_input.value, t.setup_pace.value = "17", 0
+    t.start_button.click()
+    assert (t.humans, t.game.seed, t.game.rules) == ((0, 2), 17, PlumpRules.preset("regeltexten"))
+    b = PlayTable()
+    b.game_choice.value = "bismarck"
+    b.short_box.value = False
+    b.setup_pace.value = 0
+    b.start_button.click()
+    assert isinstance(b.game, BismarckGame) and not b.game.short and b.state.to_act == 0
+
+
+def test_the_pupil_page_shows_the_tables():
+    "Elevsidan körs i en riktig kärna och visar spelborden (inställningen) utan fel och utan utskrifter."
+    nb = nbformat.read(ELEV / "09_spelbordet.ipynb", as_version=4)
+    NotebookClient(nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(ELEV)}}).execute()
+    outs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outs if o.output_type in ("error", "stream")]
+    views = [o for o in outs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert len(views) >= 4          # två bord och två pussel
