@@ -24,12 +24,12 @@ from .saving import parse_saved
 from .protocol import _write_file, _as_path, _digest, _key, _shown_path
 from .protocol_widget import _free_path, _files_url
 from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState
-from .bots import make_bot, hint, analyse_deal, LEVELS
+from .bots import make_bot, hint, analyse_deal, own_puzzles, distribution_text, LEVELS
 
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'CARD_WIDTH', 'CARD_HEIGHT', 'TABLE_FORMAT', 'TABLE_VERSION', 'SHORT_GAME', 'CUSTOM',
            'default_names', 'turn_owner', 'card_class', 'table_style', 'table_dict', 'read_table', 'PlayTable',
-           'BismarckTable']
+           'BismarckTable', 'distribution_html', 'analysis_html']
 
 # %% ../nbs/29_spelbordet.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
@@ -1026,7 +1026,35 @@ class BismarckTable(PlayTable):
         if seed is None: seed = random.randrange(1, 10_000)
         self.start(_bismarck_game(players, seed, humans, short), humans, level, pace)
 
-# %% ../nbs/29_spelbordet.ipynb #bc468aaa
+# %% ../nbs/29_spelbordet.ipynb #debf3cbc
+def distribution_html(dist: dict, best: int | None = None) -> str:
+    "Fördelningen av stick som liggande staplar: en rad per antal stick, med andelen i procent."
+    rows = []
+    for t, p in sorted(dist.items()):
+        if p < 0.005: continue
+        mark = ' <small>(bästa budet)</small>' if t == best else ''
+        rows.append(f'<div style="white-space:nowrap"><span style="display:inline-block;width:4.6em">{t} stick</span>'
+                    f'<span class="pt-stapel" style="width:{max(2, round(p * 160))}px"></span>{round(100 * p)} %{mark}</div>')
+    return f'<div role="img" aria-label="{esc(distribution_text(dist))}">{"".join(rows)}</div>'
+
+def analysis_html(a, number: int | None = None) -> str:
+    "En genomgång (`DealAnalysis`) som HTML: hand, bud, resultat, datorns staplar, domen och de dyra korten."
+    trump = f"{SUIT_NAMES[a.trump]} är trumf" if a.trump else "sang"
+    head = f"Giv {number}: " if number is not None else ""
+    result = f"{a.points} poäng" if a.bid == a.tricks else "plump, 0 poäng"
+    you = 'Du' if a.name == 'Du' else esc(a.name)
+    costly = ''.join(
+        f'<div class="pt-ruta" style="background:#fff"><p style="margin:2px 0">{esc(c.why)}</p>'
+        f'<span style="opacity:.55">{cards_html([c.played], 40)}</span> → {cards_html([c.better], 40)}</div>'
+        for c in a.costly)
+    if a.costly: costly = '<p style="margin:6px 0 2px"><b>Korten som kostade mest</b></p>' + costly
+    return (f'<div class="pt-ruta"><h4 style="margin:2px 0">{head}{esc(a.name)}, {a.cards} kort, {trump}</h4>'
+            f'{cards_html(a.hand, 40)}<p style="margin:4px 0">{you} bjöd {a.bid} och tog {a.tricks} stick: {result}.</p>'
+            f'<p style="margin:4px 0 2px"><b>Datorns bedömning</b> <small>(samma hand spelad i {a.samples} '
+            f'provgivar)</small></p>{distribution_html(a.distribution, a.best_bid)}'
+            f'<p style="margin:6px 0">{esc(a.verdict)}</p>{costly}</div>')
+
+# %% ../nbs/29_spelbordet.ipynb #3afc3e09
 def _ranking_html(self: PlayTable) -> str:
     g = self.game
     totals = g.totals
@@ -1047,8 +1075,111 @@ def _after_game(self: PlayTable):
 PlayTable._ranking_html = _ranking_html
 PlayTable._after_game = _after_game
 
-# %% ../nbs/29_spelbordet.ipynb #af823b88
+# %% ../nbs/29_spelbordet.ipynb #c073cc01
 def _analysis_widgets(self: PlayTable) -> list:
-    return []
+    "Knapparna för genomgången av varje giv, och för elevens egna pussel (bara i Plump, med elever vid bordet)."
+    if self.kind != 'plump' or not self.humans: return []
+    g = self.game
+    self.analyses = {}
+    self.analysis_buttons = []
+    for k, d in enumerate(g.deals):
+        b = W.Button(description=f"Giv {self._deal_number(g.first_deal + k)}", tooltip=f"{d.cards} kort: titta på given igen",
+                     layout=_tap())
+        b.on_click(lambda _, k=k: self.show_analysis(k))
+        self.analysis_buttons.append(b)
+    self.analysis_html = W.HTML()
+    self.puzzle_button = W.Button(description='Dina egna pussel', icon='puzzle-piece', layout=_tap(),
+                                  tooltip='Öva på lägena där ett annat kort hade varit bättre')
+    self.puzzle_button.on_click(lambda _: self.show_own_puzzles())
+    self.puzzle_box = W.VBox(layout=W.Layout(max_width='100%'))
+    return [W.HTML('<h4 style="margin:8px 0 2px">Titta på givarna igen</h4><p style="margin:2px 0">Tryck på en giv. '
+                   'Då ser du din hand, ditt bud och vad datorn tror om samma hand.</p>'),
+            W.HBox(self.analysis_buttons, layout=W.Layout(flex_flow='row wrap', max_width='100%')), self.analysis_html,
+            W.HTML('<h4 style="margin:8px 0 2px">Dina egna pussel</h4><p style="margin:2px 0">Spela om lägena där ett '
+                   'annat kort hade gett större chans att träffa budet.</p>'), self.puzzle_button, self.puzzle_box]
+
+def _analysis(self: PlayTable, k: int, seat: int):
+    "Genomgången av giv `k` (plats i `game.deals`) för platsen `seat`, räknad en gång."
+    if (k, seat) not in self.analyses: self.analyses[k, seat] = analyse_deal(self.game, seat, k, seed=self.game.seed)
+    return self.analyses[k, seat]
+
+def _show_analysis(self: PlayTable, k: int):
+    "Visa genomgången av giv `k` för varje elev vid bordet."
+    number = self._deal_number(self.game.first_deal + k)
+    self.analysis_html.value = ''.join(analysis_html(self._analysis(k, s), number) for s in self.humans)
+    return self.analysis_html.value
 
 PlayTable._analysis_widgets = _analysis_widgets
+PlayTable._analysis = _analysis
+PlayTable.show_analysis = _show_analysis
+
+# %% ../nbs/29_spelbordet.ipynb #ce3237b1
+def _show_own_puzzles(self: PlayTable):
+    g = self.game
+    self.own = [(k, p) for k in range(len(g.deals)) for s in self.humans for p in own_puzzles(self._analysis(k, s))]
+    self.own_index = 0
+    if not self.own:
+        self.puzzle_box.children = [W.HTML('<p>Inga pussel den här gången: i varje giv lade du ett kort som var lika '
+                                           'bra som datorns bästa, eller nästan. Bra spelat!</p>')]
+        return []
+    self._draw_puzzle()
+    return self.own
+
+def _draw_puzzle(self: PlayTable):
+    k, p = self.own[self.own_index]
+    v = p.view
+    self.own_tries = 0
+    number = self._deal_number(self.game.first_deal + k)
+    trump = f"{SUIT_NAMES[v.trump]} är trumf" if v.trump else "sang"
+    bids = ', '.join(f"{esc(v.names[s])} {v.bids[s]} ({v.taken[s]} stick)" for s in range(v.n))
+    trick = (f'<p style="margin:4px 0">Sticket hittills:</p>{_trick_cells(v.names, v.leader, v.trick)}' if v.trick
+             else '<p style="margin:4px 0">Du spelar ut.</p>')
+    head = W.HTML(f'<div class="pt-ruta"><b>Pussel {self.own_index + 1} av {len(self.own)}</b> · Giv {number}, '
+                  f'{v.cards} kort, {trump}<p style="margin:4px 0">Bud och stick: {bids}.</p>{trick}'
+                  f'<p style="margin:4px 0"><b>{esc(p.title)}</b></p></div>')
+    self.puzzle_cards = {}
+    for c in sort_hand(v.hand):
+        b = W.Button(description=str(c), layout=W.Layout(width=f'{CARD_WIDTH}px', height=f'{CARD_HEIGHT}px'))
+        b.add_class('pt-kort')
+        b.add_class(card_class(c))
+        why = p.state.why_illegal(PlayCard(c))
+        if why: b.add_class('pt-nej')
+        b.tooltip = f"{c.name}: {why}" if why else c.name
+        b.on_click(lambda _, c=c: self._puzzle_clicked(c))
+        self.puzzle_cards[c] = b
+    self.puzzle_feedback = W.HTML()
+    self.next_puzzle = W.Button(description='Nästa pussel', icon='forward', layout=_tap(),
+                                disabled=self.own_index + 1 >= len(self.own))
+    self.next_puzzle.on_click(lambda _: self._next_puzzle())
+    self.puzzle_box.children = [head, W.HBox(list(self.puzzle_cards.values()), layout=W.Layout(flex_flow='row wrap')),
+                                self.puzzle_feedback, self.next_puzzle]
+
+def _puzzle_clicked(self: PlayTable, card: Card):
+    k, p = self.own[self.own_index]
+    say = lambda text, ok: setattr(self.puzzle_feedback, 'value',
+                                   f'<div role="{"status" if ok else "alert"}" style="border-left:4px solid '
+                                   f'{"#1e7b34" if ok else "#b03a2e"};padding:4px 8px;margin:4px 0">{text}</div>')
+    why = p.state.why_illegal(PlayCard(card))
+    if why: return say(esc(why), False)
+    if p.check(card):
+        self.puzzle_cards[card].add_class('pt-vald')
+        return say(f"<b>Rätt!</b> {esc(p.explanation)}", True)
+    self.own_tries += 1
+    if card == p.played and self.own_tries == 1:
+        return say(f"Det var det kortet du lade i partiet. Finns det ett kort som ger större chans att träffa "
+                   f"budet {self.game.deals[k].bids[p.seat]}? Försök igen.", False)
+    if self.own_tries == 1:
+        return say("Inte det bästa kortet. Tänk på hur många stick du behöver och vilka kort som kan ta dem. "
+                   "Försök igen.", False)
+    self.puzzle_cards[p.better].add_class('pt-vald')
+    say(f"Det bättre kortet är {p.better} ({p.better.name}). {esc(p.explanation)}", False)
+
+def _next_puzzle(self: PlayTable):
+    if self.own_index + 1 < len(self.own):
+        self.own_index += 1
+        self._draw_puzzle()
+
+PlayTable.show_own_puzzles = _show_own_puzzles
+PlayTable._draw_puzzle = _draw_puzzle
+PlayTable._puzzle_clicked = _puzzle_clicked
+PlayTable._next_puzzle = _next_puzzle
