@@ -1,0 +1,268 @@
+"""Benchmark: how well the computer players bid and play Plump, against OpenSpiel's ISMCTS and random players.
+
+Run (a script, not a test; nothing here is asserted on time):
+
+    python tests/benchmarks/bench_bots.py --players 3 --cards 5 --deals 200 --agents ismcts,random,random
+    python tests/benchmarks/bench_bots.py --players 3 4 --cards 5 10 --deals 1000 --agents expert,ismcts,ismcts \\
+        --parallel 2 --json results.json
+
+Every deal is played in our engine (plump_teach.play.PlumpState, default PlumpRules = OpenSpiel's oh_hell
+rules: trump always, 10 + bid for an exact bid, the dealer's restriction) and mirrored action by action into
+OpenSpiel's oh_hell (oh_hell_mirror.py), so that OpenSpiel's bots can act on it; both engines must agree on
+whose turn it is, the legal actions, the tricks and the scores at every step, or the run stops.
+
+Agents (--agents, one per seat, comma-separated; a shorter list is repeated around the table):
+  random              a random legal action
+  ismcts[:SIMS]       OpenSpiel's C++ ISMCTS bot (pyspiel.ISMCTSBot), SIMS simulations (default --sims, 300),
+                      random-rollout evaluator, uct_c 2, --ismcts-policy for the final policy
+  nybörjare|van|expert (also nyborjare) plump_teach.bots.make_bot(level, seed).decide(state.view(seat));
+                      --budget/--samples are passed to make_bot when given
+
+Duplicate format: each deal (hands, trump card, dealer) is played once per rotation of the agents around the
+table (n rotations for n seats), so every agent plays every hand and luck cancels in comparisons. Statistics
+treat the deal as the unit: per deal an agent's hit rate and mean score over all its seats in all rotations,
+then the mean over deals with a 95 % confidence interval (normal approximation, 1.96 standard errors); the
+differences between two agents are taken deal by deal (paired), which is where duplicate pays off.
+
+Decision times are wall-clock per decision the agent had to make (forced moves, a single legal action, are
+applied without asking the agent), reported as median and 95th percentile for bids and cards separately.
+With --parallel the workers share the machine's cores, so times are only comparable between runs with the
+same setting.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import time
+import zlib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))   # the repository root
+sys.path.insert(0, str(HERE))              # oh_hell_mirror
+
+import pyspiel  # noqa: E402
+
+from oh_hell_mirror import MirroredDeal, os_to_action, random_deal  # noqa: E402
+from plump_teach.play import Bid  # noqa: E402
+
+try:
+    from plump_teach import bots as our_bots   # written in nbs/28_datorspelare.ipynb
+except ImportError:
+    our_bots = None
+
+LEVEL_ALIASES = {"nybörjare": "nybörjare", "nyborjare": "nybörjare", "van": "van", "expert": "expert"}
+ISMCTS_POLICIES = {"visits": "NORMALIZED_VISIT_COUNT", "max_visits": "MAX_VISIT_COUNT", "max_value": "MAX_VALUE"}
+
+
+# ---------------------------------------------------------------------------------------------- agents
+
+class RandomAgent:
+    def __init__(self, seed, opts): self.rng = random.Random(seed)
+    def act(self, md: MirroredDeal, seat: int): return self.rng.choice(md.state.legal_actions())
+
+
+class ISMCTSAgent:
+    def __init__(self, seed, opts, sims: int):
+        seed = seed % (2**31 - 1)
+        evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+        policy = getattr(pyspiel.ISMCTSFinalPolicyType, ISMCTS_POLICIES[opts["ismcts_policy"]])
+        self.bot = pyspiel.ISMCTSBot(seed, evaluator, opts["uct_c"], sims, -1, policy, False, False)
+
+    def act(self, md: MirroredDeal, seat: int):
+        return os_to_action(self.bot.step(md.os))
+
+
+class OurBot:
+    def __init__(self, seed, opts, level: str):
+        kw = {k: opts[k] for k in ("budget", "samples") if opts.get(k) is not None}
+        self.bot = our_bots.make_bot(level, seed=seed, **kw)
+
+    def act(self, md: MirroredDeal, seat: int):
+        return self.bot.decide(md.state.view(seat)).action
+
+
+def agent_factory(name: str, default_sims: int):
+    "A function (seed, opts) -> agent for the agent name, checked before any deal is played."
+    base, _, arg = name.partition(":")
+    if base == "random" and not arg: return RandomAgent
+    if base == "ismcts":
+        sims = int(arg) if arg else default_sims
+        return lambda seed, opts: ISMCTSAgent(seed, opts, sims)
+    if base in LEVEL_ALIASES and not arg:
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots is not there yet (nbs/28_datorspelare.ipynb)")
+        level = LEVEL_ALIASES[base]
+        return lambda seed, opts: OurBot(seed, opts, level)
+    sys.exit(f"unknown agent {name!r}: random, ismcts[:SIMS], nybörjare, van or expert")
+
+
+def label(name: str, default_sims: int) -> str:
+    "The agent's name in the report: ismcts with its simulations, levels spelt as in plump_teach.bots."
+    base, _, arg = name.partition(":")
+    if base == "ismcts": return f"ismcts-{arg or default_sims}"
+    return LEVEL_ALIASES.get(base, base)
+
+
+# ---------------------------------------------------------------------------------------------- one deal
+
+def seed_of(*parts) -> int:
+    return zlib.crc32(":".join(map(str, parts)).encode())
+
+
+def play_deal(task: dict) -> dict:
+    """One deal, played once per rotation of the agents around the table. Returns, per rotation and seat, the
+    agent, bid, tricks and score, and the time of every decision an agent made."""
+    n, k, index, opts = task["players"], task["cards"], task["deal"], task["opts"]
+    names = task["agents"]
+    factories = [agent_factory(a, opts["sims"]) for a in names]
+    labels = [label(a, opts["sims"]) for a in names]
+    hands, trump, dealer = random_deal(random.Random(f"bench_bots:{opts['seed']}:{n}:{k}:{index}"), n, k)
+    slots, times = [], []
+    start = time.perf_counter()
+    for rot in range(n):
+        who = [(s + rot) % n for s in range(n)]           # seat s is played by agent who[s]
+        agents = [factories[who[s]](seed_of(opts["seed"], n, k, index, rot, s), opts) for s in range(n)]
+        md = MirroredDeal(hands, trump, dealer)
+        while not md.state.is_terminal():
+            seat = md.state.to_act
+            legal = md.state.legal_actions()
+            if len(legal) == 1: action = legal[0]
+            else:
+                t = time.perf_counter()
+                action = agents[seat].act(md, seat)
+                times.append((labels[who[seat]], "bid" if isinstance(action, Bid) else "card",
+                              time.perf_counter() - t))
+            md.apply(action)
+        scores = md.finish_check()
+        bids, taken = md.state.bids, md.state.taken
+        slots += [(labels[who[s]], bids[s], taken[s], scores[s]) for s in range(n)]
+    return {"deal": index, "slots": slots, "times": times, "seconds": time.perf_counter() - start}
+
+
+# ---------------------------------------------------------------------------------------------- statistics
+
+def mean_ci(values: list[float]) -> tuple[float, float]:
+    "Mean and the half-width of its 95 % confidence interval (normal approximation)."
+    m = statistics.fmean(values)
+    if len(values) < 2: return m, float("nan")
+    return m, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def percentile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    if not xs: return float("nan")
+    i = q * (len(xs) - 1)
+    lo, hi = math.floor(i), math.ceil(i)
+    return xs[lo] + (xs[hi] - xs[lo]) * (i - lo)
+
+
+def summarise(results: list[dict]) -> dict:
+    "Per agent: hit rate and mean score over deals (with 95 % CI), paired differences, decision times."
+    agents = sorted({a for r in results for a, *_ in r["slots"]})
+    per_deal = {a: {"hit": [], "score": []} for a in agents}
+    for r in results:
+        for a in agents:
+            mine = [(bid, taken, score) for who, bid, taken, score in r["slots"] if who == a]
+            per_deal[a]["hit"].append(statistics.fmean(bid == taken for bid, taken, _ in mine))
+            per_deal[a]["score"].append(statistics.fmean(score for *_, score in mine))
+    out = {"agents": {}, "pairs": {}, "deals": len(results)}
+    for a in agents:
+        hit, hit_ci = mean_ci(per_deal[a]["hit"])
+        score, score_ci = mean_ci(per_deal[a]["score"])
+        seats = sum(1 for r in results for who, *_ in r["slots"] if who == a)
+        t = {kind: [s for r in results for who, k, s in r["times"] if who == a and k == kind] for kind in ("bid", "card")}
+        out["agents"][a] = {
+            "seats_played": seats, "hit_rate": hit, "hit_rate_ci": hit_ci, "mean_score": score, "mean_score_ci": score_ci,
+            "times_ms": {kind: {"n": len(xs), "median": 1000 * percentile(xs, 0.5), "p95": 1000 * percentile(xs, 0.95)}
+                         for kind, xs in t.items()}}
+    for i, a in enumerate(agents):
+        for b in agents[i + 1:]:
+            d_hit = mean_ci([x - y for x, y in zip(per_deal[a]["hit"], per_deal[b]["hit"])])
+            d_score = mean_ci([x - y for x, y in zip(per_deal[a]["score"], per_deal[b]["score"])])
+            out["pairs"][f"{a} - {b}"] = {"hit_rate": d_hit, "mean_score": d_score}
+    secs = [r["seconds"] for r in results]
+    out["seconds_per_deal"] = {"mean": statistics.fmean(secs), "median": statistics.median(secs), "max": max(secs),
+                               "total": sum(secs)}
+    return out
+
+
+def report(players: int, cards: int, agents: list[str], s: dict, wall: float, parallel: int):
+    n = players
+    print(f"\n== {players} players, {cards} cards: {' / '.join(agents)}; {s['deals']} deals x {n} rotations "
+          f"= {s['deals'] * n} games")
+    print(f"{'agent':<12} {'seats':>6} {'hit rate (95 % CI)':>22} {'mean score (95 % CI)':>22}   "
+          f"{'bid ms: median  p95 (n)':>26}   {'card ms: median  p95 (n)':>26}")
+    for a, x in s["agents"].items():
+        tb, tc = x["times_ms"]["bid"], x["times_ms"]["card"]
+        fmt = lambda t: f"{t['median']:8.2f} {t['p95']:8.2f} ({t['n']})" if t["n"] else f"{'-':>8} {'-':>8} (0)"
+        print(f"{a:<12} {x['seats_played']:>6} {100 * x['hit_rate']:>11.1f} % ± {100 * x['hit_rate_ci']:4.1f}"
+              f" {x['mean_score']:>13.2f} ± {x['mean_score_ci']:5.2f}   {fmt(tb):>26}   {fmt(tc):>26}")
+    for pair, d in s["pairs"].items():
+        print(f"  paired, {pair}: hit rate {100 * d['hit_rate'][0]:+.1f} % ± {100 * d['hit_rate'][1]:.1f}, "
+              f"mean score {d['mean_score'][0]:+.2f} ± {d['mean_score'][1]:.2f}")
+    t = s["seconds_per_deal"]
+    print(f"  time per deal (all {n} rotations, one worker): mean {t['mean']:.2f} s, median {t['median']:.2f} s, "
+          f"max {t['max']:.2f} s; per game {t['mean'] / n:.2f} s; wall {wall:.1f} s with {parallel} worker(s)")
+
+
+# ---------------------------------------------------------------------------------------------- main
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--players", type=int, nargs="+", default=[3])
+    p.add_argument("--cards", type=int, nargs="+", default=[5])
+    p.add_argument("--deals", type=int, default=100, help="deals per player count and card count")
+    p.add_argument("--agents", default="ismcts,random,random", help="comma-separated, one per seat (repeated)")
+    p.add_argument("--sims", type=int, default=300, help="ISMCTS simulations per decision (default 300)")
+    p.add_argument("--uct-c", type=float, default=2.0)
+    p.add_argument("--ismcts-policy", choices=sorted(ISMCTS_POLICIES), default="visits",
+                   help="ISMCTS final policy: visits = sample by visit counts (OpenSpiel's default), "
+                        "max_visits = the most visited action, max_value")
+    p.add_argument("--budget", type=float, default=None, help="time budget per decision for our bots (seconds)")
+    p.add_argument("--samples", type=int, default=None, help="samples per decision for our bots")
+    p.add_argument("--seed", type=int, default=1, help="the same seed gives the same deals")
+    p.add_argument("--parallel", type=int, default=1, help="worker processes")
+    p.add_argument("--json", type=Path, default=None, help="write the summaries here")
+    a = p.parse_args(argv)
+
+    names = [x.strip() for x in a.agents.split(",") if x.strip()]
+    for name in names: agent_factory(name, a.sims)        # unknown names stop here, before any work
+    opts = {"sims": a.sims, "uct_c": a.uct_c, "ismcts_policy": a.ismcts_policy, "budget": a.budget,
+            "samples": a.samples, "seed": a.seed}
+    print(f"bench_bots: ISMCTS uct_c {a.uct_c}, final policy {a.ismcts_policy}; our bots budget {a.budget}, "
+          f"samples {a.samples}; seed {a.seed}; {os.cpu_count()} CPUs, {a.parallel} worker(s)", flush=True)
+    everything = []
+    for players in a.players:
+        for cards in a.cards:
+            seats = [names[i % len(names)] for i in range(players)]
+            tasks = [{"players": players, "cards": cards, "deal": i, "agents": seats, "opts": opts}
+                     for i in range(a.deals)]
+            t0, results = time.perf_counter(), []
+            pool = multiprocessing.Pool(a.parallel) if a.parallel > 1 else None
+            try:
+                it = pool.imap_unordered(play_deal, tasks) if pool else map(play_deal, tasks)
+                for r in it:
+                    results.append(r)
+                    if len(results) % max(1, a.deals // 10) == 0:
+                        print(f"  {players} players, {cards} cards: {len(results)}/{a.deals} deals, "
+                              f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+            finally:
+                if pool: pool.close(); pool.join()
+            results.sort(key=lambda r: r["deal"])
+            s = summarise(results)
+            report(players, cards, [label(x, a.sims) for x in seats], s, time.perf_counter() - t0, a.parallel)
+            everything.append({"players": players, "cards": cards, "agents": seats, **s})
+    if a.json:
+        a.json.write_text(json.dumps({"options": vars(a) | {"json": str(a.json)}, "runs": everything}, indent=1,
+                                     ensure_ascii=False, default=str))
+
+
+if __name__ == "__main__":
+    main()
