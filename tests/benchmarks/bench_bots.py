@@ -28,6 +28,12 @@ Decision times are wall-clock per decision the agent had to make (forced moves, 
 applied without asking the agent), reported as median and 95th percentile for bids and cards separately.
 With --parallel the workers share the machine's cores, so times are only comparable between runs with the
 same setting.
+
+--pyodide N measures the learner's hint (plump_teach.bots.hint, the expert's suggestion with its reasons) at N
+bid and N card positions of random 3- and 4-player deals (5 and 10 cards), once in this Python and once in the
+zero-install site's Pyodide run by Node (tools/pyodide_run.mjs, with the working tree's plump_teach; needs
+`python3 tools/lite.py build` once for _lite/site/static/pyodide). The issue's targets: 300 ms in JupyterLab,
+1 s in the site. Node runs the same WebAssembly as a browser, on this machine's CPU.
 """
 from __future__ import annotations
 
@@ -48,6 +54,9 @@ sys.path.insert(0, str(HERE.parents[1]))   # the repository root
 sys.path.insert(0, str(HERE))              # oh_hell_mirror
 
 import pyspiel  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
 
 from oh_hell_mirror import MirroredDeal, os_to_action, random_deal  # noqa: E402
 from plump_teach.play import Bid  # noqa: E402
@@ -162,9 +171,9 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (i - lo)
 
 
-def summarise(results: list[dict]) -> dict:
-    "Per agent: hit rate and mean score over deals (with 95 % CI), paired differences, decision times."
-    agents = sorted({a for r in results for a, *_ in r["slots"]})
+def summarise(results: list[dict], agents: list[str]) -> dict:
+    """Per agent (`agents`, in the order given): hit rate and mean score over deals (with 95 % CI), paired
+    differences, decision times."""
     per_deal = {a: {"hit": [], "score": []} for a in agents}
     for r in results:
         for a in agents:
@@ -211,6 +220,81 @@ def report(players: int, cards: int, agents: list[str], s: dict, wall: float, pa
           f"max {t['max']:.2f} s; per game {t['mean'] / n:.2f} s; wall {wall:.1f} s with {parallel} worker(s)")
 
 
+# ---------------------------------------------------------------------------------------------- hints, in Pyodide too
+
+ROOT = HERE.parents[1]
+PYODIDE = ROOT / "_lite" / "site" / "static" / "pyodide"
+
+# Runs unchanged in CPython and in Pyodide: the same positions (seeded), a hint at each, the times as JSON.
+HINT_SCRIPT = """
+import json, random, sys, time
+sys.path.insert(0, LIB)
+from plump_teach.plump import PlumpDeal
+from plump_teach.play import PlumpState, Bid
+from plump_teach.cards import FULL_DECK
+from plump_teach.bots import hint
+
+def positions(n_each):
+    rng = random.Random(2024)
+    out = {'bid': [], 'card': []}
+    while min(len(v) for v in out.values()) < n_each:
+        n, k = rng.choice([(3, 5), (3, 10), (4, 5), (4, 10)])
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        st = PlumpState.from_deal(PlumpDeal(n, [deck[i * k:(i + 1) * k] for i in range(n)], trump_card=deck[n * k],
+                                            dealer=rng.randrange(n)))
+        stop = rng.randrange(n + n * k)          # a random decision point of the deal
+        for _ in range(stop):
+            if st.is_terminal(): break
+            st.apply(rng.choice(st.legal_actions()))
+        if st.is_terminal() or len(st.legal_actions()) < 2: continue
+        kind = 'bid' if st.phase == 'bidding' else 'card'
+        if len(out[kind]) < n_each: out[kind].append(st.view(st.to_act))
+    return out
+
+times = {}
+for kind, views in positions(N).items():
+    hint(views[0])                              # the first call pays for imports and warm-up
+    ts = []
+    for v in views:
+        t = time.perf_counter()
+        hint(v)
+        ts.append(time.perf_counter() - t)
+    times[kind] = ts
+print('HINT_TIMES ' + json.dumps(times))
+"""
+
+
+def hint_times(n: int) -> dict:
+    "Hint times (seconds) per kind, in CPython here and in Pyodide under Node."
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="bench-hints-") as d:
+        d = Path(d)
+        shutil.copytree(ROOT / "plump_teach", d / "plump_teach", ignore=shutil.ignore_patterns("__pycache__"))
+        for where, lib in (("cpython", str(d)), ("pyodide", "/job")):
+            script = d / f"hints_{where}.py"
+            script.write_text(f"LIB = {lib!r}\nN = {n}\n" + HINT_SCRIPT, encoding="utf-8")
+            if where == "cpython": cmd = [sys.executable, str(script)]
+            else:
+                node = shutil.which("node")
+                if not node or not (PYODIDE / "pyodide.mjs").exists():
+                    print("  pyodide: skipped (needs node and python3 tools/lite.py build)", flush=True)
+                    continue
+                cmd = [node, str(ROOT / "tools" / "pyodide_run.mjs"), str(PYODIDE), str(d), str(script)]
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+            line = next((x for x in r.stdout.splitlines() if x.startswith("HINT_TIMES ")), None)
+            if line is None: sys.exit(f"{where}: no result\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}")
+            out[where] = json.loads(line.removeprefix("HINT_TIMES "))
+    return out
+
+
+def report_hints(times: dict):
+    print("\n== hint (plump_teach.bots.hint) decision time, ms: median, 95th percentile, max (n)")
+    for where, kinds in times.items():
+        for kind, ts in kinds.items():
+            print(f"  {where:<8} {kind:<5} {1000 * percentile(ts, 0.5):8.1f} {1000 * percentile(ts, 0.95):8.1f} "
+                  f"{1000 * max(ts):8.1f} ({len(ts)})")
+
 # ---------------------------------------------------------------------------------------------- main
 
 def main(argv=None):
@@ -230,6 +314,9 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=1, help="the same seed gives the same deals")
     p.add_argument("--parallel", type=int, default=1, help="worker processes")
     p.add_argument("--json", type=Path, default=None, help="write the summaries here")
+    p.add_argument("--pyodide", type=int, default=0, metavar="N",
+                   help="also time the hint at N bid and N card positions, here and in Pyodide (then --deals 0 "
+                        "measures only that)")
     a = p.parse_args(argv)
 
     names = [x.strip() for x in a.agents.split(",") if x.strip()]
@@ -239,7 +326,7 @@ def main(argv=None):
     print(f"bench_bots: ISMCTS uct_c {a.uct_c}, final policy {a.ismcts_policy}; our bots budget {a.budget}, "
           f"samples {a.samples}; seed {a.seed}; {os.cpu_count()} CPUs, {a.parallel} worker(s)", flush=True)
     everything = []
-    for players in a.players:
+    for players in (a.players if a.deals else []):
         for cards in a.cards:
             seats = [names[i % len(names)] for i in range(players)]
             tasks = [{"players": players, "cards": cards, "deal": i, "agents": seats, "opts": opts}
@@ -256,12 +343,18 @@ def main(argv=None):
             finally:
                 if pool: pool.close(); pool.join()
             results.sort(key=lambda r: r["deal"])
-            s = summarise(results)
-            report(players, cards, [label(x, a.sims) for x in seats], s, time.perf_counter() - t0, a.parallel)
+            labels = [label(x, a.sims) for x in seats]
+            s = summarise(results, list(dict.fromkeys(labels)))
+            report(players, cards, labels, s, time.perf_counter() - t0, a.parallel)
             everything.append({"players": players, "cards": cards, "agents": seats, **s})
+    hints = None
+    if a.pyodide:
+        if our_bots is None: sys.exit("--pyodide: plump_teach.bots is not there yet")
+        hints = hint_times(a.pyodide)
+        report_hints(hints)
     if a.json:
-        a.json.write_text(json.dumps({"options": vars(a) | {"json": str(a.json)}, "runs": everything}, indent=1,
-                                     ensure_ascii=False, default=str))
+        a.json.write_text(json.dumps({"options": vars(a) | {"json": str(a.json)}, "runs": everything,
+                                      "hint_seconds": hints}, indent=1, ensure_ascii=False, default=str))
 
 
 if __name__ == "__main__":
