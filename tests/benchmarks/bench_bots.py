@@ -16,7 +16,8 @@ Agents (--agents, one per seat, comma-separated; a shorter list is repeated arou
   ismcts[:SIMS]       OpenSpiel's C++ ISMCTS bot (pyspiel.ISMCTSBot), SIMS simulations (default --sims, 300),
                       random-rollout evaluator, uct_c 2, --ismcts-policy for the final policy
   nybörjare|van|expert (also nyborjare) plump_teach.bots.make_bot(level, seed).decide(state.view(seat));
-                      --budget/--samples are passed to make_bot when given
+                      --budget/--samples are passed to make_bot when given (--budget none --samples N: a fixed
+                      amount of work per decision, the same on a busy machine)
 
 Duplicate format: each deal (hands, trump card, dealer) is played once per rotation of the agents around the
 table (n rotations for n seats), so every agent plays every hand and luck cancels in comparisons. Statistics
@@ -90,7 +91,8 @@ class ISMCTSAgent:
 
 class OurBot:
     def __init__(self, seed, opts, level: str):
-        kw = {k: opts[k] for k in ("budget", "samples") if opts.get(k) is not None}
+        kw = {"samples": opts["samples"]} if opts.get("samples") is not None else {}
+        if opts.get("budget") is not None: kw["budget"] = None if opts["budget"] == "none" else float(opts["budget"])
         self.bot = our_bots.make_bot(level, seed=seed, **kw)
 
     def act(self, md: MirroredDeal, seat: int):
@@ -309,7 +311,8 @@ def main(argv=None):
     p.add_argument("--ismcts-policy", choices=sorted(ISMCTS_POLICIES), default="visits",
                    help="ISMCTS final policy: visits = sample by visit counts (OpenSpiel's default), "
                         "max_visits = the most visited action, max_value")
-    p.add_argument("--budget", type=float, default=None, help="time budget per decision for our bots (seconds)")
+    p.add_argument("--budget", default=None, help="time budget per decision for our bots, in seconds, or 'none' "
+                   "(then --samples alone bounds the work, and the results do not depend on the machine's load)")
     p.add_argument("--samples", type=int, default=None, help="samples per decision for our bots")
     p.add_argument("--seed", type=int, default=1, help="the same seed gives the same deals")
     p.add_argument("--parallel", type=int, default=1, help="worker processes")
@@ -319,6 +322,9 @@ def main(argv=None):
                         "measures only that)")
     a = p.parse_args(argv)
 
+    if a.budget not in (None, "none"):
+        try: float(a.budget)
+        except ValueError: p.error(f"--budget: a number of seconds or 'none', not {a.budget!r}")
     names = [x.strip() for x in a.agents.split(",") if x.strip()]
     for name in names: agent_factory(name, a.sims)        # unknown names stop here, before any work
     opts = {"sims": a.sims, "uct_c": a.uct_c, "ismcts_policy": a.ismcts_policy, "budget": a.budget,
