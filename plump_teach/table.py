@@ -79,6 +79,13 @@ _CSS = f"""
 .pt-bord .bismarck-protokoll th{{border-bottom:1px solid #e3e3e3}}
 .pt-bord .pt-ruta{{border:1px solid #ccc;border-radius:8px;padding:6px 10px;margin:4px 0;background:#fafafa}}
 .pt-bord .pt-stapel{{display:inline-block;height:14px;background:#4a7fb5;vertical-align:middle;margin-right:6px}}
+.pt-bord select,.pt-bord .widget-toggle-button,.pt-bord .jupyter-button{{min-height:44px}}
+.pt-bord .widget-text input{{min-height:36px}}
+@media (max-width:560px){{.pt-bord .plump-protokoll td,.pt-bord .plump-protokoll th,.pt-bord .bismarck-protokoll td,
+  .pt-bord .bismarck-protokoll th{{padding:2px 3px!important;font-size:90%}}
+  .pt-bord .pt-spelare td,.pt-bord .pt-spelare th{{padding:2px 4px}}
+  .pt-bord .bismarck-protokoll{{font-size:85%}}
+  .pt-bord .bismarck-protokoll tr>:nth-child(2){{display:none}}}}
 """
 
 def table_style() -> str:
@@ -145,7 +152,7 @@ class PlayTable(W.VBox):
                  pace: float = 1.0,         # sekunder mellan datorns drag; 0 spelar dem direkt
                  first_deal: int = 0,       # given i schemat att börja på (0 är den första)
                  path=None):                # filen som partiet sparas i (annars spelbordet-<nummer>.json)
-        super().__init__(layout=W.Layout(max_width='1100px'))
+        super().__init__(layout=W.Layout(max_width='1100px', overflow='visible'))
         self.add_class('pt-bord')
         self._build()
         self._path_arg = path
@@ -213,7 +220,7 @@ def _build(self: PlayTable):
     self.hand_box = W.HBox(layout=W.Layout(flex_flow='row wrap', max_width='100%', min_height='90px'))
     self.action_box = W.VBox(layout=W.Layout(max_width='100%'))
     self.tips_html, self.last_html, self.log_html = W.HTML(), W.HTML(), W.HTML()
-    self.sheet_html = W.HTML(layout=W.Layout(overflow='auto', max_width='100%'))
+    self.sheet_html = W.HTML(layout=W.Layout(width='auto', max_width='100%'))
     self.tips_button = W.Button(description='Tips', icon='lightbulb-o', tooltip='Vad skulle datorn göra, och varför?',
                                 layout=_tap())
     self.last_button = W.Button(description='Förra sticket', icon='history', tooltip='Visa det senast tagna sticket',
@@ -225,7 +232,7 @@ def _build(self: PlayTable):
     for b in (self.tips_button, self.last_button, self.save_button, self.new_button): b.add_class('pt-knapp')
     self.pace_slider = W.FloatSlider(value=1.0, min=0, max=3, step=0.25, description='Datorns takt',
                                      readout_format='.2f', style={'description_width': 'initial'},
-                                     layout=W.Layout(width='260px'))
+                                     layout=W.Layout(width='260px', max_width='100%'))
     self.tips_button.on_click(lambda _: self.show_tips())
     self.last_button.on_click(lambda _: self._toggle_last())
     self.save_button.on_click(lambda _: self.save())
@@ -242,12 +249,14 @@ def _build(self: PlayTable):
 def _play_children(self: PlayTable) -> list:
     table = W.VBox([self.header, self.turn, self.players_html, self.trick_html, self.message, self.hand_box,
                     self.action_box, self.action_note, self.tips_html, self.last_html],
-                   layout=W.Layout(flex='1 1 440px', min_width='0', max_width='100%'))
-    side = W.VBox([self.sheet_html, self.log_html], layout=W.Layout(flex='1 1 280px', min_width='0', max_width='100%',
-                                                                    margin='0 0 0 8px'))
+                   layout=W.Layout(flex='1 1 440px', min_width='0', max_width='100%', overflow='visible'))
+    side = W.VBox([self.sheet_html, self.log_html], layout=W.Layout(flex='1 1 300px', min_width='min(100%, 380px)',
+                                                                    max_width='100%', padding='0 0 0 8px',
+                                                                    overflow='visible'))
     controls = W.HBox([self.tips_button, self.last_button, self.save_button, self.new_button, self.pace_slider],
                       layout=W.Layout(flex_flow='row wrap', align_items='center', max_width='100%'))
-    return [self.style_html, W.HBox([table, side], layout=W.Layout(flex_flow='row wrap', max_width='100%')),
+    return [self.style_html, W.HBox([table, side], layout=W.Layout(flex_flow='row wrap', max_width='100%',
+                                                                   overflow='visible')),
             controls, self.save_info, self.save_text, self.after_box]
 
 def _say(self: PlayTable, text: str, ok: bool = True):
@@ -688,10 +697,12 @@ def _refresh(self: PlayTable):
         self.header.value = self._header_html(st)
         self.players_html.value = self._players_table(st)
         self.trick_html.value = self._trick_view(st)
-    else:
-        self.header.value = f'<b>Partiet är slut.</b> <small>Parti nummer {g.seed}</small>'
+    else:   # partiet är slut: ställningen och genomgången står under bordet
+        self.header.value = f'<small>Parti nummer {g.seed}</small>'
         self.players_html.value = self.trick_html.value = ''
-    self.turn.value = f'<p style="font-size:125%;margin:4px 0" aria-live="polite"><b>{esc(self._turn_text(st))}</b></p>'
+    self.turn.value = (f'<p style="font-size:125%;margin:4px 0" aria-live="polite"><b>{esc(self._turn_text(st))}</b></p>'
+                       if st is not None else '')
+    self.hand_box.layout.min_height = '90px' if st is not None else '0px'
     self.hand_box.children = self._hand_widgets(st, ticket)
     actions, note = self._action_widgets(st, ticket)
     self.action_box.children = actions
@@ -859,30 +870,33 @@ CUSTOM = 'egna'            # regelmenyns värde för egna husregler
 def _setup(self: PlayTable, game: str = 'plump'):
     "Inställningen: spel, spelare, nivå, regler, takt och partiets nummer; och att fortsätta ett sparat parti."
     self._cancel_timer()
-    style = {'description_width': '120px'}
+    style = {'description_width': '110px'}
     row = lambda: W.Layout(width='auto', max_width='100%')
+    wide = lambda: W.Layout(width='calc(100% - 4px)', max_width='380px')
     self.game_choice = W.ToggleButtons(options=[('Plump', 'plump'), ('Bismarck', 'bismarck')], value=game,
-                                       description='Spel', style=style)
-    self.count_choice = W.Dropdown(options=list(range(2, 7)), value=3, description='Antal spelare', style=style)
-    self.name_inputs = [W.Text(description=f'Plats {i + 1}', style=style, layout=W.Layout(width='300px'))
-                        for i in range(6)]
+                                       description='Spel', style={'description_width': '110px', 'button_width': '100px'},
+                                       layout=row())
+    self.count_choice = W.Dropdown(options=list(range(2, 7)), value=3, description='Antal spelare', style=style,
+                                   layout=wide())
+    self.name_inputs = [W.Text(description=f'Plats {i + 1}', style={'description_width': '60px'},
+                               layout=W.Layout(flex='1 1 200px', min_width='0', max_width='300px')) for i in range(6)]
     self.human_boxes = [W.Checkbox(description='elev', value=i == 0, indent=False, layout=W.Layout(width='80px'))
                         for i in range(6)]
-    self.seat_rows = [W.HBox([t, h], layout=row()) for t, h in zip(self.name_inputs, self.human_boxes)]
-    self.level_choice = W.Dropdown(options=LEVELS, value='van', description='Datorns nivå', style=style)
+    self.seat_rows = [W.HBox([t, h], layout=W.Layout(max_width='100%')) for t, h in zip(self.name_inputs, self.human_boxes)]
+    self.level_choice = W.Dropdown(options=LEVELS, value='van', description='Datorns nivå', style=style, layout=wide())
     self.level_info = W.HTML()
     self.rules_choice = W.Dropdown(options=[('Kort parti: bara nedåt (P3)', SHORT_GAME),
                                             *[(p.title, k) for k, p in RULE_PRESETS.items()], ('Egna husregler', CUSTOM)],
-                                   value=SHORT_GAME, description='Regler', style=style, layout=W.Layout(width='360px'))
+                                   value=SHORT_GAME, description='Regler', style=style, layout=wide())
     self.rules_info = W.HTML()
     self.rule_boxes = {k: W.Checkbox(description=t, indent=False, layout=row()) for k, t in HOUSE_RULE_TEXT.items()}
     self.rule_area = W.VBox(list(self.rule_boxes.values()))
-    self.first_choice = W.Dropdown(description='Första given', style=style)
+    self.first_choice = W.Dropdown(description='Första given', style=style, layout=wide())
     self.short_box = W.Checkbox(value=True, indent=False, layout=row(),
                                 description='Kort parti: tre givar med trumf, sang och pass (B5)')
     self.setup_pace = W.FloatSlider(value=1.0, min=0, max=3, step=0.25, description='Datorns takt (sekunder)',
-                                    style={'description_width': 'initial'}, layout=W.Layout(width='340px'))
-    self.seed_input = W.Text(description='Parti nummer', placeholder='slumpas', style=style)
+                                    style={'description_width': 'initial'}, layout=wide())
+    self.seed_input = W.Text(description='Parti nummer', placeholder='slumpas', style=style, layout=wide())
     self.start_button = W.Button(description='Börja spela', button_style='primary', icon='play', layout=_tap())
     self._auto_names = [''] * 6
     for w in (self.game_choice, self.count_choice, *self.human_boxes):
@@ -891,9 +905,9 @@ def _setup(self: PlayTable, game: str = 'plump'):
     for b in self.rule_boxes.values(): b.observe(lambda _: self._setup_changed(), 'value')
     self.level_choice.observe(lambda _: self._level_changed(), 'value')
     self.start_button.on_click(lambda _: self._start_clicked())
-    self.resume_files = W.Dropdown(description='Sparat parti', style=style, layout=W.Layout(width='420px', max_width='100%'))
+    self.resume_files = W.Dropdown(description='Sparat parti', style=style, layout=wide())
     self.resume_paste = W.Textarea(placeholder='… eller klistra in texten från ett sparat parti här',
-                                   layout=W.Layout(width='100%', height='70px'))
+                                   layout=W.Layout(width='calc(100% - 4px)', height='70px'))
     self.resume_button = W.Button(description='Fortsätt partiet', icon='folder-open', layout=_tap())
     self.resume_button.on_click(lambda _: self._resume_clicked())
     self._find_saved()
@@ -933,7 +947,7 @@ def _setup_changed(self: PlayTable):
             keep = self.first_choice.value
             self.first_choice.options = [(f"{c} kort" + (" (hela partiet)" if i == 0 else f", {len(sched) - i} givar"), i)
                                          for i, c in enumerate(sched)]
-            if keep in range(len(sched)): self.first_choice.value = keep
+            self.first_choice.value = keep if keep in range(len(sched)) else 0
         parts += [self.rules_choice, self.rules_info]
         if key == CUSTOM: parts.append(self.rule_area)
         parts.append(self.first_choice)
@@ -1012,7 +1026,7 @@ class BismarckTable(PlayTable):
                  pace: float = 1.0,         # sekunder mellan datorns drag; 0 spelar dem direkt
                  short: bool = True,        # kort parti: tre givar (B5); False: hela partiet, tolv givar
                  path=None):                # filen som partiet sparas i
-        W.VBox.__init__(self, layout=W.Layout(max_width='1100px'))
+        W.VBox.__init__(self, layout=W.Layout(max_width='1100px', overflow='visible'))
         self.add_class('pt-bord')
         self._build()
         self._path_arg = path

@@ -1,0 +1,178 @@
+"""Spelbordet i en riktig webbläsare: en elev spelar ett kort parti Plump mot datorn genom att klicka på korten.
+
+The play table (nbs/elev/09_spelbordet.ipynb) in JupyterLab 4 driven by Chromium: the learner chooses a short
+game (bara nedåt, from 3 cards), bids with the number buttons, taps a greyed card and reads the reason, asks for
+a hint, plays every card by clicking it while the computer plays at its pace, reads the analysis of a deal and
+opens "Dina egna pussel". Then a Bismarck table: four cards are chosen, laid away, and a mode is chosen.
+Screenshots at 1280x900, 768x1024 and 390x844 go to tests/browser/screenshots/bord-*.png; at every size no
+part of the table is wider than the notebook and every button is at least 44 px tall.
+"""
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from browser_helpers import (KERNEL_TIMEOUT, outputs, run_all_hidden, screenshot, settle, small_buttons,
+                             wait_for_kernel_idle, wait_for_outputs_rendered, wait_for_text)
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+ELEV = Path(__file__).resolve().parents[2] / "nbs" / "elev"
+PAGE = "09_spelbordet.ipynb"
+
+# Delar av `root` som sticker ut till höger om notebooken, eller som rullar i sidled inuti den.
+JS_TOO_WIDE = """(root) => {
+  const nb = root.closest('.jp-Notebook').getBoundingClientRect();
+  const bad = [];
+  root.querySelectorAll('*').forEach(el => {
+    if (!el.checkVisibility()) return;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) return;
+    const wide = r.right > nb.right + 1 || r.left < nb.left - 1;
+    const scrolls = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible';
+    if (wide || scrolls) bad.push({tag: el.tagName, cls: String(el.className?.baseVal ?? el.className).slice(0, 50),
+                                   text: (el.textContent || '').trim().slice(0, 30), right: Math.round(r.right),
+                                   nb: Math.round(nb.right), scroll: el.scrollWidth, client: el.clientWidth});
+  });
+  return bad.slice(0, 8);
+}"""
+
+SIZES = ((1280, 900), (768, 1024), (390, 844))
+
+
+def open_page(page, base: str, workspace: str):
+    page.goto(f"{base}/lab/workspaces/{workspace}/tree/elev/{quote(PAGE)}")
+    page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
+    wait_for_kernel_idle(page)
+    run_all_hidden(page)
+    wait_for_outputs_rendered(page, 4)
+
+
+def check_sizes(page, root, label: str, top=None) -> list[str]:
+    """Vid varje storlek: en skärmbild med `top` (annars `root`) överst, och det i `root` som är för brett eller för
+    litet att trycka på."""
+    problems = []
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        if w < 500:   # filbläddraren tar annars nästan hela telefonens bredd (som i test_browser_pupil)
+            tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
+            if tab.count(): tab.first.click()
+        settle(page, 400)
+        (top or root).evaluate("e => e.scrollIntoView({block: 'start'})")
+        settle(page, 100)
+        screenshot(page, f"bord-{label}-{w}x{h}", full_page=False)
+        bad = root.evaluate(JS_TOO_WIDE)
+        if bad: problems.append(f"{label} {w}x{h}: för brett: {bad}")
+        small = [b for b in small_buttons(root) if b["w"] > 0]
+        if small: problems.append(f"{label} {w}x{h}: knappar lägre än 44 px: {small[:6]}")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    settle(page, 200)
+    return problems
+
+
+def table_output(page, which: int = 0):
+    "Utdatan med spelbord nummer `which` (0 Plump, 1 Bismarck), som en Locator som står kvar när bordet ritas om."
+    found = [i for i, o in enumerate(outputs(page).all()) if o.get_by_role("button", name="Börja spela").count()]
+    return outputs(page).nth(found[which])
+
+
+def click_and_wait_gone(page, loc):
+    "Tryck på knappen och vänta tills just den knappen är borta (bordet har ritats om efter klicket)."
+    handle = loc.element_handle()
+    handle.click()
+    page.wait_for_function("(e) => !e.isConnected", arg=handle, timeout=30_000)
+
+
+def turn_text(table) -> str:
+    "Raden som säger vems tur det är (tom när partiet är slut)."
+    turn = table.locator('p[aria-live="polite"]')
+    return turn.first.inner_text() if turn.count() else ""
+
+
+def test_a_learner_plays_a_short_game_against_the_computer(page, jupyterlab):
+    base = jupyterlab(ELEV)
+    open_page(page, base, "spelbordet")
+    table = table_output(page, 0)
+    problems = check_sizes(page, table, "installning")
+
+    # ett kort parti: bara nedåt från tre kort, parti nummer 17, datorn i sin vanliga takt (1 s per drag)
+    table.locator(".widget-dropdown", has_text="Första given").locator("select").select_option(label="3 kort, 3 givar")
+    table.get_by_placeholder("slumpas").fill("17")
+    table.get_by_role("button", name="Börja spela").click()
+    wait_for_text(page, "Giv 1 av 3", within=table)
+
+    tipped = tapped_grey = shot = False
+    for _ in range(200):
+        if table.get_by_text("Partiet är slut").count(): break
+        nxt = table.get_by_role("button", name="Nästa giv")
+        if nxt.count() and nxt.is_visible():
+            click_and_wait_gone(page, nxt)
+            continue
+        turn = turn_text(table)
+        if turn.startswith("Din tur att bjuda"):
+            if not tipped:
+                table.get_by_role("button", name="Tips").click()
+                wait_for_text(page, re.compile(r"Tips: Bjud \d"), within=table)
+                tipped = True
+            click_and_wait_gone(page, table.locator("button.pt-bud:not([disabled])").first)
+        elif turn.startswith("Din tur att"):
+            grey = table.locator("button.pt-kort.pt-nej")
+            if grey.count() and not tapped_grey:
+                name = grey.first.inner_text()
+                grey.first.click()
+                alert = table.locator('[role="alert"]').filter(has_text="(P10")
+                alert.wait_for()
+                assert name in alert.inner_text()
+                tapped_grey = True
+            if not shot:
+                table.get_by_role("button", name="Tips").click()
+                tip = wait_for_text(page, re.compile(r"Tips: Lägg "), within=table)
+                hand = table.locator("button.pt-kort").all_inner_texts()
+                assert any(f"Lägg {c} " in tip.inner_text() for c in hand), (tip.inner_text(), hand)
+                problems += check_sizes(page, table, "spel")
+                shot = True
+            click_and_wait_gone(page, table.locator("button.pt-kort:not(.pt-nej)").first)
+        else:
+            page.wait_for_timeout(200)   # datorn tänker: ett drag per sekund
+    else:
+        raise AssertionError(f"partiet tog inte slut: {turn_text(table)!r}")
+    assert tipped and shot
+
+    # efter partiet: ställningen, genomgången av första given och elevens egna pussel
+    wait_for_text(page, "Partiet är slut", within=table)
+    table.get_by_role("button", name="Giv 1", exact=True).click()
+    wait_for_text(page, "Datorns bedömning", within=table, timeout=60_000)
+    assert table.locator(".pt-stapel").count() >= 1
+    table.get_by_role("button", name="Dina egna pussel").click()
+    wait_for_text(page, re.compile(r"Pussel 1 av|Inga pussel"), within=table, timeout=60_000)
+    problems += check_sizes(page, table, "efter", top=table.get_by_text("Titta på givarna igen"))
+    problems += check_sizes(page, table, "pussel", top=table.get_by_role("button", name="Dina egna pussel"))
+    assert not problems, "\n".join(problems)
+
+
+def test_bismarck_forehand_lays_away_four_and_chooses_a_mode(page, jupyterlab):
+    base = jupyterlab(ELEV)
+    open_page(page, base, "bismarck")
+    table = table_output(page, 1)
+    table.get_by_placeholder("slumpas").fill("5")
+    table.get_by_role("button", name="Börja spela").click()
+    wait_for_text(page, "Din tur att lägga bort fyra kort", within=table)
+    cards = table.locator("button.pt-kort")
+    cards.nth(19).wait_for()
+    assert cards.count() == 20
+    for i in range(4):
+        cards.nth(i).click()
+        table.locator("button.pt-kort.pt-vald").nth(i).wait_for()
+    lay = table.get_by_role("button", name="Lägg bort")
+    assert lay.is_enabled()
+    problems = check_sizes(page, table, "bismarck-bort")
+    lay.click()
+    wait_for_text(page, "Välj spelsätt", within=table)
+    assert table.get_by_role("button", name="sang").is_disabled()   # det korta partiets första giv är trumf (B5)
+    table.get_by_role("button", name="trumf ♥").click()
+    wait_for_text(page, "Spelsätt: trumf ♥", within=table)
+    table.locator("button.pt-kort").nth(15).wait_for()
+    assert table.locator("button.pt-kort").count() == 16
+    problems += check_sizes(page, table, "bismarck-spel")
+    assert not problems, "\n".join(problems)
