@@ -1065,7 +1065,7 @@ def analysis_html(a, number: int | None = None) -> str:
     return (f'<div class="pt-ruta"><h4 style="margin:2px 0">{head}{esc(a.name)}, {a.cards} kort, {trump}</h4>'
             f'{cards_html(a.hand, 40)}<p style="margin:4px 0">{you} bjöd {a.bid} och tog {a.tricks} stick: {result}.</p>'
             f'<p style="margin:4px 0 2px"><b>Datorns bedömning</b> <small>(samma hand spelad i {a.samples} '
-            f'provgivar)</small></p>{distribution_html(a.distribution, a.best_bid)}'
+            f'provgivar, när datorn bjuder {a.best_bid})</small></p>{distribution_html(a.distribution, a.best_bid)}'
             f'<p style="margin:6px 0">{esc(a.verdict)}</p>{costly}</div>')
 
 # %% ../nbs/29_spelbordet.ipynb #3afc3e09
