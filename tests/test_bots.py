@@ -1,0 +1,310 @@
+"""Tests for the computer players (`plump_teach.bots`, nbs/28_datorspelare.ipynb).
+
+Whole games of bots on all three levels, mixed at one table, for 2-6 players of Plump under random house rules
+and for Bismarck: every decision must be one of the engine's legal actions, is applied through the engine (which
+refuses anything illegal), and the games finish. The reasons name only cards the player has or sees. Hints keep
+the house rules (P6, P16). The analysis after a deal is reproducible from its seed, also after the game has been
+saved and loaded. The expert hits clearly more bids than random players in a small seeded sample.
+Each test keeps to a few seconds: the expert gets a small fixed number of samples instead of a time budget.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from plump_teach.bismarck import BismarckGame
+from plump_teach.bots import (LEVELS, Decision, analyse_deal, hint, make_bot, own_puzzles, value_hand,
+                              distribution_text)
+from plump_teach.cards import parse_card, parse_cards
+from plump_teach.play import Bid, BismarckState, ChooseMode, Discard, PlayCard, PlumpState
+from plump_teach.plump import PlumpDeal, PlumpGame
+from plump_teach.plump_rules import PlumpError, PlumpRules
+
+ROOT = Path(__file__).resolve().parents[1]
+CARD_TEXT = re.compile(r'[♠♥♦♣](?:10|Kn|[2-9EKD])')
+FAST = dict(budget=None, samples=4)      # the expert with few samples and no clock: quick and reproducible
+
+
+def named_cards(text: str) -> set:
+    return {parse_card(t) for t in CARD_TEXT.findall(text)}
+
+
+def visible_cards(view) -> set:
+    "What the seat has or sees: its hand, the tricks, the turned card, the others' cards under P15, its discards."
+    seen = set(view.hand) | set(view.trick) | {c for _, t, _ in view.history for c in t}
+    seen |= {c for h in view.others.values() for c in h} | set(view.discards or ()) | set(view.upcards or ())
+    return seen | ({view.trump_card} if view.trump_card else set())
+
+
+def random_rules(rng: random.Random, n: int) -> PlumpRules:
+    "Random house rules; the combinations PlumpRules or the game refuses are drawn again."
+    while True:
+        try:
+            rules = PlumpRules(**{f: rng.random() < 0.3 for f in PlumpRules().to_dict()})
+            PlumpGame([f"S{i}" for i in range(n)], rules)
+            return rules
+        except PlumpError:
+            continue
+
+
+def decide_checked(bot, st, seat):
+    "The bot's decision for `seat`, checked: a legal action, a Decision with a Swedish reason naming only seen cards."
+    view = st.view(seat)
+    d = bot.decide(view)
+    assert isinstance(d, Decision)
+    assert d.action in st.legal_actions(), (d, st.legal_actions())
+    assert isinstance(d.reason, str) and d.reason and '\n' not in d.reason
+    named = named_cards(d.reason)
+    if isinstance(d.action, Bid):                     # a bid's reason names the player's own cards (or P15's)
+        assert named <= set(view.hand) | {c for h in view.others.values() for c in h}, (d.reason, view.hand)
+    assert named <= visible_cards(view), (d.reason, view.hand)
+    return d
+
+
+# --------------------------------------------------------------------------------------------- whole games
+
+@pytest.mark.parametrize("n, seed", [(2, 1), (3, 2), (4, 3), (5, 4), (6, 5)])
+def test_whole_plump_games_of_mixed_bots_are_legal_and_finish(n, seed):
+    rng = random.Random(f"bots:{n}:{seed}")
+    rules = random_rules(rng, n)
+    g = PlumpGame([f"S{i}" for i in range(n)], rules, seed=seed)
+    bots = [make_bot(LEVELS[(i + seed) % 3], seed * 10 + i, **FAST) for i in range(n)]
+    moves = 0
+    while g.deal is not None:
+        st = PlumpState.from_game(g)
+        seat = st.to_act
+        d = decide_checked(bots[seat], st, seat)
+        st.apply(d.action)                            # the engine refuses an illegal action ...
+        if isinstance(d.action, Bid): g.bid(seat, d.action.tricks)   # ... and so does the game
+        else: g.play(seat, d.action.card)
+        moves += 1
+    assert len(g.deals) == len(g.schedule)
+    assert all(sum(d.taken) == d.cards for d in g.deals)
+    assert moves == sum(d.n + d.n * d.cards for d in g.deals)
+
+
+@pytest.mark.parametrize("short, seed", [(True, 1), (False, 2)])
+def test_whole_bismarck_games_of_mixed_bots_are_legal_and_finish(short, seed):
+    g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=seed, short=short)
+    bots = [make_bot(level, seed * 10 + i, **FAST) for i, level in enumerate(LEVELS)]
+    while g.deal is not None:
+        st = BismarckState.from_game(g)
+        seat = st.to_act
+        if st.phase == 'discard':
+            cards = []
+            for _ in range(4):                        # one card per action (B2), the same plan each time
+                d = decide_checked(bots[seat], st, seat)
+                assert isinstance(d.action, Discard)
+                st.apply(d.action)
+                cards.append(d.action.card)
+            g.discard(seat, cards)
+            continue
+        d = decide_checked(bots[seat], st, seat)
+        if isinstance(d.action, ChooseMode): g.choose_mode(seat, d.action.mode, d.action.trump)
+        else: g.play(seat, d.action.card)
+    assert len(g.deals) == (3 if short else 12)
+    for seat in range(3):                             # B5: every mode once per förhand in the full game
+        if not short: assert sorted(g.used_modes(seat)) == sorted(['spader', 'trumf', 'sang', 'pass'])
+    assert sum(g.totals) == 0                         # B7: the scores always sum to zero
+
+
+def test_bismarck_discards_follow_one_plan():
+    "The four discards and the mode come from one plan (B9): pass sheds high cards, a trump mode keeps its trumps."
+    for seed in range(6):
+        g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=seed)
+        st = BismarckState.from_game(g)
+        fh, bot = st.to_act, make_bot('van', seed)
+        plans, dropped = set(), []
+        for _ in range(4):
+            d = bot.decide(st.view(fh))
+            plans.add(d.details['plan'])
+            st.apply(d.action)
+            dropped.append(d.action.card)
+        d = bot.decide(st.view(fh))
+        assert len(plans) == 1 and d.details['plan'] in plans
+        mode, trump = d.details['plan']
+        if mode == 'pass': assert min(c.rank for c in dropped) >= 10
+        if trump is not None: assert all(c.suit != trump for c in dropped)
+        assert d.action.mode == mode
+
+
+# --------------------------------------------------------------------------------------------- reasons
+
+def test_bid_reasons_name_the_cards_of_each_pile():
+    g = PlumpGame(['Anna', 'Bo', 'Cissi', 'Dan'], seed=3)
+    st = PlumpState.from_game(g)
+    view = st.view(st.to_act)
+    d = make_bot('van', 1).decide(view)
+    piles = d.details['piles']
+    assert set(piles['sure']) | set(piles['possible']) | set(piles['filler']) == set(view.hand)
+    assert named_cards(d.reason) == set(view.hand)    # every pile is named with its real cards (P20)
+    assert 'P20' in d.reason
+
+
+def test_blind_one_card_bid_uses_the_others_cards():
+    "P15 blind: the player's own card is hidden; the reason names the cards it sees, and the bid is legal."
+    rules = PlumpRules(blind_one_card=True, down_only=True)
+    g = PlumpGame(['Anna', 'Bo', 'Cissi'], rules, seed=4, first_deal=9)
+    st = PlumpState.from_game(g)
+    for level in LEVELS:
+        view = st.view(st.to_act)
+        assert not view.hand and view.others
+        d = make_bot(level, 2, **FAST).decide(view)
+        assert d.action in st.legal_actions()
+        assert named_cards(d.reason) <= {c for h in view.others.values() for c in h}
+
+
+def test_value_hand_matches_the_lesson():
+    "The hand from the tactics lesson (06): two sure, three possible, bid 3 (P20)."
+    v = value_hand("♠E ♠K ♠8 ♠4 ♥D ♥5 ♦Kn ♦9 ♣K ♣2")
+    assert (v.sure, v.possible) == (parse_cards("♠E ♠K"), parse_cards("♥D ♣K ♦Kn"))
+    assert int(v.estimate) == 3
+
+
+# --------------------------------------------------------------------------------------------- hints and rules
+
+def dealer_to_bid(seed: int, rules=PlumpRules()):
+    g = PlumpGame(['Anna', 'Bo', 'Cissi', 'Dan'], rules, seed=seed, first_deal=6)
+    st = PlumpState.from_game(g)
+    rng = random.Random(seed)
+    while sum(b is None for b in st.bids) > 1: st.apply(rng.choice(st.legal_actions()))
+    return st
+
+
+def test_hints_never_suggest_the_dealers_forbidden_bid():
+    for seed in range(8):
+        st = dealer_to_bid(seed)
+        forbidden = st.cards - sum(b for b in st.bids if b is not None)
+        h = hint(st.view(st.to_act), budget=0.02, seed=seed)
+        assert h.action in st.legal_actions()
+        if 0 <= forbidden <= st.cards:
+            assert h.action != Bid(forbidden)
+            assert Bid(forbidden) not in st.legal_actions()
+        assert 2 <= h.reason.count('.') <= 6           # two to four short sentences (counting "5,4"-free dots)
+
+
+def test_hints_and_bots_never_bid_zero_twice_under_p16():
+    rules = PlumpRules(no_zero_twice=True)
+    for seed in range(6):
+        deal = PlumpDeal(4, [h for h in PlumpGame(['A', 'B', 'C', 'D'], rules, seed=seed, first_deal=8).deal.dealt],
+                         trump_card=None, dealer=3, rules=PlumpRules(no_zero_twice=True, sang=True),
+                         zero_last={0, 1, 2, 3})
+        st = PlumpState.from_deal(deal)
+        while st.phase == 'bidding':
+            seat = st.to_act
+            legal = st.legal_actions()
+            h = hint(st.view(seat), budget=0.02, seed=seed)
+            assert h.action in legal
+            if Bid(0) not in legal: assert h.action != Bid(0)
+            for level in LEVELS:
+                assert make_bot(level, seed, **FAST).decide(st.view(seat)).action in legal
+            st.apply(h.action)
+        assert 0 not in st.bids or all(b == 0 for b in st.bids)
+
+
+def test_hint_for_a_card_names_the_card_and_the_rule():
+    st = dealer_to_bid(3)
+    st.apply(st.legal_actions()[0])
+    h = hint(st.view(st.to_act), budget=0.03, seed=1)
+    assert isinstance(h.action, PlayCard) and h.action in st.legal_actions()
+    assert str(h.action.card) in h.reason and re.search(r'\((P\d+|B\d)\)', h.reason)
+
+
+def test_a_bot_refuses_a_view_when_it_is_not_its_turn():
+    st = PlumpState.from_game(PlumpGame(['Anna', 'Bo', 'Cissi'], seed=1))
+    other = (st.to_act + 1) % 3
+    with pytest.raises(PlumpError):
+        make_bot('van').decide(st.view(other))
+    with pytest.raises(PlumpError, match="nivå"):
+        make_bot('mästare')
+
+
+# --------------------------------------------------------------------------------------------- analysis
+
+def played_game(seed: int) -> PlumpGame:
+    "A short game (down only, from 4 cards) played by bots to the end."
+    rules = PlumpRules(down_only=True)
+    g = PlumpGame(['Anna', 'Bo', 'Cissi'], rules, seed=seed, first_deal=6)
+    bots = [make_bot(level, seed + i, **FAST) for i, level in enumerate(['nybörjare', 'van', 'van'])]
+    while g.deal is not None:
+        st = PlumpState.from_game(g)
+        d = bots[st.to_act].decide(st.view(st.to_act))
+        if isinstance(d.action, Bid): g.bid(st.to_act, d.action.tricks)
+        else: g.play(st.to_act, d.action.card)
+    return g
+
+
+def summary(a):
+    return (a.hand, a.bid, a.tricks, a.points, a.distribution, a.chance, a.expected, a.best_bid, a.good_bid, a.verdict,
+            [(c.trick, c.played, c.better, c.chance_played, c.chance_better, c.why) for c in a.costly])
+
+
+def test_analysis_of_a_replayed_game_is_reproducible_from_its_seed():
+    g = played_game(7)
+    loaded = PlumpGame.from_json(g.to_json())          # the saved game, played again from its events
+    for i in range(len(g.deals)):
+        a = analyse_deal(g, 'Anna', i, seed=5, samples=30, card_samples=12)
+        b = analyse_deal(loaded, 0, i, seed=5, samples=30, card_samples=12)
+        assert summary(a) == summary(b)
+        assert list(a.hand) == list(loaded.deals[i].dealt[0]) and a.bid == loaded.deals[i].bids[0]
+        assert a.points == loaded.deals[i].points()[0]
+        assert a.best_bid in a.expected and abs(sum(a.distribution.values()) - 1) < 1e-9
+        assert ('bra bud' in a.verdict.lower()) == a.good_bid
+        for p in own_puzzles(a):
+            assert p.state.to_act == p.seat == 0
+            assert p.better in p.options and p.played in p.options and p.check(p.better)
+            assert p.view.hand == p.state.hand(0)
+            assert str(p.better) in p.explanation
+
+
+def test_analysis_refuses_an_unfinished_deal():
+    g = PlumpGame(['Anna', 'Bo', 'Cissi'], seed=1)
+    with pytest.raises(PlumpError):
+        analyse_deal(g, 0)
+    with pytest.raises(PlumpError):
+        analyse_deal(g.deal, 0)
+
+
+# --------------------------------------------------------------------------------------------- strength
+
+def hit_rate(level, deals: int, seed: int = 11) -> float:
+    "How often `level` (None: random) hits its bid against two random players, 3 players, 5 cards."
+    bot = level and make_bot(level, seed, budget=None, samples=40)
+    rng, hits = random.Random(seed), 0
+    for i in range(deals):
+        st = PlumpState.from_game(PlumpGame(['A', 'B', 'C'], seed=seed * 1000 + i, first_deal=5))
+        me = i % 3
+        while not st.is_terminal():
+            st.apply(bot.decide(st.view(me)).action if bot and st.to_act == me else rng.choice(st.legal_actions()))
+        hits += st.taken[me] == st.bids[me]
+    return hits / deals
+
+
+def test_the_expert_beats_random_players_clearly():
+    expert, chance = hit_rate('expert', 60), hit_rate(None, 60)
+    assert expert >= 0.45 and expert >= chance + 0.25, (expert, chance)
+
+
+def test_distribution_text_reads_like_the_chart():
+    assert distribution_text({0: 0.05, 1: 0.3, 2: 0.65}) == "0 stick 5 %, 1 stick 30 %, 2 stick 65 %"
+
+
+# --------------------------------------------------------------------------------------------- light import
+
+def test_bots_import_pulls_in_no_notebook_stack():
+    "The bots run in Pyodide and in plain Python: no ipywidgets, IPython, fastcore or numpy at import."
+    code = ("import importlib, json, sys\nimportlib.import_module('plump_teach.bots')\n"
+            "heavy = ('ipywidgets', 'IPython', 'fastcore', 'numpy')\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env.pop("PYTHONSTARTUP", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60,
+                         check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
