@@ -217,6 +217,23 @@ def test_hint_for_a_card_names_the_card_and_the_rule():
     assert str(h.action.card) in h.reason and re.search(r'\((P\d+|B\d)\)', h.reason)
 
 
+def test_bismarck_hints_follow_the_phases():
+    "Hints for förhand's discards, the mode (only modes left, B5) and the cards, each legal and explained."
+    g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=8, short=True)
+    st = BismarckState.from_game(g)
+    kinds = []
+    while not st.is_terminal() and len(kinds) < 12:
+        seat = st.to_act
+        h = hint(st.view(seat), budget=0.02, seed=len(kinds))
+        assert h.action in st.legal_actions()
+        assert named_cards(h.reason) <= visible_cards(st.view(seat))
+        assert re.search(r'\(B\d\)', h.reason), h.reason
+        kinds.append(type(h.action).__name__)
+        st.apply(h.action)
+    assert kinds[:5] == ['Discard'] * 4 + ['ChooseMode'] and st.mode == 'trumf'   # the short game's first mode (B5)
+    assert 'PlayCard' in kinds
+
+
 def test_a_bot_refuses_a_view_when_it_is_not_its_turn():
     st = PlumpState.from_game(PlumpGame(['Anna', 'Bo', 'Cissi'], seed=1))
     other = (st.to_act + 1) % 3
