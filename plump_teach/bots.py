@@ -20,11 +20,12 @@ from .bismarck import (BismarckError, MODES, suit_lengths, honour_points, long_s
 from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState, SeatView, playout
 
 # %% auto #0
-__all__ = ['LEVELS', 'LENGTH', 'Decision', 'Valuation', 'value_hand', 'heuristic_bid', 'one_card_bid', 'beginner_bid',
-           'beginner_card', 'heuristic_card', 'fast_policy', 'policy_for', 'distribution_text', 'study_bids',
-           'simulated_bid', 'study_cards', 'simulated_card', 'mode_estimate', 'mode_plans', 'heuristic_plan',
-           'plan_discards', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'simulated_plan', 'hint',
-           'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle', 'own_puzzles']
+__all__ = ['LEVELS', 'LENGTH', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'Decision', 'Valuation', 'value_hand', 'heuristic_bid',
+           'one_card_bid', 'beginner_bid', 'beginner_card', 'heuristic_card', 'fast_policy', 'policy_for',
+           'rollout_policy', 'distribution_text', 'study_bids', 'simulated_bid', 'study_cards', 'simulated_card',
+           'mode_estimate', 'mode_plans', 'heuristic_plan', 'plan_discards', 'bismarck_card', 'Bot', 'BeginnerBot',
+           'ExpertBot', 'make_bot', 'simulated_plan', 'hint', 'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle',
+           'own_puzzles']
 
 # %% ../nbs/28_datorspelare.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -349,7 +350,7 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
     card = min(legal, key=lambda c: (c.suit == trump, c.rank))
     return done(card, f"Alla mina kort slår {best}, så jag lägger det lägsta, {card}, och hoppas att någon går över.")
 
-# %% ../nbs/28_datorspelare.ipynb #dfe66a36
+# %% ../nbs/28_datorspelare.ipynb #9dd95368
 def _power(c: int, trump) -> int: return (c & 15) + (16 if c >> 4 == trump else 0)
 
 def _top_id(c: int, hand_suit: list[int], gone) -> bool:
@@ -408,7 +409,19 @@ def policy_for(state_or_view):
         return lambda seat, legal, ctx: fast_policy(seat, legal, ctx, fh)
     return fast_policy
 
-# %% ../nbs/28_datorspelare.ipynb #b9ef431f
+
+OTHERS_RANDOM, OWN_RANDOM_AT_BID = 0.5, 0.5   # andelen slumpade kort i provgivarna, prövad när styrkan mättes
+
+def rollout_policy(me: int, forehand: int | None = None, others: float = OTHERS_RANDOM, own: float = 0.0):
+    """Strategin i expertens provgivar: `fast_policy`, men de andra lägger ett slumpat kort med sannolikheten
+    `others` och spelaren själv med sannolikheten `own`."""
+    def policy(seat, legal, ctx):
+        r = own if seat == me else others
+        if r and ctx.rnd() < r: return legal[int(ctx.rnd() * len(legal))]
+        return fast_policy(seat, legal, ctx, forehand)
+    return policy
+
+# %% ../nbs/28_datorspelare.ipynb #952c6eb6
 def _deadline(budget: float | None):
     return None if budget is None else time.perf_counter() + budget
 
@@ -432,6 +445,7 @@ def study_bids(view: SeatView, rng: random.Random, samples: int = 60, budget: fl
     legal = [a.tricks for a in view.legal_actions()]
     seat, cards, rules = view.seat, view.cards, view.rules
     base = heuristic_bid(view, rng).action.tricks
+    policy = rollout_policy(seat, own=OWN_RANDOM_AT_BID)
     start = time.perf_counter()
     first_end = _deadline(None if budget is None else 0.3 * budget)
     deals, first = [], []
@@ -440,7 +454,7 @@ def study_bids(view: SeatView, rng: random.Random, samples: int = 60, budget: fl
         deals.append((st, rng.random()))
         s = st.clone()
         s.apply(Bid(base))
-        first.append(playout(s, random.Random(deals[-1][1]), fast_policy, _quick_bid)[seat])
+        first.append(playout(s, random.Random(deals[-1][1]), policy, _quick_bid)[seat])
     if candidates is None:
         lo, hi = min(first), max(first)
         candidates = [b for b in legal if lo - 1 <= b <= hi + 1] or legal
@@ -454,7 +468,7 @@ def study_bids(view: SeatView, rng: random.Random, samples: int = 60, budget: fl
             if b == base: continue
             s = st.clone()
             s.apply(Bid(b))
-            tricks[b].append(playout(s, random.Random(r), fast_policy, _quick_bid)[seat])
+            tricks[b].append(playout(s, random.Random(r), policy, _quick_bid)[seat])
         used += 1
     tricks = {b: ts[:used] for b, ts in tricks.items()}
     expected = {b: sum(hit_points(b, t, cards, rules) for t in ts) / used for b, ts in tricks.items()}
@@ -476,7 +490,7 @@ def simulated_bid(view: SeatView, rng: random.Random, samples: int = 200, budget
     return Decision(Bid(bid), reason, {'distribution': dist, 'expected': expected, 'chance': chance,
                                        'samples': res['samples']})
 
-# %% ../nbs/28_datorspelare.ipynb #9ed13881
+# %% ../nbs/28_datorspelare.ipynb #041864fd
 def _card_value(state, seat: int, tricks: list[int]) -> float:
     "Poängen för platsen `seat` när given slutar med `tricks` stick per plats: P13 i Plump, B7 i Bismarck."
     if state.game == 'plump':
@@ -489,7 +503,8 @@ def _card_value(state, seat: int, tricks: list[int]) -> float:
 def study_cards(view: SeatView, rng: random.Random, samples: int = 40, budget: float | None = None) -> dict:
     "Pröva varje tillåtet kort på samma slumpade utdelningar; svarar med väntad poäng och chans att träffa per kort."
     legal = [a.card for a in view.legal_actions()]
-    seat, policy = view.seat, policy_for(view)
+    seat = view.seat
+    policy = rollout_policy(seat, view.forehand if view.game == 'bismarck' else None)
     value = {c: 0.0 for c in legal}
     hits = {c: 0 for c in legal}
     deadline, k = _deadline(budget), 0
@@ -765,7 +780,7 @@ def make_bot(level: str = 'van', seed=None, budget: float | None = 0.2, samples:
         raise PlumpError(f"Datorns nivå ska vara en av {', '.join(LEVELS)}, inte {level!r}.")
     return kinds[level](seed, budget, samples)
 
-# %% ../nbs/28_datorspelare.ipynb #88946d49
+# %% ../nbs/28_datorspelare.ipynb #d7880458
 def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget: float | None = 0.2) -> tuple:
     "Förhands plan (spelsätt, trumf, skäl) vald genom att spela varje plan i slumpade givar (B9)."
     hand20 = sort_hand([*view.hand, *(view.discards or ())])
@@ -778,6 +793,7 @@ def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget
     if len(plans) == 1: return base
     value = {p: 0.0 for p in plans}
     drops = {p: plan_discards(view.hand, view.discards or (), *p) for p in plans}
+    policy = rollout_policy(view.seat, view.seat)
     deadline, k = _deadline(budget), 0
     while k < samples and (k < 4 or _time_left(deadline)):
         st = view.sample(rng)
@@ -786,7 +802,7 @@ def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget
             s = st.clone()
             for c in drops[(m, t)]: s.apply(Discard(c))
             s.apply(ChooseMode(m, t if m == 'trumf' else None))
-            value[(m, t)] += _card_value(s, view.seat, playout(s, random.Random(r), policy_for(s)))
+            value[(m, t)] += _card_value(s, view.seat, playout(s, random.Random(r), policy))
         k += 1
     value = {p: v / k for p, v in value.items()}
     best = max(value, key=value.get)
