@@ -219,7 +219,7 @@ def beginner_card(view: SeatView, rng: random.Random | None = None) -> Decision:
     if len(legal) == 1: return Decision(PlayCard(card), f"Jag lägger {card}, mitt enda tillåtna kort.", {})
     return Decision(PlayCard(card), f"Jag lägger mitt högsta kort, {card}.", {})
 
-# %% ../nbs/28_datorspelare.ipynb #a4505754
+# %% ../nbs/28_datorspelare.ipynb #4c7d9beb
 def _led_best(trick, trump):
     "Kortet som leder sticket hittills och dess plats i sticket."
     best, at = trick[0], 0
@@ -286,11 +286,12 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
                 why = (f"Jag behöver {need} stick till och spelar ut {card}: ingen högre trumf finns kvar, "
                        f"det har jag räknat ut (P20)")
             else:
-                n = {s: sum(c.suit == s for c in legal) for s in SUITS}
-                suit = max((s for s in SUITS if n[s] and s != trump), key=lambda s: n[s], default=trump)
-                card = min((c for c in legal if c.suit == suit), key=lambda c: c.rank)
-                why = (f"Jag behöver {need} stick till men har inget säkert kort, så jag spelar ut lågt i "
-                       f"{SUIT_NAMES[suit]}, {card}, och sparar de höga (P20)")
+                above = {c: sum(x.suit == c.suit and x.rank > c.rank for x in unseen) for c in legal}
+                card = min(legal, key=lambda c: (above[c], c.suit == trump, -c.rank))
+                k = above[card]
+                few = ("bara ett" if k == 1 else f"bara {k}") if k <= 3 else str(k)
+                why = (f"Jag behöver {need} stick till men har inget säkert kort. Jag spelar ut {card}, där {few} "
+                       f"högre {SUIT_NAMES[card.suit]}kort kan sitta hos de andra (P20)")
             if over: why += f"; {balance}, så jag tar stick när jag kan"
             return done(card, why + ".")
         if goal == 'duck':
@@ -334,7 +335,13 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
                     why = f"Jag behöver {need} stick till och lägger mitt högsta, {card}"
             if over: why += f"; {balance}, så jag tar stick när jag kan"
             return done(card, why + " (P20).")
-        card = _low(legal, trump)
+        keep = sorted(view.hand, key=lambda c: (c.suit == trump, c.rank), reverse=True)[:need]
+        spare = [c for c in legal if c not in keep]
+        card = max(spare, key=lambda c: (c.suit != trump, c.rank)) if spare else _low(legal, trump)
+        if card.rank >= 10 and spare and card != _low(legal, trump):
+            saved = f"{_cards(keep)} sparar jag till {'sticket' if need == 1 else f'de {need} stick'} jag behöver"
+            if void: return done(card, f"Jag saknar {SUIT_NAMES[led]} och kan inte ta sticket. Jag sakar {card}; {saved} (P20).")
+            return done(card, f"Jag kan inte slå {best} och blir av med {card}; {saved} (P20).")
         if void: return done(card, f"Jag saknar {SUIT_NAMES[led]}, kan inte ta sticket och sakar {card}.")
         return done(card, f"Jag kan inte slå {best} och lägger mitt lägsta kort, {card}.")
     # budet är klart: ducka
@@ -350,7 +357,7 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
     card = min(legal, key=lambda c: (c.suit == trump, c.rank))
     return done(card, f"Alla mina kort slår {best}, så jag lägger det lägsta, {card}, och hoppas att någon går över.")
 
-# %% ../nbs/28_datorspelare.ipynb #9dd95368
+# %% ../nbs/28_datorspelare.ipynb #951a54a8
 def _power(c: int, trump) -> int: return (c & 15) + (16 if c >> 4 == trump else 0)
 
 def _top_id(c: int, hand_suit: list[int], gone) -> bool:
@@ -370,6 +377,7 @@ def fast_policy(seat: int, legal: list[int], ctx, forehand: int | None = None) -
         best, win_at = trick[0], 0
         for i in range(1, len(trick)):
             if beats(trick[i], best, trump): best, win_at = trick[i], i
+    need = None
     if ctx.bids is None:                            # Bismarck
         want = ctx.mode != 'pass'
         if want and trick and len(trick) == n - 1 and forehand is not None and seat != forehand:
@@ -395,6 +403,10 @@ def fast_policy(seat: int, legal: list[int], ctx, forehand: int | None = None) -
         if wins:
             if len(trick) == n - 1 or wins[0] >> 4 != trick[0] >> 4: return min(wins, key=lambda c: _power(c, trump))
             return max(wins, key=lambda c: _power(c, trump))
+        if need and need > 0:                       # spara de `need` starkaste korten, bli av med det högsta av resten
+            mine = sorted((c for s in ctx.hands[seat] for c in s), key=lambda c: _power(c, trump), reverse=True)
+            spare = [c for c in legal if c not in mine[:need]]
+            if spare: return max(spare, key=lambda c: ((c >> 4) != trump, c & 15))
         return min(legal, key=lambda c: ((c & 15) << 1) | ((c >> 4) == trump))
     lose = [c for c in legal if not beats(c, best, trump)]
     if lose: return max(lose, key=lambda c: _power(c, trump))
