@@ -253,6 +253,7 @@ PUPIL_LESSONS = (
     PupilLesson('06_bjuda_och_spela_klokt.ipynb', 6, 'Bjuda och spela klokt', ('P20', 'P21')),
     PupilLesson('07_bismarck_spelsatten.ipynb', 7, 'Bismarck, tre spelare och fyra spelsätt', ('B1', 'B2', 'B3', 'B4', 'B5')),
     PupilLesson('08_bismarck_sticken_och_poangen.ipynb', 8, 'Bismarck, sticken och poängen', ('B6', 'B7', 'B8', 'B9')),
+    PupilLesson('09_spelbordet.ipynb', 9, 'Spelbordet', ()),   # att spela mot datorn: alla regler, ingen ny
 )
 
 def review_lesson(rule: str) -> PupilLesson | None:

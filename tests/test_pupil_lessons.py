@@ -89,7 +89,8 @@ def test_lesson_has_its_parts(name):
     assert 2 <= len(questions) <= 4, f"{name}: {len(questions)} frågor"
     puzzles = sum(c.source.count("show_puzzle(") for c in code_cells(nb))
     assert 2 <= puzzles <= 3, f"{name}: {puzzles} pussel"
-    assert any("Widget" in c.source or "Stepper" in c.source or "Try" in c.source for c in code_cells(nb))
+    assert any("Widget" in c.source or "Stepper" in c.source or "Try" in c.source or "Table" in c.source
+               for c in code_cells(nb))
     # navigering överst och nederst: startsidan, ordlistan och nästa lektion om den finns
     for cell in (nb.cells[0], nb.cells[-1] if nb.cells[-1].cell_type == "markdown" else nb.cells[-2]):
         assert "(start.ipynb)" in cell.source and "(ordlista.ipynb)" in cell.source
