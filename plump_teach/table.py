@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import sys
 from pathlib import Path
 from urllib.parse import quote
@@ -28,8 +29,8 @@ from .bots import make_bot, hint, analyse_deal, own_puzzles, distribution_text, 
 
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'CARD_WIDTH', 'CARD_HEIGHT', 'TABLE_FORMAT', 'TABLE_VERSION', 'SHORT_GAME', 'CUSTOM',
-           'default_names', 'turn_owner', 'card_class', 'table_style', 'table_dict', 'read_table', 'PlayTable',
-           'BismarckTable', 'distribution_html', 'analysis_html']
+           'default_names', 'turn_owner', 'you_text', 'card_class', 'table_style', 'table_dict', 'read_table',
+           'PlayTable', 'BismarckTable', 'distribution_html', 'analysis_html']
 
 # %% ../nbs/29_spelbordet.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
@@ -51,6 +52,14 @@ def default_names(n: int, humans=(0,)) -> list[str]:
 def turn_owner(name: str) -> str:
     "Ordet före 'tur': 'Din' för Du, annars namnet i genitiv."
     return 'Din' if name == 'Du' else genitive(name)
+
+def you_text(text: str) -> str:
+    """Motorns meningar om spelaren som heter Du, som eleven läser dem: 'och du har', 'inte din tur'.
+    Motorn skriver namnet som ett namn ('Du har', 'Dus tur'); stor bokstav blir kvar bara först i en mening."""
+    if not text: return text
+    text = re.sub(r'\bDus\b', 'din', text)
+    text = re.sub(r'(?<=[^.!?\s])(\s+)Du\b', r'\1du', text)
+    return text[:1].upper() + text[1:]
 
 # %% ../nbs/29_spelbordet.ipynb #3bcbe385
 CARD_WIDTH, CARD_HEIGHT = 58, 80
@@ -263,7 +272,7 @@ def _say(self: PlayTable, text: str, ok: bool = True):
     "En rad till eleven: grön kant när det gick bra, röd när något inte gick."
     colour = '#1e7b34' if ok else '#b03a2e'
     self.message.value = (f'<div role="{"status" if ok else "alert"}" style="border-left:4px solid {colour};'
-                          f'padding:4px 8px;margin:4px 0">{esc(text)}</div>') if text else ''
+                          f'padding:4px 8px;margin:4px 0">{esc(you_text(text))}</div>') if text else ''
 
 PlayTable._build = _build
 PlayTable._play_children = _play_children
@@ -617,7 +626,7 @@ def _hand_widgets(self: PlayTable, st, ticket) -> list:
             why = st.why_illegal(PlayCard(c))
             if why:
                 b.add_class('pt-nej')
-                tip = f"{c.name}: {why}"
+                tip = f"{c.name}: {you_text(why)}"
             else: tip = f"Lägg {c.name}"
         elif my_turn and st.phase == 'discard':
             if c in self.selected: b.add_class('pt-vald')
@@ -650,11 +659,11 @@ def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
         notes = []
         for n in range(st.cards + 1):
             why = st.why_illegal(Bid(n))
-            b = W.Button(description=str(n), disabled=why is not None, tooltip=why or f"Bjud {n}", layout=_tap('48px'))
+            b = W.Button(description=str(n), disabled=why is not None, tooltip=you_text(why) or f"Bjud {n}", layout=_tap('48px'))
             b.add_class('pt-bud')
             b.on_click(lambda _, n=n, t=ticket: self._bid_clicked(n, t))
             self.bid_buttons[n] = b
-            if why: notes.append(f"{n}: {why}")
+            if why: notes.append(f"{n}: {you_text(why)}")
         note = ''.join(f'<p style="margin:2px 0"><small>{esc(t)}</small></p>' for t in notes)
         return [W.HTML('<b>Ditt bud:</b> hur många stick tror du att du tar?'),
                 W.HBox(list(self.bid_buttons.values()), layout=W.Layout(flex_flow='row wrap'))], note
@@ -674,7 +683,7 @@ def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
                 why = st.why_illegal(ChooseMode(m, '♠' if m == 'trumf' else None)) or "inte tillåtet nu"
                 b = W.Button(description=m, disabled=True, tooltip=why, layout=_tap())
                 self.mode_buttons[m] = b
-                notes.append(f"{m}: {why}")
+                notes.append(f"{m}: {you_text(why)}")
             for a in mine:
                 label = mode_label(a.mode, a.trump)
                 tip = f"{SUIT_NAMES[a.trump]} är trumf" if a.mode == 'trumf' else MODE_TEXT[a.mode]
@@ -740,7 +749,7 @@ def _show_tips(self: PlayTable):
     card = getattr(d.action, 'card', None)
     drawn = cards_html([card], 40) if card is not None else ''
     self.tips_html.value = (f'<div class="pt-ruta" role="status"><b>Tips:</b> {esc(_action_text(d.action))} {drawn}'
-                            f'<br>{esc(d.reason)}</div>')
+                            f'<br>{esc(you_text(d.reason))}</div>')
     self.last_tip = d
     return d
 
@@ -1158,7 +1167,7 @@ def _draw_puzzle(self: PlayTable):
         b.add_class(card_class(c))
         why = p.state.why_illegal(PlayCard(c))
         if why: b.add_class('pt-nej')
-        b.tooltip = f"{c.name}: {why}" if why else c.name
+        b.tooltip = f"{c.name}: {you_text(why)}" if why else c.name
         b.on_click(lambda _, c=c: self._puzzle_clicked(c))
         self.puzzle_cards[c] = b
     self.puzzle_feedback = W.HTML()
@@ -1174,7 +1183,7 @@ def _puzzle_clicked(self: PlayTable, card: Card):
                                    f'<div role="{"status" if ok else "alert"}" style="border-left:4px solid '
                                    f'{"#1e7b34" if ok else "#b03a2e"};padding:4px 8px;margin:4px 0">{text}</div>')
     why = p.state.why_illegal(PlayCard(card))
-    if why: return say(esc(why), False)
+    if why: return say(esc(you_text(why)), False)
     if p.check(card):
         self.puzzle_cards[card].add_class('pt-vald')
         return say(f"<b>Rätt!</b> {esc(p.explanation)}", True)

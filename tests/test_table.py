@@ -20,7 +20,7 @@ from plump_teach.bismarck import BismarckGame
 from plump_teach.lesson import example_start
 from plump_teach.plump import PlumpGame
 from plump_teach.plump_rules import PlumpRules
-from plump_teach.table import BismarckTable, PlayTable, read_table, table_dict, table_style
+from plump_teach.table import BismarckTable, PlayTable, read_table, table_dict, table_style, you_text
 
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
 
@@ -78,10 +78,11 @@ def test_a_greyed_card_explains_itself_and_changes_nothing():
     saved, hand = t.game.to_json(), list(t.card_buttons)
     why = t.state.why_illegal(__import__("plump_teach.play", fromlist=["PlayCard"]).PlayCard(card))
     assert why and "(P10" in why
-    assert t.card_buttons[card].tooltip == f"{card.name}: {why}"
+    assert t.card_buttons[card].tooltip == f"{card.name}: {you_text(why)}"
+    assert "och du har" in you_text(why) or "Trumftvång: du saknar" in you_text(why)   # inte "och Du har"
     t.card_buttons[card].click()
     assert t.game.to_json() == saved and list(t.card_buttons) == hand
-    assert why in t.message.value.replace("&#x27;", "'") and 'role="alert"' in t.message.value
+    assert you_text(why) in t.message.value.replace("&#x27;", "'") and 'role="alert"' in t.message.value
 
 
 def test_the_dealers_forbidden_bid_is_disabled_p18():
