@@ -899,7 +899,7 @@ def hint(view: SeatView, budget: float = 0.25, seed=None) -> Decision:
         text = f"Välj {_mode_text(a.mode, a.trump)}. {why[0].upper() + why[1:]}"
     return Decision(a, text, det)
 
-# %% ../nbs/28_datorspelare.ipynb #e8af87ec
+# %% ../nbs/28_datorspelare.ipynb #8bf33e90
 @dataclass
 class CostlyPlay:
     "Ett kort som sänkte chansen att träffa budet, och kortet som hade varit bättre."
@@ -953,22 +953,25 @@ def _replay(deal: PlumpDeal):
     return PlumpState.from_deal(fresh), actions
 
 
-def _bid_verdict(bid, tricks, best, chance, expected, samples, val) -> tuple[bool, str]:
+def _bid_verdict(bid, tricks, best, chance, expected, samples, val, blind: bool = False) -> tuple[bool, str]:
+    "Domen över budet: bra (träff eller otur) eller felbedömt, med de tre högarna (P20)."
     e, eb = expected[bid], expected[best]
     good = bid == best or e >= eb - max(0.5, 0.1 * eb)
     hit = tricks == bid
     p = _pct(chance[bid])
+    hand = "Med det du såg" if blind else "Med din hand"
     if good and hit:
-        text = f"Ett bra bud, och du träffade. Med din hand träffade datorn bud {bid} i {p} av {samples} provgivar."
+        text = f"Ett bra bud, och du träffade. {hand} träffade datorn bud {bid} i {p} av {samples} provgivar."
     elif good:
-        text = (f"Ett bra bud som hade otur. Med din hand träffade datorn bud {bid} i {p} av {samples} provgivar, "
+        text = (f"Ett bra bud som hade otur. {hand} träffade datorn bud {bid} i {p} av {samples} provgivar, "
                 f"men den här gången tog du {tricks} stick.")
     else:
         way = 'för högt' if bid > best else 'för lågt'
         piles = f"säkra {_cards(val.sure)}" if val.sure else "inga säkra stick"
         piles += f", möjliga {_cards(val.possible)}" if val.possible else ", inga möjliga"
-        text = (f"Budet {bid} var {way}. Med din hand träffade datorn bud {bid} bara i {p} av provgivarna, men bud "
-                f"{best} i {_pct(chance[best])}. Handen har {piles} (P20).")
+        text = (f"Budet {bid} var {way}. {hand} träffade datorn bud {bid} bara i {p} av provgivarna, men bud "
+                f"{best} i {_pct(chance[best])}.")
+        text += " Du såg inte ditt eget kort (P15)." if blind else f" Handen har {piles} (P20)."
         if hit: text += " Du träffade ändå, men det var tur."
     if good and bid != best: text += f" Datorn hade bjudit {best}, som är ungefär lika bra."
     return good, text
@@ -1000,7 +1003,7 @@ def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int =
     bid, tricks = deal.bids[seat], deal.taken[seat]
     val = value_hand(view.hand or deal.dealt[seat], view.trump, view.n, _seen_for_bidding(view), _earlier_bids(view),
                      view.cards)
-    good, verdict = _bid_verdict(bid, tricks, best, chance, expected, res['samples'], val)
+    good, verdict = _bid_verdict(bid, tricks, best, chance, expected, res['samples'], val, blind=not view.hand)
     costly = []
     for j in range(i, len(actions)):
         a = actions[j]
