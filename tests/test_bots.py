@@ -21,7 +21,7 @@ import pytest
 
 from plump_teach.bismarck import BismarckGame
 from plump_teach.bots import (LEVELS, Decision, analyse_deal, hint, make_bot, own_puzzles, value_hand,
-                              distribution_text)
+                              distribution_text, ismcts_action)
 from plump_teach.cards import parse_card, parse_cards
 from plump_teach.play import Bid, BismarckState, ChooseMode, Discard, PlayCard, PlumpState
 from plump_teach.plump import PlumpDeal, PlumpGame
@@ -307,6 +307,22 @@ def hit_rate(level, deals: int, seed: int = 11) -> float:
 def test_the_expert_beats_random_players_clearly():
     expert, chance = hit_rate('expert', 60), hit_rate(None, 60)
     assert expert >= 0.45 and expert >= chance + 0.25, (expert, chance)
+
+
+def test_honest_ismcts_gives_legal_reproducible_actions():
+    "The ISMCTS port for comparisons: legal actions in both games, the same visits from the same seed."
+    st = PlumpState.from_game(PlumpGame(['A', 'B', 'C', 'D'], seed=6, first_deal=6))
+    for _ in range(6):
+        a, visits = ismcts_action(st.view(st.to_act), random.Random(2), iterations=60)
+        assert a in st.legal_actions() and sum(visits.values()) == 60
+        assert ismcts_action(st.view(st.to_act), random.Random(2), iterations=60) == (a, visits)
+        st.apply(a)
+    bst = BismarckState.from_game(BismarckGame(['Anna', 'Bo', 'Cissi'], seed=2))
+    for _ in range(7):                                  # four discards, the mode, two cards
+        a, _ = ismcts_action(bst.view(bst.to_act), random.Random(3), iterations=20)
+        assert a in bst.legal_actions()
+        bst.apply(a)
+    assert bst.phase == 'playing'
 
 
 def test_distribution_text_reads_like_the_chart():
