@@ -15,9 +15,25 @@ Agents (--agents, one per seat, comma-separated; a shorter list is repeated arou
   random              a random legal action
   ismcts[:SIMS]       OpenSpiel's C++ ISMCTS bot (pyspiel.ISMCTSBot), SIMS simulations (default --sims, 300),
                       random-rollout evaluator, uct_c 2, --ismcts-policy for the final policy
+  ismcts-honest[:SIMS] the same search in pure Python (plump_teach.bots.ismcts_action, SIMS iterations, default
+                      --sims, uct_c --uct-c, the most visited action), but each simulation deals the cards the seat
+                      has not seen at random over the other hands AND the stock (SeatView.sample): only what the
+                      seat may know. OpenSpiel's ISMCTS does not do that: oh_hell's resample_from_infostate
+                      reshuffles only the cards the other players really hold, so its samples never put a card
+                      from the stock in a hand (it knows which cards are in play; with 3 players and 5 cards
+                      that is 15 of the 36 unseen cards).
   nybörjare|van|expert (also nyborjare) plump_teach.bots.make_bot(level, seed).decide(state.view(seat));
                       --budget/--samples are passed to make_bot when given (--budget none --samples N: a fixed
                       amount of work per decision, the same on a busy machine)
+  expert-leak         the expert given the SAME information as OpenSpiel's ISMCTS, for a comparison on equal
+                      terms: its view's unseen cards are only the cards the other players really hold and the
+                      stock pile is empty, so every sample deals the others' real cards among them (voids shown
+                      by play respected). Only this benchmark builds such a view (leaky_view); the library's
+                      bots never see it.
+
+Fair comparisons: "expert vs ismcts" favours ISMCTS (it knows which cards are in play); "expert vs
+ismcts-honest" (both only the seat's view) and "expert-leak vs ismcts" (both know the cards in play) are the
+two comparisons with equal information.
 
 Duplicate format: each deal (hands, trump card, dealer) is played once per rotation of the agents around the
 table (n rotations for n seats), so every agent plays every hand and luck cancels in comparisons. Statistics
@@ -99,6 +115,35 @@ class OurBot:
         return self.bot.decide(md.state.view(seat)).action
 
 
+class HonestISMCTSAgent:
+    def __init__(self, seed, opts, sims: int):
+        self.rng, self.sims, self.c = random.Random(seed), sims, opts["uct_c"]
+
+    def act(self, md: MirroredDeal, seat: int):
+        return our_bots.ismcts_action(md.state.view(seat), self.rng, iterations=self.sims, c=self.c)[0]
+
+
+def leaky_view(state, seat: int):
+    """The seat's view with OpenSpiel's information: the unseen cards are the other hands' real cards (as a
+    set, not who holds which) and the stock is empty, so view.sample deals exactly those cards among the
+    others. For the benchmark's expert-leak only."""
+    import dataclasses
+    from plump_teach.cards import Cards, card_from_id, sort_hand
+    v = state.view(seat)
+    seats, caps, masks, only, unseen, up = v._slots
+    in_play = {c.id for s in range(state.n) if s != seat for c in state.hand(s)}
+    if set(v.others) or not in_play <= set(unseen): return v      # kortet i pannan (P15): as it is
+    ids = [c for c in unseen if c in in_play]
+    caps = [0 if s == -1 else cap for s, cap in zip(seats, caps)]
+    return dataclasses.replace(v, unseen=sort_hand(map(card_from_id, ids)),
+                               _slots=(seats, caps, masks, only, ids, up))
+
+
+class LeakyExpert(OurBot):
+    def act(self, md: MirroredDeal, seat: int):
+        return self.bot.decide(leaky_view(md.state, seat)).action
+
+
 def agent_factory(name: str, default_sims: int):
     "A function (seed, opts) -> agent for the agent name, checked before any deal is played."
     base, _, arg = name.partition(":")
@@ -106,17 +151,26 @@ def agent_factory(name: str, default_sims: int):
     if base == "ismcts":
         sims = int(arg) if arg else default_sims
         return lambda seed, opts: ISMCTSAgent(seed, opts, sims)
+    if base == "ismcts-honest":
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots is not there yet (nbs/28_datorspelare.ipynb)")
+        sims = int(arg) if arg else default_sims
+        return lambda seed, opts: HonestISMCTSAgent(seed, opts, sims)
+    if base == "expert-leak" and not arg:
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots is not there yet (nbs/28_datorspelare.ipynb)")
+        return lambda seed, opts: LeakyExpert(seed, opts, "expert")
     if base in LEVEL_ALIASES and not arg:
         if our_bots is None: sys.exit(f"{name}: plump_teach.bots is not there yet (nbs/28_datorspelare.ipynb)")
         level = LEVEL_ALIASES[base]
         return lambda seed, opts: OurBot(seed, opts, level)
-    sys.exit(f"unknown agent {name!r}: random, ismcts[:SIMS], nybörjare, van or expert")
+    sys.exit(f"unknown agent {name!r}: random, ismcts[:SIMS], ismcts-honest[:SIMS], nybörjare, van, expert or "
+             "expert-leak")
 
 
 def label(name: str, default_sims: int) -> str:
     "The agent's name in the report: ismcts with its simulations, levels spelt as in plump_teach.bots."
     base, _, arg = name.partition(":")
     if base == "ismcts": return f"ismcts-{arg or default_sims}"
+    if base == "ismcts-honest": return f"ismcts-honest-{arg or default_sims}"
     return LEVEL_ALIASES.get(base, base)
 
 
@@ -203,17 +257,29 @@ def summarise(results: list[dict], agents: list[str]) -> dict:
     return out
 
 
+INFORMATION = {   # what each agent's samples know, printed under the table
+    "ismcts": "OpenSpiel's ISMCTS; its samples deal only the cards the others really hold (knows which cards are in play)",
+    "ismcts-honest": "ISMCTS in Python with only the seat's view (unseen cards dealt over the other hands and the stock)",
+    "expert": "only the seat's view",
+    "expert-leak": "the expert with OpenSpiel's information: samples deal only the others' real cards, no stock",
+}
+
+
 def report(players: int, cards: int, agents: list[str], s: dict, wall: float, parallel: int):
     n = players
     print(f"\n== {players} players, {cards} cards: {' / '.join(agents)}; {s['deals']} deals x {n} rotations "
           f"= {s['deals'] * n} games")
-    print(f"{'agent':<12} {'seats':>6} {'hit rate (95 % CI)':>22} {'mean score (95 % CI)':>22}   "
+    print(f"{'agent':<18} {'seats':>6} {'hit rate (95 % CI)':>22} {'mean score (95 % CI)':>22}   "
           f"{'bid ms: median  p95 (n)':>26}   {'card ms: median  p95 (n)':>26}")
     for a, x in s["agents"].items():
         tb, tc = x["times_ms"]["bid"], x["times_ms"]["card"]
         fmt = lambda t: f"{t['median']:8.2f} {t['p95']:8.2f} ({t['n']})" if t["n"] else f"{'-':>8} {'-':>8} (0)"
-        print(f"{a:<12} {x['seats_played']:>6} {100 * x['hit_rate']:>11.1f} % ± {100 * x['hit_rate_ci']:4.1f}"
+        print(f"{a:<18} {x['seats_played']:>6} {100 * x['hit_rate']:>11.1f} % ± {100 * x['hit_rate_ci']:4.1f}"
               f" {x['mean_score']:>13.2f} ± {x['mean_score_ci']:5.2f}   {fmt(tb):>26}   {fmt(tc):>26}")
+    for a in s["agents"]:
+        kind = "ismcts-honest" if a.startswith("ismcts-honest") else "ismcts" if a.startswith("ismcts-") else a
+        what = INFORMATION.get(kind)
+        if what: print(f"  {a}: {what}")
     for pair, d in s["pairs"].items():
         print(f"  paired, {pair}: hit rate {100 * d['hit_rate'][0]:+.1f} % ± {100 * d['hit_rate'][1]:.1f}, "
               f"mean score {d['mean_score'][0]:+.2f} ± {d['mean_score'][1]:.2f}")
