@@ -1011,22 +1011,23 @@ def _bid_verdict(bid, tricks, best, chance, expected, samples, val, blind: bool 
     e, eb = expected[bid], expected[best]
     good = bid == best or e >= eb - max(0.5, 0.1 * eb)
     hit = tricks == bid
-    p = _pct(chance[bid])
-    hand = "Med det du såg" if blind else "Med din hand"
+    p, pb = _pct(chance[bid]), _pct(chance[best])
+    played = f"När datorn bjöd {bid} {'med det du såg' if blind else 'med din hand'} och spelade för det"
     if good and hit:
-        text = f"Ett bra bud, och du träffade. {hand} träffade datorn bud {bid} i {p} av {samples} provgivar."
+        text = f"Ett bra bud, och du träffade. {played} träffade den i {p} av {samples} provgivar."
     elif good:
-        text = (f"Ett bra bud som hade otur. {hand} träffade datorn bud {bid} i {p} av {samples} provgivar, "
+        text = (f"Ett bra bud som hade otur. {played} träffade den i {p} av {samples} provgivar, "
                 f"men den här gången tog du {tricks} stick.")
     else:
         way = 'för högt' if bid > best else 'för lågt'
         piles = f"säkra {_cards(val.sure)}" if val.sure else "inga säkra stick"
         piles += f", möjliga {_cards(val.possible)}" if val.possible else ", inga möjliga"
-        text = (f"Budet {bid} var {way}. {hand} träffade datorn bud {bid} bara i {p} av provgivarna, men bud "
-                f"{best} i {_pct(chance[best])}.")
+        text = (f"Budet {bid} var {way}. {played} träffade den bara i {p} av {samples} provgivar. När den bjöd "
+                f"{best} träffade den i {pb}, som datorns bedömning visar.")
         text += " Du såg inte ditt eget kort (P15)." if blind else f" Handen har {piles} (P20)."
         if hit: text += " Du träffade ändå, men det var tur."
-    if good and bid != best: text += f" Datorn hade bjudit {best}, som är ungefär lika bra."
+    if good and bid != best:
+        text += f" Datorn hade bjudit {best} och träffade då i {pb}, som datorns bedömning visar. Det är ungefär lika bra."
     return good, text
 
 
