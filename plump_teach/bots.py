@@ -653,8 +653,7 @@ def mode_plans(hand, allowed) -> list[tuple]:
 def _allowed_modes(view: SeatView) -> list[str]:
     "Spelsätten som förhand har kvar i given (B5)."
     if view.phase == 'mode': return list(dict.fromkeys(a.mode for a in view.legal_actions()))
-    modes = getattr(view, 'modes', None) or getattr(getattr(view._skeleton, 'deal', None), 'modes', None)
-    return list(modes or MODES)
+    return list(view.modes or MODES)
 
 
 def heuristic_plan(hand20, allowed) -> tuple[str, str | None, str]:
