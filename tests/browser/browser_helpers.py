@@ -564,3 +564,41 @@ def plump_teach_server(home: Path, code: str, *args: str):
         try: os.killpg(proc.pid, signal.SIGKILL)
         except OSError: pass
         proc.wait()
+
+
+# ---------------------------------------------------------------- når trycket knappen?
+
+# Knappar (och annat att trycka på) under `root` som syns i fönstret men där ett annat element ligger över
+# knappens mitt: ett finger eller en mus som trycker där når inte knappen. En förälder till knappen räknas inte (då är
+# knappen bortrullad i sin ruta, inte täckt). Returnerar dem med text och det som ligger över.
+JS_COVERED_BUTTONS = """(root) => [...root.querySelectorAll('button, [role=button], input[type=button], select')]
+  .filter(b => b.checkVisibility())
+  .map(b => { const r = b.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+              if (r.width === 0 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
+              const hit = document.elementFromPoint(x, y);
+              if (!hit || b.contains(hit) || hit.contains(b)) return null;   // en förälder: knappen är bortrullad
+              return {text: (b.textContent || b.value || '').trim().slice(0, 40), x: Math.round(x), y: Math.round(y),
+                      over: String(hit.className?.baseVal ?? hit.className).slice(0, 60)}; })
+  .filter(Boolean)"""
+
+
+def covered_buttons(root) -> list[dict]:
+    "Knapparna i Locatorn `root` som syns i fönstret men har något annat över sin mitt (se JS_COVERED_BUTTONS)."
+    return root.evaluate(JS_COVERED_BUTTONS)
+
+
+# Det som ligger över mitten av elementet, eller null när ett tryck där når elementet.
+JS_COVERED_BY = """(b) => { const r = b.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !hit || b.contains(hit) || hit.contains(b) ? null : String(hit.className?.baseVal ?? hit.className).slice(0, 60); }"""
+
+
+def tap_through(target, covered: list[dict]):
+    """Tryck på knappen `target` (Locator eller ElementHandle) som en elev gör. Ligger något annat över knappens
+    mitt läggs {text, over} till i `covered`, och klicket skickas direkt till knappen, så att testet kan fortsätta
+    och felet redovisas i slutet."""
+    target.scroll_into_view_if_needed()
+    over = target.evaluate(JS_COVERED_BY)
+    if over is None: return target.click()
+    covered.append({"text": target.evaluate("b => (b.textContent || b.value || '').trim().slice(0, 40)"), "over": over})
+    target.dispatch_event("click")
