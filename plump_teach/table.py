@@ -30,7 +30,7 @@ from .bots import make_bot, hint, analyse_deal, own_puzzles, distribution_text, 
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'CARD_WIDTH', 'CARD_HEIGHT', 'TABLE_FORMAT', 'TABLE_VERSION', 'SHORT_GAME', 'CUSTOM',
            'default_names', 'turn_owner', 'you_text', 'card_class', 'table_style', 'table_dict', 'read_table',
-           'PlayTable', 'BismarckTable', 'distribution_html', 'analysis_html']
+           'pace_slider', 'PlayTable', 'BismarckTable', 'distribution_html', 'analysis_html']
 
 # %% ../nbs/29_spelbordet.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
@@ -69,7 +69,9 @@ def card_class(card: Card) -> str:
     return f'pt-kort-{card.id}'
 
 def _svg_url(card: Card) -> str:
-    return 'data:image/svg+xml;charset=utf-8,' + quote(card_svg(card, 54), safe=" =:/;,()'.-")
+    # utan kortets egen marginal: som bakgrund på en knapp skulle den skära av kortets nedre och högra kant
+    svg = card_svg(card, 54).replace('margin:2px;', '')
+    return 'data:image/svg+xml;charset=utf-8,' + quote(svg, safe=" =:/;,()'.-")
 
 _CSS = f"""
 .pt-bord .pt-kort{{width:{CARD_WIDTH}px;height:{CARD_HEIGHT}px;min-width:44px;min-height:44px;padding:0;margin:3px 2px;
@@ -90,6 +92,8 @@ _CSS = f"""
 .pt-bord .pt-stapel{{display:inline-block;height:14px;background:#4a7fb5;vertical-align:middle;margin-right:6px}}
 .pt-bord select,.pt-bord .widget-toggle-button,.pt-bord .jupyter-button{{min-height:44px}}
 .pt-bord .widget-text input{{min-height:36px}}
+.pt-bord .widget-dropdown,.pt-bord .widget-text,.pt-bord .widget-checkbox{{height:auto;min-height:44px;align-items:center}}
+.pt-bord .widget-checkbox input{{width:22px;height:22px}}
 @media (max-width:560px){{.pt-bord .plump-protokoll td,.pt-bord .plump-protokoll th,.pt-bord .bismarck-protokoll td,
   .pt-bord .bismarck-protokoll th{{padding:2px 3px!important;font-size:90%}}
   .pt-bord .pt-spelare td,.pt-bord .pt-spelare th{{padding:2px 4px}}
@@ -145,6 +149,15 @@ def read_table(text) -> tuple:
 
 # %% ../nbs/29_spelbordet.ipynb #7dd3201b
 _ERRORS = (PlumpError, BismarckError)
+
+def pace_slider(label: str, layout: W.Layout) -> W.FloatSlider:
+    "Reglaget för datorns takt, med värdet skrivet på svenska i etiketten ('Datorns takt: 1,5 s')."
+    s = W.FloatSlider(value=1.0, min=0, max=3, step=0.25, readout=False, style={'description_width': 'initial'},
+                      layout=layout)
+    show = lambda v: f"{label}: {v:g} s".replace('.', ',')
+    s.description = show(s.value)
+    s.observe(lambda ch: setattr(s, 'description', show(ch['new'])), 'value')
+    return s
 
 def _tap(width: str = 'auto', **kw) -> W.Layout:
     "En knapps layout: minst 44 bildpunkter hög, så att den går att träffa med ett finger."
@@ -239,9 +252,7 @@ def _build(self: PlayTable):
     self.new_button = W.Button(description='Nytt parti', icon='refresh', tooltip='Tillbaka till inställningen',
                                layout=_tap())
     for b in (self.tips_button, self.last_button, self.save_button, self.new_button): b.add_class('pt-knapp')
-    self.pace_slider = W.FloatSlider(value=1.0, min=0, max=3, step=0.25, description='Datorns takt',
-                                     readout_format='.2f', style={'description_width': 'initial'},
-                                     layout=W.Layout(width='260px', max_width='100%'))
+    self.pace_slider = pace_slider('Datorns takt', W.Layout(width='260px', max_width='100%'))
     self.tips_button.on_click(lambda _: self.show_tips())
     self.last_button.on_click(lambda _: self._toggle_last())
     self.save_button.on_click(lambda _: self.save())
@@ -331,11 +342,11 @@ def _computer_move(self: PlayTable):
         self.game.discard(seat, cards)
         self.told.append(f"{name} lägger bort fyra kort.")
         self.notes.setdefault(self.game.deal_index, []).append(
-            f"{name} lade bort {Cards(sort_hand(cards))}: " + ' '.join(reasons))
+            f"{name} lade bort {Cards(sort_hand(cards))}: ”" + ' '.join(reasons) + "”")
     else:
         d = bot.decide(st.view(seat))
         self._apply(seat, d.action)
-        if isinstance(d.action, (Bid, ChooseMode)): self._tell(f"{name} {d.action}. {d.reason}", d.action)
+        if isinstance(d.action, (Bid, ChooseMode)): self._tell(f"{name} {d.action}: ”{d.reason}”", d.action)
     self._check_deal_end()
 
 def _apply(self: PlayTable, seat: int, action):
@@ -903,8 +914,7 @@ def _setup(self: PlayTable, game: str = 'plump'):
     self.first_choice = W.Dropdown(description='Första given', style=style, layout=wide())
     self.short_box = W.Checkbox(value=True, indent=False, layout=row(),
                                 description='Kort parti: tre givar med trumf, sang och pass (B5)')
-    self.setup_pace = W.FloatSlider(value=1.0, min=0, max=3, step=0.25, description='Datorns takt (sekunder)',
-                                    style={'description_width': 'initial'}, layout=wide())
+    self.setup_pace = pace_slider('Datorns takt', wide())
     self.seed_input = W.Text(description='Parti nummer', placeholder='slumpas', style=style, layout=wide())
     self.start_button = W.Button(description='Börja spela', button_style='primary', icon='play', layout=_tap())
     self._auto_names = [''] * 6
@@ -954,7 +964,7 @@ def _setup_changed(self: PlayTable):
                 sched = []
                 self.rules_info.value = f'<small style="color:#b03a2e">{esc(e)}</small>'
             keep = self.first_choice.value
-            self.first_choice.options = [(f"{c} kort" + (" (hela partiet)" if i == 0 else f", {len(sched) - i} givar"), i)
+            self.first_choice.options = [(f"{c} kort" + (" (hela partiet)" if i == 0 else f", {len(sched) - i} giv" + ("ar" if len(sched) - i > 1 else "")), i)
                                          for i, c in enumerate(sched)]
             self.first_choice.value = keep if keep in range(len(sched)) else 0
         parts += [self.rules_choice, self.rules_info]

@@ -193,7 +193,7 @@ def test_bismarck_forehand_discards_and_chooses_a_mode():
     assert (b.game.deal.mode, b.game.deal.trump) == ("trumf", "♣")
     # i giv 2 är Datorn Anna förhand: hennes spelsätt och skäl syns direkt, de bortlagda korten efter given
     play_to_end(b, until=lambda b: b.game.deal_index == 1 and b.state.phase == "playing")
-    assert b.told[0] == "Datorn Anna lägger bort fyra kort." and b.told[1].startswith("Datorn Anna väljer sang. ")
+    assert b.told[0] == "Datorn Anna lägger bort fyra kort." and b.told[1].startswith("Datorn Anna väljer sang: ”Jag väljer sang")
     assert "lade bort" not in b.log_html.value
     play_to_end(b, until=lambda b: b.paused == "result" and len(b.game.deals) == 2)
     assert "Datorn Anna lade bort" in b.result_html

@@ -46,6 +46,8 @@
 body.plump-elev .jp-NotebookPanel-toolbar,
 body.plump-elev .jp-InputPrompt,
 body.plump-elev .jp-OutputPrompt,
+body.plump-elev .jp-OutputArea-promptOverlay,
+body.plump-elev .jp-InternalAnchorLink,
 body.plump-elev .jp-Collapser,
 body.plump-elev .jp-CodeCell .jp-Cell-inputWrapper,
 body.plump-elev .jp-Notebook-footer,
