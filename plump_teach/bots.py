@@ -898,7 +898,7 @@ def _goal_sentence(view: SeatView) -> str:
     return "Ditt bud går inte att träffa längre. Försök få de andra att missa i stället (P20)."
 
 
-def hint(view: SeatView, budget: float = 0.25, seed=None) -> Decision:
+def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
     "Datorns tips för eleven på `view.seat`: expertens drag, med skälet i två till fyra korta meningar."
     rng = random.Random(_view_seed(view) if seed is None else seed)
     bot = ExpertBot(budget=budget)
