@@ -93,7 +93,9 @@ _CSS = f"""
 .pt-bord select,.pt-bord .widget-toggle-button,.pt-bord .jupyter-button{{min-height:44px}}
 .pt-bord .widget-text input{{min-height:36px}}
 .pt-bord .widget-dropdown,.pt-bord .widget-text,.pt-bord .widget-checkbox{{height:auto;min-height:44px;align-items:center}}
-.pt-bord .widget-checkbox input{{width:22px;height:22px}}
+.pt-bord .widget-checkbox input{{width:22px;height:22px;flex:none}}
+.pt-bord .widget-checkbox{{max-width:100%}}
+.pt-bord .widget-checkbox label{{white-space:normal;height:auto;line-height:1.3;min-width:0;flex:1 1 auto;overflow:visible}}
 @media (max-width:560px){{.pt-bord .plump-protokoll td,.pt-bord .plump-protokoll th,.pt-bord .bismarck-protokoll td,
   .pt-bord .bismarck-protokoll th{{padding:2px 3px!important;font-size:90%}}
   .pt-bord .pt-spelare td,.pt-bord .pt-spelare th{{padding:2px 4px}}
