@@ -132,7 +132,7 @@ def _refused_bid(view: SeatView, want: int, who: str = 'jag') -> str:
     "Varför budet `want` inte är tillåtet, med regeln: givarens spärr (P6) eller noll två gånger (P16)."
     earlier = _earlier_bids(view)
     if _last_bidder(view) and want == view.cards - sum(earlier):
-        return f"bud {want} får {who} inte lägga sist, för då går summan jämnt ut (P6)"
+        return f"bud {want} får {who} inte bjuda sist, för då går summan jämnt ut (P6)"
     return f"noll får {who} inte bjuda två givar i rad (P16)"
 
 def _seen_for_bidding(view: SeatView) -> list:
@@ -497,7 +497,7 @@ def simulated_bid(view: SeatView, rng: random.Random, samples: int = 200, budget
     bid = max(expected, key=lambda b: (round(expected[b], 6), -abs(b - res['base'])))
     dist = _distribution(res['tricks'][bid], view.cards)
     near = [b for b in (bid - 1, bid + 1) if b in expected]
-    beats_text = ', '.join(f"bud {b} {_num(expected[b])}" for b in near)
+    beats_text = ' och '.join(f"{_num(expected[b])} för bud {b}" for b in near)
     reason = (f"Jag bjuder {bid}: i {res['samples']} provgivar tog jag {distribution_text(dist)}; bud {bid} ger "
               f"{_num(expected[bid])} poäng i snitt" + (f" mot {beats_text}" if near else "") + " (P20).")
     return Decision(Bid(bid), reason, {'distribution': dist, 'expected': expected, 'chance': chance,
@@ -919,15 +919,16 @@ def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
             sure = f"säkra stick: {_cards(val.sure)}" if val.sure else "inga säkra stick"
             maybe = f"möjliga: {_cards(val.possible)}" if val.possible else "inga möjliga"
             refused = [b for b in range(view.cards + 1) if Bid(b) not in view.legal_actions()]
-            first = f"Bjud {a.tricks}" + (f" ({_refused_bid(view, refused[0], 'du')})" if refused else "")
+            no = _refused_bid(view, refused[0], 'du') if refused else ''
+            first = f"Bjud {a.tricks}." + (f" {no[0].upper() + no[1:]}." if no else "")
             exp = det['expected']
             near = [b for b in (a.tricks - 1, a.tricks + 1) if b in exp]
             piles = f"{sure}; {maybe}"
-            text = (f"{first}. {piles[0].upper() + piles[1:]} (P20). Datorn spelade din hand "
+            text = (f"{first} {piles[0].upper() + piles[1:]} (P20). Datorn spelade din hand "
                     f"{det['samples']} gånger: {distribution_text(det['distribution'])}.")
             if near:
                 text += f" Bud {a.tricks} ger {_num(exp[a.tricks])} poäng i snitt, " + \
-                        ' och '.join(f"bud {b} {_num(exp[b])}" for b in near) + "."
+                        ' och '.join(f"bud {b} ger {_num(exp[b])}" for b in near) + "."
     elif isinstance(a, PlayCard):
         if len(view.legal_actions()) == 1:
             text = f"Lägg {a.card}. Det är ditt enda tillåtna kort ({'P10' if view.game == 'plump' else 'B6'})."
