@@ -9,6 +9,7 @@ mode; several learners at one screen never see each other's cards; the timer pat
 from __future__ import annotations
 
 import asyncio
+import threading
 import json
 from pathlib import Path
 
@@ -241,7 +242,21 @@ def test_the_timer_plays_the_computer_one_move_at_a_time():
         old = len(t.game.events)
         await asyncio.sleep(0.1)
         assert t.state.to_act == 0 or len(t.game.events) > old
-    asyncio.run(main())
+    run_in_own_loop(main)
+
+
+def run_in_own_loop(make_coroutine, timeout: float = 60):
+    """Kör korutinen med en egen händelseloop i en egen tråd: i hela testkörningen kan en tidigare test (Playwrights
+    synkrona gränssnitt) ha lämnat en loop igång i huvudtråden, och då vägrar asyncio.run."""
+    failed = []
+    def run():
+        try: asyncio.run(make_coroutine())
+        except BaseException as e: failed.append(e)
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(timeout)
+    assert not worker.is_alive(), "korutinen blev inte klar i tid"
+    if failed: raise failed[0]
 
 
 def test_the_style_has_every_card_once():
