@@ -13,11 +13,11 @@ import zlib
 from dataclasses import dataclass, field
 from .cards import Card, Cards, SUITS, SUIT_NAMES, card_from_id, sort_hand, parse_cards
 from .tricks import beats
-from .plump_rules import PlumpError, hit_points
+from .plump_rules import PlumpError, hit_points, forbidden_bid
 from .names import genitive
 from .plump import PlumpDeal, PlumpGame
 from .bismarck import (BismarckError, MODES, suit_lengths, honour_points, long_suit, mode_hint, smart_discard,
-                       normal_tricks, DISCARDS)
+                       normal_tricks, bismarck_score, DISCARDS)
 from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState, SeatView, playout
 
 # %% auto #0
@@ -131,7 +131,7 @@ def _nearest_bid(want: int, legal: list[int]) -> int:
 def _refused_bid(view: SeatView, want: int, who: str = 'jag') -> str:
     "Varför budet `want` inte är tillåtet, med regeln: givarens spärr (P6) eller noll två gånger (P16)."
     earlier = _earlier_bids(view)
-    if _last_bidder(view) and want == view.cards - sum(earlier):
+    if _last_bidder(view) and want == forbidden_bid(view.cards, earlier):
         return f"bud {want} får {who} inte bjuda sist, för då går summan jämnt ut (P6)"
     return f"noll får {who} inte bjuda två givar i rad (P16)"
 
@@ -508,9 +508,7 @@ def _card_value(state, seat: int, tricks: list[int]) -> float:
     "Poängen för platsen `seat` när given slutar med `tricks` stick per plats: P13 i Plump, B7 i Bismarck."
     if state.game == 'plump':
         return hit_points(state.bids[seat], tricks[seat], state.cards, state.rules)
-    t = tricks[seat] + (state.deal.discards_count_as_trick and seat == state.forehand)
-    norm = normal_tricks(state.mode, seat == state.forehand)
-    return norm - t if state.mode == 'pass' else t - norm
+    return bismarck_score(state.mode, tricks, state.forehand, state.deal.discards_count_as_trick)[seat]
 
 
 def study_cards(view: SeatView, rng: random.Random, samples: int = 40, budget: float | None = None) -> dict:
