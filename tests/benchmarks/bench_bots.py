@@ -30,6 +30,9 @@ Agents (--agents, one per seat, comma-separated; a shorter list is repeated arou
                       stock pile is empty, so every sample deals the others' real cards among them (voids shown
                       by play respected). Only this benchmark builds such a view (leaky_view); the library's
                       bots never see it.
+  expert-oracle       the expert seeing every hand: each sample is the real deal, only the other players' future
+                      choices are unknown. Not a fair player; it measures how far any bidder can get at this
+                      table (a ceiling for the hit rate against random players).
 
 Fair comparisons: "expert vs ismcts" favours ISMCTS (it knows which cards are in play); "expert vs
 ismcts-honest" (both only the seat's view) and "expert-leak vs ismcts" (both know the cards in play) are the
@@ -139,6 +142,27 @@ def leaky_view(state, seat: int):
                                _slots=(seats, caps, masks, only, ids, up))
 
 
+def oracle_view(state, seat: int):
+    """The seat's view with every hand shown: the samples are always the real deal (only the other players'
+    future choices stay unknown). For the benchmark's expert-oracle only, to measure a ceiling."""
+    import dataclasses
+    from plump_teach.cards import card_from_id, sort_hand
+    v = state.view(seat)
+    seats, caps, masks, only, unseen, up = v._slots
+    if set(v.others) or v.game != 'plump': return v
+    holder = {c.id: s for s in range(state.n) if s != seat for c in state.hand(s)}
+    ids = [c for c in unseen if c in holder]
+    only = {c: [seats.index(holder[c])] for c in ids}
+    caps = [0 if s == -1 else cap for s, cap in zip(seats, caps)]
+    return dataclasses.replace(v, unseen=sort_hand(map(card_from_id, ids)),
+                               _slots=(seats, caps, masks, only, ids, up))
+
+
+class OracleExpert(OurBot):
+    def act(self, md: MirroredDeal, seat: int):
+        return self.bot.decide(oracle_view(md.state, seat)).action
+
+
 class LeakyExpert(OurBot):
     def act(self, md: MirroredDeal, seat: int):
         return self.bot.decide(leaky_view(md.state, seat)).action
@@ -158,12 +182,15 @@ def agent_factory(name: str, default_sims: int):
     if base == "expert-leak" and not arg:
         if our_bots is None: sys.exit(f"{name}: plump_teach.bots is not there yet (nbs/28_datorspelare.ipynb)")
         return lambda seed, opts: LeakyExpert(seed, opts, "expert")
+    if base == "expert-oracle" and not arg:
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots is not there yet (nbs/28_datorspelare.ipynb)")
+        return lambda seed, opts: OracleExpert(seed, opts, "expert")
     if base in LEVEL_ALIASES and not arg:
         if our_bots is None: sys.exit(f"{name}: plump_teach.bots is not there yet (nbs/28_datorspelare.ipynb)")
         level = LEVEL_ALIASES[base]
         return lambda seed, opts: OurBot(seed, opts, level)
     sys.exit(f"unknown agent {name!r}: random, ismcts[:SIMS], ismcts-honest[:SIMS], nybörjare, van, expert or "
-             "expert-leak")
+             "expert-leak or expert-oracle")
 
 
 def label(name: str, default_sims: int) -> str:
@@ -262,6 +289,7 @@ INFORMATION = {   # what each agent's samples know, printed under the table
     "ismcts-honest": "ISMCTS in Python with only the seat's view (unseen cards dealt over the other hands and the stock)",
     "expert": "only the seat's view",
     "expert-leak": "the expert with OpenSpiel's information: samples deal only the others' real cards, no stock",
+    "expert-oracle": "the expert seeing every hand (a ceiling): each sample is the real deal",
 }
 
 
