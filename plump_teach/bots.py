@@ -17,16 +17,16 @@ from .plump_rules import PlumpError, hit_points, forbidden_bid
 from .names import genitive
 from .plump import PlumpDeal, PlumpGame
 from .bismarck import (BismarckError, MODES, suit_lengths, honour_points, long_suit, mode_hint, smart_discard,
-                       normal_tricks, bismarck_score, DISCARDS)
+                       normal_tricks, bismarck_score, DISCARDS, BismarckDeal, BismarckGame)
 from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState, SeatView, playout
 
 # %% auto #0
-__all__ = ['LEVELS', 'LENGTH', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'Decision', 'Valuation', 'value_hand', 'heuristic_bid',
-           'one_card_bid', 'beginner_bid', 'beginner_card', 'heuristic_card', 'fast_policy', 'policy_for',
-           'rollout_policy', 'distribution_text', 'study_bids', 'simulated_bid', 'study_cards', 'simulated_card',
-           'ismcts_action', 'mode_estimate', 'mode_plans', 'heuristic_plan', 'plan_discards', 'bismarck_card', 'Bot',
-           'BeginnerBot', 'ExpertBot', 'make_bot', 'simulated_plan', 'hint', 'CostlyPlay', 'DealAnalysis',
-           'analyse_deal', 'OwnPuzzle', 'own_puzzles']
+__all__ = ['LEVELS', 'LENGTH', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'COSTLY_POINTS', 'PLAN_MARGIN', 'Decision', 'Valuation',
+           'value_hand', 'heuristic_bid', 'one_card_bid', 'beginner_bid', 'beginner_card', 'heuristic_card',
+           'fast_policy', 'policy_for', 'rollout_policy', 'distribution_text', 'study_bids', 'simulated_bid',
+           'study_cards', 'simulated_card', 'ismcts_action', 'mode_estimate', 'mode_plans', 'heuristic_plan',
+           'plan_discards', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'simulated_plan', 'hint',
+           'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle', 'own_puzzles']
 
 # %% ../nbs/28_datorspelare.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -843,6 +843,30 @@ def make_bot(level: str = 'van', seed=None, budget: float | None = 0.2, samples:
     return kinds[level](seed, budget, samples)
 
 # %% ../nbs/28_datorspelare.ipynb #d7880458
+def _plan_study(view: SeatView, rng: random.Random, plans: dict, samples: int, budget: float | None = None) -> tuple:
+    """Spela varje plan på samma slumpade utdelningar. `plans`: plan -> dragen före sticken (`Discard` och
+    `ChooseMode`, eller inga). Svarar med poängen (B7) och platsens stick per plan, i listor, och antalet provgivar."""
+    policy = rollout_policy(view.seat, view.forehand)
+    points, tricks = {p: [] for p in plans}, {p: [] for p in plans}
+    deadline, k = _deadline(budget), 0
+    while k < samples and (k < 4 or _time_left(deadline)):
+        st = view.sample(rng)
+        r = rng.random()
+        for p, actions in plans.items():
+            s = st.clone()
+            for a in actions: s.apply(a)
+            t = playout(s, random.Random(r), policy)
+            points[p].append(_card_value(s, view.seat, t))
+            tricks[p].append(t[view.seat])
+        k += 1
+    return points, tricks, k
+
+
+def _plan_actions(hand, already, mode: str, trump: str | None) -> list:
+    "Dragen för en plan: korten som `plan_discards` lägger bort, ett i taget, och spelsättet (B2, B4)."
+    return [*map(Discard, plan_discards(hand, already, mode, trump)), ChooseMode(mode, trump if mode == 'trumf' else None)]
+
+
 def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget: float | None = 0.2) -> tuple:
     "Förhands plan (spelsätt, trumf, skäl) vald genom att spela varje plan i slumpade givar (B9)."
     hand20 = sort_hand([*view.hand, *(view.discards or ())])
@@ -853,20 +877,9 @@ def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget
         if (m, t) not in plans: plans.append((m, t))
     plans = plans[:4]
     if len(plans) == 1: return base
-    value = {p: 0.0 for p in plans}
-    drops = {p: plan_discards(view.hand, view.discards or (), *p) for p in plans}
-    policy = rollout_policy(view.seat, view.seat)
-    deadline, k = _deadline(budget), 0
-    while k < samples and (k < 4 or _time_left(deadline)):
-        st = view.sample(rng)
-        r = rng.random()
-        for m, t in plans:
-            s = st.clone()
-            for c in drops[(m, t)]: s.apply(Discard(c))
-            s.apply(ChooseMode(m, t if m == 'trumf' else None))
-            value[(m, t)] += _card_value(s, view.seat, playout(s, random.Random(r), policy))
-        k += 1
-    value = {p: v / k for p, v in value.items()}
+    points, _, k = _plan_study(view, rng, {p: _plan_actions(view.hand, view.discards or (), *p) for p in plans},
+                               samples, budget)
+    value = {p: sum(v) / k for p, v in points.items()}
     best = max(value, key=value.get)
     if value[(base[0], base[1])] >= value[best] - 0.5: best = (base[0], base[1])
     why = base[2] if best == (base[0], base[1]) else "den gav flest poäng i provgivarna (B9)"
@@ -953,42 +966,63 @@ def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
 # %% ../nbs/28_datorspelare.ipynb #8bf33e90
 @dataclass
 class CostlyPlay:
-    "Ett kort som sänkte chansen att träffa budet, och kortet som hade varit bättre."
+    "Ett kort som kostade, och kortet som hade varit bättre: i Plump chansen att träffa budet, i Bismarck poäng (B7)."
     trick: int                # stickets nummer, räknat från 1
     played: Card              # kortet eleven lade
-    better: Card              # kortet med störst chans att träffa
-    chance_played: float      # chansen att träffa budet med det lagda kortet
-    chance_better: float      # chansen med det bättre kortet
-    state: PlumpState         # läget just före kortet
+    better: Card              # det bättre kortet
+    chance_played: float | None   # Plump: chansen att träffa budet med det lagda kortet (None i Bismarck)
+    chance_better: float | None   # Plump: chansen med det bättre kortet
+    state: PlumpState | BismarckState   # läget just före kortet
     seat: int
     why: str                  # förklaringen på svenska
+    value_played: float | None = None   # Bismarck: väntad poäng (B7) med det lagda kortet
+    value_better: float | None = None   # Bismarck: väntad poäng med det bättre kortet
 
     @property
-    def loss(self) -> float: return self.chance_better - self.chance_played
+    def loss(self) -> float:
+        "Vad kortet kostade: andel av chansen att träffa budet i Plump, poäng i snitt i Bismarck."
+        if self.chance_played is None: return self.value_better - self.value_played
+        return self.chance_better - self.chance_played
 
 
 @dataclass
 class DealAnalysis:
-    "Genomgången av en giv för en elev: handen, budet, resultatet, datorns bedömning och de dyraste korten."
+    """Genomgången av en giv för en elev: handen, budet (Plump) eller spelsättet (Bismarck), resultatet, datorns
+    bedömning och de dyraste korten. Fälten för Bismarck är tomma (None) i Plump, och budets fält tomma i Bismarck."""
     seat: int
     name: str
-    hand: Cards               # handen som delades ut
+    hand: Cards               # handen som delades ut; i Bismarck har förhand 20 kort, med de fyra uppvända (B2)
     trump: str | None
-    cards: int
-    bid: int
+    cards: int                # kort per hand när given delades ut
+    bid: int | None           # Plump: budet; None i Bismarck, där ingen bjuder
     tricks: int
     points: int
-    distribution: dict        # stick -> andel när datorn spelar handen för sitt bästa bud
-    chance: dict              # bud -> chansen att träffa det
-    expected: dict            # bud -> väntad poäng (P13)
-    best_bid: int
-    good_bid: bool
+    distribution: dict        # stick -> andel: Plump när datorn bjuder sitt bästa bud, Bismarck när datorn spelar
+                              # handen som den spelades (förhand med elevens bortläggning och spelsätt)
+    chance: dict              # Plump: bud -> chansen att träffa det (tomt i Bismarck)
+    expected: dict            # Plump: bud -> väntad poäng (P13) (tomt i Bismarck)
+    best_bid: int | None
+    good_bid: bool | None
     verdict: str              # domen på svenska
     costly: list              # `CostlyPlay`, dyrast först
     samples: int
     seed: int
+    game: str = 'plump'
+    mode: str | None = None           # Bismarck: spelsättet (B4)
+    forehand: int | None = None       # Bismarck: förhands plats
+    chooser: str | None = None        # Bismarck: förhands namn; förhand valde spelsättet (B4)
+    normal: int | None = None         # Bismarck: normalen för platsen i stick (B7)
+    discards: Cards | None = None     # Bismarck: förhands bortlagda kort, bara när platsen var förhand
+    mode_values: dict = field(default_factory=dict)   # Bismarck, förhand: (spelsätt, trumf) -> väntad poäng (B7)
+                                                      # med datorns bortläggning, för varje tillåtet spelsätt (B5)
+    best_mode: tuple | None = None    # Bismarck, förhand: datorns bästa (spelsätt, trumf)
+    good_mode: bool | None = None     # Bismarck, förhand: var spelsättet bra?
+    good_discards: bool | None = None # Bismarck, förhand: var bortläggningen bra?
+    better_discards: Cards | None = None    # Bismarck, förhand: datorns bortläggning i elevens spelsätt
+    expected_points: float | None = None    # Bismarck: väntad poäng när datorn spelar det eleven spelade
 
     def __str__(self):
+        if self.game == 'bismarck': return _bismarck_text(self)
         lines = [f"{self.name}: {_cards(self.hand)}, bud {self.bid}, {self.tricks} stick, {self.points} poäng.",
                  f"Datorns bedömning: {distribution_text(self.distribution)}; bästa bud {self.best_bid}.",
                  self.verdict, *(c.why for c in self.costly)]
@@ -1029,20 +1063,8 @@ def _bid_verdict(bid, tricks, best, chance, expected, samples, val, blind: bool 
     return good, text
 
 
-def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int = 60, card_samples: int = 24,
-                 top: int = 3) -> DealAnalysis:
-    """Genomgången av en färdigspelad giv för platsen `seat`: en `PlumpDeal`, eller ett `PlumpGame` och givens
-    plats i `game.deals` (0 är den första, -1 den senaste). Samma frö ger samma genomgång."""
-    if isinstance(deal, PlumpGame):
-        game = deal
-        if not game.deals: raise PlumpError("Partiet har ingen färdigspelad giv än.")
-        if type(deal_index) is not int or not -len(game.deals) <= deal_index < len(game.deals):
-            raise PlumpError(f"Partiet har {len(game.deals)} färdiga givar; ange en av dem (0 är den första).")
-        seat, deal = game.seat(seat), game.deals[deal_index]
-    if not isinstance(deal, PlumpDeal): raise PlumpError("Genomgången gäller en giv Plump, en PlumpDeal eller ett PlumpGame.")
-    if deal.phase != 'done': raise PlumpError("Genomgången gäller en färdigspelad giv.")
-    if type(seat) is not int or not 0 <= seat < deal.n:
-        raise PlumpError(f"Platsen ska vara ett tal från 0 till {deal.n - 1}.")
+def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_samples: int, top: int) -> DealAnalysis:
+    "Genomgången av en färdigspelad giv Plump: budet (P20) och de dyraste korten."
     st, actions = _replay(deal)
     i = 0
     while st.to_act != seat:
@@ -1075,12 +1097,231 @@ def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int =
                         deal.points()[seat], _distribution(res['tricks'][best], deal.cards), chance, expected, best,
                         good, verdict, costly[:top], res['samples'], seed)
 
+
+_GAME_TYPES = {PlumpGame: ('plump', PlumpError), PlumpDeal: ('plump', PlumpError),
+               BismarckGame: ('bismarck', BismarckError), BismarckDeal: ('bismarck', BismarckError)}
+
+def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int = 60, card_samples: int = 24,
+                 top: int = 3) -> DealAnalysis:
+    """Genomgången av en färdigspelad giv för platsen `seat`, i Plump eller Bismarck: en `PlumpDeal` eller
+    `BismarckDeal`, eller ett `PlumpGame` eller `BismarckGame` och givens plats i `game.deals` (0 är den första, -1
+    den senaste). `samples` provgivar för budet (Plump) eller spelsätten
+    (Bismarck), `card_samples` för vart och ett av elevens kort. Samma frö ger samma genomgång."""
+    kind, error = next((k for t, k in _GAME_TYPES.items() if isinstance(deal, t)), (None, PlumpError))
+    if kind is None:
+        raise PlumpError("Genomgången gäller en giv Plump eller Bismarck: en PlumpDeal eller BismarckDeal, "
+                         "eller ett PlumpGame eller BismarckGame.")
+    if isinstance(deal, (PlumpGame, BismarckGame)):
+        game = deal
+        if not game.deals: raise error("Partiet har ingen färdigspelad giv än.")
+        if type(deal_index) is not int or not -len(game.deals) <= deal_index < len(game.deals):
+            raise error(f"Partiet har {len(game.deals)} färdiga givar; ange en av dem (0 är den första).")
+        seat, deal = game.seat(seat), game.deals[deal_index]
+    if deal.phase != 'done': raise error("Genomgången gäller en färdigspelad giv.")
+    n = len(deal.names)
+    if type(seat) is not int or not 0 <= seat < n:
+        raise error(f"Platsen ska vara ett tal från 0 till {n - 1}.")
+    for what, x in (('Antalet provgivar', samples), ('Antalet provgivar för korten', card_samples)):
+        if type(x) is not int or x < 1:
+            raise error(f"{what} ska vara ett heltal från 1 och uppåt, inte {x!r}.")
+    if kind == 'plump': return _analyse_plump(deal, seat, seed, samples, card_samples, top)
+    return _analyse_bismarck(deal, seat, seed, samples, card_samples, top)
+
+# %% ../nbs/28_datorspelare.ipynb #5b1e0a02
+COSTLY_POINTS = 0.5   # Bismarck: ett kort som kostade minst en halv poäng i snitt listas (B7)
+PLAN_MARGIN = 0.5     # Bismarck: en plan så nära den bästa är ungefär lika bra (som i `simulated_plan`)
+
+def _whole(x: int) -> str:
+    "Poäng som heltal med tecken: '+2', '−1', '0'."
+    return f"+{x}" if x > 0 else f"−{-x}" if x < 0 else "0"
+
+def _cap(text: str) -> str: return text[0].upper() + text[1:]
+
+
+def _bismarck_replay(deal: BismarckDeal):
+    "Givens början som ett `BismarckState` och alla drag i ordning: bortläggningen, spelsättet och korten stick för stick."
+    fresh = BismarckDeal([list(h) for h in deal.dealt], list(deal.upcards), deal.dealer, deal.names, deal.modes,
+                         deal.discards_count_as_trick)
+    actions = [*map(Discard, deal.discards), ChooseMode(deal.mode, deal.trump if deal.mode == 'trumf' else None)]
+    for _, cards, _ in deal.history: actions += [PlayCard(c) for c in cards]
+    return BismarckState.from_deal(fresh), actions
+
+
+def _mode_why(hand, mode: str, trump: str | None) -> str:
+    "Det i de 20 korten som talar för spelsättet, med tumregeln i B9."
+    n, hp = suit_lengths(hand), honour_points(hand)
+    if mode in ('trumf', 'spader'):
+        honours = _cards([c for c in hand if c.suit == trump and c.rank >= 11])
+        return (f"{n[trump]} {SUIT_NAMES[trump]}" + (f" med {honours}" if honours else "")
+                + "; en lång färg med höga kort är bra som trumf (B9)")
+    if mode == 'sang': return f"{hp} honnörspoäng; höga kort i flera färger passar sang (B9)"
+    short = [SUIT_NAMES[s] for s in SUITS if n[s] <= 2]
+    return (f"bara {hp} honnörspoäng" + (f" och högst två kort i {_and(short)}" if short else "")
+            + "; låga kort och korta färger passar pass (B9)")
+
+
+def _bismarck_goal(view: SeatView) -> str:
+    "Vad platsen vill i sticken, i en mening: normalen (B7) och vem som spelar med vem (B9)."
+    me_fh = view.seat == view.forehand
+    normal, have = normal_tricks(view.mode, me_fh), view.taken[view.seat]
+    if view.mode == 'pass':
+        return (f"I pass vill du ta så få stick som möjligt: normalen för {'förhand' if me_fh else 'dig'} är "
+                f"{normal} stick, och du har tagit {have} (B7).")
+    if me_fh: return f"Du är förhand och vill ta stick: normalen är {normal}, och du har tagit {have} (B7)."
+    partner = 3 - view.seat - view.forehand
+    return (f"Du spelar tillsammans med {view.names[partner]} mot förhand {view.names[view.forehand]} (B9): "
+            f"normalen för dig är {normal} stick, och du har tagit {have} (B7).")
+
+
+def _card_effect(view: SeatView, played: Card, better: Card) -> str:
+    "Vad de två korten gör med sticket som pågår, när det syns direkt: slår kortet det som ligger högst?"
+    if not view.trick: return ""
+    best, _ = _led_best(list(view.trick), view.trump)
+    if _wins_over(better, best, view.trump) == _wins_over(played, best, view.trump): return ""
+    if _wins_over(better, best, view.trump): return f" {better} slår {best}, men det gör inte {played}."
+    return f" {played} slår {best}, men det gör inte {better}."
+
+
+def _discards_why(theirs, mine, hand, mode: str, trump: str | None) -> str:
+    "Varför datorns bortläggning är bättre (B9): behåll trumfen, bli renons i en färg, eller det första kortet som skiljer."
+    if mode in ('trumf', 'spader'):
+        lost = [c for c in mine if c.suit == trump and c not in theirs]
+        if lost:
+            return (f"Du lade bort {_cards(lost)}, som är trumf. Även en låg trumf tar ett stick när du är renons i "
+                    f"färgen som spelas ut, så datorn behåller trumfen (B9).")
+        for s in SUITS:
+            suit = [c for c in hand if c.suit == s]
+            if s != trump and suit and all(c in theirs for c in suit) and not all(c in mine for c in suit):
+                return (f"Datorn lägger bort {_cards(suit)}: då blir du renons i {SUIT_NAMES[s]} och kan trumfa "
+                        f"när någon spelar ut {SUIT_NAMES[s]} (B9).")
+    first = next(c for c in theirs if c not in mine)
+    return f"Datorn lägger bort {first}: {_discard_reason(first, mode, trump, hand, 'du')} (B9)."
+
+
+def _forehand_verdict(a: dict, hand, own, k: int, modes) -> tuple[str, bool, bool]:
+    "Domen över förhands plan (B9): spelsättet, bortläggningen och om det var tur eller otur. Svarar med texten och domarna."
+    values, e, best, points = a['values'], a['expected'], a['best'], a['points']
+    label, best_label = _mode_text(*own), _mode_text(*best)
+    parts = []
+    if len(values) == 1:
+        parts.append(f"Spelsättet var bestämt: i den här given fanns bara {label} (B5).")
+        good_mode = True
+    else:
+        good_mode = values[own] >= values[best] - PLAN_MARGIN
+        if best == own:
+            each = "med varje trumffärg" if tuple(modes) == ('trumf',) else "i varje tillåtet spelsätt"
+            parts.append(f"{_cap(label)} var det bästa valet: det gav flest poäng när datorn spelade dina 20 kort "
+                         f"{k} gånger {each}, {_signed(values[own])} i snitt.")
+        elif good_mode:
+            parts.append(f"{_cap(label)} var ett bra val. Med {best_label} fick datorn lite mer, {_signed(values[best])} "
+                         f"mot {_signed(values[own])} i snitt, men det är ungefär lika bra.")
+        else:
+            parts.append(f"{_cap(label)} var felbedömt: med {best_label} fick datorn {_signed(values[best])} i snitt, "
+                         f"med {label} bara {_signed(values[own])}. Dina 20 kort har {_mode_why(hand, *best)}.")
+    mine, theirs = a['discards'], a['better_discards']
+    good_discards = e >= values[own] - PLAN_MARGIN
+    if set(mine) == set(theirs):
+        parts.append(f"Du lade bort samma kort som datorn hade gjort, {_cards(mine)}.")
+    elif good_discards:
+        parts.append(f"Bortläggningen {_cards(mine)} var bra: den gav {_signed(e)} i snitt, datorns "
+                     f"{_cards(theirs)} gav {_signed(values[own])}.")
+    else:
+        parts.append(f"Bortläggningen kostade: med datorns {_cards(theirs)} blev det {_signed(values[own])} i snitt, med "
+                     f"dina {_cards(mine)} bara {_signed(e)}. {_discards_why(theirs, mine, hand, *own)}")
+    if good_mode and good_discards:
+        if points < e - 1:
+            parts.append(f"Planen var bra men hade otur: den gav {_signed(e)} i snitt, men den här gången fick du "
+                         f"{_whole(points)}.")
+        else: parts.append(f"Planen var bra, och du fick {_whole(points)}.")
+    elif points >= max(values[best], values[own]):
+        parts.append(f"Du fick {_whole(points)} ändå, men det var tur.")
+    return ' '.join(parts), good_mode, good_discards
+
+
+def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, card_samples: int,
+                      top: int) -> DealAnalysis:
+    "Genomgången av en färdigspelad giv Bismarck: förhands plan (B9), resultatet mot normalen (B7) och de dyraste korten."
+    st, actions = _bismarck_replay(deal)
+    fh, own = deal.forehand, (deal.mode, deal.trump)
+    plays = DISCARDS + 1                                  # bortläggningen och spelsättet kommer före sticken
+    label, me_fh = _mode_text(*own), seat == fh
+    points, tricks = deal.points()[seat], deal.taken[seat]
+    normal = normal_tricks(deal.mode, me_fh)
+    rng = random.Random(f"bismarck-analys:{seed}:plan")
+    if me_fh:
+        view = st.view(seat)                              # förhands 20 kort, före bortläggningen (B2)
+        hand = view.hand
+        plans = {(m, t): _plan_actions(hand, (), m, t) for m in deal.modes
+                 for t in (SUITS if m == 'trumf' else ('♠' if m == 'spader' else None,))}
+        plans['eleven'] = actions[:plays]
+    else:
+        for a in actions[:plays]: st.apply(a)
+        view, hand, plans = st.view(seat), deal.dealt[seat], {'eleven': []}
+    pts, tks, k = _plan_study(view, rng, plans, samples)
+    e = sum(pts.pop('eleven')) / k
+    dist = _distribution(tks['eleven'], len(deal.dealt[seat]))
+    values = {p: sum(v) / k for p, v in pts.items()}
+    best = good_mode = good_discards = better = None
+    if me_fh:
+        best = max(values, key=lambda p: (round(values[p], 6), p == own))
+        better = sort_hand(plan_discards(hand, (), *own))
+        info = {'values': values, 'expected': e, 'best': best, 'points': points, 'discards': deal.discards,
+                'better_discards': better}
+        verdict, good_mode, good_discards = _forehand_verdict(info, hand, own, k, deal.modes)
+        if deal.discards_count_as_trick: verdict = "De bortlagda korten räknas som ett stick till åt dig (B2). " + verdict
+        for a in actions[:plays]: st.apply(a)
+    else:
+        partner = 3 - seat - fh
+        side = ("I pass vill alla ta så få stick som möjligt (B7)." if deal.mode == 'pass' else
+                f"Du spelade tillsammans med {deal.names[partner]} mot förhand {deal.names[fh]} (B9).")
+        how = 'som väntat' if abs(points - e) <= 1 else 'bättre än väntat' if points > e else 'sämre än väntat'
+        verdict = (f"{side} När datorn spelade din hand i {label} {k} gånger fick den {_signed(e)} i snitt. "
+                   f"Du fick {_whole(points)}, {how}.")
+    costly = []
+    for a in actions[plays:]:
+        if st.to_act == seat and len(st.legal_actions()) > 1:
+            v = st.view(seat)
+            t = len(st.history) + 1
+            val = study_cards(v, random.Random(f"bismarck-analys:{seed}:stick:{t}"), card_samples)['value']
+            better_card = max(val, key=lambda c: (round(val[c], 6), c == a.card))
+            if val[better_card] - val[a.card] >= COSTLY_POINTS:
+                why = (f"I stick {t} lade du {a.card}. Med {better_card} hade du fått {_signed(val[better_card])} "
+                       f"poäng i snitt i provgivarna, med {a.card} bara {_signed(val[a.card])}."
+                       + _card_effect(v, a.card, better_card))
+                costly.append(CostlyPlay(t, a.card, better_card, None, None, st.clone(), seat, why,
+                                         val[a.card], val[better_card]))
+        st.apply(a)
+    costly.sort(key=lambda c: (-c.loss, c.trick))
+    if me_fh and good_mode and good_discards and points < e - 1 and costly:
+        verdict += " Men det var inte bara otur: korten nedan kostade också poäng."
+    full = sort_hand([*deal.dealt[seat], *deal.upcards]) if me_fh else Cards(deal.dealt[seat])
+    return DealAnalysis(seat, deal.names[seat], full, deal.trump, len(deal.dealt[seat]), None, tricks, points, dist,
+                        {}, {}, None, None, verdict, costly[:top], k, seed, game='bismarck', mode=deal.mode,
+                        forehand=fh, chooser=deal.names[fh], normal=normal, discards=deal.discards if me_fh else None,
+                        mode_values=values, best_mode=best, good_mode=good_mode, good_discards=good_discards, better_discards=better,
+                        expected_points=e)
+
+
+def _bismarck_text(a: DealAnalysis) -> str:
+    "Genomgången av en giv Bismarck som text, en sak per rad."
+    fh = a.seat == a.forehand
+    lines = [f"{a.name}: {_cards(a.hand)}" + (f", lade bort {_cards(a.discards)}" if a.discards else "") + ".",
+             f"{a.chooser} var förhand och valde {_mode_text(a.mode, a.trump)}. Normalen för "
+             f"{'förhand' if fh else 'de andra två'} är {a.normal} stick (B7); {a.name} tog {a.tricks} stick: "
+             f"{_whole(a.points)} poäng."]
+    if a.mode_values:
+        lines.append("Datorns bedömning: " + ', '.join(f"{_mode_text(*p)} {_signed(v)}" for p, v in
+                     sorted(a.mode_values.items(), key=lambda x: -x[1])) + f" poäng i snitt ({a.samples} provgivar).")
+    lines.append(f"Med {'din plan' if fh else 'din hand'} tog datorn {distribution_text(a.distribution)}; "
+                 f"{_signed(a.expected_points)} poäng i snitt.")
+    return '\n'.join([*lines, a.verdict, *(c.why for c in a.costly)])
+
 # %% ../nbs/28_datorspelare.ipynb #2e54bf70
 @dataclass
 class OwnPuzzle:
     "Ett pussel ur elevens egen giv: läget, kortet eleven lade, det bättre kortet och varför."
     title: str
-    state: PlumpState         # läget just före kortet
+    state: PlumpState | BismarckState   # läget just före kortet
     seat: int
     played: Card
     better: Card
@@ -1098,11 +1339,15 @@ class OwnPuzzle:
 
 
 def own_puzzles(analysis: DealAnalysis) -> list[OwnPuzzle]:
-    "Elevens dyra kort i genomgången som pussel, dyrast först."
+    "Elevens dyra kort i genomgången som pussel, dyrast först: i Plump för budet, i Bismarck för poängen (B7)."
     out = []
     for c in analysis.costly:
         v = c.state.view(c.seat)
-        title = f"Stick {c.trick}: vilket kort ger störst chans att träffa budet {analysis.bid}?"
-        text = f"{_goal_sentence(v)} {c.why}"
+        if analysis.game == 'bismarck':
+            title = f"Stick {c.trick}: vilket kort ger flest poäng i snitt?"
+            text = f"{_bismarck_goal(v)} {c.why}"
+        else:
+            title = f"Stick {c.trick}: vilket kort ger störst chans att träffa budet {analysis.bid}?"
+            text = f"{_goal_sentence(v)} {c.why}"
         out.append(OwnPuzzle(title, c.state.clone(), c.seat, c.played, c.better, text))
     return out

@@ -4,7 +4,8 @@ Whole games of bots on all three levels, mixed at one table, for 2-6 players of 
 and for Bismarck: every decision must be one of the engine's legal actions, is applied through the engine (which
 refuses anything illegal), and the games finish. The reasons name only cards the player has or sees. Hints keep
 the house rules (P6, P16). The analysis after a deal is reproducible from its seed, also after the game has been
-saved and loaded. The expert hits clearly more bids than random players in a small seeded sample.
+saved and loaded, in Plump and in Bismarck; in Bismarck the costly cards are worse in the same study, förhand's
+verdict weighs only the modes förhand was allowed (B5) and calls a plainly wrong mode misjudged. The expert hits clearly more bids than random players in a small seeded sample.
 Each test keeps to a few seconds: the expert gets a small fixed number of samples instead of a time budget.
 """
 from __future__ import annotations
@@ -19,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from plump_teach.bismarck import BismarckGame
-from plump_teach.bots import (LEVELS, Decision, analyse_deal, hint, make_bot, own_puzzles, value_hand,
-                              distribution_text, ismcts_action)
+from plump_teach.bismarck import BismarckError, BismarckGame, normal_tricks
+from plump_teach.bots import (COSTLY_POINTS, LEVELS, Decision, analyse_deal, hint, make_bot, own_puzzles, value_hand,
+                              distribution_text, ismcts_action, study_cards, _bismarck_replay)
 from plump_teach.cards import parse_card, parse_cards
 from plump_teach.play import Bid, BismarckState, ChooseMode, Discard, PlayCard, PlumpState
 from plump_teach.plump import PlumpDeal, PlumpGame
@@ -287,6 +288,155 @@ def test_analysis_refuses_an_unfinished_deal():
         analyse_deal(g, 0)
     with pytest.raises(PlumpError):
         analyse_deal(g.deal, 0)
+
+
+# --------------------------------------------------------------------------------------------- Bismarck analysis
+
+BFAST = dict(samples=16, card_samples=8)   # few samples: the tests check the bookkeeping, not the strength
+
+
+def played_bismarck(seed: int, short: bool = True, hands=None, upcards=None, first=None) -> BismarckGame:
+    """A Bismarck game played to the end by bots (Anna a beginner, Bo and Cissi 'van'); Anna is förhand in the first
+    deal. `first`: Anna's own (discards, mode, trump) in the first deal instead of the beginner's."""
+    g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=seed, short=short, dealer=2, hands=hands, upcards=upcards)
+    bots = [make_bot(level, seed * 10 + s, **FAST) for s, level in enumerate(['nybörjare', 'van', 'van'])]
+    if first:
+        g.discard('Anna', first[0])
+        g.choose_mode('Anna', first[1], first[2])
+    while g.deal is not None:
+        st = BismarckState.from_game(g)
+        seat = st.to_act
+        if st.phase == 'discard':
+            for _ in range(4): st.apply(bots[seat].decide(st.view(seat)).action)
+            g.discard(seat, st.deal.discards)
+            continue
+        a = bots[seat].decide(st.view(seat)).action
+        if st.phase == 'mode': g.choose_mode(seat, a.mode, a.trump)
+        else: g.play(seat, a.card)
+    return g
+
+
+def bsummary(a):
+    return (a.hand, a.mode, a.trump, a.tricks, a.points, a.normal, a.discards, a.distribution, a.mode_values,
+            a.best_mode, a.good_mode, a.good_discards, a.better_discards, a.expected_points, a.verdict,
+            [(c.trick, c.played, c.better, c.value_played, c.value_better, c.why) for c in a.costly])
+
+
+def played_by(deal, seat: int, trick: int):
+    "The card `seat` laid in trick number `trick` (from 1) of a finished deal."
+    leader, cards, _ = deal.history[trick - 1]
+    return cards[(seat - leader) % 3]
+
+
+def test_bismarck_analysis_is_reproducible_from_its_seed():
+    g = played_bismarck(6)
+    loaded = BismarckGame.from_json(g.to_json())          # the saved game, played again from its events
+    for i, d in enumerate(loaded.deals):
+        a = analyse_deal(g, 'Anna', i, seed=5, **BFAST)
+        b = analyse_deal(loaded, 0, i, seed=5, **BFAST)
+        assert bsummary(a) == bsummary(b) and str(a) == str(b)
+        fh = d.forehand == 0
+        assert (a.game, a.mode, a.trump, a.tricks, a.points) == ('bismarck', d.mode, d.trump, d.taken[0], d.points()[0])
+        assert a.normal == normal_tricks(d.mode, fh) and a.chooser == loaded.players[d.forehand]
+        assert a.bid is None and a.best_bid is None and a.good_bid is None and a.chance == {} == a.expected
+        assert abs(sum(a.distribution.values()) - 1) < 1e-9 and a.samples == BFAST['samples']
+        assert f"{a.chooser} var förhand och valde" in str(a) and f"{a.normal} stick (B7)" in str(a)
+        if fh:
+            assert list(a.hand) == sorted([*d.dealt[0], *d.upcards], key=list(a.hand).index) and len(a.hand) == 20
+            assert a.discards == d.discards and a.good_mode is not None and a.good_discards is not None
+        else:
+            assert list(a.hand) == list(d.dealt[0]) and a.discards is None and a.mode_values == {}
+            assert a.good_mode is None and a.best_mode is None
+        for p in own_puzzles(a):
+            assert isinstance(p.state, BismarckState) and p.state.to_act == p.seat == 0
+            assert p.better in p.options and p.played in p.options and p.check(p.better) and not p.check(p.played)
+            assert p.view.hand == p.state.hand(0) and str(p.better) in p.explanation and "poäng" in p.title
+    other = analyse_deal(g, 'Anna', 0, seed=6, **BFAST)
+    assert other.mode_values != analyse_deal(g, 'Anna', 0, seed=5, **BFAST).mode_values   # another seed, other samples
+
+
+def test_bismarck_costly_cards_are_worse_in_the_same_study():
+    g = played_bismarck(6)
+    found = 0
+    for i, d in enumerate(g.deals):
+        a = analyse_deal(g, 'Anna', i, seed=2, **BFAST)
+        assert [c.loss for c in a.costly] == sorted((c.loss for c in a.costly), reverse=True)
+        for c in a.costly:
+            assert c.played == played_by(d, 0, c.trick)          # the card Anna really laid in that trick
+            assert c.state.to_act == 0 and len(c.state.history) + 1 == c.trick
+            study = study_cards(c.state.view(0), random.Random(f"bismarck-analys:2:stick:{c.trick}"), BFAST['card_samples'])
+            value = study['value']
+            assert (value[c.played], value[c.better]) == (c.value_played, c.value_better)
+            assert value[c.better] == max(value.values())
+            assert c.loss == c.value_better - c.value_played >= COSTLY_POINTS and c.chance_played is None
+            assert str(c.better) in c.why and str(c.played) in c.why
+            found += 1
+    assert found
+
+
+def test_bismarck_analysis_lists_every_costly_card_when_there_are_few():
+    "When fewer than `top` cards are listed, no other card of the learner cost as much (the same studies again)."
+    g = played_bismarck(6)
+    d = g.deals[1]
+    a = analyse_deal(g, 'Anna', 1, seed=3, top=16, **BFAST)
+    listed = {c.trick for c in a.costly}
+    st, actions = _bismarck_replay(d)                    # walk the deal again, trick by trick
+    for act in actions:
+        if st.phase == 'playing' and st.to_act == 0 and len(st.legal_actions()) > 1:
+            t = len(st.history) + 1
+            value = study_cards(st.view(0), random.Random(f"bismarck-analys:3:stick:{t}"), BFAST['card_samples'])['value']
+            assert (max(value.values()) - value[act.card] >= COSTLY_POINTS) == (t in listed), t
+        st.apply(act)
+
+
+def test_forehand_verdict_weighs_only_the_allowed_modes():
+    "A whole game: Anna is förhand four times, and each time only the modes she still has are weighed (B5)."
+    g = played_bismarck(4, short=False)
+    seen = []
+    for i, d in enumerate(g.deals):
+        if d.forehand != 0: continue
+        a = analyse_deal(g, 0, i, seed=1, samples=8, card_samples=2)
+        assert {m for m, _ in a.mode_values} == set(d.modes) and a.best_mode in a.mode_values
+        assert {t for m, t in a.mode_values if m == 'trumf'} == ({'♠', '♥', '♦', '♣'} if 'trumf' in d.modes else set())
+        text = a.verdict + str(a)
+        for m in ('sang', 'pass'):
+            if m not in d.modes: assert not re.search(rf"\b{m}\b", text), (m, text)
+        if 'trumf' not in d.modes: assert not re.search(r"trumf i (spader|hjärter|ruter|klöver)", text), text
+        best = max(a.mode_values.values())
+        assert a.good_mode == (a.mode_values[(d.mode, d.trump)] >= best - 0.5)
+        assert ('felbedömt' in a.verdict) == (not a.good_mode)
+        seen.append(len(d.modes))
+    assert seen == [4, 3, 2, 1]
+
+
+def test_a_plainly_wrong_mode_is_misjudged():
+    "All thirteen hearts and three aces, played in pass: the verdict calls pass misjudged and names a better mode (B9)."
+    hearts = [f"♥{r}" for r in ("E", "K", "D", "Kn", "10", "9", "8", "7", "6", "5", "4", "3", "2")]
+    rest = [f"{s}{r}" for s in "♠♦♣" for r in ("K", "D", "Kn", "10", "9", "8", "7", "6", "5", "4", "3", "2")]
+    hands = [hearts + ["♠E", "♦E", "♣E"], rest[:16], rest[16:32]]
+    g = played_bismarck(1, short=False, hands=hands, upcards=rest[32:], first=(rest[32:], 'pass', None))
+    a = analyse_deal(g, 'Anna', 0, seed=1, **BFAST)
+    assert a.mode == 'pass' and a.good_mode is False and a.best_mode != ('pass', None)
+    assert a.mode_values[a.best_mode] > a.mode_values[('pass', None)] + 3
+    assert a.verdict.startswith("Pass var felbedömt") and "B9" in a.verdict
+
+
+def test_bismarck_analysis_refuses_bad_input_and_changes_nothing():
+    g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=1, short=True)
+    with pytest.raises(BismarckError, match="ingen färdigspelad giv"):
+        analyse_deal(g, 0)
+    with pytest.raises(BismarckError, match="färdigspelad giv"):
+        analyse_deal(g.deal, 0)
+    g = played_bismarck(6)
+    before = g.to_json()
+    for bad in [dict(deal=g, seat='Dan'), dict(deal=g, seat=0, deal_index=3), dict(deal=g.deals[0], seat=3),
+                dict(deal=g, seat=0, samples=0), dict(deal=g, seat=0, card_samples='många')]:
+        with pytest.raises(BismarckError) as e:
+            analyse_deal(**bad)
+        assert re.search(r"[åäö]", str(e.value)), str(e.value)          # a Swedish sentence
+    with pytest.raises(PlumpError, match="Bismarck"):
+        analyse_deal("en giv", 0)
+    assert g.to_json() == before
 
 
 # --------------------------------------------------------------------------------------------- strength
