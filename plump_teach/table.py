@@ -26,11 +26,12 @@ from .protocol import _write_file, _as_path, _digest, _key, _shown_path
 from .protocol_widget import _free_path, _files_url
 from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState
 from .bots import make_bot, hint, analyse_deal, own_puzzles, distribution_text, LEVELS
+from .bots import _mode_text, _signed, _whole
 
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'CARD_WIDTH', 'CARD_HEIGHT', 'TABLE_FORMAT', 'TABLE_VERSION', 'SHORT_GAME', 'CUSTOM',
            'default_names', 'turn_owner', 'you_text', 'card_class', 'table_style', 'table_dict', 'read_table',
-           'pace_slider', 'PlayTable', 'BismarckTable', 'distribution_html', 'analysis_html']
+           'pace_slider', 'PlayTable', 'BismarckTable', 'distribution_html', 'analysis_html', 'mode_values_html']
 
 # %% ../nbs/29_spelbordet.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
@@ -1062,32 +1063,75 @@ class BismarckTable(PlayTable):
         self.start(_bismarck_game(players, seed, humans, short), humans, level, pace)
 
 # %% ../nbs/29_spelbordet.ipynb #debf3cbc
-def distribution_html(dist: dict, best: int | None = None) -> str:
-    "Fördelningen av stick som liggande staplar: en rad per antal stick, med andelen i procent."
+def distribution_html(dist: dict, best: int | None = None, note: str = 'bästa budet') -> str:
+    "Fördelningen av stick som liggande staplar: en rad per antal stick, med andelen i procent; raden `best` märks med `note`."
     rows = []
     for t, p in sorted(dist.items()):
         if p < 0.005: continue
-        mark = ' <small>(bästa budet)</small>' if t == best else ''
+        mark = f' <small>({esc(note)})</small>' if t == best else ''
         rows.append(f'<div style="white-space:nowrap"><span style="display:inline-block;width:4.6em">{t} stick</span>'
                     f'<span class="pt-stapel" style="width:{max(2, round(p * 160))}px"></span>{round(100 * p)} %{mark}</div>')
     return f'<div role="img" aria-label="{esc(distribution_text(dist))}">{"".join(rows)}</div>'
 
-def analysis_html(a, number: int | None = None) -> str:
-    "En genomgång (`DealAnalysis`) som HTML: hand, bud, resultat, datorns staplar, domen och de dyra korten."
-    trump = f"{SUIT_NAMES[a.trump]} är trumf" if a.trump else "sang"
-    head = f"Giv {number}: " if number is not None else ""
-    result = f"{a.points} poäng" if a.bid == a.tricks else "plump, 0 poäng"
-    you = 'Du' if a.name == 'Du' else esc(a.name)
+def _costly_html(a) -> str:
+    "Korten som kostade mest, vart och ett med det bättre kortet bredvid."
     costly = ''.join(
         f'<div class="pt-ruta" style="background:#fff"><p style="margin:2px 0">{esc(c.why)}</p>'
         f'<span style="opacity:.55">{cards_html([c.played], 40)}</span> → {cards_html([c.better], 40)}</div>'
         for c in a.costly)
-    if a.costly: costly = '<p style="margin:6px 0 2px"><b>Korten som kostade mest</b></p>' + costly
+    return '<p style="margin:6px 0 2px"><b>Korten som kostade mest</b></p>' + costly if a.costly else ''
+
+def analysis_html(a, number: int | None = None) -> str:
+    """En genomgång (`DealAnalysis`) som HTML: hand, bud, resultat, datorns staplar, domen och de dyra korten; i
+    Bismarck spelsättet, poängen mot normalen och för förhand datorns poäng för varje spelsätt."""
+    if a.game == 'bismarck': return _bismarck_analysis_html(a, number)
+    trump = f"{SUIT_NAMES[a.trump]} är trumf" if a.trump else "sang"
+    head = f"Giv {number}: " if number is not None else ""
+    result = f"{a.points} poäng" if a.bid == a.tricks else "plump, 0 poäng"
+    you = 'Du' if a.name == 'Du' else esc(a.name)
     return (f'<div class="pt-ruta"><h4 style="margin:2px 0">{head}{esc(a.name)}, {a.cards} kort, {trump}</h4>'
             f'{cards_html(a.hand, 40)}<p style="margin:4px 0">{you} bjöd {a.bid} och tog {a.tricks} stick: {result}.</p>'
             f'<p style="margin:4px 0 2px"><b>Datorns bedömning</b> <small>(samma hand spelad i {a.samples} '
             f'provgivar, när datorn bjuder {a.best_bid})</small></p>{distribution_html(a.distribution, a.best_bid)}'
-            f'<p style="margin:6px 0">{esc(a.verdict)}</p>{costly}</div>')
+            f'<p style="margin:6px 0">{esc(a.verdict)}</p>{_costly_html(a)}</div>')
+
+def mode_values_html(values: dict, own: tuple | None = None, best: tuple | None = None) -> str:
+    """Datorns poäng i snitt för varje spelsätt som staplar, bäst först: grön åt plus, röd åt minus, med talet bredvid.
+    `own` märks som elevens val och `best` som datorns bästa."""
+    rows, words = [], []
+    for p, v in sorted(values.items(), key=lambda x: -x[1]):
+        label = _mode_text(*p)
+        marks = [m for m, q in (('ditt val', own), ('datorns bästa', best)) if p == q]
+        mark = f' <small>({" och ".join(marks)})</small>' if marks else ''
+        color = '#1e7b34' if v >= 0 else '#b03a2e'
+        rows.append(f'<div style="white-space:nowrap"><span style="display:inline-block;width:8.5em">{esc(label)}</span>'
+                    f'<span class="pt-stapel pt-spelsatt" style="width:{max(2, min(160, round(abs(v) * 20)))}px;'
+                    f'background:{color}"></span>{_signed(v)}{mark}</div>')
+        words.append(f"{label} {_signed(v)}")
+    return f'<div role="img" aria-label="{esc(", ".join(words))} poäng i snitt">{"".join(rows)}</div>'
+
+def _bismarck_analysis_html(a, number: int | None = None) -> str:
+    "En genomgång av en giv Bismarck som HTML: handen, spelsättet, poängen mot normalen (B7), datorns staplar och domen."
+    label = _mode_text(a.mode, a.trump)
+    head = f"Giv {number}: " if number is not None else ""
+    fh = a.seat == a.forehand
+    you = 'Du' if a.name == 'Du' else esc(a.name)
+    hand = cards_html(a.hand, 40)
+    if a.discards: hand += f'<p style="margin:4px 0 2px">Bortlagda kort:</p>{cards_html(a.discards, 40)}'
+    result = (f'<p style="margin:4px 0">{esc(a.chooser)} var förhand och valde {esc(label)}. Normalen för '
+              f'{"förhand" if fh else "de andra två"} är {a.normal} stick (B7). {you} tog {a.tricks} stick: '
+              f'<b>{_whole(a.points)} poäng</b>.</p>')
+    modes = ''
+    if a.mode_values:
+        modes = (f'<p style="margin:4px 0 2px"><b>Datorns bedömning av spelsätten</b> <small>(dina 20 kort spelade '
+                 f'{a.samples} gånger i varje spelsätt, med datorns bortläggning; poäng i snitt)</small></p>'
+                 + mode_values_html(a.mode_values, (a.mode, a.trump), a.best_mode))
+    what = "din plan, med dina bortlagda kort" if fh else f"din hand i {esc(label)}"
+    dist = (f'<p style="margin:4px 0 2px"><b>Dina stick</b> <small>(datorn spelade {what} {a.samples} gånger: '
+            f'{_signed(a.expected_points)} poäng i snitt)</small></p>'
+            + distribution_html(a.distribution, a.normal, 'normalen'))
+    return (f'<div class="pt-ruta"><h4 style="margin:2px 0">{head}{esc(a.name)}, {esc(label)}</h4>{hand}{result}'
+            f'{modes}{dist}<p style="margin:6px 0">{esc(a.verdict)}</p>{_costly_html(a)}</div>')
 
 # %% ../nbs/29_spelbordet.ipynb #3afc3e09
 def _ranking_html(self: PlayTable) -> str:
@@ -1111,14 +1155,26 @@ PlayTable._ranking_html = _ranking_html
 PlayTable._after_game = _after_game
 
 # %% ../nbs/29_spelbordet.ipynb #c073cc01
+def _analysis_number(self: PlayTable, k: int) -> int:
+    "Givens nummer som eleven ser det, för giv `k` (plats i `game.deals`)."
+    return self._deal_number(k if self.kind == 'bismarck' else self.game.first_deal + k)
+
+_ANALYSIS_TEXT = {
+    'plump': ("Tryck på en giv. Då ser du din hand, ditt bud och vad datorn tror om samma hand.",
+              "Spela om lägena där ett annat kort hade gett större chans att träffa budet."),
+    'bismarck': ("Tryck på en giv. Då ser du din hand, spelsättet, dina stick mot normalen och vad datorn tror om "
+                 "samma kort. Var du förhand ser du också hur många poäng varje spelsätt gav.",
+                 "Spela om lägena där ett annat kort hade gett fler poäng i snitt.")}
+
 def _analysis_widgets(self: PlayTable) -> list:
-    "Knapparna för genomgången av varje giv, och för elevens egna pussel (bara i Plump, med elever vid bordet)."
-    if self.kind != 'plump' or not self.humans: return []
+    "Knapparna för genomgången av varje giv, och för elevens egna pussel (i Plump och Bismarck, med elever vid bordet)."
+    if not self.humans: return []
     g = self.game
     self.analyses = {}
     self.analysis_buttons = []
     for k, d in enumerate(g.deals):
-        b = W.Button(description=f"Giv {self._deal_number(g.first_deal + k)}", tooltip=f"{d.cards} kort: titta på given igen",
+        what = f"{d.cards} kort" if self.kind == 'plump' else _mode_text(d.mode, d.trump)
+        b = W.Button(description=f"Giv {self._analysis_number(k)}", tooltip=f"{what}: titta på given igen",
                      layout=_tap())
         b.on_click(lambda _, k=k: self.show_analysis(k))
         self.analysis_buttons.append(b)
@@ -1127,11 +1183,11 @@ def _analysis_widgets(self: PlayTable) -> list:
                                   tooltip='Öva på lägena där ett annat kort hade varit bättre')
     self.puzzle_button.on_click(lambda _: self.show_own_puzzles())
     self.puzzle_box = W.VBox(layout=W.Layout(max_width='100%'))
-    return [W.HTML('<h4 style="margin:8px 0 2px">Titta på givarna igen</h4><p style="margin:2px 0">Tryck på en giv. '
-                   'Då ser du din hand, ditt bud och vad datorn tror om samma hand.</p>'),
+    look, practise = _ANALYSIS_TEXT[self.kind]
+    return [W.HTML(f'<h4 style="margin:8px 0 2px">Titta på givarna igen</h4><p style="margin:2px 0">{look}</p>'),
             W.HBox(self.analysis_buttons, layout=W.Layout(flex_flow='row wrap', max_width='100%')), self.analysis_html,
-            W.HTML('<h4 style="margin:8px 0 2px">Dina egna pussel</h4><p style="margin:2px 0">Spela om lägena där ett '
-                   'annat kort hade gett större chans att träffa budet.</p>'), self.puzzle_button, self.puzzle_box]
+            W.HTML(f'<h4 style="margin:8px 0 2px">Dina egna pussel</h4><p style="margin:2px 0">{practise}</p>'),
+            self.puzzle_button, self.puzzle_box]
 
 def _analysis(self: PlayTable, k: int, seat: int):
     "Genomgången av giv `k` (plats i `game.deals`) för platsen `seat`, räknad en gång."
@@ -1140,10 +1196,11 @@ def _analysis(self: PlayTable, k: int, seat: int):
 
 def _show_analysis(self: PlayTable, k: int):
     "Visa genomgången av giv `k` för varje elev vid bordet."
-    number = self._deal_number(self.game.first_deal + k)
+    number = self._analysis_number(k)
     self.analysis_html.value = ''.join(analysis_html(self._analysis(k, s), number) for s in self.humans)
     return self.analysis_html.value
 
+PlayTable._analysis_number = _analysis_number
 PlayTable._analysis_widgets = _analysis_widgets
 PlayTable._analysis = _analysis
 PlayTable.show_analysis = _show_analysis
@@ -1160,18 +1217,29 @@ def _show_own_puzzles(self: PlayTable):
     self._draw_puzzle()
     return self.own
 
+def _puzzle_head(self: PlayTable, k: int, p) -> str:
+    "Överst i pusslet: given, trumfen eller spelsättet, buden eller normalen, sticket hittills och frågan."
+    v = p.view
+    number = self._analysis_number(k)
+    if self.kind == 'bismarck':
+        game = f"{esc(_mode_text(v.mode, v.trump))}, {esc(v.names[v.forehand])} är förhand"
+        score = ', '.join(f"{esc(v.names[s])} {v.taken[s]} (normalt {normal_tricks(v.mode, s == v.forehand)})"
+                          for s in range(v.n))
+        score = f"Tagna stick: {score} (B7)."
+    else:
+        game = f"{v.cards} kort, " + (f"{SUIT_NAMES[v.trump]} är trumf" if v.trump else "sang")
+        bids = ', '.join(f"{esc(v.names[s])} {v.bids[s]} ({v.taken[s]} stick)" for s in range(v.n))
+        score = f"Bud och stick: {bids}."
+    trick = (f'<p style="margin:4px 0">Sticket hittills:</p>{_trick_cells(v.names, v.leader, v.trick)}' if v.trick
+             else '<p style="margin:4px 0">Du spelar ut.</p>')
+    return (f'<div class="pt-ruta"><b>Pussel {self.own_index + 1} av {len(self.own)}</b> · Giv {number}, {game}'
+            f'<p style="margin:4px 0">{score}</p>{trick}<p style="margin:4px 0"><b>{esc(p.title)}</b></p></div>')
+
 def _draw_puzzle(self: PlayTable):
     k, p = self.own[self.own_index]
     v = p.view
     self.own_tries = 0
-    number = self._deal_number(self.game.first_deal + k)
-    trump = f"{SUIT_NAMES[v.trump]} är trumf" if v.trump else "sang"
-    bids = ', '.join(f"{esc(v.names[s])} {v.bids[s]} ({v.taken[s]} stick)" for s in range(v.n))
-    trick = (f'<p style="margin:4px 0">Sticket hittills:</p>{_trick_cells(v.names, v.leader, v.trick)}' if v.trick
-             else '<p style="margin:4px 0">Du spelar ut.</p>')
-    head = W.HTML(f'<div class="pt-ruta"><b>Pussel {self.own_index + 1} av {len(self.own)}</b> · Giv {number}, '
-                  f'{v.cards} kort, {trump}<p style="margin:4px 0">Bud och stick: {bids}.</p>{trick}'
-                  f'<p style="margin:4px 0"><b>{esc(p.title)}</b></p></div>')
+    head = W.HTML(self._puzzle_head(k, p))
     self.puzzle_cards = {}
     for c in sort_hand(v.hand):
         b = W.Button(description=str(c), layout=W.Layout(width=f'{CARD_WIDTH}px', height=f'{CARD_HEIGHT}px'))
@@ -1200,12 +1268,15 @@ def _puzzle_clicked(self: PlayTable, card: Card):
         self.puzzle_cards[card].add_class('pt-vald')
         return say(f"<b>Rätt!</b> {esc(p.explanation)}", True)
     self.own_tries += 1
+    bismarck = self.kind == 'bismarck'
     if card == p.played and self.own_tries == 1:
-        return say(f"Det var det kortet du lade i partiet. Finns det ett kort som ger större chans att träffa "
-                   f"budet {self.game.deals[k].bids[p.seat]}? Försök igen.", False)
+        better = ("ger fler poäng i snitt" if bismarck else
+                  f"ger större chans att träffa budet {self.game.deals[k].bids[p.seat]}")
+        return say(f"Det var det kortet du lade i partiet. Finns det ett kort som {better}? Försök igen.", False)
     if self.own_tries == 1:
-        return say("Inte det bästa kortet. Tänk på hur många stick du behöver och vilka kort som kan ta dem. "
-                   "Försök igen.", False)
+        think = ("Tänk på vad du vill med sticket: ta det, släppa det, eller låta din medspelare ta det (B9)."
+                 if bismarck else "Tänk på hur många stick du behöver och vilka kort som kan ta dem.")
+        return say(f"Inte det bästa kortet. {think} Försök igen.", False)
     self.puzzle_cards[p.better].add_class('pt-vald')
     say(f"Det bättre kortet är {p.better} ({p.better.name}). {esc(p.explanation)}", False)
 
@@ -1215,6 +1286,7 @@ def _next_puzzle(self: PlayTable):
         self._draw_puzzle()
 
 PlayTable.show_own_puzzles = _show_own_puzzles
+PlayTable._puzzle_head = _puzzle_head
 PlayTable._draw_puzzle = _draw_puzzle
 PlayTable._puzzle_clicked = _puzzle_clicked
 PlayTable._next_puzzle = _next_puzzle

@@ -4,7 +4,8 @@ The play table, headless: whole short games for 2-6 players under several house 
 clicks legal bids and cards; a greyed card explains itself and changes nothing; the dealer's forbidden bid (P6)
 and the repeated zero (P16) are disabled with their reasons; Tips names a card in the hand; save and resume give
 the same position and never overwrite a file the table did not write; Bismarck's förhand discards and chooses a
-mode; several learners at one screen never see each other's cards; the timer path in a running event loop.
+mode; several learners at one screen never see each other's cards; the timer path in a running event loop; after
+a game of Plump or Bismarck the learner can look at every deal again and replay the costly cards as puzzles.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from plump_teach.bismarck import BismarckGame
 from plump_teach.lesson import example_start
 from plump_teach.plump import PlumpGame
 from plump_teach.plump_rules import PlumpRules
+from plump_teach.names import esc
 from plump_teach.table import BismarckTable, PlayTable, read_table, table_dict, table_style, you_text
 
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
@@ -200,6 +202,70 @@ def test_bismarck_forehand_discards_and_chooses_a_mode():
     assert "Datorn Anna lade bort" in b.result_html
     play_to_end(b)
     assert "Partiet är slut" in b.after_box.children[0].value
+
+
+def analysis_texts(t) -> str:
+    "The headings and explanations above the analysis buttons and the puzzles."
+    return ' '.join(w.value for w in t.after_box.children if hasattr(w, 'value') and isinstance(w.value, str))
+
+
+def check_puzzles(t, words: str):
+    "Own puzzles: the deal's own card gets a nudge, a wrong card twice shows the better one, the better card is right."
+    own = t.show_own_puzzles()
+    assert own, "no costly card in the whole game"
+    k, p = own[0]
+    head = t.puzzle_box.children[0].value
+    assert f"Pussel 1 av {len(own)}" in head and esc(p.title) in head
+    legal = [c for c, b in t.puzzle_cards.items() if "pt-nej" not in b._dom_classes]
+    assert p.played in legal and p.better in legal and p.played != p.better
+    t.puzzle_cards[p.played].click()
+    assert 'role="alert"' in t.puzzle_feedback.value and "Det var det kortet du lade i partiet" in t.puzzle_feedback.value
+    assert words in t.puzzle_feedback.value, t.puzzle_feedback.value
+    t.puzzle_cards[p.played].click()                   # a second wrong card: the better card is shown
+    assert f"Det bättre kortet är {p.better}" in t.puzzle_feedback.value
+    assert "pt-vald" in t.puzzle_cards[p.better]._dom_classes
+    t.puzzle_cards[p.better].click()
+    assert 'role="status"' in t.puzzle_feedback.value and "Rätt!" in t.puzzle_feedback.value
+    assert esc(p.explanation) in t.puzzle_feedback.value
+    if len(own) > 1:
+        t.next_puzzle.click()
+        assert f"Pussel 2 av {len(own)}" in t.puzzle_box.children[0].value
+    return own
+
+
+def test_bismarck_deals_can_be_looked_at_again_with_own_puzzles():
+    "A short Bismarck game: the learner (förhand in deal 1) clicks through it, then every deal has its analysis."
+    b = BismarckTable(3, seed=11, pace=0)
+    play_to_end(b, choose=lambda options: options[-1])
+    assert b.game.deal is None and len(b.game.deals) == 3
+    texts = analysis_texts(b)
+    assert "Titta på givarna igen" in texts and "normalen" in texts and "fler poäng i snitt" in texts
+    assert "träffa budet" not in texts and "ditt bud" not in texts
+    assert [w.description for w in b.analysis_buttons] == ["Giv 1", "Giv 2", "Giv 3"]
+    for k, d in enumerate(b.game.deals):
+        assert b.analysis_buttons[k].tooltip.startswith(("trumf i", "sang", "pass"))
+        b.analysis_buttons[k].click()
+        html, a = b.analysis_html.value, b._analysis(k, 0)
+        assert (a.game, a.mode, a.tricks, a.points) == ("bismarck", d.mode, d.taken[0], d.points()[0])
+        assert f"Giv {k + 1}: Du" in html and esc(a.verdict) in html and f"Du tog {d.taken[0]} stick" in html
+        assert f"{esc(b.game.players[d.forehand])} var förhand och valde" in html
+        assert html.count("pt-spelsatt") == len(a.mode_values) == (4 if d.forehand == 0 else 0)
+        assert ("(normalen)" in html) == (a.distribution.get(a.normal, 0) >= 0.005)
+        assert all(esc(c.why) in html for c in a.costly)
+        assert "bjöd" not in html
+    check_puzzles(b, "fler poäng i snitt")
+
+
+def test_plump_analysis_still_speaks_of_the_bid():
+    "The Plump table after the game: the same buttons, and the texts are about the bid (P20)."
+    t = PlayTable(3, rules=PlumpRules(down_only=True), seed=17, first_deal=8, pace=0)
+    play_to_end(t)
+    texts = analysis_texts(t)
+    assert "ditt bud" in texts and "träffa budet" in texts and "normalen" not in texts
+    t.analysis_buttons[0].click()
+    a = t._analysis(0, 0)
+    assert a.game == "plump" and f"Du bjöd {a.bid} och tog {a.tricks} stick" in t.analysis_html.value
+    assert "pt-spelsatt" not in t.analysis_html.value
 
 
 def test_several_learners_never_see_each_others_cards():
