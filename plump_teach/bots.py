@@ -1268,7 +1268,8 @@ def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, ca
         info = {'values': values, 'expected': e, 'best': best, 'points': points, 'discards': deal.discards,
                 'better_discards': better}
         verdict, good_mode, good_discards = _forehand_verdict(info, hand, own, k, deal.modes)
-        if deal.discards_count_as_trick: verdict = "De bortlagda korten räknas som ett stick till åt dig (B2). " + verdict
+        if deal.discards_count_as_trick:
+            verdict = "De bortlagda korten räknas som ett stick till åt dig (B2). " + verdict
         for a in actions[:plays]: st.apply(a)
     else:
         partner = 3 - seat - fh
@@ -1298,8 +1299,8 @@ def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, ca
     return DealAnalysis(seat, deal.names[seat], full, deal.trump, len(deal.dealt[seat]), None, tricks, points, dist,
                         {}, {}, None, None, verdict, costly[:top], k, seed, game='bismarck', mode=deal.mode,
                         forehand=fh, chooser=deal.names[fh], normal=normal, discards=deal.discards if me_fh else None,
-                        mode_values=values, best_mode=best, good_mode=good_mode, good_discards=good_discards, better_discards=better,
-                        expected_points=e)
+                        mode_values=values, best_mode=best, good_mode=good_mode, good_discards=good_discards,
+                        better_discards=better, expected_points=e)
 
 
 def _bismarck_text(a: DealAnalysis) -> str:
