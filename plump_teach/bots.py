@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 import time
+import re
 import zlib
 from dataclasses import dataclass, field
 from .cards import Card, Cards, SUITS, SUIT_NAMES, card_from_id, sort_hand, parse_cards
@@ -21,12 +22,13 @@ from .bismarck import (BismarckError, MODES, suit_lengths, honour_points, long_s
 from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState, SeatView, playout
 
 # %% auto #0
-__all__ = ['LEVELS', 'LENGTH', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'COSTLY_POINTS', 'PLAN_MARGIN', 'Decision', 'Valuation',
-           'value_hand', 'heuristic_bid', 'one_card_bid', 'beginner_bid', 'beginner_card', 'heuristic_card',
-           'fast_policy', 'policy_for', 'rollout_policy', 'distribution_text', 'study_bids', 'simulated_bid',
-           'study_cards', 'simulated_card', 'ismcts_action', 'mode_estimate', 'mode_plans', 'heuristic_plan',
-           'plan_discards', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'simulated_plan', 'hint',
-           'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle', 'own_puzzles']
+__all__ = ['LEVELS', 'LENGTH', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'STUDY_SAMPLES', 'COSTLY_POINTS', 'PLAN_MARGIN', 'Decision',
+           'Valuation', 'value_hand', 'heuristic_bid', 'one_card_bid', 'beginner_bid', 'beginner_card',
+           'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy', 'distribution_text', 'study_bids',
+           'simulated_bid', 'study_cards', 'simulated_card', 'ismcts_action', 'mode_estimate', 'mode_plans',
+           'heuristic_plan', 'plan_discards', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot',
+           'public_reason', 'simulated_plan', 'hint', 'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle',
+           'own_puzzles']
 
 # %% ../nbs/28_datorspelare.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -37,6 +39,7 @@ class Decision:
     action: object                                 # ett av `view.legal_actions()`
     reason: str                                    # en mening på svenska som nämner korten på handen
     details: dict = field(default_factory=dict)    # högarna, fördelningen av stick, chanserna …
+    public: str | None = None                      # skälet som det sägs vid bordet, utan de egna korten (None: som `reason`)
 
     def __str__(self): return f"{self.action}: {self.reason}"
 
@@ -58,6 +61,12 @@ def _and(words) -> str:
     words = list(words)
     return words[0] if len(words) == 1 else ', '.join(words[:-1]) + ' och ' + words[-1]
 
+_NUMBER_WORDS = ('inga', 'ett', 'två', 'tre', 'fyra', 'fem', 'sex', 'sju', 'åtta', 'nio', 'tio', 'elva', 'tolv', 'tretton')
+
+def _count(k: int, one: str, many: str) -> str:
+    "Ett antal i ord: _count(1, 'säkert stick', 'säkra stick') ger 'ett säkert stick', med 3 'tre säkra stick'."
+    return f"{_NUMBER_WORDS[k] if k < len(_NUMBER_WORDS) else k} {one if k == 1 else many}"
+
 # %% ../nbs/28_datorspelare.ipynb #a9fe2e47
 LENGTH = 3   # så många kort i färgen behövs för att en kung ska räknas som säker (P20)
 
@@ -77,6 +86,10 @@ class Valuation:
                  f"möjliga {_cards(self.possible)}" if self.possible else "inga möjliga"]
         if filler and self.filler: parts.append(f"fyllnad {_cards(self.filler)}")
         return ', '.join(parts)
+
+    def count_text(self) -> str:
+        "Högarna som antal, utan korten: det en spelare kan säga högt vid bordet."
+        return f"{_count(len(self.sure), 'säkert stick', 'säkra stick')} och {_count(len(self.possible), 'möjligt', 'möjliga')}"
 
 
 def value_hand(hand, trump: str | None = None, players: int = 4, seen=(), earlier_bids=None,
@@ -157,9 +170,10 @@ def heuristic_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     if bid != want: notes.append(_refused_bid(view, want) + f", så det blir {bid}")
     if rules.simultaneous_bids: notes.append("alla bjuder samtidigt, så jag ser inga andra bud")
     elif _last_bidder(view): notes.append(f"jag bjuder sist och ser att de andra har bjudit {sum(earlier)}")
-    reason = f"Jag bjuder {bid}: {val.text()} (P20)" + ''.join(f"; {t}" for t in notes) + "."
-    return Decision(Bid(bid), reason, {'piles': {'sure': val.sure, 'possible': val.possible, 'filler': val.filler},
-                                       'estimate': val.estimate, 'wanted': want})
+    tail = ''.join(f"; {t}" for t in notes) + "."
+    return Decision(Bid(bid), f"Jag bjuder {bid}: {val.text()} (P20)" + tail,
+                    {'piles': {'sure': val.sure, 'possible': val.possible, 'filler': val.filler},
+                     'estimate': val.estimate, 'wanted': want}, f"Jag bjuder {bid}: {val.count_text()} (P20)" + tail)
 
 # %% ../nbs/28_datorspelare.ipynb #729fb070
 def _quick_bid(seat: int, options: list[int], ctx) -> int:
@@ -184,15 +198,17 @@ def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int 
     p = wins / samples
     value = {b: (p if b == 1 else 1 - p) * hit_points(b, b, 1, view.rules) for b in legal}
     bid = max(legal, key=lambda b: (value[b], -b))
+    public = None
     if view.hand:
         card = view.hand[0]
         reason = f"Jag bjuder {bid}: mitt {card} tar sticket i ungefär {_pct(p)} av fallen (P15)"
+        public = f"Jag bjuder {bid}: mitt kort tar sticket i ungefär {_pct(p)} av fallen (P15)"
     else:
         seen = ' '.join(f"{view.names[s]} {_cards(h)}" for s, h in sorted(view.others.items()))
         reason = (f"Jag bjuder {bid}: jag ser inte mitt eget kort, men jag ser {seen}, och ett kort som jag kan ha "
                   f"tar sticket i ungefär {_pct(p)} av fallen (P15)")
-    if len(legal) < 2: reason += f"; bara bud {bid} är tillåtet (P6, P16)"
-    return Decision(Bid(bid), reason + ".", {'chance': p, 'expected': value})
+    only = f"; bara bud {bid} är tillåtet (P6, P16)." if len(legal) < 2 else "."
+    return Decision(Bid(bid), reason + only, {'chance': p, 'expected': value}, public and public + only)
 
 # %% ../nbs/28_datorspelare.ipynb #5e0767c7
 def beginner_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
@@ -206,8 +222,11 @@ def beginner_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     bid = min(legal, key=lambda b: (abs(b - want), b < want))
     if high: reason = f"Jag bjuder {bid}: {_cards(high)} är höga kort, och höga kort tar stick."
     else: reason = f"Jag bjuder {bid}: jag har inga höga kort."
-    if bid != want: reason = reason[:-1] + f" Jag ville bjuda {want}, men det fick jag inte."
-    return Decision(Bid(bid), reason, {'high': high})
+    public = f"Jag bjuder {bid}: jag har {_count(len(high), 'högt kort', 'höga kort')}" + (", och höga kort tar stick." if high else ".")
+    if bid != want:
+        reason = reason[:-1] + f". Jag ville bjuda {want}, men det fick jag inte."
+        public = public[:-1] + f". Jag ville bjuda {want}, men det fick jag inte."
+    return Decision(Bid(bid), reason, {'high': high}, public)
 
 
 def beginner_card(view: SeatView, rng: random.Random | None = None) -> Decision:
@@ -798,8 +817,11 @@ class Bot:
         legal = view.legal_actions()
         action = ChooseMode(mode, trump if mode == 'trumf' else None)
         if action not in legal: action = legal[0]
-        return Decision(action, f"Jag väljer {_mode_text(action.mode, action.trump)}: {why}.", {'plan': (mode, trump)})
+        said = f"Jag väljer {_mode_text(action.mode, action.trump)}: "
+        return Decision(action, said + f"{why}.", {'plan': (mode, trump)}, said + _CARD_LIST.sub('', why) + ".")
 
+
+_CARD_LIST = re.compile(r" med [♠♥♦♣]\S+(?: [♠♥♦♣]\S+)*")   # ' med ♠E ♠K' i skälet för ett spelsätt
 
 def _mode_text(mode: str, trump: str | None) -> str:
     return f"trumf i {SUIT_NAMES[trump]}" if mode == 'trumf' else mode
@@ -841,6 +863,20 @@ def make_bot(level: str = 'van', seed=None, budget: float | None = 0.2, samples:
     if level not in kinds:
         raise PlumpError(f"Datorns nivå ska vara en av {', '.join(LEVELS)}, inte {level!r}.")
     return kinds[level](seed, budget, samples)
+
+
+def _names_card(text: str, card: Card) -> bool:
+    "Sant om `text` nämner kortet (♠K men inte ♠Kn, ♥1 finns inte men ♥10 gör det)."
+    return re.search(re.escape(str(card)) + r'(?![0-9n])', text) is not None
+
+def public_reason(decision: Decision, view: SeatView) -> str:
+    """Skälet som datorspelaren kan säga högt vid bordet medan given pågår: `decision.public` om det finns, annars
+    `decision.reason`. Det nämner aldrig ett kort som bara spelaren själv har sett (handen, utom Bismarcks uppvända
+    kort, och förhands bortlagda kort); gör skälet ändå det, blir det bara draget: 'Jag bjuder 2.'"""
+    text = decision.public if decision.public is not None else decision.reason
+    hidden = (set(view.hand) - set(view.upcards or ())) | set(view.discards or ())
+    if any(_names_card(text, c) for c in hidden): return f"Jag {decision.action}."
+    return text
 
 # %% ../nbs/28_datorspelare.ipynb #d7880458
 def _plan_study(view: SeatView, rng: random.Random, plans: dict, samples: int, budget: float | None = None) -> tuple:
@@ -889,6 +925,8 @@ def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget
     return best[0], best[1], why
 
 # %% ../nbs/28_datorspelare.ipynb #760dd0ad
+STUDY_SAMPLES = 100   # provgivar för Tips om budet och för genomgångens bud: samma antal ger samma siffror
+
 def _view_seed(view: SeatView) -> int:
     "Ett frö ur läget, så att samma läge ger samma tips."
     text = f"{view.game}|{view.seat}|{_cards(view.hand)}|{view.bids}|{view.trick}|{len(view.history)}|{view.phase}"
@@ -912,7 +950,8 @@ def _goal_sentence(view: SeatView) -> str:
 def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
     "Datorns tips för eleven på `view.seat`: expertens drag, med skälet i två till fyra korta meningar."
     rng = random.Random(_view_seed(view) if seed is None else seed)
-    bot = ExpertBot(budget=budget)
+    bidding = view.phase == 'bidding'     # budet: ett fast antal provgivar, som genomgången efter given använder
+    bot = ExpertBot(budget=None if bidding else budget, samples=STUDY_SAMPLES if bidding else None)
     bot.rng = rng
     d = bot.decide(view)
     a, det = d.action, dict(d.details)
@@ -1070,10 +1109,10 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
     while st.to_act != seat:
         st.apply(actions[i]); i += 1
     view = st.view(seat)
-    res = study_bids(view, random.Random(f"analys:{seed}:bud"), samples,
+    res = study_bids(view, random.Random(_view_seed(view)), samples,      # samma provgivar som Tips
                      candidates=[a.tricks for a in view.legal_actions()])
     expected, chance = res['expected'], res['chance']
-    best = max(expected, key=lambda b: (round(expected[b], 6), -b))
+    best = max(expected, key=lambda b: (round(expected[b], 6), -abs(b - res['base'])))   # som experten väljer
     bid, tricks = deal.bids[seat], deal.taken[seat]
     val = value_hand(view.hand or deal.dealt[seat], view.trump, view.n, _seen_for_bidding(view), _earlier_bids(view),
                      view.cards)
@@ -1101,12 +1140,15 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
 _GAME_TYPES = {PlumpGame: ('plump', PlumpError), PlumpDeal: ('plump', PlumpError),
                BismarckGame: ('bismarck', BismarckError), BismarckDeal: ('bismarck', BismarckError)}
 
-def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int = 60, card_samples: int = 24,
+def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int | None = None, card_samples: int = 24,
                  top: int = 3) -> DealAnalysis:
     """Genomgången av en färdigspelad giv för platsen `seat`, i Plump eller Bismarck: en `PlumpDeal` eller
     `BismarckDeal`, eller ett `PlumpGame` eller `BismarckGame` och givens plats i `game.deals` (0 är den första, -1
     den senaste). `samples` provgivar för budet (Plump) eller spelsätten
-    (Bismarck), `card_samples` för vart och ett av elevens kort. Samma frö ger samma genomgång."""
+    (Bismarck), `card_samples` för vart och ett av elevens kort. Samma frö ger samma genomgång.
+
+    I Plump prövas budet på samma provgivar som Tips använder i samma läge (`STUDY_SAMPLES` stycken om inte
+    `samples` säger annat): en elev som bad om tips ser samma procent i genomgången."""
     kind, error = next((k for t, k in _GAME_TYPES.items() if isinstance(deal, t)), (None, PlumpError))
     if kind is None:
         raise PlumpError("Genomgången gäller en giv Plump eller Bismarck: en PlumpDeal eller BismarckDeal, "
@@ -1121,6 +1163,7 @@ def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int =
     n = len(deal.names)
     if type(seat) is not int or not 0 <= seat < n:
         raise error(f"Platsen ska vara ett tal från 0 till {n - 1}.")
+    if samples is None: samples = STUDY_SAMPLES if kind == 'plump' else 60
     for what, x in (('Antalet provgivar', samples), ('Antalet provgivar för korten', card_samples)):
         if type(x) is not int or x < 1:
             raise error(f"{what} ska vara ett heltal från 1 och uppåt, inte {x!r}.")

@@ -411,10 +411,13 @@ def _check_view_seat(state, seat):
         raise state.error(f"Platsen {seat!r} finns inte; platserna är 0–{state.n - 1} (0 är den första spelaren).")
 
 def _hide(state, hidden: list[int]):
-    "En kopia av läget där de dolda händerna är tomma, utan drag att ångra: underlaget för `SeatView.sample`."
+    """En kopia av läget där de dolda händerna är tomma, utan drag att ångra: underlaget för `SeatView.sample`. De
+    synliga händerna står i kortens ordning, så att en simulering beror bara på vad platsen vet och inte på i vilken
+    ordning korten delades ut (ett läge som spelas om ur en sparad giv ger samma provgivar)."""
     sk = state.clone()
     sk.actions = []
-    for s in hidden: sk.deal.tricks.hands[s] = []
+    hands = sk.deal.tricks.hands
+    for s in range(len(hands)): hands[s] = [] if s in hidden else sorted(hands[s])
     sk.deal.dealt = tuple(() if s in hidden else h for s, h in enumerate(sk.deal.dealt))
     return sk
 

@@ -25,7 +25,7 @@ from .saving import parse_saved
 from .protocol import _write_file, _as_path, _digest, _key, _shown_path
 from .protocol_widget import _free_path, _files_url
 from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState
-from .bots import make_bot, hint, analyse_deal, own_puzzles, distribution_text, LEVELS
+from .bots import make_bot, hint, analyse_deal, own_puzzles, distribution_text, public_reason, LEVELS
 from .bots import _mode_text, _signed, _whole
 
 # %% auto #0
@@ -347,10 +347,28 @@ def _computer_move(self: PlayTable):
         self.notes.setdefault(self.game.deal_index, []).append(
             f"{name} lade bort {Cards(sort_hand(cards))}: ”" + ' '.join(reasons) + "”")
     else:
-        d = bot.decide(st.view(seat))
+        view = st.view(seat)
+        d = bot.decide(view)
         self._apply(seat, d.action)
-        if isinstance(d.action, (Bid, ChooseMode)): self._tell(f"{name} {d.action}: ”{d.reason}”", d.action)
+        if isinstance(d.action, (Bid, ChooseMode)): self._tell_reason(name, d, view)
     self._check_deal_end()
+
+_SAID = re.compile(r"Jag (?:bjuder \d+|väljer [^:.]+)(?:: |\.$)")
+
+def _said(text: str) -> str:
+    "Datorns skäl utan draget först, som redan står före: 'Jag bjuder 1: inga säkra …' blir 'Inga säkra …'."
+    m = _SAID.match(text)
+    if m: text = text[m.end():]
+    return text[:1].upper() + text[1:]
+
+def _tell_reason(self: PlayTable, name: str, d, view):
+    """Datorns bud eller spelsätt med skälet. Under given nämner skälet inga av datorns kort (`public_reason`); det
+    fullständiga skälet, med korten, visas när given är slut, som datorns bortlagda kort i Bismarck."""
+    a, said = d.action, _said(public_reason(d, view))
+    self._tell(f"{name} {a}: ”{said}”" if said else f"{name} {a}.", a)
+    if said != _said(d.reason):
+        done = f"bjöd {a.tricks}" if isinstance(a, Bid) else f"valde {mode_label(a.mode, a.trump)}"
+        self.notes.setdefault(self.game.deal_index, []).append(f"{name} {done}: ”{_said(d.reason)}”")
 
 def _apply(self: PlayTable, seat: int, action):
     "Gör draget i partiet, så att protokollet och sparfilen får det."
@@ -370,6 +388,7 @@ def _tell(self: PlayTable, text: str, action):
         self.secret = []
 
 PlayTable._tell = _tell
+PlayTable._tell_reason = _tell_reason
 PlayTable._waiting = _waiting
 PlayTable._cancel_timer = _cancel_timer
 PlayTable._advance = _advance
@@ -735,7 +754,7 @@ def _refresh(self: PlayTable):
     self.last_button.disabled = self._last_trick() is None
     self.last_html.value = self._last_html() if self.show_last else ''
     self.log_html.value = (f'<div class="pt-ruta"><b>Vad som har hänt i given</b><br>'
-                           + '<br>'.join(f'<small>{esc(t)}</small>' for t in self.told[-8:]) + '</div>') if self.told else ''
+                           + '<br>'.join(f'<small>{_percent(esc(t))}</small>' for t in self.told[-8:]) + '</div>') if self.told else ''
     self.sheet_html.value = g.sheet()._repr_html_()
     if g.deal is None and not self.after_box.children: self._after_game()
 
@@ -750,6 +769,18 @@ def _action_text(action) -> str:
     if isinstance(action, ChooseMode): return f"Välj {mode_label(action.mode, action.trump)}."
     return f"{action}."
 
+_TIP_HEAD = re.compile(r"(?:Bjud \d+\.|Lägg (?!bort )\S+\.|Lägg bort \S+:|Välj [^.]+\.)\s*")
+
+def _tip_reason(reason: str) -> str:
+    "Tipsets skäl utan förslaget först, som redan står i rubriken: 'Bjud 2. Säkra stick …' blir 'Säkra stick …'."
+    m = _TIP_HEAD.match(reason)
+    if m and m.end() < len(reason): reason = reason[m.end():]
+    return reason[:1].upper() + reason[1:]
+
+def _percent(html: str) -> str:
+    "Procenttecknet på samma rad som talet: '45 %' bryts aldrig mellan 45 och %."
+    return re.sub(r"(\d) %", "\\1&nbsp;%", html)
+
 def _show_tips(self: PlayTable):
     "Tips för eleven vid skärmen: förslaget och varför."
     seat = self._human_turn('göra sitt drag')
@@ -763,7 +794,7 @@ def _show_tips(self: PlayTable):
     card = getattr(d.action, 'card', None)
     drawn = cards_html([card], 40) if card is not None else ''
     self.tips_html.value = (f'<div class="pt-ruta" role="status"><b>Tips:</b> {esc(_action_text(d.action))} {drawn}'
-                            f'<br>{esc(you_text(d.reason))}</div>')
+                            f'<br>{_percent(esc(you_text(_tip_reason(d.reason))))}</div>')
     self.last_tip = d
     return d
 
@@ -1076,7 +1107,7 @@ def distribution_html(dist: dict, best: int | None = None, note: str = 'bästa b
 def _costly_html(a) -> str:
     "Korten som kostade mest, vart och ett med det bättre kortet bredvid."
     costly = ''.join(
-        f'<div class="pt-ruta" style="background:#fff"><p style="margin:2px 0">{esc(c.why)}</p>'
+        f'<div class="pt-ruta" style="background:#fff"><p style="margin:2px 0">{_percent(esc(c.why))}</p>'
         f'<span style="opacity:.55">{cards_html([c.played], 40)}</span> → {cards_html([c.better], 40)}</div>'
         for c in a.costly)
     return '<p style="margin:6px 0 2px"><b>Korten som kostade mest</b></p>' + costly if a.costly else ''
@@ -1093,7 +1124,7 @@ def analysis_html(a, number: int | None = None) -> str:
             f'{cards_html(a.hand, 40)}<p style="margin:4px 0">{you} bjöd {a.bid} och tog {a.tricks} stick: {result}.</p>'
             f'<p style="margin:4px 0 2px"><b>Datorns bedömning</b> <small>(samma hand spelad i {a.samples} '
             f'provgivar, när datorn bjuder {a.best_bid})</small></p>{distribution_html(a.distribution, a.best_bid)}'
-            f'<p style="margin:6px 0">{esc(a.verdict)}</p>{_costly_html(a)}</div>')
+            f'<p style="margin:6px 0">{_percent(esc(a.verdict))}</p>{_costly_html(a)}</div>')
 
 def mode_values_html(values: dict, own: tuple | None = None, best: tuple | None = None) -> str:
     """Datorns poäng i snitt för varje spelsätt som staplar, bäst först: grön åt plus, röd åt minus, med talet bredvid.
@@ -1131,7 +1162,7 @@ def _bismarck_analysis_html(a, number: int | None = None) -> str:
             f'{_signed(a.expected_points)} poäng i snitt)</small></p>'
             + distribution_html(a.distribution, a.normal, 'normalen'))
     return (f'<div class="pt-ruta"><h4 style="margin:2px 0">{head}{esc(a.name)}, {esc(label)}</h4>{hand}{result}'
-            f'{modes}{dist}<p style="margin:6px 0">{esc(a.verdict)}</p>{_costly_html(a)}</div>')
+            f'{modes}{dist}<p style="margin:6px 0">{_percent(esc(a.verdict))}</p>{_costly_html(a)}</div>')
 
 # %% ../nbs/29_spelbordet.ipynb #3afc3e09
 def _ranking_html(self: PlayTable) -> str:
@@ -1266,7 +1297,7 @@ def _puzzle_clicked(self: PlayTable, card: Card):
     if why: return say(esc(you_text(why)), False)
     if p.check(card):
         self.puzzle_cards[card].add_class('pt-vald')
-        return say(f"<b>Rätt!</b> {esc(p.explanation)}", True)
+        return say(f"<b>Rätt!</b> {_percent(esc(p.explanation))}", True)
     self.own_tries += 1
     bismarck = self.kind == 'bismarck'
     if card == p.played and self.own_tries == 1:
@@ -1278,7 +1309,7 @@ def _puzzle_clicked(self: PlayTable, card: Card):
                  if bismarck else "Tänk på hur många stick du behöver och vilka kort som kan ta dem.")
         return say(f"Inte det bästa kortet. {think} Försök igen.", False)
     self.puzzle_cards[p.better].add_class('pt-vald')
-    say(f"Det bättre kortet är {p.better} ({p.better.name}). {esc(p.explanation)}", False)
+    say(f"Det bättre kortet är {p.better} ({p.better.name}). {_percent(esc(p.explanation))}", False)
 
 def _next_puzzle(self: PlayTable):
     if self.own_index + 1 < len(self.own):

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from plump_teach.bismarck import BismarckError, BismarckGame, normal_tricks
-from plump_teach.bots import (COSTLY_POINTS, LEVELS, Decision, analyse_deal, hint, make_bot, own_puzzles, value_hand,
-                              distribution_text, ismcts_action, study_cards, _bismarck_replay)
+from plump_teach.bots import (COSTLY_POINTS, LEVELS, STUDY_SAMPLES, Decision, analyse_deal, hint, make_bot, own_puzzles,
+                              public_reason, value_hand, distribution_text, ismcts_action, study_cards, _bismarck_replay)
 from plump_teach.cards import parse_card, parse_cards
 from plump_teach.play import Bid, BismarckState, ChooseMode, Discard, PlayCard, PlumpState
 from plump_teach.plump import PlumpDeal, PlumpGame
@@ -66,7 +66,15 @@ def decide_checked(bot, st, seat):
     if isinstance(d.action, Bid):                     # a bid's reason names the player's own cards (or P15's)
         assert named <= set(view.hand) | {c for h in view.others.values() for c in h}, (d.reason, view.hand)
     assert named <= visible_cards(view), (d.reason, view.hand)
+    if isinstance(d.action, (Bid, ChooseMode)):       # what the table shows while the deal is on: none of its cards
+        said = public_reason(d, view)
+        assert said.startswith(("Jag bjuder ", "Jag väljer ")) and not named_cards(said) & hidden_cards(view), (said, view.hand)
     return d
+
+
+def hidden_cards(view) -> set:
+    "The cards only this seat has seen: its hand (not Bismarck's face-up cards) and its discards."
+    return (set(view.hand) - set(view.upcards or ())) | set(view.discards or ())
 
 
 # --------------------------------------------------------------------------------------------- whole games
@@ -491,3 +499,60 @@ def test_bots_import_pulls_in_no_notebook_stack():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60,
                          check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+# --------------------------------------------------------------------------------------------- said at the table
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_bid_said_at_the_table_tells_the_piles_but_not_the_cards(level):
+    """The reason in full names the cards in the piles (P20); at the table, while the deal is on, the same bid is
+    explained with how many sure and possible tricks, and never with a card of the bidder's hand."""
+    said_with_counts = 0
+    for seed in range(6):
+        g = PlumpGame(['Anna', 'Bo', 'Cissi', 'Dan'], seed=seed, first_deal=4)
+        st = PlumpState.from_game(g)
+        bot = make_bot(level, seed, **FAST)
+        while st.phase == 'bidding':
+            view = st.view(st.to_act)
+            d = bot.decide(view)
+            said = public_reason(d, view)
+            assert not named_cards(said) & hidden_cards(view), said
+            if named_cards(d.reason) & hidden_cards(view):
+                assert said != d.reason
+                if level == 'van': assert re.search(r"(inga|ett|två|tre|fyra|fem|sex) säk", said), said
+                if said != f"Jag {d.action}.": said_with_counts += 1
+            st.apply(d.action)
+    if level != 'expert': assert said_with_counts >= 6     # the expert's reason is its distribution: no cards at all
+
+
+def test_a_reason_that_names_a_hidden_card_is_cut_to_the_action():
+    st = PlumpState.from_game(PlumpGame(['Anna', 'Bo', 'Cissi'], seed=3, first_deal=5))
+    view = st.view(st.to_act)
+    own = view.hand[0]
+    d = Decision(st.legal_actions()[0], f"Jag {st.legal_actions()[0]}: jag har {own}.")
+    assert public_reason(d, view) == f"Jag {st.legal_actions()[0]}."
+    seen = next(c for c in [view.trump_card] if c is not None)          # the turned card is seen by everyone
+    d = Decision(st.legal_actions()[0], f"Jag {st.legal_actions()[0]}: trumfkortet är {seen}.")
+    assert public_reason(d, view) == d.reason
+
+
+def test_tips_and_the_analysis_show_the_same_numbers_for_the_bid():
+    """A learner who asked for a tip at the bid sees the same sample deals again in the analysis: the same number
+    of deals, the same expected points and the same best bid."""
+    for seed in (1, 2, 3):
+        g = PlumpGame(['Du', 'Anna', 'Bo'], PlumpRules(down_only=True), seed=seed, first_deal=6)
+        bots = {1: make_bot('van', 1), 2: make_bot('van', 2)}
+        tip = None
+        while g.deal is not None and not g.deals:
+            st = PlumpState.from_game(g)
+            seat = st.to_act
+            d = hint(st.view(seat)) if seat == 0 else bots[seat].decide(st.view(seat))
+            if seat == 0 and st.phase == 'bidding': tip = d
+            if isinstance(d.action, Bid): g.bid(seat, d.action.tricks)
+            else: g.play(seat, d.action.card)
+        a = analyse_deal(g, 'Du', 0, seed=seed)
+        assert tip.details['samples'] == a.samples == STUDY_SAMPLES
+        assert f"{STUDY_SAMPLES} gånger" in tip.reason
+        for b, e in tip.details['expected'].items(): assert a.expected[b] == pytest.approx(e)
+        assert a.best_bid == tip.action.tricks
+        assert a.distribution == tip.details['distribution']

@@ -10,6 +10,7 @@ a game of Plump or Bismarck the learner can look at every deal again and replay 
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 import json
 from pathlib import Path
@@ -23,9 +24,10 @@ from plump_teach.lesson import example_start
 from plump_teach.plump import PlumpGame
 from plump_teach.plump_rules import PlumpRules
 from plump_teach.names import esc
-from plump_teach.table import BismarckTable, PlayTable, read_table, table_dict, table_style, you_text
+from plump_teach.table import BismarckTable, PlayTable, read_table, table_dict, table_style, you_text, _percent
 
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
+CARD_TEXT = re.compile(r'[♠♥♦♣](?:10|Kn|[2-9EKD])(?![0-9n])')
 
 
 def greyed(t) -> list:
@@ -128,6 +130,37 @@ def test_tips_names_a_card_in_the_hand():
     t.last_tip.action.card in t.card_buttons
 
 
+def test_tips_says_the_suggestion_once():
+    "The heading says 'Tips: Bjud 1.'; the reason under it goes on from there instead of saying it again."
+    t = PlayTable(3, rules=PlumpRules(down_only=True), seed=5, first_deal=5, pace=0)
+    t.tips_button.click()
+    assert t.tips_html.value.count("Bjud ") == 1, t.tips_html.value
+    play_to_end(t, until=lambda t: t.state.phase == "playing" and not t.paused)
+    t.tips_button.click()
+    assert t.tips_html.value.count("Lägg ") == 1, t.tips_html.value
+    assert re.search(r"\d&nbsp;%", t.tips_html.value) or "%" not in t.tips_html.value
+
+
+@pytest.mark.parametrize("level", ["nybörjare", "van"])
+def test_the_computers_bids_show_its_cards_only_after_the_deal(level):
+    """While the deal is on, the computer explains its bid without its cards ('inga säkra stick och två möjliga');
+    when the deal is over, its full reason, with the cards in each pile (P20), is shown with the result."""
+    t = PlayTable(3, rules=PlumpRules(down_only=True), seed=5, first_deal=5, pace=0, level=level)
+    play_to_end(t, until=lambda t: t.state.phase == "playing" and not t.paused)
+    hands = {s: set(t.game.deal.dealt[s]) for s in t.bots}
+    said = [line for line in t.told if line.startswith(tuple(t.game.players[s] for s in t.bots))]
+    assert len(said) == len(t.bots)
+    for line in said:
+        assert "Jag bjuder" not in line
+        assert not {c for c in hands[next(s for s in t.bots if line.startswith(t.game.players[s]))]
+                    if re.search(re.escape(str(c)) + r'(?![0-9n])', line)}, line
+    assert not CARD_TEXT.search(t.log_html.value), t.log_html.value
+    play_to_end(t, until=lambda t: t.paused == "result")
+    for s in t.bots:
+        shown = {c for c in hands[s] if re.search(re.escape(str(c)) + r'(?![0-9n])', t.result_html)}
+        assert f"{t.game.players[s]} bjöd " in t.result_html and shown, t.result_html
+
+
 def test_save_and_resume_give_the_same_position(tmp_path):
     t = PlayTable(3, rules=PlumpRules(down_only=True), seed=6, first_deal=6, pace=0, path=tmp_path / "p.json")
     play_to_end(t, until=lambda t: len(t.game.events) > 8 and not t.paused)
@@ -196,7 +229,8 @@ def test_bismarck_forehand_discards_and_chooses_a_mode():
     assert (b.game.deal.mode, b.game.deal.trump) == ("trumf", "♣")
     # i giv 2 är Datorn Anna förhand: hennes spelsätt och skäl syns direkt, de bortlagda korten efter given
     play_to_end(b, until=lambda b: b.game.deal_index == 1 and b.state.phase == "playing")
-    assert b.told[0] == "Datorn Anna lägger bort fyra kort." and b.told[1].startswith("Datorn Anna väljer sang: ”Jag väljer sang")
+    assert b.told[0] == "Datorn Anna lägger bort fyra kort." and b.told[1].startswith("Datorn Anna väljer sang: ”")
+    assert "Jag väljer" not in b.told[1] and not CARD_TEXT.search(b.told[1]), b.told[1]
     assert "lade bort" not in b.log_html.value
     play_to_end(b, until=lambda b: b.paused == "result" and len(b.game.deals) == 2)
     assert "Datorn Anna lade bort" in b.result_html
@@ -226,7 +260,7 @@ def check_puzzles(t, words: str):
     assert "pt-vald" in t.puzzle_cards[p.better]._dom_classes
     t.puzzle_cards[p.better].click()
     assert 'role="status"' in t.puzzle_feedback.value and "Rätt!" in t.puzzle_feedback.value
-    assert esc(p.explanation) in t.puzzle_feedback.value
+    assert _percent(esc(p.explanation)) in t.puzzle_feedback.value
     if len(own) > 1:
         t.next_puzzle.click()
         assert f"Pussel 2 av {len(own)}" in t.puzzle_box.children[0].value
@@ -247,11 +281,11 @@ def test_bismarck_deals_can_be_looked_at_again_with_own_puzzles():
         b.analysis_buttons[k].click()
         html, a = b.analysis_html.value, b._analysis(k, 0)
         assert (a.game, a.mode, a.tricks, a.points) == ("bismarck", d.mode, d.taken[0], d.points()[0])
-        assert f"Giv {k + 1}: Du" in html and esc(a.verdict) in html and f"Du tog {d.taken[0]} stick" in html
+        assert f"Giv {k + 1}: Du" in html and _percent(esc(a.verdict)) in html and f"Du tog {d.taken[0]} stick" in html
         assert f"{esc(b.game.players[d.forehand])} var förhand och valde" in html
         assert html.count("pt-spelsatt") == len(a.mode_values) == (4 if d.forehand == 0 else 0)
         assert ("(normalen)" in html) == (a.distribution.get(a.normal, 0) >= 0.005)
-        assert all(esc(c.why) in html for c in a.costly)
+        assert all(_percent(esc(c.why)) in html for c in a.costly)
         assert "bjöd" not in html
     check_puzzles(b, "fler poäng i snitt")
 
