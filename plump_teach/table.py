@@ -96,6 +96,7 @@ _CSS = f"""
 .pt-bord .widget-dropdown,.pt-bord .widget-text,.pt-bord .widget-checkbox{{height:auto;min-height:44px;align-items:center}}
 .pt-bord .widget-checkbox input{{width:22px;height:22px;flex:none}}
 .pt-bord .widget-checkbox{{max-width:100%}}
+.pt-bord .widget-hslider{{--jp-widgets-slider-handle-size:28px;min-height:44px;align-items:center}}
 .pt-bord .widget-checkbox label{{white-space:normal;height:auto;line-height:1.3;min-width:0;flex:1 1 auto;overflow:visible}}
 @media (max-width:560px){{.pt-bord .plump-protokoll td,.pt-bord .plump-protokoll th,.pt-bord .bismarck-protokoll td,
   .pt-bord .bismarck-protokoll th{{padding:2px 3px!important;font-size:90%}}
@@ -1284,6 +1285,7 @@ def _draw_puzzle(self: PlayTable):
     self.puzzle_feedback = W.HTML()
     self.next_puzzle = W.Button(description='Nästa pussel', icon='forward', layout=_tap(),
                                 disabled=self.own_index + 1 >= len(self.own))
+    if self.next_puzzle.disabled: self.next_puzzle.layout.display = 'none'    # inget nästa pussel: ingen knapp
     self.next_puzzle.on_click(lambda _: self._next_puzzle())
     self.puzzle_box.children = [head, W.HBox(list(self.puzzle_cards.values()), layout=W.Layout(flex_flow='row wrap')),
                                 self.puzzle_feedback, self.next_puzzle]

@@ -120,10 +120,14 @@ def test_a_pupil_plays_a_whole_short_game_at_the_table_in_the_classroom(page, cl
                 tap_through(table.get_by_role("button", name="Tips"), covered)
                 tip = wait_for_text(page, re.compile(r"Tips: Bjud \d"), within=table, timeout=60_000)
                 bid_tips.append(time.monotonic() - t)
-                assert re.search(r"Bjud \d+\. \S", tip.inner_text()), tip.inner_text()   # ett skäl efter förslaget
+                text = tip.inner_text()          # förslaget en gång, sedan skälet
+                assert re.search(r"Tips: Bjud \d+\.\s+\S", text) and text.count("Bjud ") == 1, text
                 problems += check_sizes(page, table, "bud", top=table)
             click_and_wait_gone(page, table.locator("button.pt-bud:not([disabled])").first, covered)
         elif s["turn"].startswith("Din tur att"):
+            log = table.locator(".pt-ruta").filter(has_text="Vad som har hänt i given")
+            if log.count():                  # datorns bud med skäl, men utan datorns kort medan given pågår
+                assert not re.search(r"[♠♥♦♣](?:10|Kn|[2-9EKD])", log.first.inner_text()), log.first.inner_text()
             grey = table.locator("button.pt-kort.pt-nej")
             if grey.count() and not tapped_grey:   # ett grått kort säger varför (P10)
                 name = grey.first.inner_text()
