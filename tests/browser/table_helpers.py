@@ -1,0 +1,185 @@
+"""Spelbordet i en riktig webbläsare: det som de tre bordstesten (JupyterLab, Voilà, webbplatsen utan installation) gör lika.
+
+Helpers shared by test_browser_table.py, test_browser_table_voila.py and test_browser_table_lite.py: finding the
+table's output, reading its state, clicking a button and waiting until the table has been redrawn, playing a
+whole short game as a learner does (number buttons, Tips, a greyed card tapped for its rule, cards clicked until
+the game is over) and opening the analysis of deal 1. Each test passes its own `check(stage, top)`, which takes
+the screenshots and size checks of its place (a notebook in JupyterLab, a Voilà page, the pupil mode of the site).
+"""
+from __future__ import annotations
+
+import re
+import statistics
+import time
+
+from browser_helpers import covered_buttons, outputs, screenshot, settle, small_buttons, tap_through, wait_for_text
+
+# Bordets läge: raden om vems tur det är, sticket på bordet, knappen Nästa giv, och om partiet är slut.
+JS_TABLE = """(root) => {
+  const turn = root.querySelector('p[aria-live="polite"]')?.innerText.trim() || '';
+  const trick = root.querySelector('[aria-label="sticket"]')?.innerText.trim() || '';
+  const next = [...root.querySelectorAll('button')].some(b => b.checkVisibility() && b.innerText.includes('Nästa giv'));
+  const over = root.innerText.includes('Partiet är slut');
+  return {turn, trick, next, over};
+}"""
+
+# Datorn har svarat: ett nytt kort på bordet, eller bordet väntar på eleven igen.
+JS_REPLIED = """([root, before]) => {
+  const s = (%s)(root);
+  return s.trick !== before || s.next || s.over || s.turn.startsWith('Din tur');
+}""" % JS_TABLE
+
+# Ett kort som det skrivs på bordet och i texterna: färgtecken och valör.
+CARD = re.compile(r"[♠♥♦♣](?:10|Kn|[2-9EKD])")
+
+
+def table_output(page, which: int = 0):
+    """Utdatan med spelbord nummer `which` (0 Plump, 1 Bismarck; bordet har knappen Börja spela), som en Locator
+    som står kvar när bordet ritas om."""
+    found = [i for i, o in enumerate(outputs(page).all()) if o.get_by_role("button", name="Börja spela").count()]
+    assert len(found) > which, f"spelbord nummer {which + 1} finns inte på sidan ({len(found)} bord)"
+    return outputs(page).nth(found[which])
+
+
+def state(table) -> dict:
+    "Bordets läge just nu: {'turn', 'trick', 'next', 'over'} (se JS_TABLE)."
+    return table.evaluate(JS_TABLE)
+
+
+def click_and_wait_gone(page, loc, covered: list) -> float:
+    """Tryck på knappen där ett finger träffar (tap_through; något över dess mitt läggs i `covered`), vänta tills just
+    den knappen är borta (bordet har ritats om) och returnera tiden för trycket."""
+    handle = loc.element_handle()
+    t0 = time.monotonic()
+    tap_through(handle, covered)
+    page.wait_for_function("(e) => !e.isConnected", arg=handle, timeout=60_000)
+    return t0
+
+
+def seconds(xs: list[float]) -> str:
+    if not xs: return "inga mätningar"
+    return f"median {statistics.median(xs):.2f} s, min {min(xs):.2f} s, max {max(xs):.2f} s ({len(xs)} st)"
+
+
+def start_short_game(page, table, covered: list, seed: str = "17"):
+    "Ett kort parti: bara nedåt från tre kort (tre givar), parti nummer `seed`; tryck Börja spela."
+    table.locator(".widget-dropdown", has_text="Första given").locator("select").select_option(label="3 kort, 3 givar")
+    table.get_by_placeholder("slumpas").fill(seed)
+    tap_through(table.get_by_role("button", name="Börja spela"), covered)
+    wait_for_text(page, "Giv 1 av 3", within=table, timeout=60_000)
+
+
+def play_game(page, table, covered: list, check, card_tips: int = 1, time_replies: bool = False,
+              no_cards_in_log: bool = False, max_steps: int = 300) -> dict:
+    """Spela partiet till slut som en elev: Tips på det första budet och på de `card_tips` första korten, ett grått
+    kort trycks en gång och dess regel (P10) läses, sedan det första budet som går att välja och det första kort som
+    får läggas. `check(stage, top)` anropas vid 'bud', 'gratt-kort' och 'spel' och returnerar sina problem.
+    time_replies: mät tiden från ett klickat kort tills datorns kort ligger på bordet. no_cards_in_log: datorns
+    skäl i loggen får inte visa något kort medan given pågår.
+
+    Returnerar {'bid_tips', 'card_tips', 'replies' (sekunder), 'played' (elevens kort), 'tapped_grey', 'problems'}."""
+    out = {"bid_tips": [], "card_tips": [], "replies": [], "played": 0, "tapped_grey": False, "problems": []}
+    for _ in range(max_steps):
+        s = state(table)
+        if s["over"]: break
+        if s["next"]:
+            click_and_wait_gone(page, table.get_by_role("button", name="Nästa giv"), covered)
+            continue
+        if s["turn"].startswith("Din tur att bjuda"):
+            if not out["bid_tips"]:
+                t = time.monotonic()
+                tap_through(table.get_by_role("button", name="Tips"), covered)
+                tip = wait_for_text(page, re.compile(r"Tips: Bjud \d"), within=table, timeout=60_000)
+                out["bid_tips"].append(time.monotonic() - t)
+                text = tip.inner_text()          # förslaget en gång, sedan skälet
+                assert re.search(r"Tips: Bjud \d+\.\s+\S", text) and text.count("Bjud ") == 1, text
+                out["problems"] += check("bud", table)
+            click_and_wait_gone(page, table.locator("button.pt-bud:not([disabled])").first, covered)
+        elif s["turn"].startswith("Din tur att"):
+            if no_cards_in_log:              # datorns bud med skäl, men utan datorns kort medan given pågår
+                log = table.locator(".pt-ruta").filter(has_text="Vad som har hänt i given")
+                if log.count():
+                    assert not CARD.search(log.first.inner_text()), log.first.inner_text()
+            grey = table.locator("button.pt-kort.pt-nej")
+            if grey.count() and not out["tapped_grey"]:   # ett grått kort säger varför (P10)
+                name = grey.first.inner_text()
+                tap_through(grey.first, covered)
+                alert = table.locator('[role="alert"]').filter(has_text="(P10")
+                alert.wait_for()
+                assert name in alert.inner_text(), alert.inner_text()
+                out["tapped_grey"] = True
+                out["problems"] += check("gratt-kort", table.locator('[aria-label="sticket"]').first)
+            if len(out["card_tips"]) < card_tips:
+                t = time.monotonic()
+                tap_through(table.get_by_role("button", name="Tips"), covered)
+                tip = wait_for_text(page, re.compile(r"Tips: Lägg "), within=table, timeout=60_000)
+                out["card_tips"].append(time.monotonic() - t)
+                hand = table.locator("button.pt-kort").all_inner_texts()
+                assert any(re.search(rf"Lägg {re.escape(c)}[ .]", tip.inner_text()) for c in hand), \
+                    (tip.inner_text(), hand)
+                if len(out["card_tips"]) == 1:
+                    out["problems"] += check("spel", table)
+            clicked = click_and_wait_gone(page, table.locator("button.pt-kort:not(.pt-nej)").first, covered)
+            out["played"] += 1
+            after = state(table)
+            if time_replies and not (after["next"] or after["over"] or after["turn"].startswith("Din tur")):
+                # datorn står i tur: tiden tills dess kort ligger på bordet (takten ingår)
+                page.wait_for_function(f"(a) => ({JS_REPLIED})(a)", arg=[table.element_handle(), after["trick"]],
+                                       timeout=60_000, polling=50)
+                out["replies"].append(time.monotonic() - clicked)
+        else:
+            page.wait_for_timeout(100)   # datorn lägger sitt kort
+    else:
+        raise AssertionError(f"partiet tog inte slut: {state(table)}")
+    assert out["bid_tips"] and out["card_tips"], "inget Tips under partiet"
+    return out
+
+
+def open_analysis(page, table, covered: list):
+    """Efter partiet: tryck Giv 1 och läs genomgången: domen över budet, staplarna och diagrammets text för den som
+    inte ser det. Returnerar (rutan med genomgången, sekunder tills den syntes)."""
+    wait_for_text(page, "Partiet är slut", within=table)
+    t = time.monotonic()
+    tap_through(table.get_by_role("button", name="Giv 1", exact=True), covered)
+    wait_for_text(page, "Datorns bedömning", within=table, timeout=180_000)
+    took = time.monotonic() - t
+    box = table.locator(".pt-ruta", has_text="Datorns bedömning").first
+    text = box.inner_text()
+    assert re.search(r"Ett bra bud|Budet \d+ var för (högt|lågt)", text), text
+    assert box.locator(".pt-stapel").count() >= 1
+    chart = box.locator('div[role="img"]')
+    assert re.search(r"\d+ stick\s*\d+ %", chart.inner_text()), chart.inner_text()
+    assert re.search(r"\d+ stick \d+ %", chart.get_attribute("aria-label") or ""), chart.get_attribute("aria-label")
+    return box, took
+
+
+SIZES = ((1280, 900), (768, 1024), (390, 844))
+
+
+def check_sizes(page, table, name: str, top, page_problems, settle_ms: int = 500) -> list[str]:
+    """Vid varje storlek (SIZES): en skärmbild `name`-WxH av fönstret med `top` överst; det som `page_problems(where)`
+    hittar på sidan (för brett, kod eller fel som syns); knappar i bordet lägre än 44 px och knappar med något över
+    sin mitt. Fönstret ställs tillbaka på 1280x900."""
+    problems = []
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        settle(page, settle_ms)
+        top.evaluate("e => e.scrollIntoView({block: 'start'})")
+        settle(page, 150)
+        path = screenshot(page, f"{name}-{w}x{h}", full_page=False)
+        where = f"{name} {w}x{h} ({path.name})"
+        problems += page_problems(where)
+        small = small_buttons(table)
+        if small: problems.append(f"{where}: knappar lägre än 44 px: {small[:6]}")
+        hidden = covered_buttons(table)
+        if hidden: problems.append(f"{where}: något ligger över knappar: {hidden[:6]}")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    settle(page, 300)
+    return problems
+
+
+def covered_problem(covered: list) -> list[str]:
+    "Ett problem att rapportera om något tryck inte nådde sin knapp."
+    if not covered: return []
+    return [f"{len(covered)} tryck nådde inte knappen, något låg över dess mitt: "
+            f"{sorted({(c['text'], c['over']) for c in covered})}"]
