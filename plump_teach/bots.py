@@ -169,7 +169,9 @@ def heuristic_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     bid = _nearest_bid(want, legal)
     if bid != want: notes.append(_refused_bid(view, want) + f", så det blir {bid}")
     if rules.simultaneous_bids: notes.append("alla bjuder samtidigt, så jag ser inga andra bud")
-    elif _last_bidder(view): notes.append(f"jag bjuder sist och ser att de andra har bjudit {sum(earlier)}")
+    elif _last_bidder(view):   # summan står redan i en not om buden hittills: säg den inte två gånger
+        said = any(f"bjudit {sum(earlier)}," in n for n in val.notes)
+        notes.append("jag bjuder sist" + ("" if said else f" och ser att de andra har bjudit {sum(earlier)}"))
     tail = ''.join(f"; {t}" for t in notes) + "."
     return Decision(Bid(bid), f"Jag bjuder {bid}: {val.text()} (P20)" + tail,
                     {'piles': {'sure': val.sure, 'possible': val.possible, 'filler': val.filler},

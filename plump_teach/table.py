@@ -528,7 +528,7 @@ def _discard_clicked(self: PlayTable, ticket: tuple):
     try: self.game.discard(seat, cards)
     except _ERRORS as e: return self._say(str(e), ok=False)
     self.selected = []
-    self.told.append(f"{self.game.players[seat]} lade bort fyra kort.")
+    self.told.append(f"{self.game.players[seat]} lägger bort fyra kort.")
     self._autosave()
     self._say(f"Du lade bort {cards}. Välj spelsätt.")
     self._advance()
@@ -1149,7 +1149,9 @@ def _bismarck_analysis_html(a, number: int | None = None) -> str:
     fh = a.seat == a.forehand
     you = 'Du' if a.name == 'Du' else esc(a.name)
     hand = cards_html(a.hand, 40)
-    if a.discards: hand += f'<p style="margin:4px 0 2px">Bortlagda kort:</p>{cards_html(a.discards, 40)}'
+    if a.discards:   # förhand: alla 20 kort först, sedan de fyra som lades bort (B9)
+        hand = (f'<p style="margin:4px 0 2px">{"Dina" if you == "Du" else "Förhands"} {len(a.hand)} kort:</p>{hand}'
+                f'<p style="margin:4px 0 2px">Bortlagda kort:</p>{cards_html(a.discards, 40)}')
     result = (f'<p style="margin:4px 0">{esc(a.chooser)} var förhand och valde {esc(label)}. Normalen för '
               f'{"förhand" if fh else "de andra två"} är {a.normal} stick (B7). {you} tog {a.tricks} stick: '
               f'<b>{_whole(a.points)} poäng</b>.</p>')

@@ -157,6 +157,19 @@ def test_bid_reasons_name_the_cards_of_each_pile():
     assert 'P20' in d.reason
 
 
+def test_the_last_bidder_says_the_others_sum_once():
+    "The dealer's reason names the sum of the others' bids once, also when the pile note has named it (P6, P20)."
+    seen = 0
+    for seed in range(40):
+        st = dealer_to_bid(seed)
+        total = sum(b for b in st.bids if b is not None)
+        d = make_bot('van', seed).decide(st.view(st.to_act))
+        assert "jag bjuder sist" in d.reason, d.reason
+        assert d.reason.count(f"bjudit {total}") == 1, d.reason
+        seen += "så det blir" in d.reason
+    assert seen, "no dealer saw a pile note about the others' bids in 40 deals"
+
+
 def test_blind_one_card_bid_uses_the_others_cards():
     "P15 blind: the player's own card is hidden; the reason names the cards it sees, and the bid is legal."
     rules = PlumpRules(blind_one_card=True, down_only=True)

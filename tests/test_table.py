@@ -284,6 +284,7 @@ def test_bismarck_deals_can_be_looked_at_again_with_own_puzzles():
         assert f"Giv {k + 1}: Du" in html and _percent(esc(a.verdict)) in html and f"Du tog {d.taken[0]} stick" in html
         assert f"{esc(b.game.players[d.forehand])} var förhand och valde" in html
         assert html.count("pt-spelsatt") == len(a.mode_values) == (4 if d.forehand == 0 else 0)
+        assert ("Dina 20 kort:" in html and "Bortlagda kort:" in html) == (d.forehand == 0)
         assert ("(normalen)" in html) == (a.distribution.get(a.normal, 0) >= 0.005)
         assert all(_percent(esc(c.why)) in html for c in a.costly)
         assert "bjöd" not in html
