@@ -209,7 +209,7 @@ def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int 
         seen = ' '.join(f"{view.names[s]} {_cards(h)}" for s, h in sorted(view.others.items()))
         reason = (f"Jag bjuder {bid}: jag ser inte mitt eget kort, men jag ser {seen}, och ett kort som jag kan ha "
                   f"tar sticket i ungefär {_pct(p)} av fallen (P15)")
-    only = f"; bara bud {bid} är tillåtet (P6, P16)." if len(legal) < 2 else "."
+    only = f"; {_refused_bid(view, 1 - bid)}, så det blir {bid}." if len(legal) < 2 else "."   # P6 eller P16
     return Decision(Bid(bid), reason + only, {'chance': p, 'expected': value}, public and public + only)
 
 # %% ../nbs/28_datorspelare.ipynb #5e0767c7

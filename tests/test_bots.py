@@ -183,6 +183,18 @@ def test_blind_one_card_bid_uses_the_others_cards():
         assert named_cards(d.reason) <= {c for h in view.others.values() for c in h}
 
 
+def test_a_forced_one_card_bid_names_the_rule_that_forces_it():
+    "The dealer with one card after 0 and 0 may only bid 0: the reason names P6 (the dealer), not P16."
+    g = PlumpGame(['Anna', 'Bo', 'Cissi'], PlumpRules(down_only=True), seed=4, first_deal=9)
+    st = PlumpState.from_game(g)
+    assert st.cards == 1
+    st.apply(Bid(0)); st.apply(Bid(0))
+    assert st.legal_actions() == [Bid(0)]
+    for level in ('van', 'expert'):
+        d = make_bot(level, 1, **FAST).decide(st.view(st.to_act))
+        assert d.action == Bid(0) and "(P6)" in d.reason and "P16" not in d.reason, d.reason
+
+
 def test_value_hand_matches_the_lesson():
     "The hand from the tactics lesson (06): two sure, three possible, bid 3 (P20)."
     v = value_hand("♠E ♠K ♠8 ♠4 ♥D ♥5 ♦Kn ♦9 ♣K ♣2")
