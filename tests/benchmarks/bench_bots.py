@@ -38,6 +38,13 @@ Fair comparisons: "expert vs ismcts" favours ISMCTS (it knows which cards are in
 ismcts-honest" (both only the seat's view) and "expert-leak vs ismcts" (both know the cards in play) are the
 two comparisons with equal information.
 
+Long runs in parts: --first-deal N plays deals N .. N+deals-1 of the seed's sequence, and every --json file keeps
+its deals; `--merge part1.json part2.json --json all.json` reports them as one run (same seed, agents and settings,
+no deal twice). 1000 deals at 10 cards take hours on this machine, so they can be run over several sittings:
+
+    python tests/benchmarks/bench_bots.py --players 4 --cards 10 --deals 250 --first-deal 250 \
+        --agents expert,random,random,random --budget none --samples 200 --seed 2026 --json part2.json
+
 Duplicate format: each deal (hands, trump card, dealer) is played once per rotation of the agents around the
 table (n rotations for n seats), so every agent plays every hand and luck cancels in comparisons. Statistics
 treat the deal as the unit: per deal an agent's hit rate and mean score over all its seats in all rotations,
@@ -393,6 +400,39 @@ def report_hints(times: dict):
 
 # ---------------------------------------------------------------------------------------------- main
 
+SAME_SETTINGS = ("sims", "uct_c", "ismcts_policy", "budget", "samples", "seed")
+
+
+def merge(paths: list[Path], out: Path | None):
+    """Merge runs written with --json (each holds its deals under "deal_results") into one run per table
+    (players, cards, agents): the settings must agree and no deal may be there twice. Prints the report of the
+    merged runs and writes them to `out`."""
+    groups, settings = {}, None
+    for path in paths:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        mine = {k: data["options"].get(k) for k in SAME_SETTINGS}
+        if settings is None: settings = mine
+        elif mine != settings: sys.exit(f"{path}: other settings than the first file: {mine} != {settings}")
+        for run in data["runs"]:
+            if "deal_results" not in run:
+                sys.exit(f"{path}: a run without its deals (written before --json kept them); it cannot be merged")
+            key = (run["players"], run["cards"], tuple(run["seats"]))
+            have = groups.setdefault(key, {})
+            for r in run["deal_results"]:
+                if r["deal"] in have: sys.exit(f"{path}: deal {r['deal']} of {key} is already in an earlier file")
+                have[r["deal"]] = r
+    runs = []
+    for (players, cards, seats), by_deal in groups.items():
+        results = [by_deal[d] for d in sorted(by_deal)]
+        labels = [label(x, settings["sims"]) for x in seats]
+        s = summarise(results, list(dict.fromkeys(labels)))
+        report(players, cards, labels, s, s["seconds_per_deal"]["total"], 1)
+        runs.append({"players": players, "cards": cards, "seats": list(seats), **s, "deal_results": results})
+    if out:
+        out.write_text(json.dumps({"options": settings | {"merged_from": [str(p) for p in paths]}, "runs": runs,
+                                   "hint_seconds": None}, indent=1, ensure_ascii=False, default=str))
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -411,10 +451,18 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=1, help="the same seed gives the same deals")
     p.add_argument("--parallel", type=int, default=1, help="worker processes")
     p.add_argument("--json", type=Path, default=None, help="write the summaries here")
+    p.add_argument("--first-deal", type=int, default=0, metavar="N",
+                   help="play deals N .. N+deals-1 of the seed's sequence (to run a long benchmark in parts)")
+    p.add_argument("--merge", type=Path, nargs="+", default=None, metavar="JSON",
+                   help="play nothing: merge the deals of earlier --json files (same seed, agents and settings, "
+                        "no deal twice), report them as one run and write --json")
     p.add_argument("--pyodide", type=int, default=0, metavar="N",
                    help="also time the hint at N bid and N card positions, here and in Pyodide (then --deals 0 "
                         "measures only that)")
     a = p.parse_args(argv)
+    if a.merge:
+        merge(a.merge, a.json)
+        return
 
     if a.budget not in (None, "none"):
         try: float(a.budget)
@@ -430,7 +478,7 @@ def main(argv=None):
         for cards in a.cards:
             seats = [names[i % len(names)] for i in range(players)]
             tasks = [{"players": players, "cards": cards, "deal": i, "agents": seats, "opts": opts}
-                     for i in range(a.deals)]
+                     for i in range(a.first_deal, a.first_deal + a.deals)]
             t0, results = time.perf_counter(), []
             pool = multiprocessing.Pool(a.parallel) if a.parallel > 1 else None
             try:
@@ -446,7 +494,7 @@ def main(argv=None):
             labels = [label(x, a.sims) for x in seats]
             s = summarise(results, list(dict.fromkeys(labels)))
             report(players, cards, labels, s, time.perf_counter() - t0, a.parallel)
-            everything.append({"players": players, "cards": cards, "agents": seats, **s})
+            everything.append({"players": players, "cards": cards, "seats": seats, **s, "deal_results": results})
     hints = None
     if a.pyodide:
         if our_bots is None: sys.exit("--pyodide: plump_teach.bots is not there yet")
