@@ -485,7 +485,7 @@ def study_bids(view: SeatView, rng: random.Random, samples: int = 60, budget: fl
     deals, first = [], []
     while len(deals) < samples and (len(deals) < 8 or _time_left(first_end)):
         st = view.sample(rng)
-        deals.append((st, rng.random()))
+        deals.append((st, rng.getrandbits(64)))   # ett heltal: samma provgiv i Python och i Pyodide
         s = st.clone()
         s.apply(Bid(base))
         first.append(playout(s, random.Random(deals[-1][1]), policy, _quick_bid)[seat])
@@ -542,7 +542,7 @@ def study_cards(view: SeatView, rng: random.Random, samples: int = 40, budget: f
     deadline, k = _deadline(budget), 0
     while k < samples and (k < 4 or _time_left(deadline)):
         st = view.sample(rng)
-        r = rng.random()
+        r = rng.getrandbits(64)   # ett heltal som frö; ett flyttal slumpas via hash(), som skiljer i Pyodide
         for c in legal:
             s = st.clone()
             s.apply(PlayCard(c))
@@ -889,7 +889,7 @@ def _plan_study(view: SeatView, rng: random.Random, plans: dict, samples: int, b
     deadline, k = _deadline(budget), 0
     while k < samples and (k < 4 or _time_left(deadline)):
         st = view.sample(rng)
-        r = rng.random()
+        r = rng.getrandbits(64)
         for p, actions in plans.items():
             s = st.clone()
             for a in actions: s.apply(a)

@@ -315,6 +315,27 @@ def test_analysis_of_a_replayed_game_is_reproducible_from_its_seed():
             assert str(p.better) in p.explanation
 
 
+def test_every_random_seed_is_an_int_or_a_string(monkeypatch):
+    """The analysis, the hints and the Bismarck plans seed their playouts with ints or strings only. A float seed
+    goes through hash(), which differs between 64-bit Python and Pyodide's 32-bit WebAssembly, so the same game
+    would get other numbers in the zero-install site (tests/browser/test_pyodide_numbers.py checks that too)."""
+    import random as random_module
+    seeds = []
+    class Checked(random_module.Random):
+        def seed(self, a=None, *args, **kw):
+            seeds.append(type(a).__name__)
+            assert a is None or type(a) in (int, str, bytes), f"frö av typen {type(a).__name__}: {a!r}"
+            super().seed(a, *args, **kw)
+    monkeypatch.setattr(random_module, "Random", Checked)
+    g = played_game(7)
+    analyse_deal(g, 0, 0, seed=5, samples=12, card_samples=4)
+    st = PlumpState.from_game(PlumpGame(['Anna', 'Bo', 'Cissi'], seed=2))
+    hint(st.view(st.to_act))
+    b = played_bismarck(3)
+    analyse_deal(b, b.deals[0].forehand, 0, seed=5, samples=6, card_samples=3)
+    assert "int" in seeds and "str" in seeds and "float" not in seeds
+
+
 def test_analysis_refuses_an_unfinished_deal():
     g = PlumpGame(['Anna', 'Bo', 'Cissi'], seed=1)
     with pytest.raises(PlumpError):
