@@ -485,7 +485,7 @@ def study_bids(view: SeatView, rng: random.Random, samples: int = 60, budget: fl
     deals, first = [], []
     while len(deals) < samples and (len(deals) < 8 or _time_left(first_end)):
         st = view.sample(rng)
-        deals.append((st, rng.getrandbits(64)))   # ett heltal: samma provgiv i Python och i Pyodide
+        deals.append((st, rng.getrandbits(64)))   # ett heltal: samma provgiv här och i webbläsarens Python
         s = st.clone()
         s.apply(Bid(base))
         first.append(playout(s, random.Random(deals[-1][1]), policy, _quick_bid)[seat])
@@ -542,7 +542,7 @@ def study_cards(view: SeatView, rng: random.Random, samples: int = 40, budget: f
     deadline, k = _deadline(budget), 0
     while k < samples and (k < 4 or _time_left(deadline)):
         st = view.sample(rng)
-        r = rng.getrandbits(64)   # ett heltal som frö; ett flyttal slumpas via hash(), som skiljer i Pyodide
+        r = rng.getrandbits(64)   # ett heltal som frö: ett flyttal ger andra provgivar i en 32-bitars Python
         for c in legal:
             s = st.clone()
             s.apply(PlayCard(c))
