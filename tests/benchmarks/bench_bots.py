@@ -275,7 +275,7 @@ def summarise(results: list[dict], agents: list[str]) -> dict:
         hit, hit_ci = mean_ci(per_deal[a]["hit"])
         score, score_ci = mean_ci(per_deal[a]["score"])
         seats = sum(1 for r in results for who, *_ in r["slots"] if who == a)
-        t = {kind: [s for r in results for who, k, s in r["times"] if who == a and k == kind] for kind in ("bid", "card")}
+        t = {kind: [s for r in results for who, k, s in r.get("times", ()) if who == a and k == kind] for kind in ("bid", "card")}
         out["agents"][a] = {
             "seats_played": seats, "hit_rate": hit, "hit_rate_ci": hit_ci, "mean_score": score, "mean_score_ci": score_ci,
             "times_ms": {kind: {"n": len(xs), "median": 1000 * percentile(xs, 0.5), "p95": 1000 * percentile(xs, 0.95)}
