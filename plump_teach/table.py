@@ -1150,7 +1150,7 @@ def _bismarck_analysis_html(a, number: int | None = None) -> str:
     you = 'Du' if a.name == 'Du' else esc(a.name)
     hand = cards_html(a.hand, 40)
     if a.discards:   # förhand: alla 20 kort först, sedan de fyra som lades bort (B9)
-        hand = (f'<p style="margin:4px 0 2px">{"Dina" if you == "Du" else "Förhands"} {len(a.hand)} kort:</p>{hand}'
+        hand = (f'<p style="margin:4px 0 2px">{"Dina" if you == "Du" else esc(genitive(a.name))} {len(a.hand)} kort:</p>{hand}'
                 f'<p style="margin:4px 0 2px">Bortlagda kort:</p>{cards_html(a.discards, 40)}')
     result = (f'<p style="margin:4px 0">{esc(a.chooser)} var förhand och valde {esc(label)}. Normalen för '
               f'{"förhand" if fh else "de andra två"} är {a.normal} stick (B7). {you} tog {a.tricks} stick: '

@@ -382,6 +382,17 @@ def played_by(deal, seat: int, trick: int):
     return cards[(seat - leader) % 3]
 
 
+def test_bismarck_analysis_names_the_forehands_twenty_cards():
+    "A learner called Anna, förhand in deal 1: her analysis heads the 20 cards 'Annas 20 kort' and then the discards."
+    from plump_teach.table import analysis_html
+    b = played_bismarck(3)
+    assert b.deals[0].forehand == 0
+    html = analysis_html(analyse_deal(b, 0, 0, seed=5, samples=6, card_samples=3), 1)
+    assert "Annas 20 kort:" in html and html.index("Annas 20 kort:") < html.index("Bortlagda kort:")
+    other = analysis_html(analyse_deal(b, 1, 0, seed=5, samples=6, card_samples=3), 1)
+    assert "20 kort:" not in other and "Bortlagda kort:" not in other    # Bo was not förhand: no discards shown
+
+
 def test_bismarck_analysis_is_reproducible_from_its_seed():
     g = played_bismarck(6)
     loaded = BismarckGame.from_json(g.to_json())          # the saved game, played again from its events
