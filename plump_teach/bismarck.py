@@ -540,7 +540,7 @@ BismarckGame.from_json = classmethod(_game_from_json)
 BismarckGame.__eq__ = lambda self, other: isinstance(other, BismarckGame) and self.to_dict() == other.to_dict()
 
 # %% ../nbs/11_bismarck.ipynb #667de90d
-def _signed(x: int) -> str: return "0" if x == 0 else f"{x:+d}"
+def _signed(x: int) -> str: return "0" if x == 0 else f"{x:+d}".replace('-', '−')   # minustecken, som i Tips
 
 class BismarckSheet:
     "Protokollet för ett parti Bismarck: en rad per giv och en kolumn per spelare, med löpande summor."

@@ -12,9 +12,9 @@ import time
 import re
 import zlib
 from dataclasses import dataclass, field
-from .cards import Card, Cards, SUITS, SUIT_NAMES, card_from_id, sort_hand, parse_cards
+from .cards import Card, Cards, SUITS, SUIT_NAMES, RANK_NAMES, card_from_id, sort_hand, parse_cards
 from .tricks import beats
-from .plump_rules import PlumpError, hit_points, forbidden_bid
+from .plump_rules import PlumpError, hit_points, forbidden_bid, bid_balance
 from .names import genitive
 from .plump import PlumpDeal, PlumpGame
 from .bismarck import (BismarckError, MODES, suit_lengths, honour_points, long_suit, mode_hint, smart_discard,
@@ -26,9 +26,9 @@ __all__ = ['LEVELS', 'LENGTH', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'STUDY_SAMP
            'Valuation', 'value_hand', 'heuristic_bid', 'one_card_bid', 'beginner_bid', 'beginner_card',
            'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy', 'distribution_text', 'study_bids',
            'simulated_bid', 'study_cards', 'simulated_card', 'ismcts_action', 'mode_estimate', 'mode_plans',
-           'heuristic_plan', 'plan_discards', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot',
-           'public_reason', 'simulated_plan', 'hint', 'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle',
-           'own_puzzles']
+           'heuristic_plan', 'plan_discards', 'discard_summary', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot',
+           'make_bot', 'public_reason', 'simulated_plan', 'hint', 'CostlyPlay', 'DealAnalysis', 'analyse_deal',
+           'OwnPuzzle', 'own_puzzles']
 
 # %% ../nbs/28_datorspelare.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -49,8 +49,10 @@ def _cards(cards) -> str:
     return ' '.join(map(str, sort_hand(cards)))
 
 def _pct(p: float) -> str:
-    "En sannolikhet i hela procent, till exempel '45 %'."
-    return f"{round(100 * p)} %"
+    "En sannolikhet i hela procent, till exempel '45 %'; 'under 1 %' och 'över 99 %' när den inte är 0 eller 1."
+    if 0 < p < 0.005: return "under 1 %"
+    if 0.995 <= p < 1: return "över 99 %"
+    return f"{math.floor(100 * p + 0.5)} %"      # en halv procent uppåt (round() avrundar 0,5 till 0)
 
 def _num(x: float) -> str:
     "Ett tal med en decimal och decimalkomma, till exempel '5,4'."
@@ -206,7 +208,7 @@ def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int 
         reason = f"Jag bjuder {bid}: mitt {card} tar sticket i ungefär {_pct(p)} av fallen (P15)"
         public = f"Jag bjuder {bid}: mitt kort tar sticket i ungefär {_pct(p)} av fallen (P15)"
     else:
-        seen = ' '.join(f"{view.names[s]} {_cards(h)}" for s, h in sorted(view.others.items()))
+        seen = ', '.join(f"{view.names[s]} {_cards(h)}" for s, h in sorted(view.others.items()))
         reason = (f"Jag bjuder {bid}: jag ser inte mitt eget kort, men jag ser {seen}, och ett kort som jag kan ha "
                   f"tar sticket i ungefär {_pct(p)} av fallen (P15)")
     only = f"; {_refused_bid(view, 1 - bid)}, så det blir {bid}." if len(legal) < 2 else "."   # P6 eller P16
@@ -282,8 +284,10 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
     need, goal = bid - taken, _goal(view)
     total = sum(view.bids)
     over = total > cards
-    balance = f"budsumman {total} är {'högre' if over else 'lägre'} än {cards} ({'överbud' if over else 'underbud'})"
-    details = {'goal': goal, 'need': need, 'balance': 'överbud' if over else 'underbud'}
+    kind = bid_balance(cards, view.bids)      # jämnt går bara när alla bjuder samtidigt (P6)
+    compare = {'överbud': 'högre än', 'underbud': 'lägre än', 'jämnt': 'lika med'}[kind]
+    balance = f"budsumman {total} är {compare} {cards} ({kind})"
+    details = {'goal': goal, 'need': need, 'balance': kind}
     unseen = view.unseen
 
     def done(card, text):
@@ -371,7 +375,7 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
     if losers:
         card = _high(losers, trump)
         why = f"{what} och släpper {card}, det högsta kort som inte tar sticket (P20)"
-        if not over and card.rank >= 11: why += f"; {balance}, så höga kort ska bort"
+        if kind == 'underbud' and card.rank >= 11: why += f"; {balance}, så höga kort ska bort"
         return done(card, why + ".")
     if last:
         card = _high(legal, trump)
@@ -691,7 +695,7 @@ def heuristic_plan(hand20, allowed) -> tuple[str, str | None, str]:
     else: why = f"bara {hp} honnörspoäng"
     why += " (B9)"
     if hint_mode not in allowed and hint_mode != mode:
-        why += f"; {hint_mode} är redan använt (B5)"
+        why += f"; {hint_mode} får inte väljas i den här given (B5)"
     return mode, trump, why
 
 
@@ -716,7 +720,36 @@ def _discard_reason(card: Card, mode: str, trump: str | None, hand, who: str = '
     if mode == 'pass': return "det är ett högt kort som annars kan ta stick i pass"
     if mode in ('trumf', 'spader') and left == 0: return f"då blir {who} renons i {SUIT_NAMES[card.suit]} och kan trumfa"
     if mode in ('trumf', 'spader'): return "det är ett lågt kort utanför trumfen"
+    if card.rank >= 11: return f"en {RANK_NAMES[card.rank]} i en kort färg tar sällan stick i sang"
     return "det är ett lågt kort i en kort färg"
+
+
+def discard_summary(hand20, discards, mode: str, trump: str | None) -> str:
+    """Datorns fyra bortlagda kort med skälen (B9), kort med samma skäl ihop: 'Jag lägger bort ♣4 ♣2: då blir jag
+    renons i klöver och kan trumfa; ♦3: det är ett lågt kort utanför trumfen (B9).'"""
+    discards = sort_hand(discards)
+    groups = []                                       # (korten, skälet) i kortens ordning
+    def add(cards, why):
+        if cards: groups.append((Cards(sort_hand(cards)), why))
+    if mode == 'pass':
+        add(discards, "det är höga kort som annars kan ta stick i pass" if len(discards) > 1 else
+            "det är ett högt kort som annars kan ta stick i pass")
+    elif mode in ('trumf', 'spader'):
+        for s in SUITS:
+            mine = [c for c in discards if c.suit == s]
+            if not mine: continue
+            if s == trump: add(mine, "det är mina lägsta trumfkort" if len(mine) > 1 else "det är min lägsta trumf")
+            elif all(c in discards for c in hand20 if c.suit == s):
+                add(mine, f"då blir jag renons i {SUIT_NAMES[s]} och kan trumfa")
+            else: add(mine, "det är låga kort utanför trumfen" if len(mine) > 1 else "det är ett lågt kort utanför trumfen")
+    else:
+        low = [c for c in discards if c.rank <= 10]
+        one_suit = len({c.suit for c in low}) == 1
+        add(low, "det är ett lågt kort i en kort färg" if len(low) == 1 else
+            f"det är låga kort i {'en kort färg' if one_suit else 'korta färger'}")
+        for c in discards:
+            if c.rank > 10: add([c], f"en {RANK_NAMES[c.rank]} i en kort färg tar sällan stick i sang")
+    return "Jag lägger bort " + '; '.join(f"{cards}: {why}" for cards, why in groups) + " (B9)."
 
 # %% ../nbs/28_datorspelare.ipynb #fd2b215d
 def bismarck_card(view: SeatView, rng: random.Random | None = None) -> Decision:
@@ -814,6 +847,12 @@ class Bot:
         return Decision(Discard(card), f"Planen är {label}: {why}. Jag lägger bort {card}: "
                                        f"{_discard_reason(card, mode, trump, view.hand)}.", {'plan': (mode, trump)})
 
+    def discards_reason(self, view, cards) -> str:
+        "Skälet för alla fyra bortlagda kort på en gång, planen först (B9); `view` är läget före bortläggningen."
+        mode, trump, why = self.plan(view)
+        hand20 = sort_hand([*view.hand, *(view.discards or ())])
+        return f"Planen är {_mode_text(mode, trump)}: {why}. " + discard_summary(hand20, cards, mode, trump)
+
     def choose_mode(self, view) -> Decision:
         mode, trump, why = self.plan(view)
         legal = view.legal_actions()
@@ -846,6 +885,11 @@ class BeginnerBot(Bot):
         card = min(view.hand, key=lambda c: (c.rank, c.suit == trump))
         return Decision(Discard(card), f"Jag lägger bort {card}, mitt lägsta kort; de höga vill jag behålla.",
                         {'plan': (mode, trump)})
+
+    def discards_reason(self, view, cards) -> str:
+        mode, trump, why = self.plan(view)
+        return (f"Planen är {_mode_text(mode, trump)}: {why}. Jag lägger bort {Cards(sort_hand(cards))}, mina lägsta "
+                f"kort; de höga vill jag behålla.")
 
 
 class ExpertBot(Bot):
@@ -940,13 +984,37 @@ def _goal_sentence(view: SeatView) -> str:
     need, total = view.bids[seat] - view.taken[seat], sum(view.bids)
     if goal == 'win':
         s = f"Du behöver {need} stick till."
-        if total > view.cards: s += f" Budsumman är {total} av {view.cards} stick, överbud: ta dina stick när du kan (P20)."
-        else: s += f" Budsumman är {total} av {view.cards} stick, underbud: det blir stick över (P20)."
+        kind = bid_balance(view.cards, view.bids)
+        s += f" Budsumman är {total} av {view.cards} stick, {kind}: " + {
+            'överbud': "ta dina stick när du kan (P20).", 'underbud': "det blir stick över (P20).",
+            'jämnt': "alla kan träffa sina bud, om ingen tar ett stick för mycket (P7)."}[kind]
         return s
     if goal == 'duck':
         return ("Du bjöd noll: lägg kort som inte tar stick (P20)." if view.bids[seat] == 0 else
                 f"Du har redan dina {view.bids[seat]} stick. Släpp höga kort som inte tar sticket (P20).")
     return "Ditt bud går inte att träffa längre. Försök få de andra att missa i stället (P20)."
+
+
+def _lead_note(view: SeatView, card: Card, played: Card | None = None) -> str:
+    """En mening när det bästa kortet inte tar sticket fast ett annat kort hade gjort det (eller tvärtom), så att
+    förslaget inte ser ut att strida mot 'ta dina stick när du kan'. `played`: kortet som eleven lade (genomgången)."""
+    if not view.trick or _goal(view) != 'win': return ''
+    best, _ = _led_best(view.trick, view.trump)
+    last = len(view.trick) == view.n - 1
+    takes = "tar sticket" if last else "ligger högst i sticket"
+    leads = lambda c: _wins_over(c, best, view.trump)
+    if played is None:
+        if leads(card): return ''
+        winners = [a.card for a in view.legal_actions() if leads(a.card)]
+        if not winners: return ''
+        w = min(winners, key=lambda c: (c.suit == view.trump, c.rank))
+        return (f" {w} {takes}, men i provgivarna lönade det sig bättre att spara {w} till ett senare stick "
+                f"och släppa det här.")
+    if leads(played) and not leads(card):
+        return (f" {played} {takes}, men i provgivarna lönade det sig bättre att spara {played} till ett senare "
+                f"stick och släppa det här.")
+    if leads(card) and not leads(played): return f" Med {card} {'tar du sticket' if last else 'ligger du högst i sticket'}."
+    return ""
 
 
 def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
@@ -987,12 +1055,19 @@ def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
         elif view.game == 'plump':
             ch = det['chance']
             worse = min(ch, key=ch.get)
-            text = f"Lägg {a.card}. {_goal_sentence(view)} Med {a.card} träffar du budet i {_pct(ch[a.card])} av provgivarna"
-            text += f", med {worse} i {_pct(ch[worse])}." if worse != a.card and ch[worse] < ch[a.card] else "."
+            text = f"Lägg {a.card}. {_goal_sentence(view)}"
+            if _goal(view) == 'spoil': pass    # budet är redan förlorat: chansen är noll med vilket kort som helst
+            elif max(ch.values()) == 0:
+                text += (f" I ingen av provgivarna träffade du budet, vilket kort du än lade, "
+                         f"så det är nästan omöjligt nu.")
+            else:
+                text += f" Med {a.card} träffar du budet i {_pct(ch[a.card])} av provgivarna"
+                text += f", med {worse} i {_pct(ch[worse])}." if worse != a.card and ch[worse] < ch[a.card] else "."
+                text += _lead_note(view, a.card)
         else:
             me_fh = view.seat == view.forehand
             aim = ("I pass vill du ta så få stick som möjligt" if view.mode == 'pass' else "Du vill ta stick")
-            text = (f"Lägg {a.card}. {aim}; normalen för {'förhand' if me_fh else 'dig'} är "
+            text = (f"Lägg {a.card}. {aim}; normalen för {'dig som förhand' if me_fh else 'dig'} är "
                     f"{normal_tricks(view.mode, me_fh)} stick (B7). Med {a.card} blir din poäng "
                     f"{_signed(det['value'][a.card])} i snitt i provgivarna.")
     elif isinstance(a, Discard):
@@ -1130,7 +1205,7 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
             if ch[better] - ch[a.card] >= 0.1:
                 t = len(st.history) + 1
                 why = (f"I stick {t} lade du {a.card}. Med {better} hade du träffat budet i {_pct(ch[better])} av "
-                       f"provgivarna, med {a.card} bara i {_pct(ch[a.card])}.")
+                       f"provgivarna, med {a.card} bara i {_pct(ch[a.card])}." + _lead_note(v, better, a.card))
                 costly.append(CostlyPlay(t, a.card, better, ch[a.card], ch[better], st.clone(), seat, why))
         st.apply(a)
     costly.sort(key=lambda c: (-c.loss, c.trick))

@@ -337,16 +337,15 @@ def _computer_move(self: PlayTable):
     seat, bot = st.to_act, self.bots[st.to_act]
     name = self.game.players[seat]
     if st.phase == 'discard':
-        trial, cards, reasons = st.clone(), [], []
+        trial, cards = st.clone(), []
         for _ in range(DISCARDS):
             d = bot.decide(trial.view(seat))
             trial.apply(d.action)
             cards.append(d.action.card)
-            if d.reason not in reasons: reasons.append(d.reason)
         self.game.discard(seat, cards)
         self.told.append(f"{name} lägger bort fyra kort.")
         self.notes.setdefault(self.game.deal_index, []).append(
-            f"{name} lade bort {Cards(sort_hand(cards))}: ”" + ' '.join(reasons) + "”")
+            f"{name} lade bort {Cards(sort_hand(cards))}: ”{bot.discards_reason(st.view(seat), cards)}”")
     else:
         view = st.view(seat)
         d = bot.decide(view)
@@ -431,7 +430,7 @@ def _deal_result_html(self: PlayTable, k: int) -> str:
                 f"{esc(mode_label(d.mode, d.trump))}.")
         for s, name in enumerate(g.players):
             parts.append(f"{esc(name)} tog {d.taken[s]} stick (normalt {normal_tricks(d.mode, s == d.forehand)}): "
-                         f"<b>{pts[s]:+d}</b>".replace('+0', '0'))
+                         f"<b>{_whole(pts[s])}</b>")
     notes = ''.join(f'<p><small>{esc(t)}</small></p>' for t in self.notes.get(index, []))
     return (f'<div class="pt-ruta" role="status"><b>{head}</b><ul style="margin:4px 0">'
             + ''.join(f'<li>{p}</li>' for p in parts) + f'</ul>{notes}</div>')
@@ -1160,8 +1159,8 @@ def _bismarck_analysis_html(a, number: int | None = None) -> str:
         modes = (f'<p style="margin:4px 0 2px"><b>Datorns bedömning av spelsätten</b> <small>(dina 20 kort spelade '
                  f'{a.samples} gånger i varje spelsätt, med datorns bortläggning; poäng i snitt)</small></p>'
                  + mode_values_html(a.mode_values, (a.mode, a.trump), a.best_mode))
-    what = "din plan, med dina bortlagda kort" if fh else f"din hand i {esc(label)}"
-    dist = (f'<p style="margin:4px 0 2px"><b>Dina stick</b> <small>(datorn spelade {what} {a.samples} gånger: '
+    what = f"din plan {a.samples} gånger, med dina bortlagda kort" if fh else f"din hand i {esc(label)} {a.samples} gånger"
+    dist = (f'<p style="margin:4px 0 2px"><b>Dina stick</b> <small>(datorn spelade {what}: '
             f'{_signed(a.expected_points)} poäng i snitt)</small></p>'
             + distribution_html(a.distribution, a.normal, 'normalen'))
     return (f'<div class="pt-ruta"><h4 style="margin:2px 0">{head}{esc(a.name)}, {esc(label)}</h4>{hand}{result}'
@@ -1175,7 +1174,7 @@ def _ranking_html(self: PlayTable) -> str:
     rows, place = [], 0
     for i, s in enumerate(order):
         if i == 0 or totals[s] != totals[order[i - 1]]: place = i + 1
-        shown = f"{totals[s]:+d}".replace('+0', '0') if self.kind == 'bismarck' else str(totals[s])
+        shown = _whole(totals[s]) if self.kind == 'bismarck' else str(totals[s])
         rows.append(f'<li value="{place}">{esc(g.players[s])}: <b>{shown}</b></li>')
     return f'<h3 style="margin:8px 0 4px">Partiet är slut</h3><ol>{"".join(rows)}</ol>'
 

@@ -22,7 +22,8 @@ import pytest
 
 from plump_teach.bismarck import BismarckError, BismarckGame, normal_tricks
 from plump_teach.bots import (COSTLY_POINTS, LEVELS, STUDY_SAMPLES, Decision, analyse_deal, hint, make_bot, own_puzzles,
-                              public_reason, value_hand, distribution_text, ismcts_action, study_cards, _bismarck_replay)
+                              public_reason, value_hand, distribution_text, ismcts_action, study_cards, _bismarck_replay,
+                              discard_summary)
 from plump_teach.cards import parse_card, parse_cards
 from plump_teach.play import Bid, BismarckState, ChooseMode, Discard, PlayCard, PlumpState
 from plump_teach.plump import PlumpDeal, PlumpGame
@@ -181,6 +182,9 @@ def test_blind_one_card_bid_uses_the_others_cards():
         d = make_bot(level, 2, **FAST).decide(view)
         assert d.action in st.legal_actions()
         assert named_cards(d.reason) <= {c for h in view.others.values() for c in h}
+        if level != 'nybörjare':          # each player seen, with a comma between: "Bo ♠K, Cissi ♥E"
+            seen = ', '.join(f"{view.names[s]} {h[0]}" for s, h in sorted(view.others.items()))
+            assert f"jag ser {seen}, och" in d.reason, d.reason
 
 
 def test_a_forced_one_card_bid_names_the_rule_that_forces_it():
@@ -193,6 +197,12 @@ def test_a_forced_one_card_bid_names_the_rule_that_forces_it():
     for level in ('van', 'expert'):
         d = make_bot(level, 1, **FAST).decide(st.view(st.to_act))
         assert d.action == Bid(0) and "(P6)" in d.reason and "P16" not in d.reason, d.reason
+
+
+def test_a_chance_between_0_and_1_never_reads_as_0_or_100_percent():
+    from plump_teach.bots import _pct
+    assert [_pct(p) for p in (0, 0.004, 0.005, 0.5, 0.994, 0.996, 1)] == \
+        ["0 %", "under 1 %", "1 %", "50 %", "99 %", "över 99 %", "100 %"]
 
 
 def test_value_hand_matches_the_lesson():
@@ -251,6 +261,82 @@ def test_hint_for_a_card_names_the_card_and_the_rule():
     assert str(h.action.card) in h.reason and re.search(r'\((P\d+|B\d)\)', h.reason)
 
 
+def test_a_card_tip_never_recommends_a_card_by_a_zero_chance():
+    """When the bid is already lost (P20: spoil) the tip gives no chance at all, and when no card hit the bid in any
+    sample it says so in words instead of "träffar du budet i 0 %" for the card it recommends. A tip that lets the
+    trick go while the learner needs tricks and could take the lead says why (keep the card for a later trick)."""
+    found = {'spoil': 0, 'hopeless': 0, 'saves': 0}
+    for seed in range(40):
+        g = PlumpGame(['Anna', 'Bo', 'Cissi', 'Dan'], PlumpRules(), seed=seed, first_deal=4)
+        st = PlumpState.from_game(g)
+        rng = random.Random(seed)
+        while st.phase == 'bidding': st.apply(rng.choice(st.legal_actions()))
+        while not st.is_terminal():
+            view = st.view(st.to_act)
+            if len(st.legal_actions()) > 1 and view.bids[view.seat] != view.taken[view.seat]:
+                h = hint(view, budget=None, seed=seed)
+                ch = h.details['chance']
+                assert not re.search(r"Med \S+ träffar du budet i 0 %", h.reason), h.reason
+                if view.bids[view.seat] - view.taken[view.seat] > len(view.hand) or view.taken[view.seat] > view.bids[view.seat]:
+                    found['spoil'] += 1
+                    assert "%" not in h.reason and "går inte att träffa längre" in h.reason, h.reason
+                elif max(ch.values()) == 0:
+                    found['hopeless'] += 1
+                    assert "I ingen av provgivarna träffade du budet" in h.reason, h.reason
+                elif view.trick:        # a tip that lets a trick go says why, though the goal is to take tricks (P20)
+                    best = max(view.trick, key=lambda c: (c.suit == view.trump, c.suit == view.trick[0].suit, c.rank))
+                    leads = lambda c: (c.suit == best.suit and c.rank > best.rank) or (c.suit == view.trump != best.suit)
+                    winners = [a.card for a in st.legal_actions() if leads(a.card)]
+                    if winners and not leads(h.action.card):
+                        found['saves'] += 1
+                        assert "lönade det sig bättre att spara" in h.reason, h.reason
+                    else: assert "spara" not in h.reason, h.reason
+            st.apply(rng.choice(st.legal_actions()))
+        if all(found.values()): break
+    assert all(found.values()), found
+
+
+def test_the_computers_four_discards_are_explained_once_each_b9():
+    "The four discards in one sentence: cards with the same reason together, a void named once, no queen called low."
+    hand20 = parse_cards("♠E ♠K ♠D ♠Kn ♠9 ♠7 ♠5 ♥E ♥K ♥4 ♥3 ♣9 ♣4 ♦E ♦K ♦D ♦9 ♦8 ♦6 ♦3")
+    text = discard_summary(hand20, parse_cards("♣9 ♣4 ♥4 ♥3"), 'trumf', '♠')
+    assert text == ("Jag lägger bort ♥4 ♥3: det är låga kort utanför trumfen; ♣9 ♣4: då blir jag renons i klöver "
+                    "och kan trumfa (B9).")
+    text = discard_summary(hand20, parse_cards("♣9 ♣4 ♥3 ♦D"), 'sang', None)
+    assert text == ("Jag lägger bort ♥3 ♣9 ♣4: det är låga kort i korta färger; ♦D: en dam i en kort färg tar sällan "
+                    "stick i sang (B9).")
+    assert discard_summary(hand20, parse_cards("♠E ♥E ♦E ♠K"), 'pass', None).endswith(
+        ": det är höga kort som annars kan ta stick i pass (B9).")
+    bot = make_bot('expert', 1, **FAST)
+    g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=8, short=True)
+    st = BismarckState.from_game(g)
+    view = st.view(st.to_act)
+    cards = []
+    for _ in range(4):
+        d = bot.decide(st.view(st.to_act))
+        cards.append(d.action.card)
+        st.apply(d.action)
+    why = bot.discards_reason(view, cards)
+    assert why.count("Planen är") == 1 and why.count("Jag lägger bort") == 1
+    assert set(named_cards(why.split("Jag lägger bort")[1])) == set(cards)
+
+
+def test_an_even_bid_sum_is_called_even_not_underbid():
+    "With simultaneous bids (P6 does not apply) the sum can equal the tricks: the tip says 'jämnt' (P7), not 'underbud'."
+    rules = PlumpRules(simultaneous_bids=True, down_only=True)
+    g = PlumpGame(['Anna', 'Bo', 'Cissi'], rules, seed=3, first_deal=7)
+    st = PlumpState.from_game(g)
+    assert st.cards == 3
+    for b in (1, 1, 1): st.apply(Bid(b))
+    assert st.phase == 'playing' and sum(st.bids) == st.cards
+    h = hint(st.view(st.to_act), budget=None, seed=1)
+    assert "Budsumman är 3 av 3 stick, jämnt: alla kan träffa sina bud" in h.reason, h.reason
+    assert "underbud" not in h.reason and "stick över" not in h.reason
+    for seed in range(6):
+        d = make_bot('van', seed).decide(st.view(st.to_act))
+        assert "lägre än" not in d.reason and "underbud" not in d.reason, d.reason
+
+
 def test_bismarck_hints_follow_the_phases():
     "Hints for förhand's discards, the mode (only modes left, B5) and the cards, each legal and explained."
     g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=8, short=True)
@@ -295,6 +381,27 @@ def played_game(seed: int) -> PlumpGame:
 def summary(a):
     return (a.hand, a.bid, a.tricks, a.points, a.distribution, a.chance, a.expected, a.best_bid, a.good_bid, a.verdict,
             [(c.trick, c.played, c.better, c.chance_played, c.chance_better, c.why) for c in a.costly])
+
+
+def test_a_costly_card_that_took_the_lead_says_why_the_better_card_lets_it_go():
+    "P20: 'take your tricks' has exceptions; when the better card loses the trick the played card led, the text says so."
+    seen = {'saves': 0, 'takes': 0}
+    for seed in range(12):
+        g = played_game(seed)
+        for k in range(len(g.deals)):
+            for c in analyse_deal(g, 0, k, samples=20, card_samples=20, top=9).costly:
+                v = c.state.view(c.seat)
+                if not v.trick or v.bids[c.seat] == v.taken[c.seat]: continue
+                best = max(v.trick, key=lambda x: (x.suit == v.trump, x.suit == v.trick[0].suit, x.rank))
+                leads = lambda x: (x.suit == best.suit and x.rank > best.rank) or (x.suit == v.trump != best.suit)
+                if leads(c.played) and not leads(c.better):
+                    seen['saves'] += 1
+                    assert f"lönade det sig bättre att spara {c.played}" in c.why, c.why
+                elif leads(c.better) and not leads(c.played):
+                    seen['takes'] += 1
+                    assert f"Med {c.better} " in c.why.split(". ", 2)[-1] and "sticket" in c.why, c.why
+        if all(seen.values()): break
+    assert all(seen.values()), seen
 
 
 def test_analysis_of_a_replayed_game_is_reproducible_from_its_seed():

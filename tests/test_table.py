@@ -234,6 +234,10 @@ def test_bismarck_forehand_discards_and_chooses_a_mode():
     assert "lade bort" not in b.log_html.value
     play_to_end(b, until=lambda b: b.paused == "result" and len(b.game.deals) == 2)
     assert "Datorn Anna lade bort" in b.result_html
+    note = re.search(r"Datorn Anna lade bort ([^:]+): ”([^”]+)”", b.result_html)
+    gone = set(CARD_TEXT.findall(note.group(1)))
+    assert note.group(2).count("Planen är") == 1, note.group(2)          # planen en gång, inte en gång per kort
+    assert note.group(2).count("Jag lägger bort") == 1 and set(CARD_TEXT.findall(note.group(2))) == gone, note.group(2)
     play_to_end(b)
     assert "Partiet är slut" in b.after_box.children[0].value
 
