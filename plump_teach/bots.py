@@ -94,6 +94,11 @@ class Valuation:
         return f"{_count(len(self.sure), 'säkert stick', 'säkra stick')} och {_count(len(self.possible), 'möjligt', 'möjliga')}"
 
 
+def _bidders(k: int) -> str:
+    "De som har bjudit före: 'spelaren före mig' när det är en, annars 'de andra'."
+    return "spelaren före mig" if k == 1 else "de andra"
+
+
 def value_hand(hand, trump: str | None = None, players: int = 4, seen=(), earlier_bids=None,
                cards: int | None = None) -> Valuation:
     "Dela handen i säkra, möjliga och fyllnad (P20), med hänsyn till trumfen, antalet spelare och buden hittills."
@@ -123,12 +128,13 @@ def value_hand(hand, trump: str | None = None, players: int = 4, seen=(), earlie
         notes.append(f"med {players} spelare finns fler kort som kan slå de möjliga")
     if earlier_bids:
         share, total = len(earlier_bids) * cards / players, sum(earlier_bids)
+        who = _bidders(len(earlier_bids))
         if total >= share + 1:
             weight -= 0.15
-            notes.append(f"de andra har redan bjudit {total}, så det blir kamp om sticken")
+            notes.append(f"{who} har redan bjudit {total}, så det blir kamp om sticken")
         elif total <= share - 1:
             weight += 0.15
-            notes.append(f"de andra har bara bjudit {total}, så det blir stick över")
+            notes.append(f"{who} har bara bjudit {total}, så det blir stick över")
     return Valuation(sure, possible, filler, weight, len(sure) + weight * len(possible), notes)
 
 # %% ../nbs/28_datorspelare.ipynb #0772729a
@@ -173,7 +179,7 @@ def heuristic_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     if rules.simultaneous_bids: notes.append("alla bjuder samtidigt, så jag ser inga andra bud")
     elif _last_bidder(view):   # summan står redan i en not om buden hittills: säg den inte två gånger
         said = any(f"bjudit {sum(earlier)}," in n for n in val.notes)
-        notes.append("jag bjuder sist" + ("" if said else f" och ser att de andra har bjudit {sum(earlier)}"))
+        notes.append("jag bjuder sist" + ("" if said else f" och ser att {_bidders(len(earlier))} har bjudit {sum(earlier)}"))
     tail = ''.join(f"; {t}" for t in notes) + "."
     return Decision(Bid(bid), f"Jag bjuder {bid}: {val.text()} (P20)" + tail,
                     {'piles': {'sure': val.sure, 'possible': val.possible, 'filler': val.filler},

@@ -169,6 +169,11 @@ def test_the_last_bidder_says_the_others_sum_once():
         assert d.reason.count(f"bjudit {total}") == 1, d.reason
         seen += "så det blir" in d.reason
     assert seen, "no dealer saw a pile note about the others' bids in 40 deals"
+    g = PlumpGame(['Anna', 'Bo'], PlumpRules(down_only=True), seed=31, first_deal=7)     # två spelare: en före
+    st = PlumpState.from_game(g)
+    st.apply(Bid(1))
+    d = make_bot('van', 1).decide(st.view(st.to_act))
+    assert "spelaren före mig har" in d.reason and "de andra" not in d.reason, d.reason
 
 
 def test_blind_one_card_bid_uses_the_others_cards():
