@@ -741,13 +741,15 @@ def discard_summary(hand20, discards, mode: str, trump: str | None) -> str:
         add(discards, "det är höga kort som annars kan ta stick i pass" if len(discards) > 1 else
             "det är ett högt kort som annars kan ta stick i pass")
     elif mode in ('trumf', 'spader'):
+        low = []                                      # låga kort utanför trumfen, ur alla färger: ett skäl
         for s in SUITS:
             mine = [c for c in discards if c.suit == s]
             if not mine: continue
             if s == trump: add(mine, "det är mina lägsta trumfkort" if len(mine) > 1 else "det är min lägsta trumf")
             elif all(c in discards for c in hand20 if c.suit == s):
                 add(mine, f"då blir jag renons i {SUIT_NAMES[s]} och kan trumfa")
-            else: add(mine, "det är låga kort utanför trumfen" if len(mine) > 1 else "det är ett lågt kort utanför trumfen")
+            else: low += mine
+        add(low, "det är låga kort utanför trumfen" if len(low) > 1 else "det är ett lågt kort utanför trumfen")
     else:
         low = [c for c in discards if c.rank <= 10]
         one_suit = len({c.suit for c in low}) == 1
@@ -974,6 +976,9 @@ def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget
     others = [p for p in sorted(value, key=lambda p: -value[p]) if p != best][:2]
     why += (f"; i {k} provgivar gav {_mode_text(*best)} {_signed(value[best])} i snitt"
             + ''.join(f", {_mode_text(*p)} {_signed(value[p])}" for p in others))
+    if others and round(value[others[0]], 1) > round(value[best], 1):   # tumregeln står sig: den andra gav bara lite mer
+        why += (f"; {_mode_text(*others[0])} gav lite mer, men skillnaden är mindre än en halv poäng, så jag följer "
+                f"tumregeln")
     return best[0], best[1], why
 
 # %% ../nbs/28_datorspelare.ipynb #760dd0ad

@@ -305,8 +305,10 @@ def test_the_computers_four_discards_are_explained_once_each_b9():
     "The four discards in one sentence: cards with the same reason together, a void named once, no queen called low."
     hand20 = parse_cards("♠E ♠K ♠D ♠Kn ♠9 ♠7 ♠5 ♥E ♥K ♥4 ♥3 ♣9 ♣4 ♦E ♦K ♦D ♦9 ♦8 ♦6 ♦3")
     text = discard_summary(hand20, parse_cards("♣9 ♣4 ♥4 ♥3"), 'trumf', '♠')
-    assert text == ("Jag lägger bort ♥4 ♥3: det är låga kort utanför trumfen; ♣9 ♣4: då blir jag renons i klöver "
-                    "och kan trumfa (B9).")
+    assert text == ("Jag lägger bort ♣9 ♣4: då blir jag renons i klöver och kan trumfa; ♥4 ♥3: det är låga kort "
+                    "utanför trumfen (B9).")
+    text = discard_summary(hand20, parse_cards("♥4 ♦3 ♦6 ♣9"), 'trumf', '♠')      # låga kort ur tre färger: ett skäl
+    assert text == "Jag lägger bort ♥4 ♣9 ♦6 ♦3: det är låga kort utanför trumfen (B9).", text
     text = discard_summary(hand20, parse_cards("♣9 ♣4 ♥3 ♦D"), 'sang', None)
     assert text == ("Jag lägger bort ♥3 ♣9 ♣4: det är låga kort i korta färger; ♦D: en dam i en kort färg tar sällan "
                     "stick i sang (B9).")
@@ -340,6 +342,28 @@ def test_an_even_bid_sum_is_called_even_not_underbid():
     for seed in range(6):
         d = make_bot('van', seed).decide(st.view(st.to_act))
         assert "lägre än" not in d.reason and "underbud" not in d.reason, d.reason
+
+
+def test_a_kept_rule_of_thumb_plan_says_why_when_another_plan_scored_a_little_more():
+    "B9: the expert keeps the rule-of-thumb plan within half a point; then the reason says so instead of looking wrong."
+    from plump_teach.bots import simulated_plan
+    num = lambda t: float(t.replace('−', '-').replace(',', '.'))
+    seen = {'kept': 0, 'best': 0}
+    for seed in range(40):
+        g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=seed)
+        st = BismarckState.from_game(g)
+        mode, trump, why = simulated_plan(st.view(st.to_act), random.Random(seed), samples=8, budget=None)
+        m = re.search(r"gav (.+?) ([+−]?\d+,\d) i snitt((?:, [^,;]+? [+−]?\d+,\d)*)", why)
+        if not m: continue
+        chosen, others = num(m.group(2)), [num(x) for x in re.findall(r"([+−]?\d+,\d)", m.group(3))]
+        if any(o > chosen for o in others):
+            seen['kept'] += 1
+            assert "gav lite mer, men skillnaden är mindre än en halv poäng, så jag följer tumregeln" in why, why
+        else:
+            seen['best'] += 1
+            assert "tumregeln" not in why, why
+        if all(seen.values()): break
+    assert all(seen.values()), seen
 
 
 def test_bismarck_hints_follow_the_phases():
