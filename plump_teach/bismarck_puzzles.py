@@ -13,7 +13,7 @@ from .puzzles import (Puzzle, Option, puzzle_kind, make_puzzle, PUZZLE_KINDS, _t
                                  trick_reason, not_winner_reason)
 from .names import genitive
 from .bismarck import (MODES, bismarck_score, normal_tricks, bismarck_trick_winner, legal_plays,
-                                  mode_trump, mode_label, BismarckGame, modes_left)
+                                  mode_trump, mode_label, BismarckGame, modes_left, _signed)
 
 # %% auto #0
 __all__ = ['B_NAMES', 'follows_discard_rule']
@@ -48,18 +48,18 @@ def _make_bismarck_score(rng, level):
     def explain(key):
         d = tricks[who] - normal
         way = "tvärtom i pass: " if mode == 'pass' else ""
-        text = (f"{B_NAMES[who]}s normal är {normal} stick ({'förhand' if who == fh else 'inte förhand'}"
+        text = (f"{genitive(B_NAMES[who])} normal är {normal} stick ({'förhand' if who == fh else 'inte förhand'}"
                 f"{', pass' if mode == 'pass' else ''}). {tricks[who]} stick är {abs(d)} "
-                f"{'över' if d > 0 else 'under' if d < 0 else 'lika med'} normalen; {way}det ger {right:+d}. "
-                f"Alla tre: {', '.join(f'{B_NAMES[s]} {pts[s]:+d}' for s in range(3))}, summa 0.")
-        return text.replace('+0', '0'), ''
+                f"{'över' if d > 0 else 'under' if d < 0 else 'lika med'} normalen; {way}det ger {_signed(right)}. "
+                f"Alla tre: {', '.join(f'{B_NAMES[s]} {_signed(pts[s])}' for s in range(3))}, summa 0.")
+        return text, ''
     def nudge(key):
         pass_text = " I pass är det tvärtom: stick över normalen ger minus." if mode == 'pass' else ""
-        return (f"{int(key):+d} stämmer inte för {B_NAMES[who]}. Börja med {genitive(B_NAMES[who])} normal: "
+        return (f"{_signed(int(key))} stämmer inte för {B_NAMES[who]}. Börja med {genitive(B_NAMES[who])} normal: "
                 f"{B_NAMES[who]} är {'förhand' if who == fh else 'inte förhand'}. Räkna sedan hur många stick över "
-                f"eller under normalen det blev.{pass_text}".replace('+0', '0'), '')
+                f"eller under normalen det blev.{pass_text}", '')
     return Puzzle('', 0, level, '', '', f"Hur många poäng får {B_NAMES[who]}?", situation,
-                  [Option(str(v), f"{v:+d}".replace('+0', '0'), f"{v} poäng") for v in shown],
+                  [Option(str(v), _signed(v), f"{v} poäng") for v in shown],
                   frozenset([str(right)]), "Vad är normalen för den spelaren i det här spelsättet?", explain,
                   {'mode': mode, 'trump': trump, 'forehand': fh, 'tricks': tricks, 'who': who}, nudge=nudge)
 

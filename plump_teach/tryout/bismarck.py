@@ -13,7 +13,7 @@ from ..cards import Cards, cards_html, parse_cards, sort_hand, SUITS, SUIT_NAMES
 from ..names import esc, genitive
 from ..bismarck import (MODES, MODE_TEXT, TRICKS, BismarckDeal, BismarckGame, BismarckError, deal_cards,
                                   normal_tricks, bismarck_score, bismarck_trick_winner, mode_trump, mode_label,
-                                  hand_after_discard, mode_hint, smart_discard)
+                                  hand_after_discard, mode_hint, smart_discard, _signed)
 from ..lesson import Choice, TrickStepper, trick_html, _trick_cells, _BOX, _WRAP
 
 # %% auto #0
@@ -79,8 +79,6 @@ def _role(deal: BismarckDeal, seat: int) -> str:
     if seat == deal.dealer: return " (givare)"
     if seat == deal.forehand: return " (förhand)"
     return ""
-
-def _signed(x: int) -> str: return "0" if x == 0 else f"{x:+d}"
 
 def deal_html(deal: BismarckDeal) -> HTML:
     "Given som givaren delar ut den (B2): fyra kort med bildsidan upp, sedan 16 kort till var och en."
