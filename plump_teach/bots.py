@@ -1008,12 +1008,23 @@ def _goal_sentence(view: SeatView) -> str:
 
 def _lead_note(view: SeatView, card: Card, played: Card | None = None) -> str:
     """En mening när det bästa kortet inte tar sticket fast ett annat kort hade gjort det (eller tvärtom), så att
-    förslaget inte ser ut att strida mot 'ta dina stick när du kan'. `played`: kortet som eleven lade (genomgången)."""
-    if not view.trick or _goal(view) != 'win': return ''
+    förslaget inte ser ut att strida mot målet: 'ta dina stick när du kan' eller 'släpp höga kort som inte tar sticket'.
+    `played`: kortet som eleven lade (genomgången)."""
+    goal = _goal(view)
+    if not view.trick or goal == 'spoil': return ''
     best, _ = _led_best(view.trick, view.trump)
     last = len(view.trick) == view.n - 1
     takes = "tar sticket" if last else "ligger högst i sticket"
     leads = lambda c: _wins_over(c, best, view.trump)
+    if goal == 'duck':      # eleven vill inte ha fler stick (P20)
+        high = (f" Med {card} ligger du högst i sticket just nu, men de som lägger efter dig kan gå över, och i "
+                f"provgivarna gick det bättre så.")
+        if played is None:
+            others = [a.card for a in view.legal_actions() if not leads(a.card)]
+            return high if leads(card) and others and not last else ''
+        if leads(card) and not leads(played): return '' if last else high
+        if leads(played) and not leads(card): return f" {played} {takes}, men det gör inte {card}."
+        return ''
     if played is None:
         if leads(card): return ''
         winners = [a.card for a in view.legal_actions() if leads(a.card)]

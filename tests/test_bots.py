@@ -366,6 +366,24 @@ def test_a_kept_rule_of_thumb_plan_says_why_when_another_plan_scored_a_little_mo
     assert all(seen.values()), seen
 
 
+def test_the_lead_note_for_a_player_who_has_made_the_bid():
+    "P20 duck: a high card that leads the trick so far gets a sentence saying later players may go over; a low card none."
+    from plump_teach.bots import _lead_note
+    deal = PlumpDeal(3, ["♠5 ♥3", "♠K ♠2", "♠E ♦4"], trump_card="♣2", dealer=2)
+    st = PlumpState.from_deal(deal)
+    for b in (1, 0, 2): st.apply(Bid(b))
+    st.apply(PlayCard(parse_card("♠5")))
+    view = st.view(1)
+    k, two = parse_card("♠K"), parse_card("♠2")
+    assert "Med ♠K ligger du högst i sticket just nu, men de som lägger efter dig kan gå över" in _lead_note(view, k)
+    assert _lead_note(view, two) == ""
+    assert _lead_note(view, two, played=k) == " ♠K ligger högst i sticket, men det gör inte ♠2."
+    st.apply(PlayCard(two))                     # the last player, who needs a trick, and a card that takes it
+    last = st.view(2)
+    assert _lead_note(last, parse_card("♦4"), played=parse_card("♠E")) == (
+        " ♠E tar sticket, men i provgivarna lönade det sig bättre att spara ♠E till ett senare stick och släppa det här.")
+
+
 def test_bismarck_hints_follow_the_phases():
     "Hints for förhand's discards, the mode (only modes left, B5) and the cards, each legal and explained."
     g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=8, short=True)
