@@ -470,9 +470,11 @@ LITE_BOOT_TIMEOUT = 120_000   # ms: Pyodide har startat och notebookens första 
 
 
 def wait_for_lite_notebook(page, name: str):
-    "JupyterLite: notebooken `name` är den synliga fliken och dess celler finns."
-    page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
-    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current", has_text=name).wait_for()
+    """JupyterLite: notebooken `name` är den synliga fliken och dess celler finns. Fliken väntas in först: efter en
+    omladdning återställer JupyterLite de gamla flikarna, och deras celler syns innan `name` har öppnats."""
+    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current", has_text=name).wait_for(timeout=KERNEL_TIMEOUT)
+    page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").filter(visible=True).first.wait_for(
+        timeout=KERNEL_TIMEOUT)
 
 
 def open_lite_puzzles(page, base_url: str, wrong: str):
