@@ -19,8 +19,9 @@ __all__ = ['PLAYERS', 'HAND_SIZE', 'UPCARDS', 'DISCARDS', 'TRICKS', 'MODES', 'MO
            'SHORT_ORDER', 'FORMAT', 'FORMAT_VERSION', 'MAX_SEED', 'HONOUR_POINTS', 'BismarckError', 'player_names',
            'left_of', 'forehand_of', 'deal_ids', 'deal_cards', 'discard_error', 'hand_after_discard', 'dealer_of_deal',
            'parse_suit', 'check_mode', 'mode_trump', 'mode_label', 'deal_count', 'allowed_modes', 'mode_budget_error',
-           'legal_plays', 'bismarck_trick_winner', 'normal_tricks', 'bismarck_score', 'BismarckDeal', 'BismarckGame',
-           'modes_left', 'BismarckSheet', 'suit_lengths', 'honour_points', 'long_suit', 'mode_hint', 'smart_discard']
+           'closed_modes_note', 'legal_plays', 'bismarck_trick_winner', 'normal_tricks', 'bismarck_score',
+           'BismarckDeal', 'BismarckGame', 'modes_left', 'BismarckSheet', 'suit_lengths', 'honour_points', 'long_suit',
+           'mode_hint', 'smart_discard']
 
 # %% ../nbs/11_bismarck.ipynb #4a350636
 class BismarckError(ValueError):
@@ -168,9 +169,23 @@ def mode_budget_error(mode, used=(), short: bool = False, deal_index: int = 0, n
     if mode in ok: return None
     if short:
         return f"I det korta partiet spelas giv {deal_index + 1} som {ok[0]}, inte {mode} (B5)."
-    name = name if isinstance(name, str) and name else "förhand"
-    return (f"{name} har redan spelat {mode} som förhand, och varje spelsätt används bara en gång (B5). "
-            f"Kvar: {', '.join(ok)}.")
+    return f"{_has_played(name, mode)}, och varje spelsätt används bara en gång (B5). Kvar: {', '.join(ok)}."
+
+def _has_played(name, modes: str) -> str:
+    # utan namn: 'Förhand har redan spelat sang', inte 'förhand har redan spelat sang som förhand'
+    if isinstance(name, str) and name and name != "förhand": return f"{name} har redan spelat {modes} som förhand"
+    return f"Förhand har redan spelat {modes}"
+
+
+def closed_modes_note(used=(), short: bool = False, deal_index: int = 0, name: str = "förhand") -> str | None:
+    "Alla stängda spelsätt i en mening (B5), för den som ser flera stängda knappar; `None` om inget är stängt."
+    ok = allowed_modes(used, short, deal_index)
+    if short: return f"I det korta partiet spelas giv {deal_index + 1} som {ok[0]} (B5)."
+    closed = [m for m in MODES if m not in ok]
+    if not closed: return None
+    listed = closed[0] if len(closed) == 1 else ', '.join(closed[:-1]) + ' och ' + closed[-1]
+    return f"{_has_played(name, listed)}, och varje spelsätt används bara en gång (B5)."
+
 
 # %% ../nbs/11_bismarck.ipynb #cb2ad9c8
 def legal_plays(hand, trick) -> Cards:
@@ -240,6 +255,8 @@ class BismarckDeal:
         if isinstance(modes, (str, dict)) or not isinstance(modes, (list, tuple, set, frozenset)):
             raise BismarckError("Spelsätten i given ska vara en lista, till exempel ['spader', 'sang'] (B5).")
         self.modes = tuple(check_mode(m) for m in modes)
+        self.refusals: dict[str, str] = {}  # varför ett stängt spelsätt är stängt, när partiet säger det (B5)
+        self.closed_note: str | None = None  # alla stängda spelsätt i en mening, när partiet säger det (B5)
         self.dealer, self.forehand = dealer, forehand_of(dealer)
         self.discards_count_as_trick = discards_count_as_trick
         self.dealt = tuple(sort_hand(h) for h in hs)
@@ -288,7 +305,8 @@ def _deal_choose_mode(self: BismarckDeal, seat: int, mode, trump=None) -> Bismar
     self._check_turn(seat, 'mode', "välja spelsätt")
     mode = check_mode(mode)
     if mode not in self.modes:
-        raise BismarckError(f"{self.names[seat]} får inte välja {mode} i den här given; "
+        raise BismarckError(self.refusals.get(mode) or
+                            f"{self.names[seat]} får inte välja {mode} i den här given; "
                             f"tillåtet är {', '.join(self.modes)} (B5).")
     t = mode_trump(mode, trump)
     self.mode, self.trump, self.tricks.trump = mode, t, suit_index(t)
@@ -412,6 +430,10 @@ def _start_deal(self: BismarckGame, index: int, hands=None, upcards=None):
     done = [d.mode for d in self.deals if d.forehand == forehand_of(dealer)]
     modes = allowed_modes(done, self.short, index)
     self.deal = BismarckDeal(hands, upcards, dealer, self.players, modes, self.discards_count_as_trick)
+    # partiet vet varför ett spelsätt är stängt (B5), given vet bara vilka som är öppna
+    name = self.players[forehand_of(dealer)]
+    self.deal.refusals = {m: mode_budget_error(m, done, self.short, index, name) for m in MODES if m not in modes}
+    self.deal.closed_note = closed_modes_note(done, self.short, index, name)
 
 def _set_hands(self: BismarckGame, hands, upcards) -> BismarckGame:
     "Ge den aktuella given exakt dessa händer (16 kort per plats) och uppvända kort, innan förhand har agerat."

@@ -714,7 +714,7 @@ def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
             mine = [a for a in legal if a.mode == m]
             if not mine:
                 why = st.why_illegal(ChooseMode(m, '♠' if m == 'trumf' else None)) or "inte tillåtet nu"
-                b = W.Button(description=m, disabled=True, tooltip=why, layout=_tap())
+                b = W.Button(description=m, disabled=True, tooltip=you_text(why), layout=_tap())
                 self.mode_buttons[m] = b
                 notes.append(f"{m}: {you_text(why)}")
             for a in mine:
@@ -723,6 +723,7 @@ def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
                 b = W.Button(description=label, tooltip=tip, layout=_tap())
                 b.on_click(lambda _, a=a, t=ticket: self._mode_clicked(a, t))
                 self.mode_buttons[label] = b
+        if notes and st.deal.closed_note: notes = [you_text(st.deal.closed_note)]  # en mening i stället för en per knapp
         note = ''.join(f'<p style="margin:2px 0"><small>{esc(t)}</small></p>' for t in notes)
         return [W.HTML('<b>Välj spelsätt (B4):</b>'),
                 W.HBox(list(self.mode_buttons.values()), layout=W.Layout(flex_flow='row wrap'))], note

@@ -23,6 +23,7 @@ from plump_teach.bismarck import BismarckGame
 from plump_teach.lesson import example_start
 from plump_teach.plump import PlumpGame
 from plump_teach.plump_rules import PlumpRules
+from plump_teach.play import ChooseMode
 from plump_teach.names import esc
 from plump_teach.table import BismarckTable, PlayTable, read_table, table_dict, table_style, you_text, _percent
 
@@ -397,3 +398,20 @@ def test_the_pupil_page_shows_the_tables():
     assert not [o for o in outs if o.output_type in ("error", "stream")]
     views = [o for o in outs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(views) >= 4          # två bord och två pussel
+
+
+def test_full_bismarck_says_which_modes_the_pupil_has_used():
+    # B5: i det fulla partiet är ett spelsätt stängt för att eleven redan har spelat det som förhand; bordet ska säga det
+    b = BismarckTable(3, level="nybörjare", seed=5, pace=0, short=False)
+    play_to_end(b, until=lambda b: b.game.deal_index == 3 and b.state.phase == "mode")
+    used = b.game.used_modes(0)
+    assert len(used) == 1 and b.state.to_act == 0
+    closed = [k for k, w in b.mode_buttons.items() if w.disabled]
+    assert closed == used, (closed, used)
+    tip = b.mode_buttons[used[0]].tooltip
+    assert tip.startswith(f"Du har redan spelat {used[0]} som förhand") and "(B5)" in tip, tip
+    assert "tillåtet är" not in b.action_note.value
+    assert b.action_note.value.count("har redan spelat") == 1, b.action_note.value
+    # läget (som datorspelarna och Tips använder) ger samma skäl som partiet
+    assert b.state.why_illegal(ChooseMode(used[0], "♠" if used[0] == "trumf" else None)) == \
+        b.game.deal.refusals[used[0]]
