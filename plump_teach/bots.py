@@ -724,15 +724,15 @@ def _discard_reason(card: Card, mode: str, trump: str | None, hand, who: str = '
     "Varför kortet ska bort (B9), som en bisats: 'det är ett lågt kort utanför trumfen'."
     left = sum(c.suit == card.suit for c in hand) - 1
     if mode == 'pass': return "det är ett högt kort som annars kan ta stick i pass"
-    if mode in ('trumf', 'spader') and left == 0: return f"då blir {who} renons i {SUIT_NAMES[card.suit]} och kan trumfa"
+    if mode in ('trumf', 'spader') and left == 0: return f"då har {who} inga {SUIT_NAMES[card.suit]} kvar och kan trumfa"
     if mode in ('trumf', 'spader'): return "det är ett lågt kort utanför trumfen"
     if card.rank >= 11: return f"en {RANK_NAMES[card.rank]} i en kort färg tar sällan stick i sang"
     return "det är ett lågt kort i en kort färg"
 
 
 def discard_summary(hand20, discards, mode: str, trump: str | None) -> str:
-    """Datorns fyra bortlagda kort med skälen (B9), kort med samma skäl ihop: 'Jag lägger bort ♣4 ♣2: då blir jag
-    renons i klöver och kan trumfa; ♦3: det är ett lågt kort utanför trumfen (B9).'"""
+    """Datorns fyra bortlagda kort med skälen (B9), kort med samma skäl ihop: 'Jag lägger bort ♣4 ♣2: då har jag
+    inga klöver kvar och kan trumfa; ♦3: det är ett lågt kort utanför trumfen (B9).'"""
     discards = sort_hand(discards)
     groups = []                                       # (korten, skälet) i kortens ordning
     def add(cards, why):
@@ -747,7 +747,7 @@ def discard_summary(hand20, discards, mode: str, trump: str | None) -> str:
             if not mine: continue
             if s == trump: add(mine, "det är mina lägsta trumfkort" if len(mine) > 1 else "det är min lägsta trumf")
             elif all(c in discards for c in hand20 if c.suit == s):
-                add(mine, f"då blir jag renons i {SUIT_NAMES[s]} och kan trumfa")
+                add(mine, f"då har jag inga {SUIT_NAMES[s]} kvar och kan trumfa")
             else: low += mine
         add(low, "det är låga kort utanför trumfen" if len(low) > 1 else "det är ett lågt kort utanför trumfen")
     else:
@@ -1325,16 +1325,16 @@ def _card_effect(view: SeatView, played: Card, better: Card) -> str:
 
 
 def _discards_why(theirs, mine, hand, mode: str, trump: str | None) -> str:
-    "Varför datorns bortläggning är bättre (B9): behåll trumfen, bli renons i en färg, eller det första kortet som skiljer."
+    "Varför datorns bortläggning är bättre (B9): behåll trumfen, bli av med en färg, eller det första kortet som skiljer."
     if mode in ('trumf', 'spader'):
         lost = [c for c in mine if c.suit == trump and c not in theirs]
         if lost:
-            return (f"Du lade bort {_cards(lost)}, som är trumf. Även en låg trumf tar ett stick när du är renons i "
+            return (f"Du lade bort {_cards(lost)}, som är trumf. Även en låg trumf tar ett stick när du inte har "
                     f"färgen som spelas ut, så datorn behåller trumfen (B9).")
         for s in SUITS:
             suit = [c for c in hand if c.suit == s]
             if s != trump and suit and all(c in theirs for c in suit) and not all(c in mine for c in suit):
-                return (f"Datorn lägger bort {_cards(suit)}: då blir du renons i {SUIT_NAMES[s]} och kan trumfa "
+                return (f"Datorn lägger bort {_cards(suit)}: då har du inga {SUIT_NAMES[s]} kvar och kan trumfa "
                         f"när någon spelar ut {SUIT_NAMES[s]} (B9).")
     first = next(c for c in theirs if c not in mine)
     return f"Datorn lägger bort {first}: {_discard_reason(first, mode, trump, hand, 'du')} (B9)."

@@ -259,7 +259,7 @@ nästa. En giv har 16 stick. <span class="rid">B6</span></li>
 <li>Normalresultatet är {fh} stick för förhand och {ot} för var och en av de andra (i pass: förhand {pfh},
 de andra {pot}). Ett stick över normalen ger +1 och ett stick under ger −1. I pass är det tvärtom. De tre
 poängen blir alltid 0 tillsammans. <span class="rid">B7</span></li>
-<li>Tips: välj spelsätt efter dina 20 kort, lägg bort kort så att du blir renons i en färg, och kom ihåg att
+<li>Tips: välj spelsätt efter dina 20 kort, lägg bort alla kort i en färg, så att du kan trumfa när den spelas ut, och kom ihåg att
 de två andra spelar tillsammans mot förhand. <span class="rid">B9</span></li>
 </ul>
 <h2>Exempel <span class="rid">B8</span></h2>

@@ -305,7 +305,7 @@ def test_the_computers_four_discards_are_explained_once_each_b9():
     "The four discards in one sentence: cards with the same reason together, a void named once, no queen called low."
     hand20 = parse_cards("♠E ♠K ♠D ♠Kn ♠9 ♠7 ♠5 ♥E ♥K ♥4 ♥3 ♣9 ♣4 ♦E ♦K ♦D ♦9 ♦8 ♦6 ♦3")
     text = discard_summary(hand20, parse_cards("♣9 ♣4 ♥4 ♥3"), 'trumf', '♠')
-    assert text == ("Jag lägger bort ♣9 ♣4: då blir jag renons i klöver och kan trumfa; ♥4 ♥3: det är låga kort "
+    assert text == ("Jag lägger bort ♣9 ♣4: då har jag inga klöver kvar och kan trumfa; ♥4 ♥3: det är låga kort "
                     "utanför trumfen (B9).")
     text = discard_summary(hand20, parse_cards("♥4 ♦3 ♦6 ♣9"), 'trumf', '♠')      # låga kort ur tre färger: ett skäl
     assert text == "Jag lägger bort ♥4 ♣9 ♦6 ♦3: det är låga kort utanför trumfen (B9).", text
