@@ -190,6 +190,8 @@ def test_blind_one_card_bid_uses_the_others_cards():
         if level != 'nybörjare':          # each player seen, with a comma between: "Bo ♠K, Cissi ♥E"
             seen = ', '.join(f"{view.names[s]} {h[0]}" for s, h in sorted(view.others.items()))
             assert f"jag ser {seen}, och" in d.reason, d.reason
+            # samma ord som Tips och genomgången använder (ordlistan: provgiv), inte "av fallen"
+            assert re.search(r"i ungefär (\d+|under 1|över 99) % av provgivarna \(P15\)", d.reason), d.reason
 
 
 def test_a_forced_one_card_bid_names_the_rule_that_forces_it():
