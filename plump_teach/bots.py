@@ -123,9 +123,7 @@ def value_hand(hand, trump: str | None = None, players: int = 4, seen=(), earlie
         elif c.rank >= 11 and above <= 3: possible.append(c)
         else: filler.append(c)
     notes, weight = [], 0.5
-    if players >= 5:
-        weight -= 0.1
-        notes.append(f"med {players} spelare finns fler kort som kan slå de möjliga")
+    if players >= 5: weight -= 0.1
     if earlier_bids:
         share, total = len(earlier_bids) * cards / players, sum(earlier_bids)
         who = _bidders(len(earlier_bids))
@@ -135,7 +133,11 @@ def value_hand(hand, trump: str | None = None, players: int = 4, seen=(), earlie
         elif total <= share - 1:
             weight += 0.15
             notes.append(f"{who} har bara bjudit {total}, så det blir stick över")
-    return Valuation(sure, possible, filler, weight, len(sure) + weight * len(possible), notes)
+    estimate = len(sure) + weight * len(possible)
+    # fem eller sex spelare: sägs bara när det ändrar budet, annars står samma mening i varje bud vid bordet
+    if players >= 5 and int(estimate + 1e-9) != int(estimate + 0.1 * len(possible) + 1e-9):
+        notes.insert(0, f"med {players} spelare finns fler kort som kan slå de möjliga, så jag räknar dem lägre")
+    return Valuation(sure, possible, filler, weight, estimate, notes)
 
 # %% ../nbs/28_datorspelare.ipynb #0772729a
 def _earlier_bids(view: SeatView) -> list[int]:
