@@ -22,20 +22,23 @@ from .plump_rules import PlumpError
 # %% auto #0
 __all__ = ['OUTCOMES', 'EVENT_TYPES', 'NAME_MAX', 'LINE_MAX', 'RESUME_WITHIN', 'ACTIVE_WITHIN', 'CSV_COLUMNS', 'pupil_id_ok',
            'clean_name', 'now_iso', 'clean_event', 'ResultStore', 'tasks_of', 'count_outcomes', 'by_kind',
-           'needs_practice', 'Recorder', 'current_recorder', 'register', 'set_recorder', 'read_cookies',
-           'pupil_from_cookies', 'wait_for_request', 'attach_pupil', 'unfinished_session', 'page_title', 'duration',
-           'pupil_label', 'teacher_page', 'class_csv']
+           'needs_practice', 'deals_of', 'table_counts', 'Recorder', 'current_recorder', 'register', 'set_recorder',
+           'read_cookies', 'pupil_from_cookies', 'wait_for_request', 'attach_pupil', 'unfinished_session', 'page_title',
+           'duration', 'pupil_label', 'teacher_page', 'class_csv']
 
 # %% ../nbs/26_resultat.ipynb #c0396ab4
 OUTCOMES = {'first_try': 'rätt direkt', 'with_hint': 'rätt med ledtråd', 'after_mistake': 'rätt efter ett fel',
             'shown': 'visat svar', 'skipped': 'hoppade över'}
-EVENT_TYPES = ('page', 'session', 'task')
+EVENT_TYPES = ('page', 'session', 'task', 'deal')
 NAME_MAX = 40           # tecken i ett namn
 LINE_MAX = 4000         # byte på en rad i en elevs fil; en händelse är sällan mer än 300 och aldrig mer än 3000
-_TEXT = {'type': 20, 'time': 40, 'name': NAME_MAX, 'page': 100, 'kind': 40, 'rule': 20, 'outcome': 20, 'session': 40}
-_INTS = ('number', 'level', 'index', 'seed', 'rounds')
+_TEXT = {'type': 20, 'time': 40, 'name': NAME_MAX, 'page': 100, 'kind': 40, 'rule': 20, 'outcome': 20, 'session': 40,
+         'game': 20, 'bots': 20, 'player': NAME_MAX, 'mode': 20}
+_INTS = ('number', 'level', 'index', 'seed', 'rounds', 'cards', 'bid', 'tricks', 'normal', 'points', 'tips')
+_BOOLS = ('hit', 'forehand')
 _FIELDS = ('type', 'time', 'name', 'page', 'kind', 'number', 'level', 'rule', 'outcome', 'seconds', 'index',
-           'seed', 'session', 'kinds', 'rounds')
+           'seed', 'session', 'kinds', 'rounds', 'game', 'bots', 'player', 'cards', 'bid', 'mode', 'forehand',
+           'tricks', 'normal', 'hit', 'points', 'tips')
 
 
 def pupil_id_ok(pupil_id) -> str | None:
@@ -66,6 +69,7 @@ def clean_event(event: dict) -> dict:
         v = event.get(k)
         if k in _TEXT and isinstance(v, str): out[k] = _text(v, _TEXT[k])
         elif k in _INTS and type(v) is int and abs(v) < 10 ** 9: out[k] = v
+        elif k in _BOOLS and type(v) is bool: out[k] = v
         elif k == 'seconds' and type(v) in (int, float) and 0 <= v < 10 ** 7: out[k] = round(float(v), 1)
         elif k == 'kinds' and isinstance(v, (list, tuple)):
             out[k] = [x for x in v if isinstance(x, str) and re.fullmatch(r'[a-z0-9_]{1,40}', x)][:30]
@@ -168,6 +172,24 @@ def needs_practice(all_events: dict[str, list[dict]], min_tasks: int = 3) -> lis
         out.append({'rule': rule, 'tasks': len(mine), 'missed': missed, 'share': missed / len(mine),
                     'titles': titles, 'lesson': lesson.name if lesson else None, 'file': lesson.file if lesson else None})
     return sorted(out, key=lambda r: (-r['share'], -r['tasks'], r['rule']))
+
+# %% ../nbs/26_resultat.ipynb #d72fb6cc
+def deals_of(events: list[dict]) -> list[dict]:
+    "Händelserna som är givar vid spelbordet, en per elevplats."
+    return [e for e in events if e.get('type') == 'deal' and e.get('game') in ('plump', 'bismarck')]
+
+
+def table_counts(events: list[dict]) -> dict:
+    """Elevens givar vid spelbordet: antalet i Plump (`plump`) och träffade bud (`hit`), antalet i Bismarck
+    (`bismarck`) och poängen där (`bismarck_points`), tryck på Tips (`tips`) och datorns nivå senast (`bots`)."""
+    c = {'plump': 0, 'hit': 0, 'bismarck': 0, 'bismarck_points': 0, 'tips': 0, 'bots': ''}
+    for e in deals_of(events):
+        c[e['game']] += 1
+        if e['game'] == 'plump': c['hit'] += e.get('hit') is True
+        else: c['bismarck_points'] += e.get('points', 0)
+        c['tips'] += e.get('tips', 0)
+        c['bots'] = e.get('bots') or c['bots']
+    return c
 
 # %% ../nbs/26_resultat.ipynb #becb81cd
 RESUME_WITHIN = timedelta(hours=3)     # ett pass som inte är klart fortsätter om eleven kommer tillbaka inom tre timmar
@@ -355,12 +377,17 @@ def _head(cells) -> str: return '<tr>' + ''.join(f'<th scope="col">{c}</th>' for
 def _numbers(c: dict) -> str: return ''.join(f'<td class="n">{c[k]}</td>' for k, _ in _COUNTS)
 
 
+def _latest_name(evs: list[dict]) -> str:
+    "Namnet som eleven senast skrev ('' om hen aldrig skrev något)."
+    return next((e['name'] for e in reversed(evs) if e.get('name')), '')
+
+
 def _pupils_table(all_events: dict, now: datetime) -> str:
     rows = []
     for pid, evs in all_events.items():
         if not evs: continue
         last = evs[-1]
-        name = next((e['name'] for e in reversed(evs) if e.get('name')), '')
+        name = _latest_name(evs)
         when = _when(last)
         ago = (now - when).total_seconds() if when else None
         active = ago is not None and ago <= ACTIVE_WITHIN.total_seconds()
@@ -384,6 +411,30 @@ def _practice_list(all_events: dict) -> str:
         return '<p>Inget än: en regel kommer med här när klassen har gjort minst tre uppgifter på den.</p>'
     if not items: return '<p>Inget just nu: klassen har löst alla uppgifter rätt direkt.</p>'
     return f'<ol>{"".join(items)}</ol>'
+
+
+def _signed_points(x: int) -> str: return f'+{x}' if x > 0 else f'−{-x}' if x < 0 else '0'
+
+
+def _table_section(all_events: dict) -> str:
+    "Givarna vid spelbordet per elev (`table_counts`), eller en mening om att ingen har spelat än."
+    rows = []
+    for pid, evs in all_events.items():
+        c = table_counts(evs)
+        if not c['plump'] and not c['bismarck']: continue
+        name = _latest_name(evs)
+        hit = f"{c['hit']} ({_percent(c['hit'] / c['plump'])})" if c['plump'] else '–'
+        points = _signed_points(c['bismarck_points']) if c['bismarck'] else '–'
+        rows.append(((name.casefold() or '\uffff', pid),
+                     f'<tr><th scope="row">{pupil_label(pid, name)}</th><td class="n">{c["plump"]}</td>'
+                     f'<td class="n">{hit}</td><td class="n">{c["bismarck"]}</td><td class="n">{points}</td>'
+                     f'<td class="n">{c["tips"]}</td><td>{html.escape(c["bots"])}</td></tr>'))
+    if not rows:
+        return ('<p>Ingen elev har spelat klart en giv vid spelbordet än. Spelbordet finns i '
+                f'<b>{html.escape(page_title("09_spelbordet.ipynb"))}</b>.</p>')
+    head = _head(['Elev', 'Givar Plump', 'Bud som träffade', 'Givar Bismarck', 'Poäng i Bismarck', 'Tips',
+                  'Datorns nivå senast'])
+    return f'<div class="wide"><table>{head}{"".join(r for _, r in sorted(rows))}</table></div>'
 
 
 def _kinds_table(all_events: dict) -> str:
@@ -425,6 +476,7 @@ def teacher_page(store: ResultStore, code: str, join_url: str | None = None, now
         else:
             parts.append('<p>Ingen elev har löst någon uppgift än. Här syns de regler som klassen har svårast för, '
                          'så fort de första uppgifterna är lösta.</p>')
+        parts += ['<h2>Vid spelbordet</h2>', _table_section(all_events)]
     parts.append(f'<p class="note">Resultaten sparas bara på den här datorn, i mappen '
                  f'<code>{html.escape(str(store.folder.resolve()))}</code>. Ingenting skickas någon annanstans.</p>')
     return ('<!DOCTYPE html>\n<html lang="sv"><head><meta charset="utf-8">'

@@ -27,6 +27,7 @@ from .protocol_widget import _free_path, _files_url
 from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState
 from .bots import make_bot, hint, analyse_deal, own_puzzles, distribution_text, public_reason, LEVELS
 from .bots import _mode_text, _signed, _whole
+from .results import current_recorder
 
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'CARD_WIDTH', 'CARD_HEIGHT', 'TABLE_FORMAT', 'TABLE_VERSION', 'SHORT_GAME', 'CUSTOM',
@@ -215,6 +216,7 @@ def _start(self: PlayTable, game, humans=(0,), level: str = 'van', pace: float =
     self.secret: list[str] = []         # bud som alla lägger samtidigt (P6): visas när alla har bjudit
     self.notes: dict[int, list[str]] = {}   # giv -> det som visas efter given (datorns bortlagda kort)
     self.tips_used = 0
+    self.tips_in_deal: dict[int, int] = {}   # plats -> tryck på Tips i given, till lärarens sida
     self.show_last = False
     self.deals_seen = len(game.deals)
     self.last_trick = None
@@ -401,12 +403,29 @@ def _check_deal_end(self: PlayTable):
     g = self.game
     if len(g.deals) == self.deals_seen: return
     self.deals_seen = len(g.deals)
+    self._record_deal(len(g.deals) - 1)
     d = g.deals[-1]
     if d.history: self.last_trick = (d.history[-1], d.names)
     self.result_html = self._deal_result_html(len(g.deals) - 1)
     self.paused = 'result' if g.deal is not None else None   # efter sista given: ställningen och analysen
     self.told, self.secret = [], []
     self.selected = []
+
+def _record_deal(self: PlayTable, k: int):
+    """Giv `k` för varje elevplats till klassrummets resultat (`deal` i `26_resultat`), om kärnan har en
+    `Recorder`; lärarens sida visar dem. Utan klassrum sparas ingenting."""
+    tips, self.tips_in_deal = self.tips_in_deal, {}
+    rec = current_recorder()
+    if rec is None: return
+    g, d = self.game, self.game.deals[k]
+    pts = d.points()
+    number = self._deal_number(k if self.kind == 'bismarck' else g.first_deal + k)
+    for s in self.humans:
+        ev = dict(game=self.kind, bots=self.level, number=number, seed=g.seed, player=g.players[s],
+                  tricks=d.taken[s], points=pts[s], tips=tips.get(s, 0))
+        if self.kind == 'plump': ev.update(cards=d.cards, bid=d.bids[s], hit=d.bids[s] == d.taken[s])
+        else: ev.update(mode=d.mode, forehand=s == d.forehand, normal=normal_tricks(d.mode, s == d.forehand))
+        rec.record('deal', **ev)
 
 def _deal_number(self: PlayTable, index: int) -> int:
     "Givens nummer som eleven ser det, räknat från 1 (i Plump från partiets första giv)."
@@ -444,6 +463,7 @@ def _next_deal(self: PlayTable, ticket=None):
     self._advance()
 
 PlayTable._check_deal_end = _check_deal_end
+PlayTable._record_deal = _record_deal
 PlayTable._deal_number = _deal_number
 PlayTable._deal_result_html = _deal_result_html
 PlayTable._next_deal = _next_deal
@@ -792,6 +812,7 @@ def _show_tips(self: PlayTable):
         for c in self.selected: st.apply(Discard(c))
     d = hint(st.view(seat))
     self.tips_used += 1
+    self.tips_in_deal[seat] = self.tips_in_deal.get(seat, 0) + 1
     card = getattr(d.action, 'card', None)
     drawn = cards_html([card], 40) if card is not None else ''
     self.tips_html.value = (f'<div class="pt-ruta" role="status"><b>Tips:</b> {esc(_action_text(d.action))} {drawn}'

@@ -415,3 +415,38 @@ def test_full_bismarck_says_which_modes_the_pupil_has_used():
     # läget (som datorspelarna och Tips använder) ger samma skäl som partiet
     assert b.state.why_illegal(ChooseMode(used[0], "♠" if used[0] == "trumf" else None)) == \
         b.game.deal.refusals[used[0]]
+
+
+def test_deals_at_the_table_reach_the_teachers_page(tmp_path):
+    "In the classroom every deal a pupil finishes at the table is recorded, and the teacher's page counts it."
+    from plump_teach.results import Recorder, ResultStore, set_recorder, teacher_page, table_counts
+    store, pid = ResultStore(tmp_path / "resultat"), "00000000000000ab"
+    set_recorder(Recorder(store, pid, "Dana", "09_spelbordet.ipynb"))
+    try:
+        t = PlayTable(3, rules=PlumpRules(down_only=True), seed=5, first_deal=7, pace=0)
+        tips = 0
+        for _ in range(3000):
+            if t.game.deal is None: break
+            if t.paused is None and t.state.to_act == 0 and t.state.phase == "bidding":
+                t.tips_button.click(); tips += 1        # Tips en gång per giv, vid budet
+            click_once(t)
+        b = BismarckTable(3, seed=11, pace=0)
+        play_to_end(b, until=lambda b: len(b.game.deals) == 1)
+    finally:
+        set_recorder(None)
+    deals = [e for e in store.events(pid) if e["type"] == "deal"]
+    plump, bis = deals[:-1], deals[-1]
+    g = t.game
+    assert len(plump) == len(g.deals) == 3 and tips == 3
+    for e, d in zip(plump, g.deals):
+        assert (e["game"], e["bots"], e["player"], e["seed"]) == ("plump", "van", g.players[0], 5)
+        assert (e["cards"], e["bid"], e["tricks"], e["points"]) == (d.cards, d.bids[0], d.taken[0], d.points()[0])
+        assert e["hit"] == (d.bids[0] == d.taken[0]) and e["tips"] == 1
+    assert [e["number"] for e in plump] == [1, 2, 3]              # som eleven ser dem, från 1
+    d = b.game.deals[0]
+    assert (bis["game"], bis["mode"], bis["forehand"], bis["tricks"], bis["normal"], bis["points"], bis["tips"]) == \
+        ("bismarck", d.mode, True, d.taken[0], 8 if d.mode != "pass" else 4, d.points()[0], 0)
+    c = table_counts(store.events(pid))
+    assert (c["plump"], c["hit"], c["bismarck"], c["tips"]) == (3, sum(e["hit"] for e in plump), 1, 3)
+    section = teacher_page(store, "k").split("<h2>Vid spelbordet</h2>")[1]
+    assert "Dana" in section and f'<td class="n">3</td><td class="n">{c["hit"]} (' in section
