@@ -22,13 +22,15 @@ from __future__ import annotations
 import re
 import time
 
+from pathlib import Path
+
 import pytest
 
 from browser_helpers import tap_through, wait_for_text
 from table_helpers import check_sizes as table_sizes
 from table_helpers import covered_problem, open_analysis, play_game, seconds, start_short_game, table_output
-from test_browser_voila_course import (CODE, JS_PAGE_TOO_WIDE, check_no_code_no_error, classroom_course,  # noqa: F401
-                                       wait_for_rendered)
+from test_browser_voila_course import (CODE, JS_PAGE_TOO_WIDE, TEACHER, check_no_code_no_error,  # noqa: F401
+                                       classroom_course, wait_for_rendered)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -117,6 +119,25 @@ def test_a_pupil_plays_a_whole_short_game_at_the_table_in_the_classroom(page, cl
         tap_through(cards.nth(playable[0]), covered)
         wait_for_text(page, re.compile(r"Rätt!|Försök igen\.|Det bättre kortet är"), within=table, timeout=60_000)
     problems += check_sizes(page, table, "pussel", top=table.get_by_role("button", name="Dina egna pussel"))
+
+    # Lärarens sida: de tre givarna står under Vid spelbordet, med Testelev, i en annan flik som lärarens dator
+    teacher = page.context.new_page()
+    try:
+        base = classroom_course.split("/voila/")[0]
+        for w, h in ((1280, 900), (768, 1024), (390, 844)):
+            teacher.set_viewport_size({"width": w, "height": h})
+            teacher.goto(f"{base}/larare?kod={TEACHER}")
+            section = teacher.locator("h2", has_text="Vid spelbordet")
+            row = teacher.locator("table").last.locator("tr", has_text="Testelev")
+            assert section.count() == 1 and row.count() == 1, teacher.locator("main").inner_text()[-600:]
+            cells = row.locator("td").all_inner_texts()
+            assert cells[0] == "3" and cells[2:4] == ["0", "–"], cells    # tre givar Plump, ingen Bismarck
+            hits = int(cells[1].split()[0])
+            assert 0 <= hits <= 3 and f"{hits} (" in cells[1], cells
+            teacher.screenshot(path=str(Path(__file__).parent / "screenshots" / f"voila-table-lararsidan-{w}x{h}.png"),
+                               full_page=True)
+    finally:
+        teacher.close()
 
     external = request_log.external()
     print(f"\n[voila-bord] klasslänken -> bordet går att använda: {ready:.1f} s"

@@ -31,6 +31,7 @@ SIZES = ((1280, 900), (768, 1024), (390, 844))
 PAGES = ["start.ipynb"] + [l.file for l in PUPIL_LESSONS] + ["traning.ipynb", "ordlista.ipynb"]
 RENDER_TIMEOUT = 90_000   # ms: Voilà har kört hela notebooken och widgetarna är ritade
 CODE = "kurs"
+TEACHER = "larare-kurs"   # lärarkoden: spelbordets test läser lärarsidan efter partiet
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,8 @@ def classroom_course(tmp_path_factory):
     """plump-teach på en ledig port, utan webbläsare och utan färdigstartade kärnor (varje sida körs när
     webbläsaren ber om den). Ger adressen som sidorna ligger under: `classroom_course + "start.ipynb"`."""
     home = tmp_path_factory.mktemp("klassrum-kurs")
-    with plump_teach_server(home, CODE, "--results", str(home / "resultat"), "--pool", "0", "--lesson-pool", "0",
+    with plump_teach_server(home, CODE, "--teacher-code", TEACHER, "--results", str(home / "resultat"), "--pool", "0",
+                            "--lesson-pool", "0",
                             "--idle-minutes", "0") as (base, proc):
         yield base + "/voila/render/"
 
