@@ -1008,11 +1008,14 @@ def _goal_sentence(view: SeatView) -> str:
     return "Ditt bud går inte att träffa längre. Försök få de andra att missa i stället (P20)."
 
 
-def _lead_note(view: SeatView, card: Card, played: Card | None = None) -> str:
+def _lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str | None = None,
+               values: dict | None = None) -> str:
     """En mening när det bästa kortet inte tar sticket fast ett annat kort hade gjort det (eller tvärtom), så att
     förslaget inte ser ut att strida mot målet: 'ta dina stick när du kan' eller 'släpp höga kort som inte tar sticket'.
-    `played`: kortet som eleven lade (genomgången)."""
-    goal = _goal(view)
+    `played`: kortet som eleven lade (genomgången). `goal`: 'win' eller 'duck' (i Bismarck: pass eller inte);
+    utan den räknas målet ut ur budet (P20). `values`: korten med chansen eller poängen i provgivarna; gav kortet
+    som tar sticket lika mycket, sägs det i stället för att det andra lönade sig bättre."""
+    goal = goal or _goal(view)
     if not view.trick or goal == 'spoil': return ''
     best, _ = _led_best(view.trick, view.trump)
     last = len(view.trick) == view.n - 1
@@ -1023,7 +1026,12 @@ def _lead_note(view: SeatView, card: Card, played: Card | None = None) -> str:
                 f"provgivarna gick det bättre så.")
         if played is None:
             others = [a.card for a in view.legal_actions() if not leads(a.card)]
-            return high if leads(card) and others and not last else ''
+            if leads(card) and others and not last: return high
+            led = view.trick[0].suit
+            if card.suit not in (led, view.trump) and card.rank >= 11:    # sakar ett högt kort (P10, P11)
+                return (f" Du har ingen {SUIT_NAMES[led]}, så {card} kan inte ta sticket. Då passar det att bli av "
+                        f"med ett högt kort.")
+            return ''
         if leads(card) and not leads(played): return '' if last else high
         if leads(played) and not leads(card): return f" {played} {takes}, men det gör inte {card}."
         return ''
@@ -1032,6 +1040,8 @@ def _lead_note(view: SeatView, card: Card, played: Card | None = None) -> str:
         winners = [a.card for a in view.legal_actions() if leads(a.card)]
         if not winners: return ''
         w = min(winners, key=lambda c: (c.suit == view.trump, c.rank))
+        if values is not None and values.get(w, float('-inf')) >= values.get(card, 0) - 1e-9:
+            return f" {w} {takes}, och i provgivarna gav det lika mycket som {card}."
         return (f" {w} {takes}, men i provgivarna lönade det sig bättre att spara {w} till ett senare stick "
                 f"och släppa det här.")
     if leads(played) and not leads(card):
@@ -1087,13 +1097,14 @@ def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
             else:
                 text += f" Med {a.card} träffar du budet i {_pct(ch[a.card])} av provgivarna"
                 text += f", med {worse} i {_pct(ch[worse])}." if worse != a.card and ch[worse] < ch[a.card] else "."
-                text += _lead_note(view, a.card)
+                text += _lead_note(view, a.card, values=ch)
         else:
             me_fh = view.seat == view.forehand
             aim = ("I pass vill du ta så få stick som möjligt" if view.mode == 'pass' else "Du vill ta stick")
             text = (f"Lägg {a.card}. {aim}; normalen för {'dig som förhand' if me_fh else 'dig'} är "
                     f"{normal_tricks(view.mode, me_fh)} stick (B7). Med {a.card} blir din poäng "
-                    f"{_signed(det['value'][a.card])} i snitt i provgivarna.")
+                    f"{_signed(det['value'][a.card])} i snitt i provgivarna."
+                    + _lead_note(view, a.card, goal='duck' if view.mode == 'pass' else 'win', values=det['value']))
     elif isinstance(a, Discard):
         mode, trump = det['plan']
         text = (f"Lägg bort {a.card}: {_discard_reason(a.card, mode, trump, view.hand, 'du')}. "

@@ -173,7 +173,7 @@ def needs_practice(all_events: dict[str, list[dict]], min_tasks: int = 3) -> lis
                     'titles': titles, 'lesson': lesson.name if lesson else None, 'file': lesson.file if lesson else None})
     return sorted(out, key=lambda r: (-r['share'], -r['tasks'], r['rule']))
 
-# %% ../nbs/26_resultat.ipynb #d72fb6cc
+# %% ../nbs/26_resultat.ipynb #afeb986c
 def deals_of(events: list[dict]) -> list[dict]:
     "Händelserna som är givar vid spelbordet, en per elevplats."
     return [e for e in events if e.get('type') == 'deal' and e.get('game') in ('plump', 'bismarck')]

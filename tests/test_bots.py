@@ -769,3 +769,38 @@ def test_tips_and_the_analysis_show_the_same_numbers_for_the_bid():
         for b, e in tip.details['expected'].items(): assert a.expected[b] == pytest.approx(e)
         assert a.best_bid == tip.action.tricks
         assert a.distribution == tip.details['distribution']
+
+
+def _bismarck_state(mode: str, lead: str) -> BismarckState:
+    "Förhand (plats 0) har alla hjärter och ♣4 ♣5 ♣6, plats 1 spader och ♣2 ♣3 ♣Kn, plats 2 ruter och ♣D ♣K ♣E."
+    from plump_teach.bismarck import BismarckDeal
+    hearts, spades, diamonds = (' '.join(f"{s}{r}" for r in "2 3 4 5 6 7 8 9 10 Kn D K E".split()) for s in "♥♠♦")
+    deal = BismarckDeal([f"{hearts} ♣4 ♣5 ♣6", f"{spades} ♣2 ♣3 ♣Kn", f"{diamonds} ♣D ♣K ♣E"], "♣7 ♣8 ♣9 ♣10",
+                        dealer=2, names=["Du", "Anna", "Bo"])
+    st = BismarckState.from_deal(deal)
+    for c in parse_cards("♣7 ♣8 ♣9 ♣10"): st.apply(Discard(c))
+    st.apply(ChooseMode(mode))
+    st.apply(PlayCard(parse_card(lead)))
+    return st
+
+
+def test_bismarck_tips_say_when_a_low_card_lets_a_trick_go_or_a_high_card_is_shed():
+    "B7/B9 at the table: the card tip explains a card that does not take the trick, as the Plump tip does (P20)."
+    from plump_teach.bots import _lead_note
+    st = _bismarck_state('pass', '♥2')            # Anna har ingen hjärter: ett högt kort kan sakas utan risk
+    v = st.view(1)
+    assert _lead_note(v, parse_card("♠E"), goal='duck') == \
+        " Du har ingen hjärter, så ♠E kan inte ta sticket. Då passar det att bli av med ett högt kort."
+    assert _lead_note(v, parse_card("♠2"), goal='duck') == ""
+    st = _bismarck_state('sang', '♣5')            # Anna: ♣Kn ligger högst, ♣2 och ♣3 gör det inte
+    v = st.view(1)
+    low, high = parse_card("♣2"), parse_card("♣Kn")
+    assert _lead_note(v, low, goal='win', values={low: 0.4, high: 0.1}) == \
+        " ♣Kn ligger högst i sticket, men i provgivarna lönade det sig bättre att spara ♣Kn till ett senare stick och släppa det här."
+    assert _lead_note(v, low, goal='win', values={low: 0.4, high: 0.4}) == \
+        " ♣Kn ligger högst i sticket, och i provgivarna gav det lika mycket som ♣2."
+    assert _lead_note(v, high, goal='win') == ""
+    d = hint(v)                                    # Tipset för Anna säger samma sak som _lead_note om sitt kort
+    assert d.action in st.legal_actions()
+    note = _lead_note(v, d.action.card, goal='win', values=d.details['value'])
+    assert d.reason.endswith(note), (d.reason, note)
