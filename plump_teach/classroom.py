@@ -67,7 +67,7 @@ def code_matches(given: str, code: str) -> bool:
     return bool(code) and hmac.compare_digest(clean_code(given).encode(), clean_code(code).encode())
 
 # %% ../nbs/25_klassrummet.ipynb #58c88af7
-from .results import ResultStore, class_csv, clean_name, pupil_from_cookies, teacher_page
+from .results import ResultStore, class_csv, clean_name, pupil_from_cookies, table_csv, teacher_page
 
 
 # %% ../nbs/25_klassrummet.ipynb #4f6b4681
@@ -444,11 +444,13 @@ class TeacherHandler(_PageHandler):
                                            'kernels': sorted(km.list_kernel_ids()), 'waiting': km.waiting,
                                            'max_pupils': km.max_pupils}))
         store = ResultStore(self.room.results)
-        if what == '/resultat.csv':
+        csvs = {'/resultat.csv': ('resultat', class_csv), '/spelbordet.csv': ('spelbordet', table_csv)}
+        if what in csvs:
+            name, make = csvs[what]
             self.set_header('Content-Type', 'text/csv; charset=utf-8')
-            self.set_header('Content-Disposition', f'attachment; filename="resultat-{time.strftime("%Y-%m-%d")}.csv"')
+            self.set_header('Content-Disposition', f'attachment; filename="{name}-{time.strftime("%Y-%m-%d")}.csv"')
             self.set_header('Cache-Control', 'no-store')
-            return self.finish(class_csv(store))
+            return self.finish(make(store))
         if what: raise tornado.web.HTTPError(404)
         self.page(200, teacher_page(store, self.room.teacher_code, join_url=self.room.join_url(self.request.host)))
 
@@ -536,7 +538,7 @@ class ClassroomVoila(Voila):
     def init_handlers(self):
         voila = super().init_handlers()
         render = next(h for h in voila if h[0].endswith('/voila/render/(.*)'))
-        ours = [(r'/', LandingHandler), (r'/larare(/status\.json|/resultat\.csv|/klasslank|)', TeacherHandler),
+        ours = [(r'/', LandingHandler), (r'/larare(/status\.json|/resultat\.csv|/spelbordet\.csv|/klasslank|)', TeacherHandler),
                 (r'/voila/api/shutdown/(.*)', BeaconHandler)]
         if self.classroom.static:
             names = '|'.join(re.escape(n) for n in self.classroom.static)

@@ -20,11 +20,11 @@ from .puzzles import PUZZLE_KINDS
 from .plump_rules import PlumpError
 
 # %% auto #0
-__all__ = ['OUTCOMES', 'EVENT_TYPES', 'NAME_MAX', 'LINE_MAX', 'RESUME_WITHIN', 'ACTIVE_WITHIN', 'CSV_COLUMNS', 'pupil_id_ok',
-           'clean_name', 'now_iso', 'clean_event', 'ResultStore', 'tasks_of', 'count_outcomes', 'by_kind',
-           'needs_practice', 'deals_of', 'table_counts', 'Recorder', 'current_recorder', 'register', 'set_recorder',
-           'read_cookies', 'pupil_from_cookies', 'wait_for_request', 'attach_pupil', 'unfinished_session', 'page_title',
-           'duration', 'pupil_label', 'teacher_page', 'class_csv']
+__all__ = ['OUTCOMES', 'EVENT_TYPES', 'NAME_MAX', 'LINE_MAX', 'RESUME_WITHIN', 'ACTIVE_WITHIN', 'CSV_COLUMNS',
+           'TABLE_CSV_COLUMNS', 'pupil_id_ok', 'clean_name', 'now_iso', 'clean_event', 'ResultStore', 'tasks_of',
+           'count_outcomes', 'by_kind', 'needs_practice', 'deals_of', 'table_counts', 'Recorder', 'current_recorder',
+           'register', 'set_recorder', 'read_cookies', 'pupil_from_cookies', 'wait_for_request', 'attach_pupil',
+           'unfinished_session', 'page_title', 'duration', 'pupil_label', 'teacher_page', 'class_csv', 'table_csv']
 
 # %% ../nbs/26_resultat.ipynb #c0396ab4
 OUTCOMES = {'first_try': 'rätt direkt', 'with_hint': 'rätt med ledtråd', 'after_mistake': 'rätt efter ett fel',
@@ -416,7 +416,7 @@ def _practice_list(all_events: dict) -> str:
 def _signed_points(x: int) -> str: return f'+{x}' if x > 0 else f'−{-x}' if x < 0 else '0'
 
 
-def _table_section(all_events: dict) -> str:
+def _table_section(all_events: dict, code: str) -> str:
     "Givarna vid spelbordet per elev (`table_counts`), eller en mening om att ingen har spelat än."
     rows = []
     for pid, evs in all_events.items():
@@ -432,9 +432,12 @@ def _table_section(all_events: dict) -> str:
     if not rows:
         return ('<p>Ingen elev har spelat klart en giv vid spelbordet än. Spelbordet finns i '
                 f'<b>{html.escape(page_title("09_spelbordet.ipynb"))}</b>.</p>')
+    link = f'/larare/spelbordet.csv?kod={quote(code, safe="")}'
+    download = (f'<p class="noprint"><a class="button" href="{html.escape(link)}" download>Hämta givarna vid '
+                f'spelbordet som CSV</a> (en rad per giv och elev)</p>')
     head = _head(['Elev', 'Givar Plump', 'Bud som träffade', 'Givar Bismarck', 'Poäng i Bismarck', 'Tips',
                   'Datorns nivå senast'])
-    return f'<div class="wide"><table>{head}{"".join(r for _, r in sorted(rows))}</table></div>'
+    return f'<div class="wide"><table>{head}{"".join(r for _, r in sorted(rows))}</table></div>{download}'
 
 
 def _kinds_table(all_events: dict) -> str:
@@ -456,7 +459,7 @@ def teacher_page(store: ResultStore, code: str, join_url: str | None = None, now
     csv_link = f'/larare/resultat.csv?kod={quote(code, safe="")}'
     parts = [f'<h1>Klassen just nu</h1><p class="note">Sidan uppdateras själv var femte sekund '
              f'(senast {now.strftime("%H:%M:%S")}). '
-             f'<a class="button noprint" href="{html.escape(csv_link)}" download>Hämta resultaten som CSV</a> '
+             f'<a class="button noprint" href="{html.escape(csv_link)}" download>Hämta uppgifterna som CSV</a> '
              f'<span class="noprint">(för Excel, LibreOffice eller Google Kalkylark)</span></p>']
     if not all_events:
         where = (f'öppnar <b>{html.escape(join_url)}</b>' if join_url else
@@ -476,7 +479,7 @@ def teacher_page(store: ResultStore, code: str, join_url: str | None = None, now
         else:
             parts.append('<p>Ingen elev har löst någon uppgift än. Här syns de regler som klassen har svårast för, '
                          'så fort de första uppgifterna är lösta.</p>')
-        parts += ['<h2>Vid spelbordet</h2>', _table_section(all_events)]
+        parts += ['<h2>Vid spelbordet</h2>', _table_section(all_events, code)]
     parts.append(f'<p class="note">Resultaten sparas bara på den här datorn, i mappen '
                  f'<code>{html.escape(str(store.folder.resolve()))}</code>. Ingenting skickas någon annanstans.</p>')
     return ('<!DOCTYPE html>\n<html lang="sv"><head><meta charset="utf-8">'
@@ -509,8 +512,35 @@ def class_csv(store: ResultStore) -> str:
                 _as_text(e.get('name', '')), pid, t.strftime('%Y-%m-%d %H:%M:%S') if t else '',
                 _as_text(page_title(e.get('page', ''))), kind.title if kind else _as_text(e.get('kind', '')),
                 _rule(e), e.get('number', ''), e.get('level', ''), OUTCOMES[e['outcome']], _decimal(e.get('seconds'))]))
+    return _csv_text(CSV_COLUMNS, rows)
+
+
+def _csv_text(columns: list[str], rows: list[tuple]) -> str:
+    "Raderna (tid, elev, fälten) i tidsordning under rubrikerna: UTF-8 med BOM, semikolon och CRLF."
     out = io.StringIO()
     w = csv.writer(out, delimiter=';', lineterminator='\r\n')
-    w.writerow(CSV_COLUMNS)
+    w.writerow(columns)
     for _, _, row in sorted(rows, key=lambda r: r[:2]): w.writerow(row)
     return '\ufeff' + out.getvalue()
+
+
+TABLE_CSV_COLUMNS = ['namn', 'elev', 'tid', 'spel', 'parti', 'giv', 'datorns nivå', 'plats', 'kort', 'bud', 'spelsätt',
+                     'förhand', 'stick', 'normal', 'träff', 'poäng', 'tips']
+
+
+def table_csv(store: ResultStore) -> str:
+    """Klassens givar vid spelbordet som CSV, som `class_csv`: en rad per giv och elevplats, i tidsordning. Kolumner
+    som inte hör till spelet (bud i Bismarck, spelsätt i Plump) är tomma; poängen är vanliga tal med minustecken."""
+    yes = {True: 'ja', False: 'nej'}
+    rows = []
+    for pid, evs in store.all_events().items():
+        for e in deals_of(evs):
+            t = _when(e)
+            plump = e['game'] == 'plump'
+            rows.append((t.timestamp() if t else 0, pid, [
+                _as_text(e.get('name', '')), pid, t.strftime('%Y-%m-%d %H:%M:%S') if t else '',
+                'Plump' if plump else 'Bismarck', e.get('seed', ''), e.get('number', ''), _as_text(e.get('bots', '')),
+                _as_text(e.get('player', '')), e.get('cards', ''), e.get('bid', ''), _as_text(e.get('mode', '')),
+                '' if plump else yes.get(e.get('forehand'), ''), e.get('tricks', ''), e.get('normal', ''),
+                yes.get(e.get('hit'), '') if plump else '', e.get('points', ''), e.get('tips', '')]))
+    return _csv_text(TABLE_CSV_COLUMNS, rows)

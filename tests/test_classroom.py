@@ -184,6 +184,11 @@ def test_class_link_cookies_and_refusals(server):
     assert status == 200 and headers["Content-Type"] == "text/csv; charset=utf-8"
     assert re.fullmatch(r'attachment; filename="resultat-\d{4}-\d\d-\d\d\.csv"', headers["Content-Disposition"])
     assert text.count("\n") >= 1
+    status, headers, text = request(s.base + f"/larare/spelbordet.csv?kod={TEACHER}", None)   # givarna vid bordet
+    assert status == 200 and headers["Content-Type"] == "text/csv; charset=utf-8"
+    assert re.fullmatch(r'attachment; filename="spelbordet-\d{4}-\d\d-\d\d\.csv"', headers["Content-Disposition"])
+    assert text.startswith("\ufeffnamn;elev;tid;spel;")
+    assert request(s.base + f"/larare/spelbordet.csv?kod={CODE}")[0] == 403
     assert s.results.is_dir() and (s.results / "klasslank.html").exists()
     status, _, page = request(s.base + f"/larare/klasslank?kod={TEACHER}", None)     # sidan att visa för klassen
     assert status == 200 and "<svg" in page and f"/?kod={CODE}" in page

@@ -206,6 +206,27 @@ def test_class_csv_is_swedish_and_round_trips(tmp_path):
     assert class_csv(ResultStore(tmp_path / 'tom')) == '\ufeff' + ';'.join(CSV_COLUMNS) + '\r\n'
 
 
+def test_table_csv_has_one_row_per_deal_and_seat(tmp_path):
+    "Givarna vid spelbordet som CSV: Plump och Bismarck i samma fil, tomt där en kolumn inte hör till spelet."
+    from plump_teach.results import TABLE_CSV_COLUMNS, table_csv
+    store = ResultStore(tmp_path)
+    store.record(ALI, {'type': 'deal', 'name': 'Åsa', 'game': 'plump', 'bots': 'nybörjare', 'number': 3, 'seed': 17,
+                       'player': 'Du', 'cards': 8, 'bid': 2, 'tricks': 3, 'hit': False, 'points': 0, 'tips': 2})
+    time.sleep(1.1)
+    store.record(BEA, {'type': 'deal', 'name': '-1', 'game': 'bismarck', 'bots': 'expert', 'number': 1, 'seed': 4,
+                       'player': 'Elev 1', 'mode': 'pass', 'forehand': False, 'tricks': 9, 'normal': 6, 'points': -3})
+    store.record(BEA, task())                                            # en uppgift hör inte hit
+    rows = list(csv.reader(io.StringIO(table_csv(store)[1:]), delimiter=';'))
+    assert rows[0] == TABLE_CSV_COLUMNS and len(rows) == 3
+    a, b = (dict(zip(rows[0], r)) for r in rows[1:])
+    assert (a['namn'], a['spel'], a['parti'], a['giv'], a['datorns nivå'], a['kort'], a['bud'], a['stick'], a['träff'],
+            a['spelsätt'], a['förhand'], a['poäng'], a['tips']) == \
+        ('Åsa', 'Plump', '17', '3', 'nybörjare', '8', '2', '3', 'nej', '', '', '0', '2')
+    assert (b['namn'], b['spel'], b['spelsätt'], b['förhand'], b['stick'], b['normal'], b['poäng'], b['bud'], b['träff']) == \
+        ("'-1", 'Bismarck', 'pass', 'nej', '9', '6', '-3', '', '')
+    assert table_csv(ResultStore(tmp_path / 'tom')) == '\ufeff' + ';'.join(TABLE_CSV_COLUMNS) + '\r\n'
+
+
 # --------------------------------------------------------------------------- attach_pupil and the widgets
 
 def test_without_the_classroom_nothing_is_recorded(tmp_path):

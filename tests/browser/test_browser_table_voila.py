@@ -136,6 +136,9 @@ def test_a_pupil_plays_a_whole_short_game_at_the_table_in_the_classroom(page, cl
             assert 0 <= hits <= 3 and f"{hits} (" in cells[1], cells
             teacher.screenshot(path=str(Path(__file__).parent / "screenshots" / f"voila-table-lararsidan-{w}x{h}.png"),
                                full_page=True)
+        link = teacher.get_by_role("link", name="Hämta givarna vid spelbordet som CSV")
+        csv_text = teacher.request.get(base + link.get_attribute("href")).text()     # som när läraren laddar ner den
+        assert csv_text.startswith("\ufeffnamn;elev;tid;spel;") and csv_text.count("Testelev;") == 3, csv_text[:400]
     finally:
         teacher.close()
 
