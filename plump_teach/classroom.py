@@ -103,7 +103,7 @@ def _field(name: str, label: str, value: str = '', extra: str = '') -> str:
 def landing_page(code: str, name: str = '') -> str:
     "Landningssidan för klasslänken: ett frivilligt namn och en knapp som börjar kursen."
     return html_page('Välkommen till Plump och Bismarck!', (
-        '<p>Skriv ditt namn om du vill. Då kan läraren se vilka pussel du har löst. '
+        '<p>Skriv ditt namn om du vill. Då kan läraren se vilka pussel du har löst och hur det går vid spelbordet. '
         'Du kan också lämna rutan tom.</p>'
         f'<form method="get" action="/"><input type="hidden" name="kod" value="{html.escape(code)}">'
         + _field('namn', 'Ditt namn (frivilligt)', name, 'autocomplete="given-name" maxlength="40"')
