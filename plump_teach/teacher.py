@@ -582,13 +582,14 @@ def plan_pages(lessons) -> int:
 
 def _lesson_html(l: LessonPlan) -> str:
     goals = "".join(f"<li>{_suits(g)}</li>" for g in l.goals)
+    rules = f' · regler {esc(", ".join(l.rules))}' if l.rules else ' · alla regler, ingen ny'
     puzzles = "".join(
         f'<li><b>{esc(name)}</b> <span class="rid">{esc(p.rule)}</span>: {_suits(p.question)} '
         f'<i>Svar:</i> {_suits(_answer_text(p))}</li>'
         for name, p in zip(l.puzzles, (make_puzzle(*t) for t in l.tasks)))
     qa = "".join(f'<li><p class="q">{_suits(q)}</p><p class="a">{_suits(a)}</p></li>' for q, a in l.questions)
     return (f'<section class="lesson" id="{Path(l.file).stem}">\n<h2>{esc(l.name)}</h2>\n'
-            f'<p class="meta"><b>{l.minutes} minuter</b> · regler {esc(", ".join(l.rules))}</p>\n'
+            f'<p class="meta"><b>{l.minutes} minuter</b>{rules}</p>\n'
             f'<p class="box"><b>Förbered:</b> {_suits(l.prepare)}</p>\n'
             f'<h3>Mål: det här lär sig eleven</h3>\n<ul>{goals}</ul>\n'
             f'<h3>Pussel i lektionen</h3>\n<ul class="puzzles">{puzzles}</ul>\n'
