@@ -257,6 +257,7 @@ class BismarckDeal:
         self.modes = tuple(check_mode(m) for m in modes)
         self.refusals: dict[str, str] = {}  # varför ett stängt spelsätt är stängt, när partiet säger det (B5)
         self.closed_note: str | None = None  # alla stängda spelsätt i en mening, när partiet säger det (B5)
+        self.game_deal: tuple | None = None  # ('full' eller 'short', given räknad från 0) när given hör till ett parti
         self.dealer, self.forehand = dealer, forehand_of(dealer)
         self.discards_count_as_trick = discards_count_as_trick
         self.dealt = tuple(sort_hand(h) for h in hs)
@@ -434,6 +435,7 @@ def _start_deal(self: BismarckGame, index: int, hands=None, upcards=None):
     name = self.players[forehand_of(dealer)]
     self.deal.refusals = {m: mode_budget_error(m, done, self.short, index, name) for m in MODES if m not in modes}
     self.deal.closed_note = closed_modes_note(done, self.short, index, name)
+    self.deal.game_deal = ('short' if self.short else 'full', index)
 
 def _set_hands(self: BismarckGame, hands, upcards) -> BismarckGame:
     "Ge den aktuella given exakt dessa händer (16 kort per plats) och uppvända kort, innan förhand har agerat."

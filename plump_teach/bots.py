@@ -26,9 +26,9 @@ __all__ = ['LEVELS', 'LENGTH', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'STUDY_SAMP
            'Valuation', 'value_hand', 'heuristic_bid', 'one_card_bid', 'beginner_bid', 'beginner_card',
            'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy', 'distribution_text', 'study_bids',
            'simulated_bid', 'study_cards', 'simulated_card', 'ismcts_action', 'mode_estimate', 'mode_plans',
-           'heuristic_plan', 'plan_discards', 'discard_summary', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot',
-           'make_bot', 'public_reason', 'simulated_plan', 'hint', 'CostlyPlay', 'DealAnalysis', 'analyse_deal',
-           'OwnPuzzle', 'own_puzzles']
+           'closed_mode_clause', 'only_mode_reason', 'heuristic_plan', 'plan_discards', 'discard_summary',
+           'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'public_reason', 'simulated_plan', 'hint',
+           'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle', 'own_puzzles']
 
 # %% ../nbs/28_datorspelare.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -232,12 +232,12 @@ def beginner_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     high = Cards(c for c in sort_hand(view.hand) if c.rank >= 11 or (c.suit == view.trump and c.rank >= 10))
     want = len(high)
     bid = min(legal, key=lambda b: (abs(b - want), b < want))
-    if high: reason = f"Jag bjuder {bid}: {_cards(high)} är höga kort, och höga kort tar stick."
+    if high: reason = f"Jag bjuder {bid}: {_cards(high)} {'är ett högt kort' if len(high) == 1 else 'är höga kort'}, och höga kort tar stick."
     else: reason = f"Jag bjuder {bid}: jag har inga höga kort."
     public = f"Jag bjuder {bid}: jag har {_count(len(high), 'högt kort', 'höga kort')}" + (", och höga kort tar stick." if high else ".")
     if bid != want:
-        reason = reason[:-1] + f". Jag ville bjuda {want}, men det fick jag inte."
-        public = public[:-1] + f". Jag ville bjuda {want}, men det fick jag inte."
+        no = f". Jag ville bjuda {want}, men {_refused_bid(view, want)}."     # P6 eller P16
+        reason, public = reason[:-1] + no, public[:-1] + no
     return Decision(Bid(bid), reason, {'high': high}, public)
 
 
@@ -687,8 +687,24 @@ def _allowed_modes(view: SeatView) -> list[str]:
     return list(view.modes or MODES)
 
 
-def heuristic_plan(hand20, allowed) -> tuple[str, str | None, str]:
-    "Planen för förhand (B9): spelsätt, trumffärg och skälet, ur de 20 korten och de tillåtna spelsätten."
+def closed_mode_clause(mode: str, allowed, game_deal=None, who: str = 'jag') -> str:
+    """Varför förhand inte får välja `mode` (B5), som en bisats i förhands röst (`who`: 'jag' eller 'du'). `game_deal`
+    är `SeatView.game_deal`: i ett parti vet alla vid bordet vilka spelsätt förhand redan har spelat."""
+    if game_deal and game_deal[0] == 'short': return f"i det korta partiet spelas giv {game_deal[1] + 1} som {allowed[0]}"
+    if game_deal: return f"{mode} har {who} redan spelat som förhand"
+    return f"{mode} får inte väljas i den här given"
+
+
+def only_mode_reason(mode: str, game_deal=None, who: str = 'jag') -> str:
+    "Skälet när förhand bara har ett spelsätt att välja (B5)."
+    if game_deal and game_deal[0] == 'short': return f"i det korta partiet spelas giv {game_deal[1] + 1} som {mode} (B5)"
+    if game_deal: return f"det är det enda spelsättet som {who} har kvar (B5)"
+    return "det är det enda spelsättet som får väljas i den här given (B5)"
+
+
+def heuristic_plan(hand20, allowed, game_deal=None, who: str = 'jag') -> tuple[str, str | None, str]:
+    """Planen för förhand (B9): spelsätt, trumffärg och skälet, ur de 20 korten och de tillåtna spelsätten.
+    `game_deal` och `who` som i `closed_mode_clause`."""
     hint_mode, hint_trump = mode_hint(hand20)
     n, hp = suit_lengths(hand20), honour_points(hand20)
     if hint_mode in allowed:
@@ -703,7 +719,7 @@ def heuristic_plan(hand20, allowed) -> tuple[str, str | None, str]:
     else: why = f"bara {hp} honnörspoäng"
     why += " (B9)"
     if hint_mode not in allowed and hint_mode != mode:
-        why += f"; {hint_mode} får inte väljas i den här given (B5)"
+        why += f"; helst hade {who} valt {hint_mode}, men {closed_mode_clause(hint_mode, allowed, game_deal, who)} (B5)"
     return mode, trump, why
 
 
@@ -812,6 +828,7 @@ def bismarck_card(view: SeatView, rng: random.Random | None = None) -> Decision:
 class Bot:
     "En datorspelare: `decide(view)` svarar med ett `Decision` för platsen i tur."
     level = 'van'
+    voice = 'jag'       # 'du' när skälet är ett tips till eleven
 
     def __init__(self, seed=None, budget: float | None = 0.2, samples: int | None = None):
         self.rng = random.Random(seed)
@@ -836,17 +853,17 @@ class Bot:
         return heuristic_card(view, self.rng) if view.game == 'plump' else bismarck_card(view, self.rng)
 
     def make_plan(self, view, hand20, allowed) -> tuple:
-        return heuristic_plan(hand20, allowed)
+        return heuristic_plan(hand20, allowed, view.game_deal, self.voice)
 
     def plan(self, view) -> tuple:
         "Förhands plan i Bismarck: (spelsätt, trumf, skäl), samma för alla fyra bortläggningar och valet (B9)."
         hand20 = sort_hand([*view.hand, *(view.discards or ())])
         allowed = _allowed_modes(view)
-        key = (tuple(hand20), tuple(sorted(allowed)))
+        key = (tuple(hand20), tuple(sorted(allowed)), view.game_deal)
         if key not in self._plans:
             if len(allowed) == 1 and allowed[0] != 'trumf':
                 self._plans[key] = (allowed[0], '♠' if allowed[0] == 'spader' else None,
-                                    "det är det enda spelsättet som finns kvar (B5)")
+                                    only_mode_reason(allowed[0], view.game_deal, self.voice))
             else: self._plans[key] = self.make_plan(view, hand20, allowed)
         return self._plans[key]
 
@@ -910,7 +927,7 @@ class ExpertBot(Bot):
     def card(self, view):
         return simulated_card(view, self.rng, self.samples or 400, self.budget)
     def make_plan(self, view, hand20, allowed):
-        return simulated_plan(view, self.rng, self.samples or 60, self.budget)
+        return simulated_plan(view, self.rng, self.samples or 60, self.budget, self.voice)
 
 
 def make_bot(level: str = 'van', seed=None, budget: float | None = 0.2, samples: int | None = None) -> Bot:
@@ -959,11 +976,12 @@ def _plan_actions(hand, already, mode: str, trump: str | None) -> list:
     return [*map(Discard, plan_discards(hand, already, mode, trump)), ChooseMode(mode, trump if mode == 'trumf' else None)]
 
 
-def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget: float | None = 0.2) -> tuple:
+def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget: float | None = 0.2,
+                   who: str = 'jag') -> tuple:
     "Förhands plan (spelsätt, trumf, skäl) vald genom att spela varje plan i slumpade givar (B9)."
     hand20 = sort_hand([*view.hand, *(view.discards or ())])
     allowed = _allowed_modes(view)
-    base = heuristic_plan(hand20, allowed)
+    base = heuristic_plan(hand20, allowed, view.game_deal, who)
     plans = [(base[0], base[1])]
     for _, m, t in mode_plans(hand20, allowed):
         if (m, t) not in plans: plans.append((m, t))
@@ -979,8 +997,8 @@ def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget
     why += (f"; i {k} provgivar gav {_mode_text(*best)} {_signed(value[best])} i snitt"
             + ''.join(f", {_mode_text(*p)} {_signed(value[p])}" for p in others))
     if others and round(value[others[0]], 1) > round(value[best], 1):   # tumregeln står sig: den andra gav bara lite mer
-        why += (f"; {_mode_text(*others[0])} gav lite mer, men skillnaden är mindre än en halv poäng, så jag följer "
-                f"tumregeln")
+        why += (f"; {_mode_text(*others[0])} gav lite mer, men skillnaden är mindre än en halv poäng, så "
+                f"{'jag följer' if who == 'jag' else 'tipset följer'} tumregeln")
     return best[0], best[1], why
 
 # %% ../nbs/28_datorspelare.ipynb #760dd0ad
@@ -1056,7 +1074,7 @@ def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
     rng = random.Random(_view_seed(view) if seed is None else seed)
     bidding = view.phase == 'bidding'     # budet: ett fast antal provgivar, som genomgången efter given använder
     bot = ExpertBot(budget=None if bidding else budget, samples=STUDY_SAMPLES if bidding else None)
-    bot.rng = rng
+    bot.rng, bot.voice = rng, 'du'
     d = bot.decide(view)
     a, det = d.action, dict(d.details)
     det['computer'] = d.reason

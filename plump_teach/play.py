@@ -363,6 +363,7 @@ class SeatView:
     upcards: Cards | None = None  # Bismarck: de fyra uppvända korten, som förhand tog upp (B2)
     discards: Cards | None = None # Bismarck: förhands egna bortlagda kort (bara i förhands syn)
     modes: tuple | None = None    # Bismarck: spelsätten som förhand får välja i given (B5); alla ser dem
+    game_deal: tuple | None = None  # Bismarck: ('full' eller 'short', giv från 0) när given hör till ett parti
     _legal: list | None = None
     _skeleton: object = None      # läget utan de dolda korten, som `sample` fyller i
     _slots: tuple = ()
@@ -472,7 +473,7 @@ def _bismarck_view(state: BismarckState, seat: int) -> SeatView:
                     d.mode, hand, {}, None, list(d.taken), d.trick, d.leader, d.history, sizes,
                     sort_hand(map(card_from_id, unseen)),
                     [frozenset(SUITS[i] for i in range(4) if m >> i & 1) for m in masks],
-                    upcards=d.upcards, discards=discards, modes=tuple(d.modes),
+                    upcards=d.upcards, discards=discards, modes=tuple(d.modes), game_deal=getattr(d, 'game_deal', None),
                     _legal=state.legal_actions() if d.to_act == seat else None,
                     _skeleton=sk, _slots=(seats, caps, [*(masks[s] if s >= 0 else 0 for s in seats)], only, unseen,
                                           {c.id for c in d.upcards}))

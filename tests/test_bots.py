@@ -804,3 +804,29 @@ def test_bismarck_tips_say_when_a_low_card_lets_a_trick_go_or_a_high_card_is_she
     assert d.action in st.legal_actions()
     note = _lead_note(v, d.action.card, goal='win', values=d.details['value'])
     assert d.reason.endswith(note), (d.reason, note)
+
+
+def test_mode_tips_say_why_the_rule_of_thumb_mode_is_closed_in_the_pupils_voice():
+    "B5: in the short game the mode is fixed; Tips say so with 'du', never with the computer's 'jag'."
+    from plump_teach.bismarck import mode_hint
+    from plump_teach.cards import sort_hand
+    checked = 0
+    for seed in range(60):
+        g = BismarckGame(['Anna', 'Du', 'Cissi'], seed=seed, short=True)
+        st = BismarckState.from_game(g)
+        fh = st.to_act
+        bot = make_bot('van', seed)
+        for _ in range(4): st.apply(bot.decide(st.view(fh)).action)
+        view = st.view(fh)
+        assert view.game_deal == ('short', 0) and view.phase == 'mode'
+        hand20 = sort_hand([*view.hand, *view.discards])
+        closed = mode_hint(hand20)[0]
+        if closed == 'trumf': continue
+        text = hint(view, budget=None, seed=1).reason
+        assert not re.search(r"\bjag\b", text), text
+        if "Den gav flest poäng i provgivarna" in text: continue     # provgivarna valde en annan trumf än tumregeln
+        assert f"helst hade du valt {closed}, men i det korta partiet spelas giv 1 som trumf (B5)" in text, text
+        assert not re.search(r"\bjag\b", text), text
+        checked += 1
+        if checked == 3: break
+    assert checked == 3
