@@ -216,8 +216,8 @@ def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int 
         reason = f"Jag bjuder {bid}: mitt {card} tar sticket i ungefär {_pct(p)} av provgivarna (P15)"
         public = f"Jag bjuder {bid}: mitt kort tar sticket i ungefär {_pct(p)} av provgivarna (P15)"
     else:
-        seen = ', '.join(f"{view.names[s]} {_cards(h)}" for s, h in sorted(view.others.items()))
-        reason = (f"Jag bjuder {bid}: jag ser inte mitt eget kort, men jag ser {seen}, och ett kort som jag kan ha "
+        seen = _and(f"{view.names[s]} har {_cards(h)}" for s, h in sorted(view.others.items()))
+        reason = (f"Jag bjuder {bid}: jag ser inte mitt eget kort, men jag ser att {seen}, och ett kort som jag kan ha "
                   f"tar sticket i ungefär {_pct(p)} av provgivarna (P15)")
     only = f"; {_refused_bid(view, 1 - bid)}, så det blir {bid}." if len(legal) < 2 else "."   # P6 eller P16
     return Decision(Bid(bid), reason + only, {'chance': p, 'expected': value}, public and public + only)
@@ -1083,8 +1083,8 @@ def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
             p = det['chance']
             if view.hand: text = f"Bjud {a.tricks}. Ditt {view.hand[0]} tar sticket i ungefär {_pct(p)} av provgivarna (P15)."
             else:
-                seen = ', '.join(f"{view.names[s]} {_cards(h)}" for s, h in sorted(view.others.items()))
-                text = (f"Bjud {a.tricks}. Du ser inte ditt kort, men du ser {seen}. Ett kort som du kan ha tar "
+                seen = _and(f"{view.names[s]} har {_cards(h)}" for s, h in sorted(view.others.items()))
+                text = (f"Bjud {a.tricks}. Du ser inte ditt kort, men du ser att {seen}. Ett kort som du kan ha tar "
                         f"sticket i ungefär {_pct(p)} av provgivarna (P15).")
         else:
             val = value_hand(view.hand, view.trump, view.n, _seen_for_bidding(view), _earlier_bids(view), view.cards)

@@ -366,11 +366,11 @@ def _said(text: str) -> str:
 def _tell_reason(self: PlayTable, name: str, d, view):
     """Datorns bud eller spelsätt med skälet. Under given nämner skälet inga av datorns kort (`public_reason`); det
     fullständiga skälet, med korten, visas när given är slut, som datorns bortlagda kort i Bismarck."""
-    a, said = d.action, _said(public_reason(d, view))
+    a, said = d.action, you_text(_said(public_reason(d, view)))
     self._tell(f"{name} {a}: ”{said}”" if said else f"{name} {a}.", a)
-    if said != _said(d.reason):
+    if said != you_text(_said(d.reason)):
         done = f"bjöd {a.tricks}" if isinstance(a, Bid) else f"valde {mode_label(a.mode, a.trump)}"
-        self.notes.setdefault(self.game.deal_index, []).append(f"{name} {done}: ”{_said(d.reason)}”")
+        self.notes.setdefault(self.game.deal_index, []).append(f"{name} {done}: ”{you_text(_said(d.reason))}”")
 
 def _apply(self: PlayTable, seat: int, action):
     "Gör draget i partiet, så att protokollet och sparfilen får det."

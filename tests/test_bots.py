@@ -187,9 +187,9 @@ def test_blind_one_card_bid_uses_the_others_cards():
         d = make_bot(level, 2, **FAST).decide(view)
         assert d.action in st.legal_actions()
         assert named_cards(d.reason) <= {c for h in view.others.values() for c in h}
-        if level != 'nybörjare':          # each player seen, with a comma between: "Bo ♠K, Cissi ♥E"
-            seen = ', '.join(f"{view.names[s]} {h[0]}" for s, h in sorted(view.others.items()))
-            assert f"jag ser {seen}, och" in d.reason, d.reason
+        if level != 'nybörjare':          # each player seen, as a sentence: "att Bo har ♠K och Cissi har ♥E"
+            a, b = [f"{view.names[s]} har {h[0]}" for s, h in sorted(view.others.items())]
+            assert f"jag ser att {a} och {b}, och" in d.reason, d.reason
             # samma ord som Tips och genomgången använder (ordlistan: provgiv), inte "av fallen"
             assert re.search(r"i ungefär (\d+|under 1|över 99) % av provgivarna \(P15\)", d.reason), d.reason
 

@@ -450,3 +450,18 @@ def test_deals_at_the_table_reach_the_teachers_page(tmp_path):
     assert (c["plump"], c["hit"], c["bismarck"], c["tips"]) == (3, sum(e["hit"] for e in plump), 1, 3)
     section = teacher_page(store, "k").split("<h2>Vid spelbordet</h2>")[1]
     assert "Dana" in section and f'<td class="n">3</td><td class="n">{c["hit"]} (' in section
+
+
+def test_the_blind_one_card_deal_speaks_to_the_pupil_p15():
+    """P15 blind: each player sees the others' cards but not their own. The computer says 'jag ser att du har ♣3'
+    and Tips 'du ser att Datorn Anna har ♠3', not 'jag ser Du ♣3' with the pupil's name as a name."""
+    from plump_teach.plump_rules import deal_schedule
+    rules = PlumpRules(down_only=True, blind_one_card=True)
+    t = PlayTable(2, rules=rules, seed=44, first_deal=len(deal_schedule(2, rules)) - 1, pace=0)
+    assert t.state.cards == 1 and t.state.to_act == 0       # Datorn Anna har bjudit, nu bjuder eleven
+    mine, theirs = (t.game.deal.dealt[s][0] for s in (0, 1))
+    said = next(line for line in t.told if line.startswith(t.game.players[1]))
+    assert f"jag ser att du har {mine}, och" in said, said
+    assert "ser Du" not in t.log_html.value and "att Du har" not in t.log_html.value, t.log_html.value
+    t.tips_button.click()
+    assert f"men du ser att {t.game.players[1]} har {theirs}." in t.tips_html.value, t.tips_html.value
