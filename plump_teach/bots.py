@@ -714,9 +714,9 @@ def heuristic_plan(hand20, allowed, game_deal=None, who: str = 'jag') -> tuple[s
         _, mode, trump = mode_plans(hand20, allowed)[0]
     if mode in ('trumf', 'spader'):
         honours = _cards([c for c in hand20 if c.suit == trump and c.rank >= 11])
-        why = f"{n[trump]} {SUIT_NAMES[trump]}" + (f" med {honours}" if honours else "")
-    elif mode == 'sang': why = f"{hp} honnörspoäng utan en lång trumffärg"
-    else: why = f"bara {hp} honnörspoäng"
+        why = f"{who} har {n[trump]} {SUIT_NAMES[trump]}" + (f" med {honours}" if honours else "")
+    elif mode == 'sang': why = f"{who} har {hp} honnörspoäng och ingen lång trumffärg"
+    else: why = f"{who} har bara {hp} honnörspoäng"
     why += " (B9)"
     if hint_mode not in allowed and hint_mode != mode:
         why += f"; helst hade {who} valt {hint_mode}, men {closed_mode_clause(hint_mode, allowed, game_deal, who)} (B5)"

@@ -13,7 +13,7 @@ from ..cards import Cards, cards_html, parse_cards, sort_hand, SUITS, SUIT_NAMES
 from ..names import esc, genitive
 from ..bismarck import (MODES, MODE_TEXT, TRICKS, BismarckDeal, BismarckGame, BismarckError, deal_cards,
                                   normal_tricks, bismarck_score, bismarck_trick_winner, mode_trump, mode_label,
-                                  hand_after_discard, mode_hint, smart_discard, _signed)
+                                  hand_after_discard, mode_hint, smart_discard, honour_points, long_suit, _signed)
 from ..lesson import Choice, TrickStepper, trick_html, _trick_cells, _BOX, _WRAP
 
 # %% auto #0
@@ -185,9 +185,10 @@ def hand_hint_html(deal: BismarckDeal) -> HTML:
     if deal.mode is None: raise BismarckError("Förhand har inte valt spelsätt än i den här given (B4).")
     f, fh = deal.names[deal.forehand], deal.forehand
     twenty = sort_hand([*deal.dealt[fh], *deal.upcards])
-    hint = mode_label(*mode_hint(twenty))
+    hint, long = mode_label(*mode_hint(twenty)), long_suit(twenty)
+    has = f"{f} har {honour_points(twenty)} honnörspoäng och " + (f"en lång färg, {SUIT_NAMES[long]}." if long else "ingen lång färg.")
     return HTML(f'<div class="plump-lektion"><div style="{_BOX}"><b>{esc(genitive(f))} 20 kort</b><br>'
-                f'{cards_html(twenty, 36)}<p>Tumregeln säger: <b>{esc(hint)}</b>. {esc(f)} valde '
+                f'{cards_html(twenty, 36)}<p>{esc(has)} Tumregeln säger: <b>{esc(hint)}</b>. {esc(f)} valde '
                 f'<b>{esc(mode_label(deal.mode, deal.trump))}</b> och lade bort {cards_html(deal.discards, 32)}</p></div></div>')
 
 # %% ../../nbs/23_prova_bismarck.ipynb #64ede554
