@@ -1371,13 +1371,15 @@ def _discards_why(theirs, mine, hand, mode: str, trump: str | None) -> str:
     return f"Datorn lägger bort {first}: {_discard_reason(first, mode, trump, hand, 'du')} (B9)."
 
 
-def _forehand_verdict(a: dict, hand, own, k: int, modes) -> tuple[str, bool, bool]:
+def _forehand_verdict(a: dict, hand, own, k: int, modes, game_deal=None) -> tuple[str, bool, bool]:
     "Domen över förhands plan (B9): spelsättet, bortläggningen och om det var tur eller otur. Svarar med texten och domarna."
     values, e, best, points = a['values'], a['expected'], a['best'], a['points']
     label, best_label = _mode_text(*own), _mode_text(*best)
     parts = []
     if len(values) == 1:
-        parts.append(f"Spelsättet var bestämt: i den här given fanns bara {label} (B5).")
+        why = (f"i det korta partiet spelas giv {game_deal[1] + 1} som {label}" if game_deal and game_deal[0] == 'short'
+               else f"du hade bara {label} kvar" if game_deal else f"i den här given fanns bara {label}")
+        parts.append(f"Spelsättet var bestämt: {why} (B5).")
         good_mode = True
     else:
         good_mode = values[own] >= values[best] - PLAN_MARGIN
@@ -1440,7 +1442,8 @@ def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, ca
         better = sort_hand(plan_discards(hand, (), *own))
         info = {'values': values, 'expected': e, 'best': best, 'points': points, 'discards': deal.discards,
                 'better_discards': better}
-        verdict, good_mode, good_discards = _forehand_verdict(info, hand, own, k, deal.modes)
+        verdict, good_mode, good_discards = _forehand_verdict(info, hand, own, k, deal.modes,
+                                                                     getattr(deal, 'game_deal', None))
         if deal.discards_count_as_trick:
             verdict = "De bortlagda korten räknas som ett stick till åt dig (B2). " + verdict
         for a in actions[:plays]: st.apply(a)
