@@ -830,3 +830,18 @@ def test_mode_tips_say_why_the_rule_of_thumb_mode_is_closed_in_the_pupils_voice(
         checked += 1
         if checked == 3: break
     assert checked == 3
+
+
+def test_plump_tips_say_when_a_high_card_is_shed_because_it_cannot_take_the_trick():
+    "P20 at the table: a pupil who has made the bid and cannot follow suit is told why shedding a high card is safe."
+    from plump_teach.bots import _lead_note
+    st = PlumpState.from_deal(PlumpDeal(3, ["♥E ♥K", "♥3 ♥4", "♠E ♦5"], "♣2", dealer=0))
+    for b in (1, 0, 2): st.apply(Bid(b))                     # Bo 1, Cissi (eleven) 0, Anna som givare 2
+    st.apply(PlayCard(parse_card("♥3")))
+    v = st.view(2)
+    assert _lead_note(v, parse_card("♠E")) == \
+        " Du har ingen hjärter, så ♠E kan inte ta sticket. Då passar det att bli av med ett högt kort."
+    assert _lead_note(v, parse_card("♦5")) == ""
+    d = hint(v, budget=None, seed=1)
+    assert d.action in st.legal_actions()
+    assert d.reason.endswith(_lead_note(v, d.action.card)), d.reason
