@@ -232,6 +232,7 @@ def test_bismarck_forehand_discards_and_chooses_a_mode():
     play_to_end(b, until=lambda b: b.game.deal_index == 1 and b.state.phase == "playing")
     assert b.told[0] == "Datorn Anna lägger bort fyra kort." and b.told[1].startswith("Datorn Anna väljer sang: ”")
     assert "Jag väljer" not in b.told[1] and not CARD_TEXT.search(b.told[1]), b.told[1]
+    assert b.told[1] == "Datorn Anna väljer sang: ”I det korta partiet spelas giv 2 som sang (B5).”", b.told[1]
     assert "lade bort" not in b.log_html.value
     play_to_end(b, until=lambda b: b.paused == "result" and len(b.game.deals) == 2)
     assert "Datorn Anna lade bort" in b.result_html
@@ -465,3 +466,19 @@ def test_the_blind_one_card_deal_speaks_to_the_pupil_p15():
     assert "ser Du" not in t.log_html.value and "att Du har" not in t.log_html.value, t.log_html.value
     t.tips_button.click()
     assert f"men du ser att {t.game.players[1]} har {theirs}." in t.tips_html.value, t.tips_html.value
+
+
+def test_the_computers_mode_reason_says_what_it_has_in_a_full_game():
+    """B9 at the table, full game: the computer's mode choice is told as a sentence about its hand, without its cards
+    ('Jag har 7 ruter (B9).', 'Jag har bara 12 honnörspoäng (B9).'); a closed mode is one it has used (B5)."""
+    b = BismarckTable(3, level="van", seed=5, pace=0, short=False)
+    chosen = []
+    for d in range(12):
+        play_to_end(b, until=lambda b: b.game.deal_index == d and b.state.phase == "playing")
+        chosen += [t for t in b.told if re.match(r"Datorn \w+ väljer ", t)]
+    assert len(chosen) == 8, chosen                  # datorn är förhand i åtta av tolv givar
+    for t in chosen:
+        reason = t.split(": ”", 1)[1]
+        assert re.match(r"(Jag har |Det är det enda spelsättet som jag har kvar \(B5\))", reason), t
+        assert "får inte väljas" not in reason and not CARD_TEXT.search(reason), t
+    assert any(t.endswith("har jag redan spelat som förhand (B5).”") for t in chosen), chosen
