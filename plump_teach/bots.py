@@ -715,7 +715,8 @@ def heuristic_plan(hand20, allowed, game_deal=None, who: str = 'jag') -> tuple[s
     if mode in ('trumf', 'spader'):
         honours = _cards([c for c in hand20 if c.suit == trump and c.rank >= 11])
         why = f"{who} har {n[trump]} {SUIT_NAMES[trump]}" + (f" med {honours}" if honours else "")
-    elif mode == 'sang': why = f"{who} har {hp} honnörspoäng och ingen lång färg"
+    elif mode == 'sang':   # med en lång färg säger nästa mening varför den inte blev trumf
+        why = f"{who} har {hp} honnörspoäng" + ("" if long_suit(hand20) else " och ingen lång färg")
     else: why = f"{who} har bara {hp} honnörspoäng"
     why += " (B9)"
     if hint_mode not in allowed and hint_mode != mode:
