@@ -1443,8 +1443,7 @@ def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, ca
         better = sort_hand(plan_discards(hand, (), *own))
         info = {'values': values, 'expected': e, 'best': best, 'points': points, 'discards': deal.discards,
                 'better_discards': better}
-        verdict, good_mode, good_discards = _forehand_verdict(info, hand, own, k, deal.modes,
-                                                                     getattr(deal, 'game_deal', None))
+        verdict, good_mode, good_discards = _forehand_verdict(info, hand, own, k, deal.modes, deal.game_deal)
         if deal.discards_count_as_trick:
             verdict = "De bortlagda korten räknas som ett stick till åt dig (B2). " + verdict
         for a in actions[:plays]: st.apply(a)

@@ -473,7 +473,7 @@ def _bismarck_view(state: BismarckState, seat: int) -> SeatView:
                     d.mode, hand, {}, None, list(d.taken), d.trick, d.leader, d.history, sizes,
                     sort_hand(map(card_from_id, unseen)),
                     [frozenset(SUITS[i] for i in range(4) if m >> i & 1) for m in masks],
-                    upcards=d.upcards, discards=discards, modes=tuple(d.modes), game_deal=getattr(d, 'game_deal', None),
+                    upcards=d.upcards, discards=discards, modes=tuple(d.modes), game_deal=d.game_deal,
                     _legal=state.legal_actions() if d.to_act == seat else None,
                     _skeleton=sk, _slots=(seats, caps, [*(masks[s] if s >= 0 else 0 for s in seats)], only, unseen,
                                           {c.id for c in d.upcards}))
