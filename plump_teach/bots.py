@@ -1378,9 +1378,7 @@ def _forehand_verdict(a: dict, hand, own, k: int, modes, game_deal=None) -> tupl
     label, best_label = _mode_text(*own), _mode_text(*best)
     parts = []
     if len(values) == 1:
-        why = (f"i det korta partiet spelas giv {game_deal[1] + 1} som {label}" if game_deal and game_deal[0] == 'short'
-               else f"du hade bara {label} kvar" if game_deal else f"i den här given fanns bara {label}")
-        parts.append(f"Spelsättet var bestämt: {why} (B5).")
+        parts.append(f"Spelsättet var bestämt: {only_mode_reason(label, game_deal, 'du')}.")
         good_mode = True
     else:
         good_mode = values[own] >= values[best] - PLAN_MARGIN
