@@ -81,13 +81,23 @@ class Valuation:
     weight: float         # hur mycket ett möjligt stick räknas (hälften i P20)
     estimate: float       # de säkra plus vikten gånger de möjliga
     notes: list           # justeringarna för bordet, på svenska
+    trump: str | None = None   # trumffärgen, så att texten kan säga vilka möjliga som är små trumf
 
     def text(self, filler: bool = True) -> str:
         "Högarna som kort svensk text med de riktiga korten."
         parts = [f"säkra {_cards(self.sure)}" if self.sure else "inga säkra",
-                 f"möjliga {_cards(self.possible)}" if self.possible else "inga möjliga"]
+                 f"möjliga {self.possible_text()}" if self.possible else "inga möjliga"]
         if filler and self.filler: parts.append(f"fyllnad {_cards(self.filler)}")
         return ', '.join(parts)
+
+    def possible_text(self) -> str:
+        """De möjliga korten. Små trumf (tior och lägre) står sist och sägs vara trumf: lektion 6 räknar bara damer,
+        knektar och kungar som möjliga, och en liten trumf är möjlig för att den kan trumfa (P11, P20)."""
+        small = [c for c in self.possible if c.suit == self.trump and c.rank <= 10]
+        rest = [c for c in self.possible if c not in small]
+        if not small: return _cards(rest)
+        trumps = f"{'den lilla trumfen' if len(small) == 1 else 'de små trumfen'} {_cards(small)}"
+        return f"{_cards(rest)} och {trumps}" if rest else trumps
 
     def count_text(self) -> str:
         "Högarna som antal, utan korten: det en spelare kan säga högt vid bordet."
@@ -137,7 +147,7 @@ def value_hand(hand, trump: str | None = None, players: int = 4, seen=(), earlie
     # fem eller sex spelare: sägs bara när det ändrar budet, annars står samma mening i varje bud vid bordet
     if players >= 5 and int(estimate + 1e-9) != int(estimate + 0.1 * len(possible) + 1e-9):
         notes.insert(0, f"med {players} spelare finns fler kort som kan slå de möjliga, så jag räknar dem lägre")
-    return Valuation(sure, possible, filler, weight, estimate, notes)
+    return Valuation(sure, possible, filler, weight, estimate, notes, trump)
 
 # %% ../nbs/28_datorspelare.ipynb #0772729a
 def _earlier_bids(view: SeatView) -> list[int]:
@@ -522,6 +532,17 @@ def study_bids(view: SeatView, rng: random.Random, samples: int = 60, budget: fl
     return {'tricks': tricks, 'expected': expected, 'chance': chance, 'base': base, 'samples': used}
 
 
+def _compared_bids(bid: int, expected: dict) -> list[int]:
+    """Buden som skälet jämför med: grannarna till `bid`, och det näst bästa budet om det inte är en granne.
+    Annars kan staplarna visa många gånger 1 stick medan texten bara jämför 3 med 2 och 4."""
+    near = [b for b in (bid - 1, bid + 1) if b in expected]
+    rest = [b for b in expected if b != bid]
+    if rest:
+        second = max(rest, key=lambda b: (round(expected[b], 6), -abs(b - bid)))
+        if second not in near: near.append(second)
+    return sorted(near)
+
+
 def simulated_bid(view: SeatView, rng: random.Random, samples: int = 200, budget: float | None = 0.2) -> Decision:
     "Experten bjuder: det tillåtna bud som ger flest poäng i snitt i de simulerade givarna (P13, P20)."
     if view.cards == 1: return one_card_bid(view, rng)
@@ -529,8 +550,8 @@ def simulated_bid(view: SeatView, rng: random.Random, samples: int = 200, budget
     expected, chance = res['expected'], res['chance']
     bid = max(expected, key=lambda b: (round(expected[b], 6), -abs(b - res['base'])))
     dist = _distribution(res['tricks'][bid], view.cards)
-    near = [b for b in (bid - 1, bid + 1) if b in expected]
-    beats_text = ' och '.join(f"{_num(expected[b])} för bud {b}" for b in near)
+    near = _compared_bids(bid, expected)
+    beats_text = _and(f"{_num(expected[b])} för bud {b}" for b in near) if near else ''
     reason = (f"Jag bjuder {bid}: i {res['samples']} provgivar tog jag {distribution_text(dist)}; bud {bid} ger "
               f"{_num(expected[bid])} poäng i snitt" + (f" mot {beats_text}" if near else "") + " (P20).")
     return Decision(Bid(bid), reason, {'distribution': dist, 'expected': expected, 'chance': chance,
@@ -1023,7 +1044,9 @@ def _goal_sentence(view: SeatView) -> str:
         return s
     if goal == 'duck':
         return ("Du bjöd noll: lägg kort som inte tar stick (P20)." if view.bids[seat] == 0 else
-                f"Du har redan dina {view.bids[seat]} stick. Släpp höga kort som inte tar sticket (P20).")
+                ("Du har redan tagit det stick du bjöd." if view.bids[seat] == 1 else
+                 f"Du har redan tagit de {view.bids[seat]} stick du bjöd.") +
+                " Släpp höga kort som inte tar sticket (P20).")
     return "Ditt bud går inte att träffa längre. Försök få de andra att missa i stället (P20)."
 
 
@@ -1039,6 +1062,8 @@ def _lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str
     best, _ = _led_best(view.trick, view.trump)
     last = len(view.trick) == view.n - 1
     takes = "tar sticket" if last else "ligger högst i sticket"
+    # ett kort som eleven inte har lagt: 'Med ♥9 skulle du ligga högst …', inte '♥9 ligger högst …' (som om det låg där)
+    would = lambda c: f"{c} tar sticket" if last else f"Med {c} skulle du ligga högst i sticket just nu"
     leads = lambda c: _wins_over(c, best, view.trump)
     if goal == 'duck':      # eleven vill inte ha fler stick (P20)
         high = (f" Med {card} ligger du högst i sticket just nu, men de som lägger efter dig kan gå över, och i "
@@ -1060,8 +1085,8 @@ def _lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str
         if not winners: return ''
         w = min(winners, key=lambda c: (c.suit == view.trump, c.rank))
         if values is not None and values.get(w, float('-inf')) >= values.get(card, 0) - 1e-9:
-            return f" {w} {takes}, och i provgivarna gav det lika mycket som {card}."
-        return (f" {w} {takes}, men i provgivarna lönade det sig bättre att spara {w} till ett senare stick "
+            return f" {would(w)}, och i provgivarna gav det lika mycket som {card}."
+        return (f" {would(w)}, men i provgivarna lönade det sig bättre att spara {w} till ett senare stick "
                 f"och släppa det här.")
     if leads(played) and not leads(card):
         return (f" {played} {takes}, men i provgivarna lönade det sig bättre att spara {played} till ett senare "
@@ -1090,18 +1115,19 @@ def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
         else:
             val = value_hand(view.hand, view.trump, view.n, _seen_for_bidding(view), _earlier_bids(view), view.cards)
             sure = f"säkra stick: {_cards(val.sure)}" if val.sure else "inga säkra stick"
-            maybe = f"möjliga: {_cards(val.possible)}" if val.possible else "inga möjliga"
+            maybe = f"möjliga: {val.possible_text()}" if val.possible else "inga möjliga"
             refused = [b for b in range(view.cards + 1) if Bid(b) not in view.legal_actions()]
-            no = _refused_bid(view, refused[0], 'du') if refused else ''
+            # det spärrade budet sägs bara när det ligger bredvid förslaget: annars är det inte det eleven undrar över
+            no = _refused_bid(view, refused[0], 'du') if refused and abs(refused[0] - a.tricks) == 1 else ''
             first = f"Bjud {a.tricks}." + (f" {no[0].upper() + no[1:]}." if no else "")
             exp = det['expected']
-            near = [b for b in (a.tricks - 1, a.tricks + 1) if b in exp]
+            near = _compared_bids(a.tricks, exp)
             piles = f"{sure}; {maybe}"
             text = (f"{first} {piles[0].upper() + piles[1:]} (P20). Datorn spelade din hand "
                     f"{det['samples']} gånger: {distribution_text(det['distribution'])}.")
             if near:
                 text += f" Bud {a.tricks} ger {_num(exp[a.tricks])} poäng i snitt, " + \
-                        ' och '.join(f"bud {b} ger {_num(exp[b])}" for b in near) + "."
+                        _and(f"bud {b} ger {_num(exp[b])}" for b in near) + "."
     elif isinstance(a, PlayCard):
         if len(view.legal_actions()) == 1:
             text = f"Lägg {a.card}. Det är ditt enda tillåtna kort ({'P10' if view.game == 'plump' else 'B6'})."
@@ -1223,7 +1249,7 @@ def _bid_verdict(bid, tricks, best, chance, expected, samples, val, blind: bool 
     else:
         way = 'för högt' if bid > best else 'för lågt'
         piles = f"säkra {_cards(val.sure)}" if val.sure else "inga säkra stick"
-        piles += f", möjliga {_cards(val.possible)}" if val.possible else ", inga möjliga"
+        piles += f", möjliga {val.possible_text()}" if val.possible else ", inga möjliga"
         text = (f"Budet {bid} var {way}. {played} träffade den bara i {p} av {samples} provgivar. När den bjöd "
                 f"{best} träffade den i {pb}, som datorns bedömning visar.")
         text += " Du såg inte ditt eget kort (P15)." if blind else f" Handen har {piles} (P20)."

@@ -796,9 +796,10 @@ def test_bismarck_tips_say_when_a_low_card_lets_a_trick_go_or_a_high_card_is_she
     v = st.view(1)
     low, high = parse_card("♣2"), parse_card("♣Kn")
     assert _lead_note(v, low, goal='win', values={low: 0.4, high: 0.1}) == \
-        " ♣Kn ligger högst i sticket, men i provgivarna lönade det sig bättre att spara ♣Kn till ett senare stick och släppa det här."
+        (" Med ♣Kn skulle du ligga högst i sticket just nu, men i provgivarna lönade det sig bättre att spara ♣Kn "
+         "till ett senare stick och släppa det här.")
     assert _lead_note(v, low, goal='win', values={low: 0.4, high: 0.4}) == \
-        " ♣Kn ligger högst i sticket, och i provgivarna gav det lika mycket som ♣2."
+        " Med ♣Kn skulle du ligga högst i sticket just nu, och i provgivarna gav det lika mycket som ♣2."
     assert _lead_note(v, high, goal='win') == ""
     d = hint(v)                                    # Tipset för Anna säger samma sak som _lead_note om sitt kort
     assert d.action in st.legal_actions()
@@ -845,3 +846,61 @@ def test_plump_tips_say_when_a_high_card_is_shed_because_it_cannot_take_the_tric
     d = hint(v, budget=None, seed=1)
     assert d.action in st.legal_actions()
     assert d.reason.endswith(_lead_note(v, d.action.card)), d.reason
+
+
+def test_the_bid_tip_names_the_dealers_forbidden_bid_only_next_to_its_suggestion():
+    "P6 in Tips: 'Bud 1 får du inte bjuda sist' stands when 1 is next to the suggested bid, not when it is far away."
+    def tip(earlier):
+        deal = PlumpDeal(3, ["♠E ♠K ♥E", "♣E ♣K ♦E", "♠2 ♥3 ♣4"], trump_card="♦2", dealer=2)
+        st = PlumpState.from_deal(deal)
+        for b in earlier: st.apply(Bid(b))
+        return hint(st.view(2))
+    near = tip((1, 1))          # 3 - 2 = 1 is forbidden; the weak hand bids 0, next to 1
+    assert near.action == Bid(0) and "Bud 1 får du inte bjuda sist" in near.reason and "(P6)" in near.reason, near.reason
+    far = tip((0, 1))           # 3 - 1 = 2 is forbidden; 0 is suggested, two away from 2
+    assert far.action == Bid(0) and "inte bjuda sist" not in far.reason and "(P6)" not in far.reason, far.reason
+
+
+def test_the_card_tip_after_the_bid_is_made_counts_in_words():
+    "P20 duck: with the bid made the tip says 'det stick du bjöd' for one trick and 'de 2 stick du bjöd' for two."
+    from plump_teach.bots import _goal_sentence
+    for bid, words in ((1, "Du har redan tagit det stick du bjöd."), (2, "Du har redan tagit de 2 stick du bjöd.")):
+        deal = PlumpDeal(3, ["♠E ♠K ♥2", "♠2 ♠3 ♥3", "♠4 ♠5 ♥4"], trump_card="♦2", dealer=2)
+        st = PlumpState.from_deal(deal)
+        for b in (bid, 0, 0): st.apply(Bid(b))
+        for _ in range(bid):                    # Anna leads her top spades and the others follow low
+            for _ in range(3): st.apply(next(a for a in st.legal_actions()))
+        v = st.view(0)
+        assert v.taken[0] == bid and _goal_sentence(v).startswith(words), _goal_sentence(v)
+
+
+def test_small_trumps_among_the_possible_tricks_are_called_trumps():
+    "P20/P11: lesson 6 counts queens, knaves and kings as possible; a small trump counted there is named as a trump."
+    from plump_teach.bots import value_hand
+    v = value_hand("♠D ♦6 ♦3 ♣2 ♥4", "♦", 4)
+    assert set(v.possible) == set(parse_cards("♠D ♦6 ♦3"))
+    assert v.text() == "inga säkra, möjliga ♠D och de små trumfen ♦6 ♦3, fyllnad ♥4 ♣2"
+    assert value_hand("♦6 ♣2 ♥4 ♥7 ♥8", "♦", 4).possible_text() == "den lilla trumfen ♦6"
+    assert value_hand("♠D ♥D ♣2 ♥4 ♦2", None, 4).possible_text() == "♠D ♥D"    # sang: no trumps to name
+    deal = PlumpDeal(3, ["♠D ♦6 ♦3 ♣2 ♥4", "♠E ♠K ♥E ♥K ♣E", "♣K ♣D ♥D ♥Kn ♠Kn"], trump_card="♦2", dealer=2)
+    tip = hint(PlumpState.from_deal(deal).view(0))
+    assert "möjliga: ♠D och de små trumfen ♦6 ♦3 (P20)" in tip.reason, tip.reason
+
+
+def test_the_bid_reason_also_names_the_second_best_bid_when_it_is_not_a_neighbour():
+    "P20: when 1 trick is nearly as good as the chosen 3, the tip and the expert's reason say so, not only 2 and 4."
+    from plump_teach.bots import _compared_bids
+    assert _compared_bids(3, {0: 1.0, 1: 4.8, 2: 1.6, 3: 4.9}) == [1, 2]
+    assert _compared_bids(1, {0: 1.0, 1: 5.0, 2: 3.0}) == [0, 2]
+    assert _compared_bids(0, {0: 9.0}) == []
+    found = 0
+    for seed in range(60):
+        g = PlumpGame(["Anna", "Bo"], PlumpRules(), seed=seed, first_deal=7)    # 3 cards each
+        d = hint(PlumpState.from_game(g).view(g.deal.to_act))
+        exp = d.details['expected']
+        bid = d.action.tricks
+        for b in _compared_bids(bid, exp):
+            assert f"bud {b} ger {str(round(exp[b], 1)).replace('.', ',')}" in d.reason, d.reason
+        assert d.reason.count(" och bud") <= 1, d.reason      # 'bud 3 ger 2,2, bud 5 ger 2,5 och bud 6 ger 2,7'
+        if any(abs(b - bid) > 1 for b in _compared_bids(bid, exp)): found += 1
+    assert found, "no deal where the second best bid is two or more away"
