@@ -1061,12 +1061,11 @@ def _lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str
     if not view.trick or goal == 'spoil': return ''
     best, _ = _led_best(view.trick, view.trump)
     last = len(view.trick) == view.n - 1
-    takes = "tar sticket" if last else "ligger högst i sticket"
     # ett kort som eleven inte har lagt: 'Med ♥9 skulle du ligga högst …', inte '♥9 ligger högst …' (som om det låg där)
     would = lambda c: f"{c} tar sticket" if last else f"Med {c} skulle du ligga högst i sticket just nu"
     leads = lambda c: _wins_over(c, best, view.trump)
     if goal == 'duck':      # eleven vill inte ha fler stick (P20)
-        high = (f" Med {card} ligger du högst i sticket just nu, men de som lägger efter dig kan gå över, och i "
+        high = (f" Med {card} skulle du ligga högst i sticket just nu, men de som lägger efter dig kan gå över, och i "
                 f"provgivarna gick det bättre så.")
         if played is None:
             others = [a.card for a in view.legal_actions() if not leads(a.card)]
@@ -1076,8 +1075,12 @@ def _lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str
                 return (f" Du har ingen {SUIT_NAMES[led]}, så {card} kan inte ta sticket. Då passar det att bli av "
                         f"med ett högt kort.")
             return ''
-        if leads(card) and not leads(played): return '' if last else high
-        if leads(played) and not leads(card): return f" {played} {takes}, men det gör inte {card}."
+        if leads(card) and not leads(played):
+            return '' if last else (f" Med {card} hade du legat högst i sticket, men de som lade efter dig kunde gå "
+                                    f"över, och i provgivarna gick det bättre så.")
+        if leads(played) and not leads(card):
+            return (f" {played} tog sticket, men det hade inte {card} gjort." if last else
+                    f" Med {played} låg du högst i sticket, men inte med {card}.")
         return ''
     if played is None:
         if leads(card): return ''
@@ -1088,10 +1091,13 @@ def _lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str
             return f" {would(w)}, och i provgivarna gav det lika mycket som {card}."
         return (f" {would(w)}, men i provgivarna lönade det sig bättre att spara {w} till ett senare stick "
                 f"och släppa det här.")
+    # genomgången: eleven har lagt `played`, så det som hände står i dåtid
     if leads(played) and not leads(card):
-        return (f" {played} {takes}, men i provgivarna lönade det sig bättre att spara {played} till ett senare "
-                f"stick och släppa det här.")
-    if leads(card) and not leads(played): return f" Med {card} {'tar du sticket' if last else 'ligger du högst i sticket'}."
+        took = f"{played} tog sticket" if last else f"Med {played} låg du högst i sticket"
+        return (f" {took}, men i provgivarna lönade det sig bättre att spara {played} till ett senare stick och "
+                f"släppa det sticket.")
+    if leads(card) and not leads(played):
+        return f" Med {card} {'hade du tagit sticket' if last else 'hade du legat högst i sticket'}."
     return ""
 
 

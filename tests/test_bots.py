@@ -377,13 +377,15 @@ def test_the_lead_note_for_a_player_who_has_made_the_bid():
     st.apply(PlayCard(parse_card("♠5")))
     view = st.view(1)
     k, two = parse_card("♠K"), parse_card("♠2")
-    assert "Med ♠K ligger du högst i sticket just nu, men de som lägger efter dig kan gå över" in _lead_note(view, k)
+    assert "Med ♠K skulle du ligga högst i sticket just nu, men de som lägger efter dig kan gå över" in _lead_note(view, k)
     assert _lead_note(view, two) == ""
-    assert _lead_note(view, two, played=k) == " ♠K ligger högst i sticket, men det gör inte ♠2."
+    assert _lead_note(view, two, played=k) == " Med ♠K låg du högst i sticket, men inte med ♠2."
+    assert _lead_note(view, k, played=two).startswith(" Med ♠K hade du legat högst i sticket, men de som lade efter")
     st.apply(PlayCard(two))                     # the last player, who needs a trick, and a card that takes it
     last = st.view(2)
     assert _lead_note(last, parse_card("♦4"), played=parse_card("♠E")) == (
-        " ♠E tar sticket, men i provgivarna lönade det sig bättre att spara ♠E till ett senare stick och släppa det här.")
+        " ♠E tog sticket, men i provgivarna lönade det sig bättre att spara ♠E till ett senare stick och släppa det sticket.")
+    assert _lead_note(last, parse_card("♠E"), played=parse_card("♦4")) == " Med ♠E hade du tagit sticket."
 
 
 def test_bismarck_hints_follow_the_phases():
