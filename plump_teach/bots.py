@@ -22,13 +22,13 @@ from .bismarck import (BismarckError, MODES, suit_lengths, honour_points, long_s
 from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState, SeatView, playout
 
 # %% auto #0
-__all__ = ['LEVELS', 'LENGTH', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'STUDY_SAMPLES', 'COSTLY_POINTS', 'PLAN_MARGIN', 'Decision',
-           'Valuation', 'value_hand', 'heuristic_bid', 'one_card_bid', 'beginner_bid', 'beginner_card',
-           'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy', 'distribution_text', 'study_bids',
-           'simulated_bid', 'study_cards', 'simulated_card', 'ismcts_action', 'mode_estimate', 'mode_plans',
-           'closed_mode_clause', 'only_mode_reason', 'heuristic_plan', 'plan_discards', 'discard_summary',
-           'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'public_reason', 'simulated_plan', 'hint',
-           'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle', 'own_puzzles']
+__all__ = ['LEVELS', 'LENGTH', 'ONE_CARD_SAMPLES', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'STUDY_SAMPLES', 'COSTLY_POINTS',
+           'PLAN_MARGIN', 'Decision', 'Valuation', 'value_hand', 'heuristic_bid', 'one_card_tricks', 'one_card_bid',
+           'beginner_bid', 'beginner_card', 'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy',
+           'distribution_text', 'study_bids', 'simulated_bid', 'study_cards', 'simulated_card', 'ismcts_action',
+           'mode_estimate', 'mode_plans', 'closed_mode_clause', 'only_mode_reason', 'heuristic_plan', 'plan_discards',
+           'discard_summary', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'public_reason',
+           'simulated_plan', 'hint', 'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle', 'own_puzzles']
 
 # %% ../nbs/28_datorspelare.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -212,12 +212,18 @@ def _quick_bid(seat: int, options: list[int], ctx) -> int:
     return min(options, key=lambda b: (abs(b - want), b > want))
 
 
-def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int = 300) -> Decision:
+ONE_CARD_SAMPLES = 300   # provgivar i ettkortsgiven: för datorns bud, Tips och genomgången
+
+def one_card_tricks(view: SeatView, rng: random.Random, samples: int = ONE_CARD_SAMPLES) -> list[int]:
+    "Sticken (0 eller 1) i `samples` provgivar med ett kort var (P15). Budet ändrar inget: ingen har något val."
+    return [playout(view.sample(rng), rng, bid_policy=_quick_bid)[view.seat] for _ in range(samples)]
+
+
+def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int = ONE_CARD_SAMPLES) -> Decision:
     "Budet i ettkortsgiven (P15): chansen att kortet tar sticket, räknad med slumpade kort hos de andra."
     rng = rng or random.Random(0)
     legal = [a.tricks for a in view.legal_actions()]
-    wins = sum(playout(view.sample(rng), rng, bid_policy=_quick_bid)[view.seat] for _ in range(samples))
-    p = wins / samples
+    p = one_card_tricks(view, rng, samples).count(1) / samples
     value = {b: (p if b == 1 else 1 - p) * hit_points(b, b, 1, view.rules) for b in legal}
     bid = max(legal, key=lambda b: (value[b], -b))
     public = None
@@ -1058,7 +1064,14 @@ def _lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str
     utan den räknas målet ut ur budet (P20). `values`: korten med chansen eller poängen i provgivarna; gav kortet
     som tar sticket lika mycket, sägs det i stället för att det andra lönade sig bättre."""
     goal = goal or _goal(view)
-    if not view.trick or goal == 'spoil': return ''
+    if goal == 'spoil': return ''
+    if not view.trick:      # eleven spelar ut: ett högt kort fast eleven inte vill ha fler stick (P20)
+        lower = [a.card for a in view.legal_actions() if a.card.rank < card.rank]
+        better = values is None or all(values.get(c, 0) < values.get(card, 0) - 1e-9 for c in lower)
+        if played is None and goal == 'duck' and card.rank >= 11 and lower and better:
+            return (f" Du spelar ut. Ett högt kort blir svårare att bli av med senare, när de andra har färre kort som "
+                    f"kan slå det. I provgivarna gick det bättre att spela ut {card} nu.")
+        return ''
     best, _ = _led_best(view.trick, view.trump)
     last = len(view.trick) == view.n - 1
     # ett kort som eleven inte har lagt: 'Med ♥9 skulle du ligga högst …', inte '♥9 ligger högst …' (som om det låg där)
@@ -1272,8 +1285,13 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
     while st.to_act != seat:
         st.apply(actions[i]); i += 1
     view = st.view(seat)
-    res = study_bids(view, random.Random(_view_seed(view)), samples,      # samma provgivar som Tips
-                     candidates=[a.tricks for a in view.legal_actions()])
+    legal = [a.tricks for a in view.legal_actions()]
+    if view.cards == 1 and samples == STUDY_SAMPLES:   # ettkortsgiven (P15): samma provgivar som Tips och datorns bud
+        ts = one_card_tricks(view, random.Random(_view_seed(view)))
+        res = {'tricks': {b: ts for b in legal}, 'samples': len(ts), 'base': legal[0],
+               'expected': {b: sum(hit_points(b, t, 1, view.rules) for t in ts) / len(ts) for b in legal},
+               'chance': {b: ts.count(b) / len(ts) for b in legal}}
+    else: res = study_bids(view, random.Random(_view_seed(view)), samples, candidates=legal)   # samma provgivar som Tips
     expected, chance = res['expected'], res['chance']
     best = max(expected, key=lambda b: (round(expected[b], 6), -abs(b - res['base'])))   # som experten väljer
     bid, tricks = deal.bids[seat], deal.taken[seat]

@@ -906,3 +906,36 @@ def test_the_bid_reason_also_names_the_second_best_bid_when_it_is_not_a_neighbou
         assert d.reason.count(" och bud") <= 1, d.reason      # 'bud 3 ger 2,2, bud 5 ger 2,5 och bud 6 ger 2,7'
         if any(abs(b - bid) > 1 for b in _compared_bids(bid, exp)): found += 1
     assert found, "no deal where the second best bid is two or more away"
+
+
+def test_the_one_card_tip_and_the_analysis_show_the_same_chance():
+    "P15: Tips before the one-card bid and the analysis after the deal use the same samples, so the pupil sees one number."
+    for seed in range(3):
+        g = played_game(seed)
+        k = len(g.deals) - 1                       # the last deal has one card
+        deal = g.deals[k]
+        assert deal.cards == 1
+        from plump_teach.bots import _replay
+        st, _ = _replay(deal)                      # the deal from its start
+        for s in range(3):                          # Tips for each seat, at its turn to bid
+            seat = st.to_act
+            tip = hint(st.view(seat))
+            a = analyse_deal(g, seat, k, seed=g.seed)
+            assert a.chance[1] == tip.details['chance'], (seed, seat)
+            assert a.distribution.get(1, 0) == tip.details['chance']
+            st.apply(Bid(deal.bids[seat]))
+
+
+def test_a_high_lead_for_a_player_who_wants_no_tricks_is_explained():
+    "P20 duck: when the tip leads a high card after a zero bid, it says why; not when a lower card did as well."
+    from plump_teach.bots import _lead_note
+    deal = PlumpDeal(3, ["♠Kn ♣5 ♥2", "♠E ♠2 ♦4", "♠K ♥3 ♦5"], trump_card="♣2", dealer=2)
+    st = PlumpState.from_deal(deal)
+    for b in (0, 1, 1): st.apply(Bid(b))
+    v = st.view(0)                                   # Anna bid 0 and leads
+    kn, five = parse_card("♠Kn"), parse_card("♣5")
+    assert _lead_note(v, kn, values={kn: 0.5, five: 0.2, parse_card("♥2"): 0.3}) == (
+        " Du spelar ut. Ett högt kort blir svårare att bli av med senare, när de andra har färre kort som kan slå det. "
+        "I provgivarna gick det bättre att spela ut ♠Kn nu.")
+    assert _lead_note(v, kn, values={kn: 0.5, five: 0.5, parse_card("♥2"): 0.3}) == ""
+    assert _lead_note(v, five) == ""
