@@ -3,13 +3,19 @@
 
     python3 run.py kurs    öppnar kursen i JupyterLab, på startsidan nbs/index.ipynb
     python3 run.py test    kör alla tester, som CI gör
+    python3 run.py snabb   den snabba slingan: motorn, reglerna, pusslen och widgetarna, utan webbläsare och
+                           notebooks (under tre minuter)
 
 Båda skapar en virtuell miljö i .venv första gången och installerar det som behövs i den. `kurs` installerar
 paketet med kursens tillägg, ".[kurs]" (JupyterLab, Voilà, ipywidgets), och `test` också testverktygen, ".[dev]".
 Bara regelmotorn, utan kursen, får man med pip install plump_teach.
-Extra argument efter `kurs` skickas vidare till JupyterLab (till exempel --no-browser --port 8890).
+Extra argument efter `kurs` skickas vidare till JupyterLab (till exempel --no-browser --port 8890), och efter
+`test` och `snabb` till pytest (till exempel -k bud eller -x).
+
+`test` skriver till sist hur lång tid varje steg tog (installationen för sig), och pytest de 15 långsammaste testerna.
 """
-import hashlib, os, shutil, subprocess, sys
+import atexit, hashlib, os, shutil, subprocess, sys, time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -18,6 +24,31 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 
 
 def say(msg): print(f"==> {msg}", flush=True)
+
+
+PHASES: list[tuple[str, float]] = []   # (steg, sekunder) i den ordning de kördes
+
+
+@contextmanager
+def phase(name: str):
+    "Mät ett steg; tiden skrivs ut i slutet (report), också när steget misslyckas."
+    t0 = time.monotonic()
+    try: yield
+    finally: PHASES.append((name, time.monotonic() - t0))
+
+
+def minutes(s: float) -> str:
+    return f"{int(s // 60)} min {s % 60:04.1f} s" if s >= 60 else f"{s:.1f} s"
+
+
+def report():
+    "Tiden för varje steg och summan utan installationen (den beror på nätet och görs bara när pyproject ändras)."
+    if not PHASES: return
+    width = max(len(n) for n, _ in PHASES)
+    lines = [f"    {n:<{width}}  {minutes(t):>14}" for n, t in PHASES]
+    tested = sum(t for n, t in PHASES if n != "installation")
+    print("==> Tid per steg:\n" + "\n".join(lines) + f"\n    {'summa utan installationen':<{width}}  {minutes(tested):>14}",
+          flush=True)
 
 
 def run(*cmd, **kw):
@@ -62,21 +93,39 @@ def snapshot():
 
 
 def test(args):
-    ensure_env("dev")
-    for tool, what in (("nbdev-export", "biblioteket plump_teach/ stämmer med notebooks"),
-                       ("nbdev-clean", "notebooks är rensade")):
-        before = snapshot()
-        run(BIN / tool)
-        after = snapshot()
-        changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-        if changed:
-            sys.exit(f"FEL: {tool} ändrade {', '.join(changed)}.\n"
-                     f"Kör {tool}, granska ändringen med git diff och checka in den.")
-        say(f"{tool}: inget ändrades ({what})")
-    say("nbdev-test: kör lektionerna i nbs/")
-    run(BIN / "nbdev-test")
-    say("pytest: tests/")
-    run(BIN / "python", "-m", "pytest", *args)
+    atexit.register(report)
+    with phase("installation"): ensure_env("dev")
+    with phase("nbdev-export och nbdev-clean"):
+        for tool, what in (("nbdev-export", "biblioteket plump_teach/ stämmer med notebooks"),
+                           ("nbdev-clean", "notebooks är rensade")):
+            before = snapshot()
+            run(BIN / tool)
+            after = snapshot()
+            changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+            if changed:
+                sys.exit(f"FEL: {tool} ändrade {', '.join(changed)}.\n"
+                         f"Kör {tool}, granska ändringen med git diff och checka in den.")
+            say(f"{tool}: inget ändrades ({what})")
+    with phase("nbdev-test"):
+        say("nbdev-test: kör lektionerna i nbs/")
+        run(BIN / "nbdev-test")
+    with phase("pytest"):
+        say("pytest: tests/")
+        run(BIN / "python", "-m", "pytest", *args)
+
+
+QUICK = "not browser and not kernel and not server"
+
+
+def snabb(args):
+    """Den snabba slingan medan man arbetar: pytest utan webbläsartesterna, utan notebooks i kärnor och utan servrar
+    och nya miljöer (markörerna browser, kernel och server), på båda kärnorna. nbdev-export körs inte: ändrar du en
+    notebook, kör nbdev-export först (eller hela `python3 run.py test`, som kontrollerar det)."""
+    atexit.register(report)
+    with phase("installation"): ensure_env("dev")
+    with phase("pytest, snabba slingan"):
+        say(f'pytest -m "{QUICK}": motorn, reglerna, pusslen och widgetarna')
+        run(BIN / "python", "-m", "pytest", "-m", QUICK, "-n", "2", *args)
 
 
 def kurs(args):
@@ -87,7 +136,7 @@ def kurs(args):
 
 
 if __name__ == "__main__":
-    cmds = {"kurs": kurs, "test": test}
+    cmds = {"kurs": kurs, "test": test, "snabb": snabb}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     cmds[sys.argv[1]](sys.argv[2:])

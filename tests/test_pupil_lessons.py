@@ -5,6 +5,7 @@ collapsed and has no `#| export`), every cell runs alone (no NameError), each le
 questions, navigation and at least two puzzles, every glossary link points to an existing anchor, and the
 deal lesson 1 shows is the engine's (guide example P18).
 """
+import functools
 import re
 from pathlib import Path
 
@@ -39,11 +40,19 @@ def test_there_is_a_first_lesson_and_a_glossary():
     assert "01_vad_ar_plump.ipynb" in LESSONS and GLOSSARY.exists()
 
 
+@functools.cache
+def executed(name):
+    "The lesson run top to bottom in a new kernel, as a pupil's Run All (once per test run; lesson 1's test reads it too)."
+    nb = read(name)
+    NotebookClient(nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(ELEV)}}).execute()
+    return nb
+
+
+@pytest.mark.kernel
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_lesson_runs_in_a_kernel(name):
-    nb = read(name)
-    NotebookClient(nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(ELEV)}}).execute()
+    nb = executed(name)
     assert not errors(nb), f"{name}: {errors(nb)}"
     for c in code_cells(nb):
         for o in c.outputs:
@@ -51,15 +60,64 @@ def test_lesson_runs_in_a_kernel(name):
             assert o.output_type != "stream", f"{name}: en cell skriver text: {o.get('text', '')[:200]!r}"
 
 
+# Before each cell: the user namespace emptied (%reset -f), the course's modules dropped from sys.modules (the next
+# import reads them anew, with fresh module state) and the folder the lesson's. Written so that the reset comes last
+# and leaves no name of its own behind.
+FRESH = ("[__import__('sys').modules.pop(m) for m in list(__import__('sys').modules) "
+         "if m == 'plump_teach' or m.startswith('plump_teach.')]\n"
+         f"__import__('os').chdir({str(ELEV)!r})\n"
+         "get_ipython().run_line_magic('reset', '-f')")
+
+
+@pytest.fixture(scope="module")
+def one_kernel():
+    "One Python kernel for every cell of every lesson; FRESH runs before each cell."
+    from jupyter_client.manager import start_new_kernel
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(ELEV))
+    try:
+        yield kc
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def run_alone(kc, code: str, timeout: float = 120) -> list[str]:
+    "Run FRESH, then `code`; the errors (name: value) the cell gave."
+    found = []
+    def hook(msg):
+        if msg["msg_type"] == "error": found.append(f"{msg['content']['ename']}: {msg['content']['evalue']}")
+    reply = kc.execute_interactive(FRESH, timeout=timeout, output_hook=hook)
+    assert reply["content"]["status"] == "ok" and not found, ("FRESH", found)
+    reply = kc.execute_interactive(code, timeout=timeout, output_hook=hook)
+    if reply["content"]["status"] != "ok" and not found:
+        found.append(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
+    return found
+
+
+@pytest.mark.kernel
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("name", LESSONS)
-def test_every_cell_runs_alone(name):
-    "Varje kodcell körs ensam i en ny kärna: den importerar själv allt den behöver (inget NameError)."
+def test_every_cell_runs_alone(one_kernel, name):
+    """Varje kodcell körs ensam: den importerar själv allt den behöver (inget NameError).
+
+    Each code cell alone, in one kernel shared by all lessons: before the cell the names of every earlier cell are
+    gone, and the course's modules are imported anew (FRESH). A cell that uses a name, an import or a module state
+    from another cell fails here as it did when each cell had a new kernel (9-23 s a lesson before, for the kernel
+    starts); what a fresh kernel would also reset (the state of other packages, such as random's seed) cannot make a
+    cell fail with a missing name."""
     nb = read(name)
     for i, c in enumerate(code_cells(nb)):
-        one = nbformat.v4.new_notebook(cells=[c], metadata=nb.metadata)
-        NotebookClient(one, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ELEV)}}).execute()
-        assert not errors(one), f"{name}, kodcell {i + 1} ensam: {errors(one)}"
+        found = run_alone(one_kernel, c.source)
+        assert not found, f"{name}, kodcell {i + 1} ensam: {found}"
+
+
+def test_run_alone_catches_a_name_from_an_earlier_cell(one_kernel):
+    "The check above can fail: a name, an import and a module's state from the cell before are all gone."
+    assert run_alone(one_kernel, "x = 1\nfrom plump_teach.cards import Card\nimport plump_teach.cards as c\nc.MARK = 1") == []
+    assert run_alone(one_kernel, "x") == ["NameError: name 'x' is not defined"]
+    assert run_alone(one_kernel, "Card") == ["NameError: name 'Card' is not defined"]
+    assert run_alone(one_kernel, "import plump_teach.cards as c\nc.MARK") == [
+        "AttributeError: module 'plump_teach.cards' has no attribute 'MARK'"]
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
@@ -141,8 +199,7 @@ def test_lesson_1_shows_the_engines_deal():
     d = example_deal(5)
     assert (d.cards, d.trump, d.names[d.dealer]) == (5, "♥", "Dan")
     assert d.bids == [2, 1, 0, 1] and d.taken == [2, 2, 0, 1] and d.points() == [12, 0, 10, 11]
-    nb = read("01_vad_ar_plump.ipynb")
-    NotebookClient(nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(ELEV)}}).execute()
+    nb = executed("01_vad_ar_plump.ipynb")
     html = "\n".join(o.get("data", {}).get("text/html", "") for c in code_cells(nb) for o in c.outputs)
     assert show_deal(d, "poäng").data in html and show_deal(d, "stick").data in html
     assert html.count("<svg") >= 21 + 20     # händerna och trumfkortet, och de 20 spelade korten

@@ -752,7 +752,8 @@ def check_site(out: Path, bytecode: bool = True):
     # (except the server's own modules: they import what the browser does not have, see SERVER_PACKAGES)
     if bytecode:
         tag = "cpython-" + PYODIDE_VERSION.split(".")[0]
-        no_pyc = [n for n in names if n.endswith(".py") and n not in server_modules() and
+        server = server_modules()   # once: it parses every module of the library
+        no_pyc = [n for n in names if n.endswith(".py") and n not in server and
                   f"{n.rpartition('/')[0]}/__pycache__/{Path(n).stem}.{tag}.pyc" not in names]
         if no_pyc: problems.append(f"plump_teach-hjulet saknar bytekod för {', '.join(sorted(no_pyc))}")
     # only what a browser needs, and everything it needs kept for offline use
