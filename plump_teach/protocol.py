@@ -416,6 +416,8 @@ def _as_path(path, what: str = "filen") -> Path:
         except (TypeError, RuntimeError): p = None
     if p is None: raise PlumpError(f"Ange {what} som en sökväg, till exempel \"plump-protokoll.json\".")
     if '\x00' in str(p): raise PlumpError(f"Sökvägen till {what} har ett tecken som inget filnamn kan ha (ett nolltecken).")
+    try: os.fsencode(str(p))
+    except UnicodeError: raise PlumpError(f"Sökvägen till {what} har ett tecken som inget filnamn kan ha.") from None
     return p
 
 _OS_REASONS = {errno.ENOSPC: "disken är full", getattr(errno, "EDQUOT", -1): "diskkvoten är slut",

@@ -20,7 +20,7 @@ import pytest
 
 from proc_helpers import alive, children, free_port
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.server, pytest.mark.timeout(180)]
 
 BIN = Path(sys.executable).parent / "plump-teach"
 

@@ -23,8 +23,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+
+from examples import prop_settings
 
 from plump_teach.bismarck import (MODES, SHORT_ORDER, BismarckDeal, BismarckError, BismarckGame, allowed_modes,
                                   bismarck_score, bismarck_trick_winner, deal_cards, legal_plays, mode_trump,
@@ -42,9 +44,6 @@ N_VARIANT = 200        # full games with the house rule discards_count_as_trick
 N_ROUNDTRIP = 300      # games saved and loaded at a random point, then continued in both copies
 
 
-def prop_settings(n):
-    return settings(max_examples=n, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 # --------------------------------------------------------------------------- independent oracles

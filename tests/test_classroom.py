@@ -27,7 +27,7 @@ import pytest
 
 from proc_helpers import alive, children, free_port
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.skipif(not Path("/proc").exists(), reason="behöver /proc")]
+pytestmark = [pytest.mark.server, pytest.mark.timeout(300), pytest.mark.skipif(not Path("/proc").exists(), reason="behöver /proc")]
 
 BIN = Path(sys.executable).parent / "plump-teach"
 CODE, TEACHER = "abcd", "larare1234"

@@ -24,8 +24,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
+
+from examples import prop_settings
 
 from plump_teach.bismarck import BismarckError, BismarckGame
 from plump_teach.cards import CardError, parse_card, parse_cards
@@ -42,9 +44,7 @@ N = 120
 
 
 def fuzz_settings(n: int = N):
-    return settings(max_examples=n, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.filter_too_much])
+    return prop_settings(n, HealthCheck.filter_too_much)
 
 
 # --------------------------------------------------------------------------- what a refusal must look like

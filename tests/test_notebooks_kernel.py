@@ -9,6 +9,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+pytestmark = pytest.mark.kernel
+
 NBS = Path(__file__).resolve().parents[1] / "nbs"
 
 

@@ -21,8 +21,10 @@ import random
 from dataclasses import fields
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+
+from examples import prop_settings
 
 from plump_teach.cards import FULL_DECK, RANK_SYMBOLS, Card
 from plump_teach.plump import PlumpDeal, PlumpGame
@@ -44,9 +46,6 @@ N_PLAYOUT = 300           # examples of sim.random_playout, 25 deals each
 PLAYOUTS_PER_EXAMPLE = 25
 
 
-def prop_settings(n):
-    return settings(max_examples=n, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 # --------------------------------------------------------------------------- strategies

@@ -252,6 +252,8 @@ def game_in_deal_two(tmp_path):
     (lambda k: k.save("a\x00b"), "nolltecken"),
     (lambda k: load_protocol("a\x00b"), "nolltecken"),
     (lambda k: ProtocolWidget("a\x00b"), "nolltecken"),
+    (lambda k: k.save("\ud800"), "ett tecken som inget filnamn kan ha"),   # found by test_fuzz with other examples
+    (lambda k: load_protocol("\ud800"), "ett tecken som inget filnamn kan ha"),
     (lambda k: ProtocolWidget(None), "som en sökväg"),
 ])
 def test_every_public_method_refuses_careless_input_in_swedish(tmp_path, action, fragment):

@@ -111,6 +111,7 @@ def test_every_cell_runs_alone(one_kernel, name):
         assert not found, f"{name}, kodcell {i + 1} ensam: {found}"
 
 
+@pytest.mark.kernel
 def test_run_alone_catches_a_name_from_an_earlier_cell(one_kernel):
     "The check above can fail: a name, an import and a module's state from the cell before are all gone."
     assert run_alone(one_kernel, "x = 1\nfrom plump_teach.cards import Card\nimport plump_teach.cards as c\nc.MARK = 1") == []
@@ -193,6 +194,7 @@ def test_relative_links_exist():
             assert (ELEV / target).exists(), f"{name}: länken {target} finns inte"
 
 
+@pytest.mark.kernel
 def test_lesson_1_shows_the_engines_deal():
     "Lektion 1 visar guidens exempel P18, och siffrorna är motorns: bud, stick och poäng."
     from plump_teach.lesson import example_deal, show_deal

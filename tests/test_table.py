@@ -391,6 +391,7 @@ def test_setup_starts_plump_and_bismarck():
     assert isinstance(b.game, BismarckGame) and not b.game.short and b.state.to_act == 0
 
 
+@pytest.mark.kernel
 def test_the_pupil_page_shows_the_tables():
     "Elevsidan körs i en riktig kärna och visar spelborden (inställningen) utan fel och utan utskrifter."
     nb = nbformat.read(ELEV / "09_spelbordet.ipynb", as_version=4)

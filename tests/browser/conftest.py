@@ -31,7 +31,6 @@ from browser_helpers import (CHROMIUM, CHROMIUM_ARGS, RequestLog, copy_into, scr
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "browser: test i riktig webbläsare (Chromium + Playwright)")
     if not config.pluginmanager.hasplugin("timeout"):   # utan pytest-timeout ska markören ändå vara känd
         config.addinivalue_line("markers", "timeout(seconds): tidsgräns per test (pytest-timeout)")
 
