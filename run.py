@@ -90,6 +90,11 @@ def snapshot():
             for f in files if ".ipynb_checkpoints" not in f.parts}
 
 
+# Två processer, en per kärna; varje testmodul (och allt som använder webbplatsen utan installation) är en enhet som
+# körs i en och samma process (tests/conftest.py). `python3 run.py test -n 0` kör allt i en process.
+XDIST = ["-n", "2", "--dist", "loadgroup"]
+
+
 def test(args):
     atexit.register(report)
     with phase("installation"): ensure_env("dev")
@@ -108,8 +113,8 @@ def test(args):
         say("nbdev-test: kör lektionerna i nbs/")
         run(BIN / "nbdev-test")
     with phase("pytest"):
-        say("pytest: tests/")
-        run(BIN / "python", "-m", "pytest", *args)
+        say("pytest: tests/ på två processer (pytest-xdist; tests/conftest.py säger hur de delas)")
+        run(BIN / "python", "-m", "pytest", *XDIST, *args)
 
 
 QUICK = "not browser and not kernel and not server"
@@ -124,7 +129,7 @@ def snabb(args):
     with phase("installation"): ensure_env("dev")
     with phase("pytest, snabba slingan"):
         say(f'pytest -m "{QUICK}": motorn, reglerna, pusslen och widgetarna')
-        run(BIN / "python", "-m", "pytest", "-m", QUICK, "-n", "2", *args, env={**os.environ, "PLUMP_SNABB": "1"})
+        run(BIN / "python", "-m", "pytest", "-m", QUICK, *XDIST, *args, env={**os.environ, "PLUMP_SNABB": "1"})
 
 
 def kurs(args):

@@ -13,6 +13,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from kernels import one_kernel
+
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
 GLOSSARY = ELEV / "ordlista.ipynb"
 NOTEBOOKS = sorted(p.name for p in ELEV.glob("*.ipynb"))
@@ -60,64 +62,41 @@ def test_lesson_runs_in_a_kernel(name):
             assert o.output_type != "stream", f"{name}: en cell skriver text: {o.get('text', '')[:200]!r}"
 
 
-# Before each cell: the user namespace emptied (%reset -f), the course's modules dropped from sys.modules (the next
-# import reads them anew, with fresh module state) and the folder the lesson's. Written so that the reset comes last
-# and leaves no name of its own behind.
-FRESH = ("[__import__('sys').modules.pop(m) for m in list(__import__('sys').modules) "
-         "if m == 'plump_teach' or m.startswith('plump_teach.')]\n"
-         f"__import__('os').chdir({str(ELEV)!r})\n"
-         "get_ipython().run_line_magic('reset', '-f')")
-
-
 @pytest.fixture(scope="module")
-def one_kernel():
-    "One Python kernel for every cell of every lesson; FRESH runs before each cell."
-    from jupyter_client.manager import start_new_kernel
-    km, kc = start_new_kernel(kernel_name="python3", cwd=str(ELEV))
-    try:
-        yield kc
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
+def kernel():
+    "One Python kernel for every cell of every lesson; each cell runs in it as if it were new (tests/kernels.py)."
+    with one_kernel(ELEV) as k:
+        yield k
 
 
-def run_alone(kc, code: str, timeout: float = 120) -> list[str]:
-    "Run FRESH, then `code`; the errors (name: value) the cell gave."
-    found = []
-    def hook(msg):
-        if msg["msg_type"] == "error": found.append(f"{msg['content']['ename']}: {msg['content']['evalue']}")
-    reply = kc.execute_interactive(FRESH, timeout=timeout, output_hook=hook)
-    assert reply["content"]["status"] == "ok" and not found, ("FRESH", found)
-    reply = kc.execute_interactive(code, timeout=timeout, output_hook=hook)
-    if reply["content"]["status"] != "ok" and not found:
-        found.append(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
-    return found
+def run_alone(k, code: str) -> list[str]:
+    return k.run(code).errors
 
 
 @pytest.mark.kernel
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("name", LESSONS)
-def test_every_cell_runs_alone(one_kernel, name):
+def test_every_cell_runs_alone(kernel, name):
     """Varje kodcell körs ensam: den importerar själv allt den behöver (inget NameError).
 
     Each code cell alone, in one kernel shared by all lessons: before the cell the names of every earlier cell are
-    gone, and the course's modules are imported anew (FRESH). A cell that uses a name, an import or a module state
+    gone, and the course's modules are imported anew (tests/kernels.py). A cell that uses a name, an import or a module state
     from another cell fails here as it did when each cell had a new kernel (9-23 s a lesson before, for the kernel
     starts); what a fresh kernel would also reset (the state of other packages, such as random's seed) cannot make a
     cell fail with a missing name."""
     nb = read(name)
     for i, c in enumerate(code_cells(nb)):
-        found = run_alone(one_kernel, c.source)
+        found = run_alone(kernel, c.source)
         assert not found, f"{name}, kodcell {i + 1} ensam: {found}"
 
 
 @pytest.mark.kernel
-def test_run_alone_catches_a_name_from_an_earlier_cell(one_kernel):
+def test_run_alone_catches_a_name_from_an_earlier_cell(kernel):
     "The check above can fail: a name, an import and a module's state from the cell before are all gone."
-    assert run_alone(one_kernel, "x = 1\nfrom plump_teach.cards import Card\nimport plump_teach.cards as c\nc.MARK = 1") == []
-    assert run_alone(one_kernel, "x") == ["NameError: name 'x' is not defined"]
-    assert run_alone(one_kernel, "Card") == ["NameError: name 'Card' is not defined"]
-    assert run_alone(one_kernel, "import plump_teach.cards as c\nc.MARK") == [
+    assert run_alone(kernel, "x = 1\nfrom plump_teach.cards import Card\nimport plump_teach.cards as c\nc.MARK = 1") == []
+    assert run_alone(kernel, "x") == ["NameError: name 'x' is not defined"]
+    assert run_alone(kernel, "Card") == ["NameError: name 'Card' is not defined"]
+    assert run_alone(kernel, "import plump_teach.cards as c\nc.MARK") == [
         "AttributeError: module 'plump_teach.cards' has no attribute 'MARK'"]
 
 
