@@ -118,3 +118,42 @@ def test_pyproject_base_dependencies_hold_no_course_package():
 def test_run_py_installs_the_extras():
     run_py = (ROOT / "run.py").read_text(encoding="utf-8")
     assert 'ensure_env("kurs")' in run_py and 'ensure_env("dev")' in run_py
+
+
+def load_run_py():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("run_py", ROOT / "run.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_run_py_reports_the_time_of_each_phase(capsys):
+    "`run.py test` ends with the time of each phase, the install apart, even when a phase fails."
+    run = load_run_py()
+    with run.phase("installation"): pass
+    with pytest.raises(SystemExit):
+        with run.phase("nbdev-test"): raise SystemExit(1)
+    run.PHASES[:] = [("installation", 95.0), ("nbdev-export och nbdev-clean", 12.5), ("nbdev-test", 36.7),
+                     ("pytest", 1000.0)]
+    run.report()
+    out = capsys.readouterr().out
+    assert "Tid per steg" in out
+    assert re.search(r"installation\s+1 min 35.0 s", out) and re.search(r"nbdev-test\s+36.7 s", out)
+    assert re.search(r"pytest\s+16 min 40.0 s", out)
+    assert re.search(r"summa utan installationen\s+17 min 29.2 s", out)      # 12.5 + 36.7 + 1000
+    assert "--durations=15" in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["addopts"]
+
+
+def test_quick_loop_leaves_out_browsers_notebooks_and_servers():
+    "What `python3 run.py snabb` selects: no browser test, no notebook in a kernel, no classroom server."
+    run = load_run_py()
+    r = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-m", run.QUICK,
+                        "-o", "addopts="], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    ids = [l for l in r.stdout.splitlines() if "::" in l]
+    assert r.returncode == 0 and len(ids) > 1000, r.stdout[-2000:]
+    files = {i.split("::")[0] for i in ids}
+    assert not {f for f in files if f.startswith("tests/browser/")}
+    assert not files & {"tests/test_notebooks_kernel.py", "tests/test_classroom.py", "tests/test_app_server.py"}
+    assert not [i for i in ids if "test_every_cell_runs_alone" in i or "test_lesson_runs_in_a_kernel" in i]
+    assert {"tests/test_rules.py", "tests/test_properties.py", "tests/test_puzzles.py", "tests/test_widgets.py"} <= files
