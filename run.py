@@ -90,9 +90,9 @@ def snapshot():
             for f in files if ".ipynb_checkpoints" not in f.parts}
 
 
-# Två processer, en per kärna; varje testmodul (och allt som använder webbplatsen utan installation) är en enhet som
-# körs i en och samma process (tests/conftest.py). `python3 run.py test -n 0` kör allt i en process.
-XDIST = ["-n", "2", "--dist", "loadgroup"]
+# Två processer, en per kärna; varje testmodul är en enhet som körs i en och samma process, de längsta först
+# (tests/conftest.py). `python3 run.py test -n 0` kör allt i en process.
+XDIST = ["-n", "2", "--dist", "loadscope", "--no-loadscope-reorder"]
 
 
 def test(args):

@@ -1,32 +1,31 @@
 """Hur testerna delas mellan två processer (pytest-xdist) när `python3 run.py test` kör dem.
 
 How the suite is shared between the two worker processes of `python3 run.py test` (pytest-xdist, `-n 2 --dist
-loadgroup`). Every test module is one unit of work, so that a module's server, browser page or kernel
-(module-scoped fixtures) starts once, on one worker. Everything that uses the zero-install site
-(LITE_MODULES) is one unit: the site is built once per run, on one worker, and no two builds write _lite/ at the
-same time. The units are handed out largest first: the site's unit is the longest, so it starts at once and the
-other worker takes the rest. Run without -n (one module, -k, a debugger), nothing here changes what a test does.
+loadscope --no-loadscope-reorder`). Every test module is one unit of work, so that a module's server, browser
+page or kernel (module-scoped fixtures) starts once, on one worker. The units are handed out in the order below,
+longest first, so that the longest one starts at once and no long unit is left for the end while the other
+worker idles. The zero-install site is built once per run: the fixture lite_site of the modules that use it waits
+for a build under way in the other process (tools/lite.py, one_build_at_a_time) and then reuses the site.
+
+(`--dist loadgroup` would keep the site's modules on one worker, but with pytest 9 xdist 3.8 does not see the
+groups, and every test becomes a unit of its own.) Run without -n, the order is the only difference.
 """
 from __future__ import annotations
 
 import pytest
 
-# The modules that build or use _lite/site (the fixture lite_site, or the built site itself).
-LITE_MODULES = {"test_browser_lite", "test_browser_table_lite", "test_pyodide_numbers"}
-LITE_TESTS = {"test_built_site_keeps_what_the_pupil_pages_need"}   # in test_lite_build: reads the built site
+# Measured on the 2-core machine (tests/benchmarks/results/suite-*.txt): the modules of a minute or more, longest
+# first; every other module follows in the usual order.
+LONGEST_FIRST = ["test_browser_lite", "test_browser_pupil", "test_browser_voila_course", "test_browser_table",
+                 "test_browser_table_lite", "test_notebooks_kernel", "test_classroom", "test_pupil_lessons",
+                 "test_properties", "test_bismarck"]
 
 
-def group_of(item: pytest.Item) -> str:
-    module = item.module.__name__.rpartition(".")[2]
-    if module in LITE_MODULES or item.originalname in LITE_TESTS: return "lite"
-    return module
+def module_of(item: pytest.Item) -> str:
+    return item.module.__name__.rpartition(".")[2] if getattr(item, "module", None) else ""
 
 
-@pytest.hookimpl(tryfirst=True)   # before xdist's own hook, which reads the groups
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    # (on xdist's workers too, where -n is not set: the groups must be the same in every process)
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(group_of(item)))
-    # largest unit first: the lite site's tests (and the built-site check after them), then the rest in order
-    order = {"lite": 0}
-    items.sort(key=lambda it: order.get(group_of(it), 1))
+    rank = {m: i for i, m in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda it: rank.get(module_of(it), len(LONGEST_FIRST)))   # stable: the rest keep their order

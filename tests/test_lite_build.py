@@ -247,22 +247,15 @@ def test_pages_explain_in_swedish_when_they_cannot_start(tmp_path, monkeypatch):
     assert "contains('plump-ok')) window.location.replace('lab/index.html?path=elev/start.ipynb&elev=1'" in front
 
 
-def test_built_site_keeps_what_the_pupil_pages_need():
-    """The real build (_lite/site, made by tools/lite.py build or the browser test): its service worker lists every
-    file a pupil's page loads (the pages, the app, the extensions, Pyodide and every wheel, the pupil course),
-    and jupyter lite build's own files are gone."""
-    site = lite.SITE
-    if not (site / "service-worker.js").exists(): pytest.skip("webbplatsen är inte byggd (python3 tools/lite.py build)")
-    version, files = lite.service_worker_files(site)
-    if not version: pytest.skip("webbplatsen är byggd av en äldre tools/lite.py (bygg om den)")
-    kept = set(files)
-    cfg = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
-    need = {"index.html", "lab/index.html", "jupyter-lite.json", "lab/jupyter-lite.json", "config-utils.js",
-            "build/lab/bundle.js", "api/contents/all.json", "api/contents/elev/all.json"}
-    need |= {f.relative_to(site).as_posix() for f in (site / "static" / "pyodide").iterdir()}
-    need |= {f"extensions/{e['name']}/{e['load']}" for e in cfg["federated_extensions"]}
-    need |= {f"files/elev/{f.name}" for f in (ROOT / "nbs" / "elev").glob("*.ipynb")}
-    need |= {f.relative_to(site).as_posix() for f in (site / "build").glob("*.js")}
-    assert need <= kept, sorted(need - kept)[:10]
-    assert lite.leftover_build_files(site) == []
-    assert not list(site.glob("rspack.config*.js")) and not (site / "package.json").exists()
+def test_builds_wait_for_each_other(tmp_path, monkeypatch):
+    "A second build waits while one is under way (the suite's two processes may both need the site), then goes on."
+    import subprocess, time
+    monkeypatch.setattr(lite, "LITE", tmp_path)
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from pathlib import Path; from tools import lite; "
+            f"lite.LITE = Path({str(tmp_path)!r})\nwith lite.one_build_at_a_time(): print('bygger', flush=True)")
+    with lite.one_build_at_a_time():
+        second = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        assert second.poll() is None                       # still waiting for the lock
+    out, _ = second.communicate(timeout=30)
+    assert second.returncode == 0 and out.splitlines() == ["==> Ett annat bygge pågår; väntar tills det är klart", "bygger"]

@@ -81,6 +81,28 @@ def lite_server(lite_site, tmp_path):
         for s in servers: s.stop()
 
 
+def test_built_site_keeps_what_the_pupil_pages_need(lite_site):
+    """The real build (_lite/site, built once per run by the fixture lite_site): its service worker lists every
+    file a pupil's page loads (the pages, the app, the extensions, Pyodide and every wheel, the pupil course),
+    and jupyter lite build's own files are gone."""
+    sys.path.insert(0, str(ROOT))
+    from tools import lite
+    site = lite_site
+    version, files = lite.service_worker_files(site)
+    assert version, "service-worker.js saknar kursens lager"
+    kept = set(files)
+    cfg = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    need = {"index.html", "lab/index.html", "jupyter-lite.json", "lab/jupyter-lite.json", "config-utils.js",
+            "build/lab/bundle.js", "api/contents/all.json", "api/contents/elev/all.json"}
+    need |= {f.relative_to(site).as_posix() for f in (site / "static" / "pyodide").iterdir()}
+    need |= {f"extensions/{e['name']}/{e['load']}" for e in cfg["federated_extensions"]}
+    need |= {f"files/elev/{f.name}" for f in (ROOT / "nbs" / "elev").glob("*.ipynb")}
+    need |= {f.relative_to(site).as_posix() for f in (site / "build").glob("*.js")}
+    assert need <= kept, sorted(need - kept)[:10]
+    assert lite.leftover_build_files(site) == []
+    assert not list(site.glob("rspack.config*.js")) and not (site / "package.json").exists()
+
+
 def site_mb(site: Path) -> tuple[float, int]:
     files = [f for f in site.rglob("*") if f.is_file()]
     return sum(f.stat().st_size for f in files) / 1e6, len(files)
