@@ -91,7 +91,8 @@ def snapshot():
 
 
 # Två processer, en per kärna; varje testmodul är en enhet som körs i en och samma process, de längsta först
-# (tests/conftest.py). `python3 run.py test -n 0` kör allt i en process.
+# (tests/conftest.py). Den snabba slingan använder dem alltid; hela `test` bara med --parallellt, tills
+# spelbordets webbläsartest klarar att dela maskinen (det föll en gång med två processer, se issue 26).
 XDIST = ["-n", "2", "--dist", "loadscope", "--no-loadscope-reorder"]
 
 
@@ -113,8 +114,10 @@ def test(args):
         say("nbdev-test: kör lektionerna i nbs/")
         run(BIN / "nbdev-test")
     with phase("pytest"):
-        say("pytest: tests/ på två processer (pytest-xdist; tests/conftest.py säger hur de delas)")
-        run(BIN / "python", "-m", "pytest", *XDIST, *args)
+        parallel = "--parallellt" in args
+        args = [a for a in args if a != "--parallellt"]
+        say("pytest: tests/" + (" på två processer (pytest-xdist; tests/conftest.py säger hur de delas)" if parallel else ""))
+        run(BIN / "python", "-m", "pytest", *(XDIST if parallel else []), *args)
 
 
 QUICK = "not browser and not kernel and not server"

@@ -1,6 +1,6 @@
-"""Hur testerna delas mellan två processer (pytest-xdist) när `python3 run.py test` kör dem.
+"""Hur testerna delas mellan två processer (pytest-xdist) i `python3 run.py snabb` och `python3 run.py test --parallellt`.
 
-How the suite is shared between the two worker processes of `python3 run.py test` (pytest-xdist, `-n 2 --dist
+How the suite is shared between the two worker processes of `run.py snabb` and `run.py test --parallellt` (`-n 2 --dist
 loadscope --no-loadscope-reorder`). Every test module is one unit of work, so that a module's server, browser
 page or kernel (module-scoped fixtures) starts once, on one worker. The units are handed out in the order below,
 longest first, so that the longest one starts at once and no long unit is left for the end while the other
