@@ -10,7 +10,7 @@ Båda skapar en virtuell miljö i .venv första gången och installerar det som 
 paketet med kursens tillägg, ".[kurs]" (JupyterLab, Voilà, ipywidgets), och `test` också testverktygen, ".[dev]".
 Bara regelmotorn, utan kursen, får man med pip install plump_teach.
 Extra argument efter `kurs` skickas vidare till JupyterLab (till exempel --no-browser --port 8890), och efter
-`test` och `snabb` till pytest (till exempel -k bud eller -x).
+`test` och `snabb` till pytest (till exempel -k bud, -x, eller -n 0 för en enda process).
 
 `test` skriver till sist hur lång tid varje steg tog (installationen för sig), och pytest de 15 långsammaste testerna.
 """
@@ -90,10 +90,13 @@ def snapshot():
             for f in files if ".ipynb_checkpoints" not in f.parts}
 
 
-# Två processer, en per kärna; varje testmodul är en enhet som körs i en och samma process, de längsta först
-# (tests/conftest.py). Den snabba slingan använder dem alltid; hela `test` bara med --parallellt, tills
-# spelbordets webbläsartest klarar att dela maskinen (det föll en gång med två processer, se issue 26).
-XDIST = ["-n", "2", "--dist", "loadscope", "--no-loadscope-reorder"]
+# pytest-xdist: varje testmodul är en enhet som körs i en och samma process, de längsta först (tests/conftest.py).
+# Hela `test` på tre processer: på två kärnor väntar webbläsartesterna en stor del av tiden på sidor, kärnor och
+# servrar, och tre processer fyller den tiden (mätt: 15,7 minuter för pytest, mot 19,8 med två och 28 med en;
+# tests/benchmarks/results/suite-2026-12-03.txt). `-n 0` efter `test` kör allt i en process. Den snabba slingan
+# räknar bara och får en process per kärna.
+XDIST = ["--dist", "loadscope", "--no-loadscope-reorder"]
+WORKERS_TEST, WORKERS_QUICK = "3", "2"
 
 
 def test(args):
@@ -114,10 +117,8 @@ def test(args):
         say("nbdev-test: kör lektionerna i nbs/")
         run(BIN / "nbdev-test")
     with phase("pytest"):
-        parallel = "--parallellt" in args
-        args = [a for a in args if a != "--parallellt"]
-        say("pytest: tests/" + (" på två processer (pytest-xdist; tests/conftest.py säger hur de delas)" if parallel else ""))
-        run(BIN / "python", "-m", "pytest", *(XDIST if parallel else []), *args)
+        say(f"pytest: tests/ på {WORKERS_TEST} processer (pytest-xdist; tests/conftest.py säger hur de delas)")
+        run(BIN / "python", "-m", "pytest", "-n", WORKERS_TEST, *XDIST, *args)
 
 
 QUICK = "not browser and not kernel and not server"
@@ -132,7 +133,7 @@ def snabb(args):
     with phase("installation"): ensure_env("dev")
     with phase("pytest, snabba slingan"):
         say(f'pytest -m "{QUICK}": motorn, reglerna, pusslen och widgetarna')
-        run(BIN / "python", "-m", "pytest", "-m", QUICK, *XDIST, *args, env={**os.environ, "PLUMP_SNABB": "1"})
+        run(BIN / "python", "-m", "pytest", "-m", QUICK, "-n", WORKERS_QUICK, *XDIST, *args, env={**os.environ, "PLUMP_SNABB": "1"})
 
 
 def kurs(args):

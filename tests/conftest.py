@@ -1,24 +1,26 @@
-"""Hur testerna delas mellan två processer (pytest-xdist) i `python3 run.py snabb` och `python3 run.py test --parallellt`.
+"""Hur testerna delas mellan processerna (pytest-xdist) i `python3 run.py test` (tre) och `python3 run.py snabb` (två).
 
-How the suite is shared between the two worker processes of `run.py snabb` and `run.py test --parallellt` (`-n 2 --dist
-loadscope --no-loadscope-reorder`). Every test module is one unit of work, so that a module's server, browser
-page or kernel (module-scoped fixtures) starts once, on one worker. The units are handed out in the order below,
-longest first, so that the longest one starts at once and no long unit is left for the end while the other
-worker idles. The zero-install site is built once per run: the fixture lite_site of the modules that use it waits
-for a build under way in the other process (tools/lite.py, one_build_at_a_time) and then reuses the site.
+How the suite is shared between the worker processes of `run.py test` (`-n 3`) and `run.py snabb` (`-n 2`), both
+with `--dist loadscope --no-loadscope-reorder`. Every test module is one unit of work, so that a module's server,
+browser page or kernel (module-scoped fixtures) starts once, on one worker. The units are handed out in the order
+below, longest first, so that the longest ones start at once and no long unit is left for the end while the other
+workers idle. The zero-install site's tests are three modules (test_browser_lite, _notebooks, _pupil) so that
+they can run side by side; the site is built once per run: the fixture lite_site (tests/browser/conftest.py) of a
+module waits for a build under way in another process (tools/lite.py, one_build_at_a_time) and then reuses the
+site. The first of them comes first, the other two after the longest other modules, when the site is there.
 
-(`--dist loadgroup` would keep the site's modules on one worker, but with pytest 9 xdist 3.8 does not see the
-groups, and every test becomes a unit of its own.) Run without -n, the order is the only difference.
+(`--dist loadgroup` would keep chosen modules on one worker, but with pytest 9 xdist 3.8 does not see the groups,
+and every test becomes a unit of its own.) Run with `-n 0`, the order is the only difference.
 """
 from __future__ import annotations
 
 import pytest
 
-# Measured on the 2-core machine (tests/benchmarks/results/suite-*.txt): the modules of a minute or more, longest
-# first; every other module follows in the usual order.
-LONGEST_FIRST = ["test_browser_lite", "test_browser_pupil", "test_browser_voila_course", "test_browser_table",
-                 "test_browser_table_lite", "test_notebooks_kernel", "test_classroom", "test_pupil_lessons",
-                 "test_properties", "test_bismarck"]
+# Measured on the 2-core machine with three workers (tests/benchmarks/results/suite-*.txt): the modules of a
+# minute and a half or more, longest first; every other module follows in the usual order.
+LONGEST_FIRST = ["test_browser_lite", "test_browser_pupil", "test_properties", "test_browser_voila_course",
+                 "test_browser_lite_notebooks", "test_browser_lite_pupil", "test_bismarck", "test_browser_table",
+                 "test_notebooks_kernel", "test_classroom", "test_browser_table_lite", "test_pupil_lessons"]
 
 
 def module_of(item: pytest.Item) -> str:

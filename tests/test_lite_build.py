@@ -2,7 +2,7 @@
 
 Parts of the JupyterLite build that need neither browser nor network: which modules get bytecode
 (course_imports) and the site check that refuses a site whose plump_teach wheel has none. The whole
-build runs in tests/browser/test_browser_lite.py.
+build runs once per test run (fixture lite_site in tests/browser/conftest.py).
 """
 import json
 import sys

@@ -12,6 +12,9 @@ jupyterlab   fabrik: `base_url = jupyterlab(*filer)` kopierar filerna till en to
              JupyterLab där (127.0.0.1, ledig port, utan token). Servern stoppas efter testet, även vid fel.
 voila        fabrik: `url = voila(notebook, *andra_filer)` startar Voilà på notebooken på samma sätt.
 jupyterlab_module  som jupyterlab, men en server för alla tester i modulen.
+lite_site    webbplatsen utan installation (tools/lite.py build), byggd en gång per körning och process (en
+             andra process väntar på bygget och återanvänder det); ger mappen.
+lite_server  lite_site serverad med `tools/lite.py serve` på en ledig port; stoppas efter testet.
 
 Hjälpfunktionerna (open_notebook_and_run_all, wait_for_text, outputs, screenshot …) finns i
 browser_helpers.py. Serverloggarna (jupyterlab.log, voila.log) ligger i testets tmp_path och visas
@@ -21,13 +24,17 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from browser_helpers import (CHROMIUM, CHROMIUM_ARGS, RequestLog, copy_into, screenshot, server_env,
-                             start_server, unavailable)
+                             start_server, tail, unavailable)
+from lite_helpers import BUILD_TIMEOUT, LITE, ROOT as PROJECT
 
 
 def pytest_configure(config):
@@ -192,5 +199,37 @@ def voila(tmp_path):
 
     try:
         yield start
+    finally:
+        for s in servers: s.stop()
+
+
+# ---------------------------------------------------------------- webbplatsen utan installation
+
+@pytest.fixture(scope="session")
+def lite_site(tmp_path_factory):
+    "Build (or reuse) the site once per session; return its folder."
+    if not (shutil.which("npm") and shutil.which("node")) and not (PROJECT / "_lite" / "site" / "index.html").exists():
+        unavailable("npm och node (för att hämta Pyodide och kompilera i förväg)",
+                    "npm and node (to fetch Pyodide and precompile)")
+    log = tmp_path_factory.mktemp("lite") / "build.log"
+    t0 = time.monotonic()
+    with open(log, "w") as f:
+        r = subprocess.run([sys.executable, str(LITE), "build"], cwd=PROJECT, stdout=f, stderr=subprocess.STDOUT,
+                           stdin=subprocess.DEVNULL, timeout=BUILD_TIMEOUT)
+    took = time.monotonic() - t0
+    if r.returncode:
+        pytest.fail(f"tools/lite.py build misslyckades ({r.returncode}):\n{tail(log, 80)}", pytrace=False)
+    print(f"\n[lite] tools/lite.py build: {took:.1f} s\n{tail(log, 3)}")
+    return PROJECT / "_lite" / "site"
+
+
+@pytest.fixture
+def lite_server(lite_site, tmp_path):
+    "Serve the site with `tools/lite.py serve` on a free loopback port; stopped after the test."
+    servers = []
+    cmd = lambda port: [sys.executable, str(LITE), "serve", "--port", str(port), "--dir", str(lite_site)]
+    try:
+        yield start_server(cmd, "/jupyter-lite.json", PROJECT, tmp_path / "lite-serve.log", server_env(tmp_path),
+                           servers)
     finally:
         for s in servers: s.stop()

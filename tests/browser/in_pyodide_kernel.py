@@ -1,6 +1,6 @@
 """Körs i webbplatsens Pyodide-kärna, inte i pytest: kör många notebooks efter varandra i en och samma kärna.
 
-Runs inside the JupyterLite site's Pyodide kernel (tests/browser/test_browser_lite.py types it into one cell); it
+Runs inside the JupyterLite site's Pyodide kernel (tests/browser/test_browser_lite_notebooks.py types it into one cell); it
 is never imported by pytest. `run_notebooks(names)` runs the code cells of each notebook, read from the site's
 drive (the folder the kernel starts in), as the kernel runs a cell of its own: through the kernel's own
 `run(code)`, which applies JupyterLite's transforms, loads the packages a cell imports from the site's

@@ -12,7 +12,12 @@ import re
 import statistics
 import time
 
+from playwright.sync_api import Error as PlaywrightError
+
 from browser_helpers import covered_buttons, outputs, screenshot, settle, small_buttons, tap_through, wait_for_text
+
+# Så många gånger får knappen försvinna (bordet ritas om) mellan det att den hittas och trycket, innan testet fäller.
+REDRAWN_BEFORE_TAP = 5
 
 # Bordets läge: raden om vems tur det är, sticket på bordet, knappen Nästa giv, och om partiet är slut.
 JS_TABLE = """(root) => {
@@ -49,11 +54,19 @@ def state(table) -> dict:
 def click_and_wait_gone(page, loc, covered: list) -> float:
     """Tryck på knappen där ett finger träffar (tap_through; något över dess mitt läggs i `covered`), vänta tills just
     den knappen är borta (bordet har ritats om) och returnera tiden för trycket."""
-    handle = loc.element_handle()
-    t0 = time.monotonic()
-    tap_through(handle, covered)
-    page.wait_for_function("(e) => !e.isConnected", arg=handle, timeout=60_000)
-    return t0
+    for attempt in range(REDRAWN_BEFORE_TAP):
+        handle = loc.element_handle()
+        t0 = time.monotonic()
+        try:
+            tap_through(handle, covered)
+        except PlaywrightError as e:
+            # Bordet ritades om mellan det att knappen hittades och trycket (raden om vems tur det är kan komma
+            # före handen som ritas efter den). En elev ser den nya handen och trycker där: leta upp knappen igen.
+            if "not attached" not in str(e): raise
+            continue
+        page.wait_for_function("(e) => !e.isConnected", arg=handle, timeout=60_000)
+        return t0
+    raise AssertionError(f"knappen ritades om {REDRAWN_BEFORE_TAP} gånger innan den gick att trycka på: {loc}")
 
 
 def seconds(xs: list[float]) -> str:

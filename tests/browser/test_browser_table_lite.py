@@ -27,7 +27,7 @@ from browser_helpers import LITE_BOOT_TIMEOUT, tap_through, wait_for_text
 from table_helpers import check_sizes as table_sizes
 from table_helpers import (click_and_wait_gone, covered_problem, open_analysis, play_game, seconds, start_short_game,
                            table_output)
-from test_browser_lite import JS_PUPIL_PAGE, lite_server, lite_site, wait_pupil_page  # noqa: F401 (fixturer)
+from lite_helpers import JS_PUPIL_PAGE, wait_pupil_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]
 

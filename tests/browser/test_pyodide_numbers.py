@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import unavailable
-from test_browser_lite import lite_site  # noqa: F401 (fixtur: webbplatsen byggs en gång per körning)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
