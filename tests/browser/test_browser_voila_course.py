@@ -106,9 +106,21 @@ def first_puzzle(nb: dict):
 
 
 def open_page(page, base: str, name: str):
-    "Öppna sidan och vänta tills Voilà har kört den och alla utdata (även widgetarna) är ritade."
+    """Öppna sidan och vänta tills Voilà har kört den och alla utdata (även widgetarna) är ritade.
+
+    Voilà's widget manager (widgets-manager8) gives the kernel 4 s to send the state of every widget at once
+    ("Control comm did not respond in time"); past that it falls back to asking for each widget alone, and that
+    fallback can draw a widget before the widgets inside it exist: "Error displaying widget: model not found".
+    With three test processes on two cores this happened once in five whole runs (65 page loads). A pupil would
+    reload the page, and so does the test, once, and says so; a second failure, or any other, fails the test."""
     page.goto(base + name, timeout=RENDER_TIMEOUT)
-    wait_for_rendered(page, name)
+    try:
+        wait_for_rendered(page, name)
+    except AssertionError as e:
+        if "model not found" not in str(e): raise
+        print(f"\n[voila] {name}: Voilà hann inte hämta widgetarna på 4 s ({e}); sidan laddas om en gång")
+        page.reload(timeout=RENDER_TIMEOUT)
+        wait_for_rendered(page, name)
 
 
 def wait_for_rendered(page, name: str):
