@@ -427,7 +427,10 @@ def _ids(cards) -> set[int]: return {c.id for c in cards}
 def _plump_view(state: PlumpState, seat: int) -> SeatView:
     _check_view_seat(state, seat)
     d, tp = state.deal, state.deal.tricks
-    vis = visible_seats(seat, d.n, d.cards, d.rules) if d.phase == 'bidding' else [seat]
+    seen = visible_seats(seat, d.n, d.cards, d.rules)
+    # P15: korten som platsen såg under budgivningen (de andras, i pannan) är sedda hela given, och när spelet
+    # börjar har platsen sitt eget kort i handen
+    vis = seen if d.phase == 'bidding' else sorted({seat, *seen})
     hand = d.hand(seat) if seat in vis else Cards()
     others = {s: d.hand(s) for s in vis if s != seat}
     known = set(_played_ids(tp)) | _ids(hand) | {c.id for h in others.values() for c in h}

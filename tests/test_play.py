@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plump_teach.bismarck import BismarckError, BismarckGame
-from plump_teach.cards import DECK_IDS, SUITS, card_from_id
+from plump_teach.cards import DECK_IDS, SUITS, card_from_id, parse_card, parse_cards
 from plump_teach.play import (Bid, BismarckState, ChooseMode, Discard, PlayCard, PlumpState, playout)
-from plump_teach.plump import PlumpGame
-from plump_teach.plump_rules import PlumpError, deal_schedule
+from plump_teach.plump import PlumpDeal, PlumpGame
+from plump_teach.plump_rules import PlumpError, PlumpRules, deal_schedule
 
 from test_properties import valid_rules
 
@@ -65,6 +65,12 @@ def check_view(state, seat, rng):
     assert [len(h) for h in s.deal.tricks.hands] == [len(h) for h in tp.hands] or state.game == 'bismarck'
     assert (s.deal.tricks.trick, s.deal.tricks.history, s.taken) == (tp.trick, tp.history, state.taken)
     if v.hand: assert set(s.hand(seat)) == set(v.hand)
+    for o, h in v.others.items(): assert set(s.hand(o)) == set(h), o      # the cards the seat sees stay as they are
+    # P15: with the card on the forehead a seat sees the others' cards while bidding, and keeps them for the whole deal
+    if state.game == 'plump' and state.cards == 1 and state.rules.blind_one_card:
+        others = [o for o in range(state.n) if o != seat]
+        assert sorted(v.others) == others, (state.phase, v.others)
+        if state.phase == 'bidding': assert not v.hand
     for o in range(state.n):
         if o == seat: continue
         assert not any(c.suit in v.voids[o] for c in s.hand(o))
@@ -135,6 +141,22 @@ def test_plump_state_follows_the_deal(data):
             seat = game.deal.to_act
             game.bid(seat, a.tricks) if isinstance(a, Bid) else game.play(seat, a.card)
         assert game.deals[-1].points() == state.returns()
+
+
+def test_a_seat_keeps_what_it_saw_with_the_card_on_the_forehead_p15():
+    "Issue 27: after the bids the view still has the others' cards, and a sample deals them the cards they hold."
+    state = PlumpState(PlumpDeal(3, ['♠2', '♥K', '♦7'], trump_card='♣5', dealer=2,
+                                 rules=PlumpRules(blind_one_card=True)))
+    assert state.view(0).others == {1: parse_cards('♥K'), 2: parse_cards('♦7')} and not state.view(0).hand
+    for _ in range(3): state.apply(state.legal_actions()[0])
+    assert state.phase == 'playing'
+    v = state.view(0)
+    assert v.others == {1: parse_cards('♥K'), 2: parse_cards('♦7')} and v.hand == parse_cards('♠2')
+    assert parse_card('♥K') not in v.unseen and parse_card('♦7') not in v.unseen
+    rng = random.Random(1)
+    for _ in range(20):
+        s = v.sample(rng)
+        assert [s.hand(i) for i in range(3)] == [parse_cards('♠2'), parse_cards('♥K'), parse_cards('♦7')]
 
 
 @settings(max_examples=12, deadline=None, derandomize=True, database=None,
