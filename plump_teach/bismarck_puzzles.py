@@ -48,9 +48,9 @@ def _make_bismarck_score(rng, level):
     def explain(key):
         d = tricks[who] - normal
         way = "tvärtom i pass: " if mode == 'pass' else ""
+        than = f"{abs(d)} över normalen" if d > 0 else f"{abs(d)} under normalen" if d < 0 else "lika med normalen"
         text = (f"{genitive(B_NAMES[who])} normal är {normal} stick ({'förhand' if who == fh else 'inte förhand'}"
-                f"{', pass' if mode == 'pass' else ''}). {tricks[who]} stick är {abs(d)} "
-                f"{'över' if d > 0 else 'under' if d < 0 else 'lika med'} normalen; {way}det ger {_signed(right)}. "
+                f"{', pass' if mode == 'pass' else ''}). {tricks[who]} stick är {than}; {way}det ger {_signed(right)}. "
                 f"Alla tre: {', '.join(f'{B_NAMES[s]} {_signed(pts[s])}' for s in range(3))}, summa 0.")
         return text, ''
     def nudge(key):

@@ -1020,7 +1020,7 @@ def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget
     value = {p: sum(v) / k for p, v in points.items()}
     best = max(value, key=value.get)
     if value[(base[0], base[1])] >= value[best] - 0.5: best = (base[0], base[1])
-    why = base[2] if best == (base[0], base[1]) else "den gav flest poäng i provgivarna (B9)"
+    why = base[2] if best == (base[0], base[1]) else "det spelsättet gav flest poäng i provgivarna (B9)"
     others = [p for p in sorted(value, key=lambda p: -value[p]) if p != best][:2]
     why += (f"; i {k} provgivar gav {_mode_text(*best)} {_signed(value[best])} i snitt"
             + ''.join(f", {_mode_text(*p)} {_signed(value[p])}" for p in others))

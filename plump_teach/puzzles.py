@@ -451,8 +451,9 @@ def _end_puzzle(pos: DealPosition, good) -> Puzzle:
         line = pos.line(more)
         end = taken[seat] + sum(t.winner == seat for t in line)
         if ok:
-            text = (f"Med {c} når du ditt bud, {bid} stick, hur de andra än spelar. Du behöver {need} stick till. "
-                    "Så här kan det gå:")
+            still = (f"Du behöver {need} stick till." if need else
+                     "Du har redan alla stick du behöver; nu gäller det att inte ta fler.")
+            text = f"Med {c} når du ditt bud, {bid} stick, hur de andra än spelar. {still} Så här kan det gå:"
         else:
             text = (f"Efter {c} kan de andra se till att du inte får exakt {bid} stick, vad du än gör sedan. "
                     f"Så här kan de göra. Bättre kort: {Cards(map(card_from_id, sorted(good)))}.")
@@ -822,8 +823,11 @@ def _make_blind_card(rng, level):
     def explain(key):
         pct = round(100 * wins / total)
         won = 'tar' if trick_winner([own, *others], trump) == 0 else 'tar inte'
-        return (f"Av de {total} kort du kan ha tar du sticket med {wins}, alltså {pct} %. Bud {ans} träffar oftast. "
-                f"Ditt kort var {own}, och det {won} sticket.", cards_html([own], 44))
+        if wins == 0: chance = f"Inget av de {total} kort du kan ha tar sticket, så bud 0 träffar alltid."
+        elif wins == total: chance = f"Alla de {total} kort du kan ha tar sticket, så bud 1 träffar alltid."
+        else: chance = (f"{wins} av de {total} kort du kan ha tar sticket, alltså {pct} %, så bud {ans} träffar "
+                        "oftare.")
+        return f"{chance} Ditt kort var {own}, och det {won} sticket.", cards_html([own], 44)
     return Puzzle('', 0, level, '', '', "Bjuder du 0 eller 1?", situation,
                   [Option('0', '0', 'bud 0'), Option('1', '1', 'bud 1')], frozenset([ans]),
                   "Vilka kort slår de andras kort? Finns det trumf bland dem?", explain,

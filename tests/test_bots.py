@@ -368,6 +368,19 @@ def test_a_kept_rule_of_thumb_plan_says_why_when_another_plan_scored_a_little_mo
     assert all(seen.values()), seen
 
 
+def test_a_plan_that_beat_the_rule_of_thumb_is_called_det_spelsattet():
+    "Issue 27: 'Välj pass. Den gav flest poäng' named nothing (a mode is 'ett spelsätt'): the reason says 'det spelsättet'."
+    from plump_teach.bots import simulated_plan
+    for seed in range(60):
+        g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=seed)
+        st = BismarckState.from_game(g)
+        mode, trump, why = simulated_plan(st.view(st.to_act), random.Random(seed), samples=8, budget=None)
+        if "flest poäng i provgivarna" in why: break
+    else:
+        raise AssertionError("ingen plan slog tumregeln i 60 partier")
+    assert why.startswith("det spelsättet gav flest poäng i provgivarna"), why
+
+
 def test_the_lead_note_for_a_player_who_has_made_the_bid():
     "P20 duck: a high card that leads the trick so far gets a sentence saying later players may go over; a low card none."
     from plump_teach.bots import _lead_note
@@ -827,7 +840,7 @@ def test_mode_tips_say_why_the_rule_of_thumb_mode_is_closed_in_the_pupils_voice(
         if closed == 'trumf': continue
         text = hint(view, budget=None, seed=1).reason
         assert not re.search(r"\bjag\b", text), text
-        if "Den gav flest poäng i provgivarna" in text: continue     # provgivarna valde en annan trumf än tumregeln
+        if "Det spelsättet gav flest poäng i provgivarna" in text: continue     # provgivarna valde en annan trumf än tumregeln
         assert f"helst hade du valt {closed}, men i det korta partiet spelas giv 1 som trumf (B5)" in text, text
         assert not re.search(r"\bjag\b", text), text
         checked += 1

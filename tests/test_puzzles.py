@@ -269,7 +269,9 @@ def test_level2_proof_lines_replay_in_the_engine(number):
         assert items == [_html.escape(' '.join(f'{NAMES[w]} {c}' for w, c in t.plays)) + f' → {NAMES[t.winner]} tar sticket'
                          for t in line]
         assert f"Till slut har du {deal.taken[seat]} stick och bjöd {bid}" in fb.html
-        if fb.correct: assert f"Du behöver {bid - d['taken'][seat]} stick till" in fb.text
+        if fb.correct:
+            need = bid - d['taken'][seat]
+            assert (f"Du behöver {need} stick till" if need else "Du har redan alla stick du behöver") in fb.text
 
 
 @pytest.mark.parametrize("kind,level", [('bid_balance', 1), ('dealer_bid', 1), ('dealer_bid', 2),
@@ -353,3 +355,47 @@ def test_bismarck_kinds_come_with_the_puzzles_and_the_app():
     r = subprocess.run([sys.executable, '-c', "import plump_teach.bismarck_puzzles as b, plump_teach.puzzles as p\n"
                         "assert len(p.PUZZLE_KINDS) == 15"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+# ------------------------------------------------------------------ issue 27: the edge cases said right
+
+def test_explanations_word_the_edge_cases_right():
+    """Issue 27: the score explanation says "lika med normalen", not "0 lika med normalen"; Kortet i pannan says
+    "Inget av de 49 kort …, så bud 0 träffar alltid" instead of "tar du sticket med 0, alltså 0 %. Bud 0 träffar
+    oftast"; Rätt kort never says "Du behöver 0 stick till". Each edge case must come up in the puzzles checked."""
+    hit = set()
+    for i in range(1, 300):
+        p = make_puzzle('bismarck_score', i)
+        d = p.data
+        who, t = d['who'], d['tricks'][d['who']]
+        normal = (4 if who == d['forehand'] else 6) if d['mode'] == 'pass' else (8 if who == d['forehand'] else 4)
+        text = p.check(next(iter(p.answers))).text
+        if t == normal:
+            hit.add('normal')
+            assert f"{t} stick är lika med normalen" in text, text
+        else:
+            assert f"{t} stick är {abs(t - normal)} {'över' if t > normal else 'under'} normalen" in text, text
+    for i in range(1, 300):
+        p = make_puzzle('blind_card', i)
+        d = p.data
+        text = p.check('0').text
+        assert "tar du sticket med" not in text and "oftast" not in text, text
+        if d['wins'] == 0:
+            hit.add('none')
+            assert f"Inget av de {d['total']} kort du kan ha tar sticket, så bud 0 träffar alltid." in text, text
+        elif d['wins'] == d['total']:
+            assert f"Alla de {d['total']} kort du kan ha tar sticket, så bud 1 träffar alltid." in text, text
+        else:
+            hit.add('some')
+            ans = next(iter(p.answers))
+            pct = round(100 * d['wins'] / d['total'])
+            assert (f"{d['wins']} av de {d['total']} kort du kan ha tar sticket, alltså {pct} %, så bud {ans} "
+                    "träffar oftare.") in text, text
+    for level in (1, 2):
+        for i in range(1, 150):
+            p = make_puzzle('right_card', i, level)
+            for o in p.options:
+                text = p.check(o.key).text
+                assert "Du behöver 0 stick till" not in text, text
+                if "Du har redan alla stick du behöver" in text: hit.add('made')
+    assert hit == {'normal', 'none', 'some', 'made'}, hit
