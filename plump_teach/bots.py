@@ -961,8 +961,11 @@ class ExpertBot(Bot):
 def make_bot(level: str = 'van', seed=None, budget: float | None = 0.2, samples: int | None = None) -> Bot:
     "En datorspelare på nivån `level` ('nybörjare', 'van' eller 'expert'); `seed` gör den upprepbar."
     kinds = {'nybörjare': BeginnerBot, 'van': Bot, 'expert': ExpertBot}
+    if not isinstance(level, str):
+        raise PlumpError(f"Datorns nivå ska vara en text, en av {', '.join(LEVELS)}.")
     if level not in kinds:
-        raise PlumpError(f"Datorns nivå ska vara en av {', '.join(LEVELS)}, inte {level!r}.")
+        raise PlumpError(f"Datorns nivå ska vara en av {', '.join(LEVELS)}, "
+                         f"inte '{level[:20]}{'…' if len(level) > 20 else ''}'.")
     return kinds[level](seed, budget, samples)
 
 
@@ -1116,6 +1119,8 @@ def _lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str
 
 def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
     "Datorns tips för eleven på `view.seat`: expertens drag, med skälet i två till fyra korta meningar."
+    if not isinstance(view, SeatView):
+        raise PlumpError("Tips behöver det som en spelare ser av läget, en SeatView: till exempel state.view(plats).")
     rng = random.Random(_view_seed(view) if seed is None else seed)
     bidding = view.phase == 'bidding'     # budet: ett fast antal provgivar, som genomgången efter given använder
     bot = ExpertBot(budget=None if bidding else budget, samples=STUDY_SAMPLES if bidding else None)

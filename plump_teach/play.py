@@ -507,6 +507,7 @@ def _random_bids(ctx, state, bid_policy):
         if bids[seat] is not None: continue
         opts = bid_options(d.cards, total, i == d.n - 1, d.rules, seat in d.zero_last)
         b = bid_policy(seat, opts, ctx) if bid_policy else opts[int(ctx.rnd() * len(opts))]
+        if b not in opts: raise PlumpError(f"bid_policy gav budet {b!r}, men plats {seat + 1} får bara bjuda {opts} (P5, P6).")
         bids[seat] = b
         total += b
     ctx.leader = first_leader(d.dealer, bids, d.rules)
@@ -515,6 +516,13 @@ def playout(state, rng: random.Random | None = None, policy=None, bid_policy=Non
     """Spela läget `state` (med full information, till exempel från `SeatView.sample`) till slut och svara med alla
     tagna stick per plats. Läget ändras inte. `policy(seat, legal, ctx)` väljer ett kort-id bland `legal`;
     utan den väljs korten slumpvis. Bud som saknas i Plump fylls i av `bid_policy(seat, options, ctx)` eller slumpas."""
+    if not isinstance(state, (PlumpState, BismarckState)):
+        raise PlumpError("playout spelar ett läge med alla kort kända, ett PlumpState eller BismarckState. En SeatView "
+                         "visar bara det en plats ser: ta view.sample(rng) först.")
+    if rng is not None and not isinstance(rng, random.Random):
+        raise PlumpError("rng ska vara en slumpgenerator, till exempel random.Random(1), eller None.")
+    if not all(f is None or callable(f) for f in (policy, bid_policy)):
+        raise PlumpError("policy och bid_policy ska vara funktioner, eller None för slumpade drag.")
     rnd = (rng or random).random
     ctx = _context(state, rnd)
     if state.game == 'plump' and state.phase == 'bidding': _random_bids(ctx, state, bid_policy)
@@ -541,7 +549,11 @@ def _run(ctx: PlayoutContext, policy) -> list[int]:
                     c = opts.pop(r)
                 else: c = opts.pop(int(rnd() * len(opts)))
             else:
-                c = policy(seat, list(opts) if opts is not None else [x for s in h for x in s], ctx)
+                legal = list(opts) if opts is not None else [x for s in h for x in s]
+                c = policy(seat, legal, ctx)
+                if c not in legal:
+                    raise PlumpError(f"policy gav kortet {c!r}, men plats {seat + 1} får bara lägga "
+                                     f"{Cards(map(card_from_id, legal))} (P10).")
                 h[c >> 4].remove(c)
             trick.append(c)
             gone.add(c)

@@ -72,6 +72,10 @@ class PlumpDeal:
         self.tricks = TrickPlay([[c.id for c in h] for h in hs], leader=forehand(dealer, n), trump=self._trump,
                                 must_trump=rules.must_trump)
         self.dealt = tuple(tuple(sort_hand(h)) for h in hs)
+        if (isinstance(zero_last, (str, bytes)) or not isinstance(zero_last, (list, tuple, set, frozenset))
+                or any(type(s) is not int or not 0 <= s < n for s in zero_last)):
+            raise PlumpError(f"Platserna som bjöd noll i förra given (P16) ska vara en lista med platser 0–{n - 1}, "
+                             "till exempel [0, 2], eller [] om ingen gjorde det.")
         self.zero_last = frozenset(zero_last)
         self.order = bidding_order(dealer, n, rules)
         self.bids: list[int | None] = [None] * n

@@ -8,13 +8,14 @@ Docs: https://plump-teach.github.io/plump_teach/plumpregler.html.md"""
 from __future__ import annotations
 from dataclasses import dataclass, fields, asdict
 import random
-from .cards import Card, FULL_DECK, DECK_IDS, card_from_id
+from .cards import Card, CardError, FULL_DECK, DECK_IDS, card_from_id, parse_card
 
 # %% auto #0
 __all__ = ['HOUSE_RULE_TEXT', 'RULE_PRESETS', 'MIN_PLAYERS', 'MAX_PLAYERS', 'PlumpError', 'PlumpRules', 'RulePreset',
            'rule_preset', 'player_count', 'start_cards', 'deal_schedule', 'left_of', 'forehand', 'dealer_of_deal',
-           'draw_for_dealer', 'bidding_order', 'forbidden_bid', 'bid_options', 'legal_bids', 'bid_error', 'bid_balance',
-           'describe_bids', 'trump_suit', 'deal_ids', 'first_leader', 'hit_points', 'score', 'visible_seats']
+           'draw_for_dealer', 'check_dealer', 'check_rules', 'bidding_order', 'forbidden_bid', 'bid_options',
+           'legal_bids', 'bid_error', 'bid_balance', 'describe_bids', 'trump_suit', 'deal_ids', 'first_leader',
+           'hit_points', 'score', 'visible_seats']
 
 # %% ../nbs/02_plumpregler.ipynb #1fad1b77
 class PlumpError(ValueError):
@@ -184,7 +185,7 @@ def player_count(players) -> int:
         try: n = len(players)
         except TypeError: raise PlumpError("Spelarna ska anges som ett antal eller en lista med namn.") from None
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise PlumpError(f"Plump spelas av 2–6 spelare (P2), inte {n}.")
+        raise PlumpError(f"Plump spelas av 2–6 spelare (P2), inte {_shown(n)}.")
     return n
 
 # %% ../nbs/02_plumpregler.ipynb #6dcdaa6a
@@ -233,8 +234,21 @@ def draw_for_dealer(players, rng: random.Random | int | None = None) -> tuple[in
         if len(contenders) == 1: return contenders[0], rounds
 
 # %% ../nbs/02_plumpregler.ipynb #f44c991e
+def check_dealer(dealer, players: int) -> int:
+    "Givarens plats 0 … players-1, annars ett svenskt `PlumpError`."
+    if type(dealer) is not int or not 0 <= dealer < players:
+        raise PlumpError(f"Givaren ska anges som en plats 0–{players - 1} (0 är den första spelaren), "
+                         f"inte {_shown(dealer)}.")
+    return dealer
+
+def check_rules(rules) -> PlumpRules:
+    if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
+    return rules
+
 def bidding_order(dealer: int, players: int, rules: PlumpRules = PlumpRules()) -> list[int]:
     "Platserna i den ordning de bjuder (P5): förhand först och givaren sist."
+    players = player_count(players)
+    check_dealer(dealer, players), check_rules(rules)
     first = dealer if rules.dealer_bids_first else forehand(dealer, players)
     return [(first + i) % players for i in range(players)]
 
@@ -247,6 +261,9 @@ def forbidden_bid(cards: int, earlier_bids) -> int | None:
 # %% ../nbs/02_plumpregler.ipynb #db331fc0
 def _check_bid_args(cards, earlier_bids, players):
     n = player_count(players)
+    if isinstance(earlier_bids, (str, bytes)) or not isinstance(earlier_bids, (list, tuple)):
+        raise PlumpError("De tidigare buden ska vara en lista med tal, till exempel [2, 1], eller [] om ingen har "
+                         "bjudit än (P5).")
     if type(cards) is not int or not 1 <= cards <= 52 // n:
         raise PlumpError(f"En giv med {_shown(cards)} kort per spelare finns inte för {n} spelare (1–{52 // n}).")
     if len(earlier_bids) >= n:
@@ -293,14 +310,25 @@ def bid_error(bid, cards: int, earlier_bids, players, rules: PlumpRules = PlumpR
             f"Buden får aldrig gå jämnt ut (P6).")
 
 # %% ../nbs/02_plumpregler.ipynb #3a4fcaf6
+def _check_bids_and_cards(cards, bids):
+    if type(cards) is not int or not 1 <= cards <= 52 // MIN_PLAYERS:
+        raise PlumpError(f"En giv har 1–{52 // MIN_PLAYERS} kort per spelare, inte {_shown(cards)}.")
+    if isinstance(bids, (str, bytes)) or not isinstance(bids, (list, tuple)):
+        raise PlumpError("Buden ska vara en lista med tal, ett per spelare, till exempel [2, 1, 0] (P7).")
+    for b in bids:
+        if type(b) is not int or not 0 <= b <= cards:
+            raise PlumpError(f"Budet {_shown(b)} finns inte: ett bud är ett heltal från 0 till {cards} (P5).")
+
 def bid_balance(cards: int, bids) -> str:
     "'underbud' om budsumman är lägre än antalet stick, 'överbud' om den är högre, annars 'jämnt' (P7)."
+    _check_bids_and_cards(cards, bids)
     s = sum(bids)
     return 'underbud' if s < cards else 'överbud' if s > cards else 'jämnt'
 
 def describe_bids(cards: int, bids) -> str:
     "En svensk mening om budsumman och vad den betyder för spelet (P7)."
-    s, kind = sum(bids), bid_balance(cards, bids)
+    kind = bid_balance(cards, bids)
+    s = sum(bids)
     if kind == 'underbud':
         return f"Budsumman {s} är lägre än {cards} stick: underbud. Minst {cards - s} stick blir över, och någon tar fler än den bjöd."
     if kind == 'överbud':
@@ -310,6 +338,11 @@ def describe_bids(cards: int, bids) -> str:
 # %% ../nbs/02_plumpregler.ipynb #98ec229e
 def trump_suit(turned: Card | None, rules: PlumpRules = PlumpRules(), first_deal: bool = False) -> str | None:
     "Trumffärgen i en giv där kortet `turned` vändes upp (`None` om inget vändes), eller `None` för sang (P8)."
+    check_rules(rules)
+    if type(first_deal) is not bool: raise PlumpError("Ange om det är partiets första giv med True eller False.")
+    if turned is not None and not isinstance(turned, Card):
+        try: turned = parse_card(turned)
+        except CardError as e: raise PlumpError(f"Det uppvända kortet: {e}") from None
     if turned is None or rules.sang or (rules.first_deal_sang and first_deal): return None
     if rules.turned_ace_sang and turned.rank == 14: return None
     return turned.suit
@@ -335,7 +368,13 @@ def deal_ids(deck: list[int], players: int, cards: int, dealer: int, rules: Plum
 # %% ../nbs/02_plumpregler.ipynb #8c2d1977
 def first_leader(dealer: int, bids, rules: PlumpRules = PlumpRules()) -> int:
     "Platsen som spelar ut till första sticket (P9); `bids` är buden per plats."
-    n = len(bids)
+    check_rules(rules)
+    if isinstance(bids, (str, bytes)) or not isinstance(bids, (list, tuple)):
+        raise PlumpError("Buden ska vara en lista med ett bud per plats, till exempel [2, 1, 0] (P9).")
+    n = player_count(len(bids))
+    check_dealer(dealer, n)
+    if rules.highest_bidder_leads and any(type(b) is not int or b < 0 for b in bids):
+        raise PlumpError("Alla måste ha bjudit, med heltal, innan den som bjöd högst spelar ut (P9).")
     if not rules.highest_bidder_leads: return forehand(dealer, n)
     order = [(dealer + 1 + i) % n for i in range(n)]
     return max(order, key=lambda seat: (bids[seat], -order.index(seat)))

@@ -491,3 +491,67 @@ def test_public_functions_take_any_arguments(name, data):
     before = fingerprint(args)
     attempt(fn, *args, name=name)
     assert fingerprint(args) == before, f"{name} changed its arguments"
+
+
+# --------------------------------------------------------------------------- Plump's lower entry points (issue 27)
+
+from plump_teach import bots as botm, play as pm, plump as pl, plump_rules as pr   # noqa: E402
+
+_SAMPLE_STATE = pm.PlumpState(pl.PlumpDeal(3, ["♠2 ♥K", "♦7 ♣3", "♥4 ♠9"], trump_card="♣5", dealer=2))
+PLUMP_FUNCTIONS = {
+    "legal_bids": (pr.legal_bids, 5), "bid_error": (pr.bid_error, 6), "bidding_order": (pr.bidding_order, 3),
+    "first_leader": (pr.first_leader, 3), "describe_bids": (pr.describe_bids, 2), "bid_balance": (pr.bid_balance, 2),
+    "trump_suit": (pr.trump_suit, 3), "PlumpDeal": (pl.PlumpDeal, 8), "make_bot": (botm.make_bot, 4),
+    "hint": (botm.hint, 3), "playout": (pm.playout, 2),
+}
+PLUMP_TYPICAL = arg(0, 1, 2, 3, 4, 5, [], [1], [2, 1], [1, 2, 0], ["♠2 ♥K", "♦7 ♣3", "♥4 ♠9"], "♣5", "♥E",
+                    PlumpRules(), PlumpRules(highest_bidder_leads=True), "van", "expert", None, True, False,
+                    _SAMPLE_STATE, _SAMPLE_STATE.view(0), random.Random(1))
+
+
+@pytest.mark.parametrize("name", list(PLUMP_FUNCTIONS))
+@fuzz_settings(40)
+@given(data=st.data())
+def test_plump_lower_entry_points_take_any_arguments(name, data):
+    fn, arity = PLUMP_FUNCTIONS[name]
+    required = sum(p.default is inspect.Parameter.empty for p in inspect.signature(fn).parameters.values())
+    args = [data.draw(PLUMP_TYPICAL, label=f"arg {i}") for i in range(data.draw(st.integers(required, arity), label="arity"))]
+    before = fingerprint(args)
+    attempt(fn, *args, name=name)
+    assert fingerprint(args) == before, f"{name} changed its arguments"
+
+
+@pytest.mark.parametrize("call", [
+    lambda: pr.legal_bids(1, 3, 4), lambda: pr.bid_error(1, 5, None, 4), lambda: pr.bidding_order('0', 4),
+    lambda: pr.first_leader(0, None), lambda: pr.describe_bids('5', [1]), lambda: pr.trump_suit('xx'),
+    lambda: pl.PlumpDeal(3, ["♠2", "♥K", "♦7"], trump_card="♣5", zero_last=None), lambda: botm.hint(None),
+    lambda: botm.make_bot([]), lambda: botm.make_bot(object()), lambda: pm.playout(_SAMPLE_STATE.view(0)),
+], ids=["legal_bids", "bid_error", "bidding_order", "first_leader", "describe_bids", "trump_suit", "zero_last",
+        "hint", "make_bot_list", "make_bot_object", "playout_view"])
+def test_the_careless_calls_of_issue_27_get_a_swedish_error(call):
+    "Each call from issue 27 that let Python's own error out: now one of ours, in Swedish, without object addresses."
+    with pytest.raises(ValueError) as e:
+        call()
+    assert own_error(e.value), type(e.value)
+    check_message(str(e.value), "issue 27")
+    assert "object at 0x" not in str(e.value)
+
+
+def test_a_turned_card_may_be_given_as_text():
+    assert pr.trump_suit('♥E') == '♥' and pr.trump_suit('♥E', PlumpRules(turned_ace_sang=True)) is None
+
+
+def test_a_playout_policy_must_follow_the_rules():
+    "A policy that plays a card not among the legal ones (not following suit) is refused, not silently played."
+    state = pm.PlumpState(pl.PlumpDeal(3, ["♠2 ♥K", "♠7 ♣3", "♥4 ♠9"], trump_card="♣5", dealer=2))
+    for b in (0, 0, 0): state.apply(pm.Bid(b))
+    hand_ids = {s: [c.id for c in state.hand(s)] for s in range(3)}
+    def cheat(seat, legal, ctx):   # a card of the hand that does not follow suit, whenever there is one
+        bad = [x for x in hand_ids[seat] if x not in ctx.gone and x not in legal]
+        return bad[0] if bad else legal[0]
+    with pytest.raises(PlumpError, match="får bara lägga"):
+        pm.playout(state, random.Random(1), policy=cheat)
+    def bad_bid(seat, options, ctx): return 99
+    fresh = pm.PlumpState(pl.PlumpDeal(3, ["♠2 ♥K", "♠7 ♣3", "♥4 ♠9"], trump_card="♣5", dealer=2))
+    with pytest.raises(PlumpError, match="får bara bjuda"):
+        pm.playout(fresh, random.Random(1), bid_policy=bad_bid)
