@@ -10,7 +10,7 @@ import html
 import unicodedata
 
 # %% auto #0
-__all__ = ['MAX_NAME_LENGTH', 'clean_name', 'name_key', 'check_names', 'find_name', 'genitive', 'esc']
+__all__ = ['MAX_NAME_LENGTH', 'LOOKALIKES', 'clean_name', 'name_key', 'check_names', 'find_name', 'genitive', 'esc']
 
 # %% ../nbs/16_namn.ipynb #669e2f22
 MAX_NAME_LENGTH = 30
@@ -22,9 +22,19 @@ def clean_name(name: str) -> str:
                    if ch.isspace() or unicodedata.category(ch) not in ('Cf', 'Cc', 'Cs', 'Co', 'Cn'))
     return ' '.join(text.split())
 
+# Kyrilliska och grekiska bokstäver som ser ut som latinska, som små bokstäver (stora och små räknas lika), ur
+# Unicodes lista över tecken som går att förväxla: bara de som ser likadana ut.
+LOOKALIKES = str.maketrans({
+    'а': 'a', 'в': 'b', 'е': 'e', 'і': 'i', 'ј': 'j', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c',
+    'т': 't', 'у': 'y', 'х': 'x', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'ӏ': 'l',
+    'α': 'a', 'β': 'b', 'ε': 'e', 'η': 'h', 'ι': 'i', 'κ': 'k', 'μ': 'm', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'τ': 't',
+    'υ': 'y', 'χ': 'x', 'ζ': 'z', 'ϲ': 'c'})
+
 def name_key(name: str) -> str:
-    "Det som jämförs när två namn ska vara olika: det rensade namnet utan skillnad på stora och små bokstäver."
-    return clean_name(name).casefold()
+    """Det som jämförs när två namn ska vara olika: det rensade namnet utan skillnad på stora och små bokstäver,
+    med tecken som bara är en annan form av samma bokstav (NFKC: Ａ blir A) och med kyrilliska och grekiska
+    bokstäver som ser ut som latinska (`LOOKALIKES`) räknade som de latinska."""
+    return unicodedata.normalize('NFKC', clean_name(name)).casefold().translate(LOOKALIKES)
 
 # %% ../nbs/16_namn.ipynb #12db8cd7
 def check_names(players, error: type[ValueError] = ValueError, count: tuple[int, int] | None = None,

@@ -275,6 +275,8 @@ ZWSP = "\u200b"
     (["Åsa", "A\u030asa", "Bo"], "Två spelare heter Åsa"),
     (["Anna", "Anna" + ZWSP, "Bo"], "Två spelare heter Anna"),
     (["Anna", "ANNA", "Bo"], "Två spelare heter ANNA"),
+    (["Anna", "\u0410nna", "Bo"], "Två spelare heter \u0410nna"),   # a Cyrillic А looks like A (issue 27)
+    (["Bo", "ＢＯ", "Anna"], "Två spelare heter ＢＯ"),                # fullwidth letters
     (["Anna", ZWSP], "Spelare 2 behöver ett namn"),
     (["Anna", 7], "Spelare 2 behöver ett namn skrivet med bokstäver"),
     (["Anna"], "2–6 spelare"),
