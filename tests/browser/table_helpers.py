@@ -19,6 +19,11 @@ from browser_helpers import covered_buttons, outputs, screenshot, settle, small_
 # Så många gånger får knappen försvinna (bordet ritas om) mellan det att den hittas och trycket, innan testet fäller.
 REDRAWN_BEFORE_TAP = 5
 
+# Handen som är ritad för elevens tur: kortens tips säger "Lägg ♥K", varför kortet inte får läggas, eller att det kan
+# väljas att lägga bort (Bismarck). Utanför elevens tur är tipset bara kortets namn.
+HAND_FOR_THIS_TURN = ('button.pt-kort[title^="Lägg "], button.pt-kort[title*=": "], button.pt-kort[title^="Välj "], '
+                      'button.pt-kort[title^="Ångra"]')
+
 # Bordets läge: raden om vems tur det är, sticket på bordet, knappen Nästa giv, och om partiet är slut.
 JS_TABLE = """(root) => {
   const turn = root.querySelector('p[aria-live="polite"]')?.innerText.trim() || '';
@@ -109,6 +114,9 @@ def play_game(page, table, covered: list, check, card_tips: int = 1, time_replie
                 out["problems"] += check("bud", table)
             click_and_wait_gone(page, table.locator("button.pt-bud:not([disabled])").first, covered)
         elif s["turn"].startswith("Din tur att"):
+            # raden om vems tur det är kan synas före handen som ritas för turen: vänta på den handen (dess kort
+            # säger "Lägg …" eller varför inte), annars läses den förra handen, där inget kort är grått
+            table.locator(HAND_FOR_THIS_TURN).first.wait_for(timeout=60_000)
             if no_cards_in_log:              # datorns bud med skäl, men utan datorns kort medan given pågår
                 log = table.locator(".pt-ruta").filter(has_text="Vad som har hänt i given")
                 if log.count():
