@@ -485,9 +485,14 @@ TYPICAL = arg("♥E ♠K ♦2 ♣3", "♥K ♥3 ♠E ♦2", "♥9", "sang", "tru
 @fuzz_settings(40)
 @given(data=st.data())
 def test_public_functions_take_any_arguments(name, data):
-    fn, arity = FUNCTIONS[name]
+    call_with_drawn_arguments(FUNCTIONS, TYPICAL, name, data)
+
+
+def call_with_drawn_arguments(functions: dict, typical, name: str, data):
+    "Call functions[name] with drawn arguments (at least the required ones): ours or a result, arguments unchanged."
+    fn, arity = functions[name]
     required = sum(p.default is inspect.Parameter.empty for p in inspect.signature(fn).parameters.values())
-    args = [data.draw(TYPICAL, label=f"arg {i}") for i in range(data.draw(st.integers(required, arity), label="arity"))]
+    args = [data.draw(typical, label=f"arg {i}") for i in range(data.draw(st.integers(required, arity), label="arity"))]
     before = fingerprint(args)
     attempt(fn, *args, name=name)
     assert fingerprint(args) == before, f"{name} changed its arguments"
@@ -513,12 +518,7 @@ PLUMP_TYPICAL = arg(0, 1, 2, 3, 4, 5, [], [1], [2, 1], [1, 2, 0], ["♠2 ♥K", 
 @fuzz_settings(40)
 @given(data=st.data())
 def test_plump_lower_entry_points_take_any_arguments(name, data):
-    fn, arity = PLUMP_FUNCTIONS[name]
-    required = sum(p.default is inspect.Parameter.empty for p in inspect.signature(fn).parameters.values())
-    args = [data.draw(PLUMP_TYPICAL, label=f"arg {i}") for i in range(data.draw(st.integers(required, arity), label="arity"))]
-    before = fingerprint(args)
-    attempt(fn, *args, name=name)
-    assert fingerprint(args) == before, f"{name} changed its arguments"
+    call_with_drawn_arguments(PLUMP_FUNCTIONS, PLUMP_TYPICAL, name, data)
 
 
 @pytest.mark.parametrize("call", [
