@@ -471,10 +471,40 @@ LITE_BOOT_TIMEOUT = 120_000   # ms: Pyodide har startat och notebookens första 
 
 def wait_for_lite_notebook(page, name: str):
     """JupyterLite: notebooken `name` är den synliga fliken och dess celler finns. Fliken väntas in först: efter en
-    omladdning återställer JupyterLite de gamla flikarna, och deras celler syns innan `name` har öppnats."""
-    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current", has_text=name).wait_for(timeout=KERNEL_TIMEOUT)
+    omladdning återställer JupyterLite de gamla flikarna, och deras celler syns innan `name` har öppnats.
+    LITE_BOOT_TIMEOUT: with three test processes on two cores, another page may be starting Pyodide meanwhile."""
+    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current", has_text=name).wait_for(
+        timeout=LITE_BOOT_TIMEOUT)
     page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").filter(visible=True).first.wait_for(
-        timeout=KERNEL_TIMEOUT)
+        timeout=LITE_BOOT_TIMEOUT)
+
+
+# JupyterLab's saved workspace in JupyterLite: the state database in the browser's IndexedDB. Its layout lists the
+# open tabs as "notebook:<path>" once JupyterLab has saved it, which it does a while after the change.
+JS_SAVED_TABS = """async () => {
+  const db = await new Promise((ok, no) => { const q = indexedDB.open('JupyterLite Storage - /');
+                                             q.onsuccess = () => ok(q.result); q.onerror = no; });
+  try {
+    if (!db.objectStoreNames.contains('statedb')) return '';
+    const v = await new Promise(ok => { const q = db.transaction('statedb').objectStore('statedb').get('default');
+                                        q.onsuccess = () => ok(q.result); q.onerror = () => ok(null); });
+    const main = v && v.data && v.data['layout-restorer:data'] && v.data['layout-restorer:data'].main;
+    return JSON.stringify(main && main.dock || '');
+  } finally { db.close(); }
+}"""
+
+
+def wait_for_saved_tabs(page, paths, timeout: int = LITE_BOOT_TIMEOUT) -> None:
+    """JupyterLite: wait until the workspace JupyterLab saved in the browser lists a tab for every path in `paths`
+    (instead of a fixed pause: under load the save comes later)."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        dock = page.evaluate(JS_SAVED_TABS)
+        if all(f"notebook:{p}" in dock for p in paths):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"arbetsytan sparades inte med flikarna {list(paths)}: {dock[:300]}")
+        page.wait_for_timeout(250)
 
 
 def open_lite_puzzles(page, base_url: str, wrong: str):

@@ -30,9 +30,9 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import (JS_RUN_STATE, KERNEL_TIMEOUT, LITE_BOOT_TIMEOUT, click, open_lite_puzzles, outputs,
+from browser_helpers import (JS_RUN_STATE, LITE_BOOT_TIMEOUT, click, open_lite_puzzles, outputs,
                              play_first_deal, right_and_wrong, run_all_cells, screenshot, server_env, start_server,
-                             wait_for_kernel_idle, wait_for_lite_notebook, wait_for_text)
+                             wait_for_kernel_idle, wait_for_lite_notebook, wait_for_saved_tabs, wait_for_text)
 from lite_helpers import LITE, ROOT, link, wait_pupil_page
 from plump_teach.lesson import PUPIL_LESSONS
 from plump_teach.puzzles import make_puzzle
@@ -101,7 +101,7 @@ def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record
     page.goto(lite_server + "/lab/index.html?path=index.ipynb&elev=0")
     wait_for_lite_notebook(page, "index.ipynb")
     wait_for_text(page, "Elev: börja här", within="#jp-main-dock-panel .jp-NotebookPanel .jp-RenderedMarkdown")
-    wait_for_kernel_idle(page)
+    wait_for_kernel_idle(page, timeout=LITE_BOOT_TIMEOUT)
     state = run_all_cells(page, timeout=LITE_BOOT_TIMEOUT)
     assert not state["errors"], state
     screenshot(page, "lite-index")
@@ -122,7 +122,7 @@ def open_protocol_notebook(page, base_url: str):
     name = "13_protokollforare.ipynb"
     page.goto(f"{base_url}/lab/index.html?path={name}")
     wait_for_lite_notebook(page, name)
-    wait_for_kernel_idle(page)
+    wait_for_kernel_idle(page, timeout=LITE_BOOT_TIMEOUT)
     run_all_cells(page, timeout=LITE_BOOT_TIMEOUT)
     return outputs(page).last
 
@@ -251,12 +251,14 @@ def test_pages_opened_as_files_explain_what_to_do(page, lite_site):
 def test_return_visit_opens_one_page_and_one_python(page, lite_server):
     """The teacher mode (?elev=0) leaves two lesson tabs in the saved workspace; the pupil who comes back gets
     the start page alone and no Python, then one Python for the lesson, and after a reload still one."""
+    opened = []
     for lesson in PUPIL_LESSONS[:2]:
         page.goto(f"{lite_server}/lab/index.html?path=elev/{lesson.file}&elev=0")
         wait_for_lite_notebook(page, lesson.file)
-        page.wait_for_timeout(2000)        # JupyterLab sparar arbetsytan en stund efter ändringen
+        opened.append(f"elev/{lesson.file}")
+        wait_for_saved_tabs(page, opened)   # JupyterLab saves the workspace a while after the change
     page.wait_for_function("() => document.querySelectorAll('#jp-main-dock-panel .lm-TabBar-tab').length >= 2",
-                           timeout=KERNEL_TIMEOUT)
+                           timeout=LITE_BOOT_TIMEOUT)
     before = kernels(page)
 
     t0 = time.monotonic()

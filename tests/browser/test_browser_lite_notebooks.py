@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import RequestLog, server_env, start_server, wait_for_kernel_idle, wait_for_lite_notebook, wait_for_text
+from browser_helpers import (LITE_BOOT_TIMEOUT, RequestLog, server_env, start_server, wait_for_kernel_idle,
+                             wait_for_lite_notebook, wait_for_text)
 from lite_helpers import LITE, ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
@@ -73,7 +74,7 @@ def library_notebooks_in_pyodide(browser, lite_site, tmp_path_factory):
         page.on("websocket", lambda ws: log.record(ws.url))
         page.goto(f"{base}/lab/index.html?path=index.ipynb&elev=0")
         wait_for_lite_notebook(page, "index.ipynb")
-        wait_for_kernel_idle(page)
+        wait_for_kernel_idle(page, timeout=LITE_BOOT_TIMEOUT)
         code = base64.b64encode(RUNNER.read_text(encoding="utf-8").encode()).decode()
         type_into_new_cell(page, f"import base64; g = {{}}; exec(base64.b64decode('{code}').decode(), g); "
                                  f"await g['main']({OTHER_NOTEBOOKS!r})")
