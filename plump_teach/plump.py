@@ -63,6 +63,10 @@ class PlumpDeal:
         if len(set(dealt)) != len(dealt): raise PlumpError("Samma kort finns på två händer.")
         if tc is not None and tc in dealt and len(dealt) < 52:
             raise PlumpError(f"Trumfkortet {tc} ligger i talongen och kan inte samtidigt finnas på en hand (P8).")
+        if tc is not None and turns_no_card(rules, first_deal):
+            which = "sang spelas varje giv" if rules.sang else "om första given spelas den"
+            raise PlumpError(f"Med husregeln {which} utan trumf, och då vänds inget kort upp (P8). Ange given utan "
+                             f"trumfkort i stället för {tc}.")
         if tc is not None and len(dealt) == 52 and rules.empty_stock_sang:
             raise PlumpError("Hela leken är utdelad, och med husregeln att ingen talong betyder sang vänds inget "
                              f"trumfkort (P8). Ange given utan trumfkort i stället för {tc}.")
@@ -257,7 +261,7 @@ def _start_deal(self: PlumpGame, index: int, hands=None, trump_card=None):
         rng = random.Random(f"plump:{self.seed}:{index}")
         deck = list(DECK_IDS)
         rng.shuffle(deck)
-        ids, turned = deal_ids(deck, self.n, cards, dealer, self.rules, rng)
+        ids, turned = deal_ids(deck, self.n, cards, dealer, self.rules, rng, first_deal=index == self.first_deal)
         hands = [[card_from_id(c) for c in h] for h in ids]
         trump_card = None if turned is None else card_from_id(turned)
     prev = self.deals[-1] if self.deals else None
@@ -283,8 +287,7 @@ def _set_hands(self: PlumpGame, hands, trump_card=None) -> PlumpGame:
     if any(len(h) != cards for h in hands):
         raise PlumpError(f"I den här given ska alla ha {cards} kort (P3); händerna har {[len(h) for h in hands]}.")
     first, no_stock = self.deal_index == self.first_deal, self.n * cards == 52
-    if trump_card is None and not (self.rules.sang or (self.rules.first_deal_sang and first)
-                                   or (no_stock and self.rules.empty_stock_sang)):
+    if trump_card is None and not (turns_no_card(self.rules, first) or (no_stock and self.rules.empty_stock_sang)):
         where = ("översta kortet vänds före utdelningen" if no_stock else
                  f"{52 - self.n * cards} kort blir kvar i talongen och det översta vänds upp")
         raise PlumpError(f"Ange trumfkortet också: i den här given {where}, och dess färg är trumf (P8). "
@@ -377,7 +380,11 @@ def _game_from_dict(cls, d) -> PlumpGame:
     "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `15_sparade_spel`)."
     return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Plump-parti", error=PlumpError,
                       make=lambda d: cls(d['players'], PlumpRules.from_dict(d['rules']), d['seed'], d['first_deal'], d['dealer']),
-                      events={'bid': cls.bid, 'play': cls.play, 'result': cls.record_result, 'hands': cls.set_hands})
+                      events={'bid': cls.bid, 'play': cls.play, 'result': cls.record_result, 'hands': _replay_hands})
+
+def _replay_hands(game: PlumpGame, hands, trump_card=None) -> PlumpGame:
+    "Ett sparat 'hands'-drag; filer från före P8-rättelsen kan ha ett trumfkort i en sang-giv, och det kortet syntes aldrig."
+    return game.set_hands(hands, None if turns_no_card(game.rules, game.deal_index == game.first_deal) else trump_card)
 
 def _game_from_json(cls, text: str) -> PlumpGame:
     "Ett parti från JSON-text skriven av `to_json`."

@@ -401,7 +401,7 @@ def _make_end_position(rng):
         rules = PlumpRules(sang=rng.random() < 0.2)
         deck = list(DECK_IDS); rng.shuffle(deck)
         dealt, turned = deal_ids(deck, n, cards, dealer, rules)
-        trump = suit_index(trump_suit(card_from_id(turned), rules))
+        trump = suit_index(trump_suit(None if turned is None else card_from_id(turned), rules))
         play = TrickPlay(dealt, forehand(dealer, n), trump)   # P9: förhand spelar ut först
         played = []
         for _ in range((cards - size) * n + rng.randrange(n)):
@@ -418,7 +418,8 @@ def _make_end_position(rng):
         else: continue
         bids = _shown_bids(rng, n, cards, dealer, seat, bid, play.taken)
         if bids is None: continue
-        pos = DealPosition(tuple(sort_hand(map(card_from_id, h)) for h in dealt), card_from_id(turned), dealer,
+        pos = DealPosition(tuple(sort_hand(map(card_from_id, h)) for h in dealt),
+                           None if turned is None else card_from_id(turned), dealer,
                            tuple(bids), tuple(map(card_from_id, played)), rules)
         return _end_puzzle(pos, good)
     raise PlumpError("Hittade inget slutspel att fråga om.")
@@ -597,23 +598,27 @@ def _make_trump(rng, level):
             ace = next(c for c in deck if c.rank == 14); deck.remove(ace); deck.insert(players * cards, ace)
     else:
         rules, cards = PlumpRules(thirteen_cards=True, empty_stock_sang=rng.random() < 0.5), 13
-    ids, turned = deal_ids([c.id for c in deck], players, cards, 0, rules, random.Random(1))
-    shown = deck[0] if case == 'empty' else deck[players * cards]
+    ids, turned = deal_ids([c.id for c in deck], players, cards, 0, rules, random.Random(1), first_deal=first_deal)
+    # kortet som syns: det uppvända, eller inget alls i en giv som redan är sang enligt husreglerna (P8)
+    shown = None if turned is None else card_from_id(turned)
     trump = trump_suit(None if turned is None else card_from_id(turned), rules, first_deal)
     if case == 'empty':
         story = (f"Fyra spelare får 13 kort var, så hela leken delas ut och ingen talong blir kvar. "
                  + ("Husregel: ingen talong kvar betyder sang." if rules.empty_stock_sang else
                     f"Givaren visade {shown} före utdelningen och blandade sedan in det."))
+    elif shown is None:  # sang, eller första given med husregeln om den
+        story = f"Givaren delade ut {cards} kort var till fyra spelare och vände inte upp något kort."
     else:
         story = f"Givaren delade ut {cards} kort var till fyra spelare och vände upp {shown}."
-        if case == 'first_deal': story += " Det är partiets " + ("första giv." if first_deal else "andra giv.")
+    if case == 'first_deal': story += " Det är partiets " + ("första giv." if first_deal else "andra giv.")
     rule_text = '; '.join(HOUSE_RULE_TEXT[k] for k in rules.changed()) or 'grundreglerna'
-    situation = f'<p>{story}</p><p>{cards_html([shown], 56)}</p><p>Regler: {rule_text}.</p>'
+    picture = '' if shown is None else f'<p>{cards_html([shown], 56)}</p>'
+    situation = f'<p>{story}</p>{picture}<p>Regler: {rule_text}.</p>'
     opts = [Option(s, f"{s} {SUIT_NAMES[s]}", SUIT_NAMES[s]) for s in SUITS] + [Option('sang', 'Sang', 'sang, ingen trumf')]
     def explain(key):
         if trump is None:
-            if rules.sang: why = "Med sang spelas ingen giv med trumf."
-            elif case == 'first_deal': why = "Första given spelas utan trumf med den här husregeln."
+            if rules.sang: why = "Med sang spelas ingen giv med trumf, så inget kort vänds upp."
+            elif case == 'first_deal': why = "Första given spelas utan trumf med den här husregeln, så inget kort vänds upp."
             elif case == 'ace': why = "Ett uppvänt ess betyder sang med den här husregeln."
             else: why = "Ingen talong, inget trumfkort: given spelas i sang."
         else:
@@ -628,13 +633,14 @@ def _make_trump(rng, level):
             if case == 'first_deal': why += " Husregeln om sang gäller bara första given."
             return why, ''
         if trump is None:
-            return (f"{SUIT_NAMES[key].capitalize()} är inte trumf här. Läs reglerna under kortet: säger någon av dem "
+            return (f"{SUIT_NAMES[key].capitalize()} är inte trumf här. Läs reglerna: säger någon av dem "
                     "något om just den här given?", '')
         return (f"Trumf är färgen på kortet som {'visades' if case == 'empty' else 'vändes upp'}, och det kortet "
                 f"är inte {SUIT_NAMES[key]}.", '')
     return Puzzle('', 0, level, '', '', "Vilken färg är trumf i den här given?", situation, opts,
                   frozenset(['sang' if trump is None else trump]),
-                  "Vilka husregler gäller, och säger någon av dem något om just det här kortet?", explain,
+                  "Vilka husregler gäller, och säger någon av dem något om just "
+                  + ("den här given?" if shown is None else "det här kortet?"), explain,
                   {'case': case, 'rules': rules, 'shown': shown, 'first_deal': first_deal}, nudge=nudge)
 
 # %% ../nbs/07_pusselmotor.ipynb #d27c0b89

@@ -56,10 +56,15 @@ def test_rules_text_whole_game(n):
 
 
 def test_rules_text_turned_ace_happens_and_means_sang():
-    """Over many seeds, some deal turns an ace and is played without trump (R)."""
+    """Over many seeds, some second deal turns an ace and is played without trump (R). The first deal turns no
+    card at all (R: trump from the second deal on)."""
     aces = 0
     for seed in range(40):
-        g = PlumpGame(NAMES[:4], PlumpRules.preset('regeltexten'), seed=seed, first_deal=1)
+        g = PlumpGame(NAMES[:4], PlumpRules.preset('regeltexten'), seed=seed)
+        assert (g.deal.trump_card, g.deal.trump) == (None, None)
+        while g.phase == 'bidding':
+            g.bid(g.to_act, g.legal_bids()[0])
+        g.record_result([g.deal.cards, 0, 0, 0])
         if g.deal.trump_card.rank == 14:
             aces += 1
             assert g.deal.trump is None

@@ -29,7 +29,7 @@ from examples import prop_settings
 from plump_teach.cards import FULL_DECK, RANK_SYMBOLS, Card
 from plump_teach.plump import PlumpDeal, PlumpGame
 from plump_teach.plump_rules import (PlumpError, PlumpRules, deal_schedule, hit_points,
-                                     legal_bids as rules_legal_bids, score)
+                                     legal_bids as rules_legal_bids, score, turns_no_card)
 from plump_teach.sim import random_playout
 from plump_teach.tricks import trick_winner
 
@@ -274,8 +274,11 @@ class Driver:
         assert all(len(h) == cards for h in deal.dealt)
         assert len(dealt) == n * cards == len(set(dealt))
         assert [list(h) for h in deal.dealt] == [list(h) for h in deal.hands]
-        # P8: the turned card is not in a hand unless the whole deck is dealt
-        if n * cards < 52:
+        # P8: the turned card is not in a hand unless the whole deck is dealt; a deal that is sang by the house
+        # rules (sang, or the first deal with first_deal_sang) turns no card
+        if turns_no_card(rules, idx == g.first_deal):
+            assert deal.trump_card is None
+        elif n * cards < 52:
             assert deal.trump_card is not None and deal.trump_card not in set(dealt)
         elif rules.empty_stock_sang:
             assert deal.trump_card is None

@@ -60,7 +60,10 @@ def expected_answers(p):
         return {str(plain_score(d['bid'], d['tricks'], d['cards'], d['rules']))}
     if p.kind == 'trump':
         r, shown = d['rules'], d['shown']
-        if r.sang or (d['case'] == 'first_deal' and d['first_deal']): return {'sang'}
+        # P8: in a deal that is sang by the house rules no card is turned, and none is shown
+        no_card = r.sang or (d['case'] == 'first_deal' and d['first_deal']) or (d['case'] == 'empty' and r.empty_stock_sang)
+        assert (shown is None) == no_card and ('<svg' in p.situation) == (not no_card), (d, p.situation)
+        if no_card: return {'sang'}
         if d['case'] == 'ace' and shown.rank == 14: return {'sang'}
         if d['case'] == 'empty' and r.empty_stock_sang: return {'sang'}
         return {shown.suit}

@@ -6,6 +6,7 @@ import pytest
 
 from plump_teach.cards import parse_cards, FULL_DECK
 from plump_teach.plump import PlumpDeal, PlumpGame, PlumpRules, PlumpError, deal_schedule
+from plump_teach.plump_rules import turns_no_card
 
 NAMES = ["Anna", "Bo", "Cissi", "Dan"]
 
@@ -22,7 +23,9 @@ def play_all(deal, choose=lambda opts: opts[0]):
 def test_p8_first_deal_sang_only_in_the_first_deal_of_the_game():
     rules = PlumpRules(first_deal_sang=True)
     g = PlumpGame(NAMES, rules, seed=3)
-    assert g.deal.trump_card is not None and g.deal.trump is None
+    # no card is turned in the first deal (nobody sees a stock card), but the hands are the seed's hands
+    assert g.deal.trump_card is None and g.deal.trump is None
+    assert g.deal.dealt == PlumpGame(NAMES, seed=3).deal.dealt
     assert PlumpGame(NAMES, seed=3).deal.trump == PlumpGame(NAMES, seed=3).deal.trump_card.suit
 
 
@@ -30,12 +33,12 @@ def test_p8_first_deal_sang_only_in_the_first_deal_of_the_game():
 def test_p8_first_deal_sang_means_the_first_deal_played(first_deal):
     """A game that starts later in the schedule still plays its own first deal without trump."""
     g = PlumpGame(NAMES, PlumpRules(first_deal_sang=True), seed=3, first_deal=first_deal)
-    assert g.deal.trump_card is not None and g.deal.trump is None
+    assert g.deal.trump_card is None and g.deal.trump is None
     if first_deal < 18:
         while g.phase == 'bidding':
             g.bid(g.to_act, g.legal_bids()[0])
         g.record_result([g.deal.cards, 0, 0, 0])
-        assert g.deal.trump == g.deal.trump_card.suit  # the second deal played has trump
+        assert g.deal.trump == g.deal.trump_card.suit  # the second deal played has a turned card and trump
 
 
 def test_p8_sang_every_deal():
@@ -239,7 +242,27 @@ def test_set_hands_trump_card_follows_the_house_rules(rules, first_deal, trump):
     rest = [c for c in FULL_DECK if str(c) != "♦E"]
     hands = HANDS_2 if first_deal == 8 else [rest[s:40:4] for s in range(4)]
     g = PlumpGame(NAMES, rules, seed=1, first_deal=first_deal)
-    assert g.set_hands(hands, "♦E").deal.trump == trump
+    if turns_no_card(rules, first_deal=True):
+        # P8: a deal that is sang by the house rules turns no card, so a trump card is refused and nothing changes
+        before = g.to_json(), g.deal.hands, g.deal.trump_card
+        with pytest.raises(PlumpError, match="då vänds inget kort upp"):
+            g.set_hands(hands, "♦E")
+        assert (g.to_json(), g.deal.hands, g.deal.trump_card) == before
+        assert (g.set_hands(hands).deal.trump, g.deal.trump_card) == (None, None)
+    else:
+        assert g.set_hands(hands, "♦E").deal.trump == trump
+
+
+def test_a_game_saved_with_a_card_turned_in_a_sang_deal_still_loads():
+    """Files written before P8 was fixed may hold a trump card in a deal that is sang by the house rules; they load,
+    without the card (nobody at the table saw it)."""
+    g = PlumpGame(NAMES, PlumpRules(sang=True), seed=1, first_deal=8)
+    g.set_hands(HANDS_2)
+    d = g.to_dict()
+    d['events'][0][2] = "♦E"
+    loaded = PlumpGame.from_dict(d)
+    assert (loaded.deal.trump_card, loaded.deal.hands) == (None, g.deal.hands)
+    assert loaded.to_dict() == g.to_dict()
 
 
 def test_set_hands_with_a_stock_and_no_trump_card_is_refused():
