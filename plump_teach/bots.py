@@ -22,13 +22,14 @@ from .bismarck import (BismarckError, MODES, suit_lengths, honour_points, long_s
 from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState, SeatView, playout
 
 # %% auto #0
-__all__ = ['LEVELS', 'LENGTH', 'ONE_CARD_SAMPLES', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'STUDY_SAMPLES', 'COSTLY_POINTS',
-           'PLAN_MARGIN', 'Decision', 'Valuation', 'value_hand', 'heuristic_bid', 'one_card_tricks', 'one_card_bid',
-           'beginner_bid', 'beginner_card', 'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy',
-           'distribution_text', 'study_bids', 'simulated_bid', 'study_cards', 'simulated_card', 'ismcts_action',
-           'mode_estimate', 'mode_plans', 'closed_mode_clause', 'only_mode_reason', 'heuristic_plan', 'plan_discards',
-           'discard_summary', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'public_reason',
-           'simulated_plan', 'hint', 'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle', 'own_puzzles']
+__all__ = ['LEVELS', 'LENGTH', 'ONE_CARD_SAMPLES', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'BID_SAMPLES', 'CARD_WORK',
+           'CARD_SAMPLES_RANGE', 'STUDY_SAMPLES', 'COSTLY_POINTS', 'PLAN_MARGIN', 'Decision', 'Valuation', 'value_hand',
+           'heuristic_bid', 'one_card_tricks', 'one_card_bid', 'beginner_bid', 'beginner_card', 'top_claim',
+           'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy', 'distribution_text', 'study_bids',
+           'simulated_bid', 'study_cards', 'card_samples', 'simulated_card', 'ismcts_action', 'mode_estimate',
+           'mode_plans', 'closed_mode_clause', 'only_mode_reason', 'heuristic_plan', 'plan_discards', 'discard_summary',
+           'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'public_reason', 'simulated_plan', 'hint',
+           'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle', 'own_puzzles']
 
 # %% ../nbs/28_datorspelare.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -282,6 +283,12 @@ def _is_top(card: Card, unseen) -> bool:
     "Sant om inget högre kort i färgen kan sitta hos någon annan."
     return not any(c.suit == card.suit and c.rank > card.rank for c in unseen)
 
+def top_claim(card: Card, trump) -> str:
+    """Vad som är sant om ett kort som inget högre kort i färgen kan slå: i sang och för en trumf tar det sticket
+    om det leder, men ett kort i en annan färg än trumf kan trumfas av den som saknar färgen (P10, P11)."""
+    if trump is None or card.suit == trump: return f"{card} kan ingen slå"
+    return f"{card} kan ingen slå i {SUIT_NAMES[card.suit]}, bara en trumf kan ta det"
+
 def _low(cards, trump):
     "Det lägsta kortet, helst inte en trumf."
     return min(cards, key=lambda c: (c.suit == trump, c.rank))
@@ -362,7 +369,8 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
         other = view.names[winner]
         if view.bids[winner] > view.taken[winner] and winners:
             card = min(winners, key=lambda c: (c.suit == trump, c.rank))
-            return done(card, f"Jag har redan plumpat. {other} behöver stick, så jag tar det här med {card} (P20).")
+            take = "tar det här" if last else "försöker ta det här"
+            return done(card, f"Jag har redan plumpat. {other} behöver stick, så jag {take} med {card} (P20).")
         goal = 'duck'
         if losers:
             card = _high(losers, trump)
@@ -379,7 +387,7 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
                 safe = [c for c in winners if _is_top(c, unseen)]
                 if safe:
                     card = min(safe, key=lambda c: c.rank)
-                    why = f"Jag behöver {need} stick till, och {card} kan ingen slå i {SUIT_NAMES[card.suit]}"
+                    why = f"Jag behöver {need} stick till, och {top_claim(card, trump)}"
                 else:
                     card = max(winners, key=lambda c: c.rank)
                     why = f"Jag behöver {need} stick till och lägger mitt högsta, {card}"
@@ -549,7 +557,9 @@ def _compared_bids(bid: int, expected: dict) -> list[int]:
     return sorted(near)
 
 
-def simulated_bid(view: SeatView, rng: random.Random, samples: int = 200, budget: float | None = 0.2) -> Decision:
+BID_SAMPLES = 60   # provgivar för datorspelarens bud vid bordet: ett fast antal, ingen klocka
+
+def simulated_bid(view: SeatView, rng: random.Random, samples: int = BID_SAMPLES, budget: float | None = None) -> Decision:
     "Experten bjuder: det tillåtna bud som ger flest poäng i snitt i de simulerade givarna (P13, P20)."
     if view.cards == 1: return one_card_bid(view, rng)
     res = study_bids(view, rng, samples, budget)
@@ -557,9 +567,11 @@ def simulated_bid(view: SeatView, rng: random.Random, samples: int = 200, budget
     bid = max(expected, key=lambda b: (round(expected[b], 6), -abs(b - res['base'])))
     dist = _distribution(res['tricks'][bid], view.cards)
     near = _compared_bids(bid, expected)
-    beats_text = _and(f"{_num(expected[b])} för bud {b}" for b in near) if near else ''
-    reason = (f"Jag bjuder {bid}: i {res['samples']} provgivar tog jag {distribution_text(dist)}; bud {bid} ger "
-              f"{_num(expected[bid])} poäng i snitt" + (f" mot {beats_text}" if near else "") + " (P20).")
+    beats_text = _and(f"{_num(expected[b])} med bud {b}" for b in near) if near else ''
+    # fördelningen gäller spelet med budet `bid`; de andra buden spelades för sig i samma provgivar
+    reason = (f"Jag bjuder {bid}: i {res['samples']} provgivar med bud {bid} tog jag {distribution_text(dist)}, så "
+              f"budet träffade i {_pct(chance[bid])} och gav {_num(expected[bid])} poäng i snitt"
+              + (f"; när jag i stället bjöd och spelade för det fick jag {beats_text}" if near else "") + " (P20).")
     return Decision(Bid(bid), reason, {'distribution': dist, 'expected': expected, 'chance': chance,
                                        'samples': res['samples']})
 
@@ -592,12 +604,25 @@ def study_cards(view: SeatView, rng: random.Random, samples: int = 40, budget: f
     return {'value': {c: v / k for c, v in value.items()}, 'chance': {c: h / k for c, h in hits.items()}, 'samples': k}
 
 
-def simulated_card(view: SeatView, rng: random.Random, samples: int = 400, budget: float | None = 0.2) -> Decision:
-    "Experten lägger det kort som ger flest poäng i snitt i de simulerade givarna; vid lika det vane spelarens kort."
+CARD_WORK = 4000   # tillåtna kort × provgivar × kort på handen för ett kortbeslut: runt 0,2 s på en skoldator
+CARD_SAMPLES_RANGE = (24, 200)
+
+def card_samples(view: SeatView) -> int:
+    """Antalet provgivar för ett kortbeslut, bestämt av läget och aldrig av en klocka: samma läge ger samma siffror,
+    hur upptagen datorn än är. Med få kort kvar är varje provgiv kort, och då blir de fler (24 till 200)."""
+    work = len(view.legal_actions()) * max(1, len(view.hand))
+    lo, hi = CARD_SAMPLES_RANGE
+    return max(lo, min(hi, CARD_WORK // max(1, work)))
+
+
+def simulated_card(view: SeatView, rng: random.Random, samples: int | None = None,
+                   budget: float | None = None) -> Decision:
+    """Experten lägger det kort som ger flest poäng i snitt i de simulerade givarna; vid lika det vane spelarens kort.
+    `samples` provgivar (utan det `card_samples(view)`); med `budget` (sekunder) slutar den tidigare när tiden är ute."""
     plain = heuristic_card(view, rng) if view.game == 'plump' else bismarck_card(view, rng)
     legal = view.legal_actions()
     if len(legal) == 1: return plain
-    res = study_cards(view, rng, samples, budget)
+    res = study_cards(view, rng, samples or card_samples(view), budget)
     value, chance, k = res['value'], res['chance'], res['samples']
     top = max(value.values())
     mine = plain.action.card
@@ -824,7 +849,7 @@ def bismarck_card(view: SeatView, rng: random.Random | None = None) -> Decision:
         side = [c for c in tops if c.suit != trump] or tops
         if side:
             card = max(side, key=lambda c: c.rank)
-            return done(card, f"{card} är det högsta {SUIT_NAMES[card.suit]}kortet som är kvar, så jag tar sticket; {target}")
+            return done(card, f"Jag spelar ut {card}: {top_claim(card, trump)}; {target}")
         n = {s: sum(c.suit == s for c in legal) for s in SUITS}
         suit = max(SUITS, key=lambda s: (n[s], s != trump))
         card = min((c for c in legal if c.suit == suit), key=lambda c: c.rank)
@@ -841,14 +866,20 @@ def bismarck_card(view: SeatView, rng: random.Random | None = None) -> Decision:
         card = _high(legal, trump) if last else min(legal, key=lambda c: c.rank)
         return done(card, f"Alla mina kort slår {best}, så jag lägger {card}")
     partner = not me_fh and winner != view.forehand and winner != view.seat
-    if partner and (last or _is_top(best, unseen)):
-        card = _low(legal, trump)
-        return done(card, f"Min medspelare {view.names[winner]} tar redan sticket, så jag lägger lågt, {card} (B9)")
+    if partner and losers and (last or _is_top(best, unseen)):
+        # ett lågt kort som inte går över medspelaren (B9); sist i sticket tar medspelaren det då säkert
+        card = _low(losers, trump)
+        mate = view.names[winner]
+        if last: return done(card, f"Min medspelare {mate} tar sticket, så jag lägger lågt, {card} (B9)")
+        return done(card, f"Min medspelare {mate} leder sticket, och {top_claim(best, trump)}; jag lägger lågt, {card} (B9)")
     if winners:
-        card = min(winners, key=lambda c: (c.suit == trump, c.rank)) if last or legal[0].suit != trick[0].suit else \
-            (min([c for c in winners if _is_top(c, unseen)], key=lambda c: c.rank) if any(_is_top(c, unseen) for c in winners)
-             else max(winners, key=lambda c: c.rank))
-        return done(card, f"Jag tar sticket med {card}; {target}")
+        tops = [c for c in winners if _is_top(c, unseen)]
+        follow = legal[0].suit == trick[0].suit
+        card = min(winners, key=lambda c: (c.suit == trump, c.rank)) if last or not follow else \
+            (min(tops, key=lambda c: c.rank) if tops else max(winners, key=lambda c: c.rank))
+        if last: return done(card, f"Jag tar sticket med {card}; {target}")
+        if _is_top(card, unseen) and follow: return done(card, f"Jag lägger {card}: {top_claim(card, trump)}; {target}")
+        return done(card, f"Jag försöker ta sticket med {card}; {target}")
     card = _low(legal, trump)
     return done(card, f"Jag kan inte ta sticket och lägger mitt lägsta kort, {card}")
 
@@ -858,7 +889,7 @@ class Bot:
     level = 'van'
     voice = 'jag'       # 'du' när skälet är ett tips till eleven
 
-    def __init__(self, seed=None, budget: float | None = 0.2, samples: int | None = None):
+    def __init__(self, seed=None, budget: float | None = None, samples: int | None = None):
         self.rng = random.Random(seed)
         self.budget, self.samples = budget, samples
         self._plans: dict = {}
@@ -951,15 +982,17 @@ class ExpertBot(Bot):
     "Experten: simulerar givar med korten den inte ser och väljer det som ger flest poäng i snitt."
     level = 'expert'
     def bid(self, view):
-        return simulated_bid(view, self.rng, self.samples or 400, self.budget)
+        return simulated_bid(view, self.rng, self.samples or (400 if self.budget else BID_SAMPLES), self.budget)
     def card(self, view):
-        return simulated_card(view, self.rng, self.samples or 400, self.budget)
+        return simulated_card(view, self.rng, self.samples or (400 if self.budget else None), self.budget)
     def make_plan(self, view, hand20, allowed):
         return simulated_plan(view, self.rng, self.samples or 60, self.budget, self.voice)
 
 
-def make_bot(level: str = 'van', seed=None, budget: float | None = 0.2, samples: int | None = None) -> Bot:
-    "En datorspelare på nivån `level` ('nybörjare', 'van' eller 'expert'); `seed` gör den upprepbar."
+def make_bot(level: str = 'van', seed=None, budget: float | None = None, samples: int | None = None) -> Bot:
+    """En datorspelare på nivån `level` ('nybörjare', 'van' eller 'expert'); `seed` gör den upprepbar. Experten
+    räknar ett fast antal provgivar (`samples`, annars `BID_SAMPLES` och `card_samples`); med `budget` (sekunder)
+    räknar den i stället tills tiden är ute, och då beror besluten på hur snabb datorn är."""
     kinds = {'nybörjare': BeginnerBot, 'van': Bot, 'expert': ExpertBot}
     if not isinstance(level, str):
         raise PlumpError(f"Datorns nivå ska vara en text, en av {', '.join(LEVELS)}.")
@@ -1007,7 +1040,7 @@ def _plan_actions(hand, already, mode: str, trump: str | None) -> list:
     return [*map(Discard, plan_discards(hand, already, mode, trump)), ChooseMode(mode, trump if mode == 'trumf' else None)]
 
 
-def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget: float | None = 0.2,
+def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget: float | None = None,
                    who: str = 'jag') -> tuple:
     "Förhands plan (spelsätt, trumf, skäl) vald genom att spela varje plan i slumpade givar (B9)."
     hand20 = sort_hand([*view.hand, *(view.discards or ())])
@@ -1117,12 +1150,13 @@ def _lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str
     return ""
 
 
-def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
+def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
     "Datorns tips för eleven på `view.seat`: expertens drag, med skälet i två till fyra korta meningar."
     if not isinstance(view, SeatView):
         raise PlumpError("Tips behöver det som en spelare ser av läget, en SeatView: till exempel state.view(plats).")
     rng = random.Random(_view_seed(view) if seed is None else seed)
     bidding = view.phase == 'bidding'     # budet: ett fast antal provgivar, som genomgången efter given använder
+    # kortet: `card_samples(view)` provgivar, så att samma läge ger samma tips på varje dator (budget: bara för mätningar)
     bot = ExpertBot(budget=None if bidding else budget, samples=STUDY_SAMPLES if bidding else None)
     bot.rng, bot.voice = rng, 'du'
     d = bot.decide(view)
@@ -1147,11 +1181,17 @@ def hint(view: SeatView, budget: float = 0.2, seed=None) -> Decision:
             exp = det['expected']
             near = _compared_bids(a.tricks, exp)
             piles = f"{sure}; {maybe}"
-            text = (f"{first} {piles[0].upper() + piles[1:]} (P20). Datorn spelade din hand "
-                    f"{det['samples']} gånger: {distribution_text(det['distribution'])}.")
+            # Fördelningen gäller spelet med det föreslagna budet; ett annat bud spelas på annat sätt i samma
+            # provgivar, så det får sin egen träff och sina egna poäng, och texten säger det (poängen = träff × poäng).
+            ch = det['chance']
+            text = (f"{first} {piles[0].upper() + piles[1:]} (P20). Datorn spelade din hand {det['samples']} gånger "
+                    f"med bud {a.tricks}: den tog {distribution_text(det['distribution'])}. Bud {a.tricks} "
+                    f"träffade alltså i {_pct(ch[a.tricks])} och gav {_num(exp[a.tricks])} poäng i snitt.")
             if near:
-                text += f" Bud {a.tricks} ger {_num(exp[a.tricks])} poäng i snitt, " + \
-                        _and(f"bud {b} ger {_num(exp[b])}" for b in near) + "."
+                b0, *rest = near
+                text += (f" När datorn i stället bjöd {b0} och spelade för det, träffade den i {_pct(ch[b0])} "
+                         f"({_num(exp[b0])} poäng i snitt)"
+                         + ''.join(f"; med bud {b} i {_pct(ch[b])} ({_num(exp[b])} poäng i snitt)" for b in rest) + ".")
     elif isinstance(a, PlayCard):
         if len(view.legal_actions()) == 1:
             text = f"Lägg {a.card}. Det är ditt enda tillåtna kort ({'P10' if view.game == 'plump' else 'B6'})."
@@ -1264,7 +1304,9 @@ def _bid_verdict(bid, tricks, best, chance, expected, samples, val, blind: bool 
     good = bid == best or e >= eb - max(0.5, 0.1 * eb)
     hit = tricks == bid
     p, pb = _pct(chance[bid]), _pct(chance[best])
-    played = f"När datorn bjöd {bid} {'med det du såg' if blind else 'med din hand'} och spelade för det"
+    # staplarna visar spelet med bud `best`; ett annat bud spelas för sig, och meningen säger det ("i stället för")
+    instead = f" i stället för {best}" if bid != best else ""
+    played = f"När datorn bjöd {bid}{instead} {'med det du såg' if blind else 'med din hand'} och spelade för det"
     if good and hit:
         text = f"Ett bra bud, och du träffade. {played} träffade den i {p} av {samples} provgivar."
     elif good:

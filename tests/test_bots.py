@@ -786,6 +786,33 @@ def test_tips_and_the_analysis_show_the_same_numbers_for_the_bid():
         assert a.distribution == tip.details['distribution']
 
 
+def test_the_analysis_of_a_bid_says_which_play_each_number_is_from():
+    """Issue 27: the bars are the play with the computer's best bid; when the pupil's bid differs, the verdict says
+    that bid was played for itself ("i stället för"), and every per cent in it is that bid's own hit rate. The best
+    bid's per cent is its bar."""
+    seen_other = 0
+    for seed in range(12):
+        g = PlumpGame(['Du', 'Anna', 'Bo'], seed=seed, first_deal=6)       # 4 cards each
+        while g.deal is not None and not g.deals:
+            st = PlumpState.from_game(g)
+            seat = st.to_act
+            legal = st.legal_actions()
+            a = legal[(seed + len(st.history)) % len(legal)]                # the pupil bids and plays anything legal
+            if isinstance(a, Bid): g.bid(seat, a.tricks)
+            else: g.play(seat, a.card)
+        an = analyse_deal(g, 'Du', 0, seed=seed, card_samples=4)
+        pct = lambda x: f"{round(100 * x)} %"
+        if an.bid != an.best_bid:
+            seen_other += 1
+            assert f"När datorn bjöd {an.bid} i stället för {an.best_bid} med din hand och spelade för det" in an.verdict, an.verdict
+            assert f"träffade den {'bara ' if not an.good_bid else ''}i {pct(an.chance[an.bid])} av" in an.verdict, an.verdict
+            assert pct(an.chance[an.best_bid]) in an.verdict, an.verdict
+        else:
+            assert "i stället för" not in an.verdict and pct(an.chance[an.bid]) in an.verdict, an.verdict
+        assert an.chance[an.best_bid] == pytest.approx(an.distribution.get(an.best_bid, 0.0))
+    assert seen_other >= 3
+
+
 def _bismarck_state(mode: str, lead: str) -> BismarckState:
     "Förhand (plats 0) har alla hjärter och ♣4 ♣5 ♣6, plats 1 spader och ♣2 ♣3 ♣Kn, plats 2 ruter och ♣D ♣K ♣E."
     from plump_teach.bismarck import BismarckDeal
@@ -914,11 +941,53 @@ def test_the_bid_reason_also_names_the_second_best_bid_when_it_is_not_a_neighbou
         d = hint(PlumpState.from_game(g).view(g.deal.to_act))
         exp = d.details['expected']
         bid = d.action.tricks
-        for b in _compared_bids(bid, exp):
-            assert f"bud {b} ger {str(round(exp[b], 1)).replace('.', ',')}" in d.reason, d.reason
-        assert d.reason.count(" och bud") <= 1, d.reason      # 'bud 3 ger 2,2, bud 5 ger 2,5 och bud 6 ger 2,7'
+        compared = _compared_bids(bid, exp)
+        for i, b in enumerate(compared):
+            said = f"bjöd {b} och spelade för det" if i == 0 else f"med bud {b} i "
+            assert said in d.reason and f"({str(round(exp[b], 1)).replace('.', ',')} poäng i snitt)" in d.reason, d.reason
         if any(abs(b - bid) > 1 for b in _compared_bids(bid, exp)): found += 1
     assert found, "no deal where the second best bid is two or more away"
+
+
+BID_TIP = re.compile(r"Datorn spelade din hand (\d+) gånger med bud (\d+): den tog (?P<dist>[^.]*)\. Bud (\d+) träffade "
+                     r"alltså i (\d+) % och gav (\d+(?:,\d)?) poäng i snitt\.(?: När datorn i stället bjöd (?P<rest>.*))?$")
+
+
+@pytest.mark.parametrize("rules", [PlumpRules(), PlumpRules(zero_scores_five=True), PlumpRules(one_point_per_trick=True)],
+                         ids=["grund", "noll-5", "en-poang"])
+def test_the_numbers_in_a_bid_tip_agree_with_each_other(rules):
+    """Issue 27: every number shown together agrees. The spread of tricks is for the suggested bid's play, so its row
+    for that bid is the bid's hit rate; each bid's average is its hit rate times the points for a hit (a miss is 0,
+    P13), to the rounding shown; the other bids are said to be played for themselves; the spread sums to 100 %."""
+    from plump_teach.plump_rules import hit_points
+    pct = lambda s: int(s)
+    checked = 0
+    for seed in range(25):
+        g = PlumpGame(["Anna", "Bo", "Cissi"], rules, seed=seed, first_deal=5)    # 5 cards each
+        st = PlumpState.from_game(g)
+        for _ in range(seed % 3):
+            st.apply(Bid(st.legal_actions()[0].tricks))
+        d = hint(st.view(st.to_act))
+        m = BID_TIP.search(d.reason)
+        assert m, d.reason
+        k, bid, bid2, hit, avg = int(m[1]), int(m[2]), int(m[4]), int(m[5]), m[6]
+        assert (k, bid, bid2) == (STUDY_SAMPLES, d.action.tricks, d.action.tricks), d.reason
+        spread = {int(t): pct(p) for t, p in re.findall(r"(\d+) stick (\d+) %", m.group('dist'))}
+        assert abs(sum(spread.values()) - 100) <= len(spread), d.reason       # each share rounded on its own
+        assert spread.get(bid, 0) == hit, d.reason
+        def agrees(b, p, shown):
+            exact = p / 100 * hit_points(b, b, 5, rules)      # the shown per cent times the points for a hit
+            return abs(float(shown.replace(',', '.')) - exact) <= 0.05 + 0.005 * hit_points(b, b, 5, rules) + 1e-9
+        assert agrees(bid, hit, avg), d.reason
+        if m.group('rest'):
+            others = re.findall(r"(?:^|med bud )(\d+)(?: och spelade för det, träffade den)? i (\d+) % \((\d+(?:,\d)?) poäng i snitt\)",
+                                m.group('rest'))
+            assert others, d.reason
+            for b, p, shown in others:
+                assert int(b) != bid and agrees(int(b), int(p), shown), d.reason
+                assert abs(d.details['chance'][int(b)] * 100 - int(p)) <= 0.5 + 1e-9, d.reason
+            checked += 1
+    assert checked >= 10
 
 
 def test_the_one_card_tip_and_the_analysis_show_the_same_chance():
