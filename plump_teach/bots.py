@@ -1350,10 +1350,13 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
         a = actions[j]
         if st.phase == 'playing' and st.to_act == seat and len(st.legal_actions()) > 1:
             v = st.view(seat)
-            cs = study_cards(v, random.Random(f"analys:{seed}:{j}"), card_samples)
-            ch = cs['chance']
-            better = max(ch, key=lambda c: (ch[c], c == a.card))
-            if ch[better] - ch[a.card] >= 0.1:
+            if card_samples is None:    # samma provgivar och samma kort som Tips i läget: Tips kort är aldrig ett misstag
+                tip = hint(v)
+                ch, better = tip.details['chance'], tip.action.card
+            else:
+                ch = study_cards(v, random.Random(f"analys:{seed}:{j}"), card_samples)['chance']
+                better = max(ch, key=lambda c: (ch[c], c == a.card))
+            if better != a.card and ch[better] - ch[a.card] >= 0.1:
                 t = len(st.history) + 1
                 why = (f"I stick {t} lade du {a.card}. Med {better} hade du träffat budet i {_pct(ch[better])} av "
                        f"provgivarna, med {a.card} bara i {_pct(ch[a.card])}." + _lead_note(v, better, a.card))
@@ -1368,12 +1371,14 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
 _GAME_TYPES = {PlumpGame: ('plump', PlumpError), PlumpDeal: ('plump', PlumpError),
                BismarckGame: ('bismarck', BismarckError), BismarckDeal: ('bismarck', BismarckError)}
 
-def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int | None = None, card_samples: int = 24,
-                 top: int = 3) -> DealAnalysis:
+def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int | None = None,
+                 card_samples: int | None = None, top: int = 3) -> DealAnalysis:
     """Genomgången av en färdigspelad giv för platsen `seat`, i Plump eller Bismarck: en `PlumpDeal` eller
     `BismarckDeal`, eller ett `PlumpGame` eller `BismarckGame` och givens plats i `game.deals` (0 är den första, -1
     den senaste). `samples` provgivar för budet (Plump) eller spelsätten
-    (Bismarck), `card_samples` för vart och ett av elevens kort. Samma frö ger samma genomgång.
+    (Bismarck). Elevens kort prövas som Tips prövar dem i samma läge (samma provgivar, `card_samples(view)` stycken),
+    så att kortet som Tips föreslog aldrig kallas ett misstag; `card_samples` ger ett annat antal (för snabba test).
+    Samma frö ger samma genomgång.
 
     I Plump prövas budet på samma provgivar som Tips använder i samma läge (`STUDY_SAMPLES` stycken om inte
     `samples` säger annat): en elev som bad om tips ser samma procent i genomgången."""
@@ -1393,6 +1398,7 @@ def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int |
         raise error(f"Platsen ska vara ett tal från 0 till {n - 1}.")
     if samples is None: samples = STUDY_SAMPLES if kind == 'plump' else 60
     for what, x in (('Antalet provgivar', samples), ('Antalet provgivar för korten', card_samples)):
+        if x is None and what != 'Antalet provgivar': continue
         if type(x) is not int or x < 1:
             raise error(f"{what} ska vara ett heltal från 1 och uppåt, inte {x!r}.")
     if kind == 'plump': return _analyse_plump(deal, seat, seed, samples, card_samples, top)
@@ -1554,9 +1560,13 @@ def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, ca
         if st.to_act == seat and len(st.legal_actions()) > 1:
             v = st.view(seat)
             t = len(st.history) + 1
-            val = study_cards(v, random.Random(f"bismarck-analys:{seed}:stick:{t}"), card_samples)['value']
-            better_card = max(val, key=lambda c: (round(val[c], 6), c == a.card))
-            if val[better_card] - val[a.card] >= COSTLY_POINTS:
+            if card_samples is None:    # som Tips i samma läge
+                tip = hint(v)
+                val, better_card = tip.details['value'], tip.action.card
+            else:
+                val = study_cards(v, random.Random(f"bismarck-analys:{seed}:stick:{t}"), card_samples)['value']
+                better_card = max(val, key=lambda c: (round(val[c], 6), c == a.card))
+            if better_card != a.card and val[better_card] - val[a.card] >= COSTLY_POINTS:
                 why = (f"I stick {t} lade du {a.card}. Med {better_card} hade du fått {_signed(val[better_card])} "
                        f"poäng i snitt i provgivarna, med {a.card} bara {_signed(val[a.card])}."
                        + _card_effect(v, a.card, better_card))

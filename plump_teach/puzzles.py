@@ -103,20 +103,25 @@ class Puzzle:
 # %% ../nbs/07_pusselmotor.ipynb #8c3a6185
 @dataclass(frozen=True)
 class PuzzleKind:
-    "En sort av pussel: nyckel, svensk titel, regelns id, nivåer och generatorn."
+    "En sort av pussel: nyckel, svensk titel, regelns id, nivåer och generatorn; en nivå kan öva en annan regel."
     key: str
     title: str
     rule: str
     levels: tuple[int, ...]
     make: Callable
+    level_rules: tuple[tuple[int, str], ...] = ()   # (nivå, regel) där nivån övar en annan regel än `rule`
+
+    def rule_at(self, level: int) -> str:
+        "Regeln som nivån `level` övar."
+        return dict(self.level_rules).get(level, self.rule)
 
 
 PUZZLE_KINDS: dict[str, PuzzleKind] = {}
 
-def puzzle_kind(key: str, title: str, rule: str, levels=(1,)):
-    "Registrera en generator som en sort av pussel."
+def puzzle_kind(key: str, title: str, rule: str, levels=(1,), level_rules=None):
+    "Registrera en generator som en sort av pussel; `level_rules` ger regeln för en nivå som övar något annat."
     def register(f):
-        PUZZLE_KINDS[key] = PuzzleKind(key, title, rule, tuple(levels), f)
+        PUZZLE_KINDS[key] = PuzzleKind(key, title, rule, tuple(levels), f, tuple(sorted((level_rules or {}).items())))
         return f
     return register
 
@@ -148,7 +153,7 @@ def make_puzzle(kind: str, number: int | None = None, level: int | None = None) 
         raise PlumpError(f"Uppgiftens nummer ska vara ett heltal från 1 till {MAX_NUMBER:,}".replace(',', ' ')
                          + ", till exempel 17.")
     p = k.make(random.Random(f"{kind}/{level}/{number}"), level)
-    p.kind, p.number, p.level, p.title, p.rule = kind, number, level, k.title, k.rule
+    p.kind, p.number, p.level, p.title, p.rule = kind, number, level, k.title, k.rule_at(level)
     return p
 
 # %% ../nbs/07_pusselmotor.ipynb #4d5e63e3
@@ -247,7 +252,7 @@ def _renons_text(card: Card, trick, ok=None) -> str:
             + (f" Tillåtna kort: {Cards(ok)}." if ok is not None else ""))
 
 
-@puzzle_kind('right_card', 'Rätt kort', 'P10', levels=(1, 2))
+@puzzle_kind('right_card', 'Rätt kort', 'P10', levels=(1, 2), level_rules={2: 'P20'})   # nivå 2: spela så att budet träffar
 def _make_right_card(rng, level):
     if level == 2: return _make_end_position(rng)
     while True:

@@ -259,8 +259,9 @@ nästa. En giv har 16 stick. <span class="rid">B6</span></li>
 <li>Normalresultatet är {fh} stick för förhand och {ot} för var och en av de andra (i pass: förhand {pfh},
 de andra {pot}). Ett stick över normalen ger +1 och ett stick under ger −1. I pass är det tvärtom. De tre
 poängen blir alltid 0 tillsammans. <span class="rid">B7</span></li>
-<li>Tips: välj spelsätt efter dina 20 kort, lägg bort alla kort i en färg, så att du kan trumfa när den spelas ut, och kom ihåg att
-de två andra spelar tillsammans mot förhand. <span class="rid">B9</span></li>
+<li>Tips: välj spelsätt efter dina 20 kort. I spader och trumf: lägg bort alla kort i en kort färg, så att du kan trumfa
+när den spelas ut. I pass: lägg bort höga kort, så att du slipper stick. Kom ihåg att de två andra spelar tillsammans mot
+förhand. <span class="rid">B9</span></li>
 </ul>
 <h2>Exempel <span class="rid">B8</span></h2>
 <p>Anna, Björn och Cecilia sitter medsols. I giv 1 är Anna förhand och spelar sang. I giv 2 är Björn förhand

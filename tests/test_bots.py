@@ -813,6 +813,49 @@ def test_the_analysis_of_a_bid_says_which_play_each_number_is_from():
     assert seen_other >= 3
 
 
+@pytest.mark.parametrize("game", ["plump", "bismarck"])
+def test_the_analysis_never_calls_the_card_tips_suggested_a_mistake(game):
+    """Issue 27: the analysis studies each of the pupil's cards as Tips does in the same position (the same sample
+    deals, a fixed number), so a card Tips suggested is never listed as costly, and the better card is Tips' card."""
+    listed = followed = 0
+    for seed in range(5 if game == 'plump' else 2):
+        if game == 'plump':
+            g = PlumpGame(['Du', 'Anna', 'Bo'], seed=seed, first_deal=5)        # 5 cards each
+            bots = {1: make_bot('van', 1), 2: make_bot('van', 2)}
+        else:
+            g = BismarckGame(['Du', 'Anna', 'Bo'], seed=seed, short=True)
+            bots = {s: make_bot('van', s) for s in range(3)}
+        state = PlumpState if game == 'plump' else BismarckState
+        while g.deal is not None and not g.deals:
+            st = state.from_game(g)
+            seat = st.to_act
+            if game == 'bismarck' and st.phase != 'playing':
+                d = bots[seat].decide(st.view(seat))
+                if st.phase == 'discard':
+                    cards = []
+                    for _ in range(4):
+                        d = bots[seat].decide(st.view(seat)); st.apply(d.action); cards.append(d.action.card)
+                    g.discard(seat, cards)
+                else: g.choose_mode(seat, d.action.mode, d.action.trump)
+                continue
+            view = st.view(seat)
+            if seat == 0 and st.phase == 'playing':
+                legal = st.legal_actions()
+                tip = hint(view).action
+                a = tip if (len(st.history) + seed) % 2 else legal[seed % len(legal)]   # sometimes as Tips says
+                followed += a == tip
+            else:
+                a = bots[seat].decide(view).action if seat else st.legal_actions()[0]
+            if isinstance(a, Bid): g.bid(seat, a.tricks)
+            else: g.play(seat, a.card)
+        an = analyse_deal(g, 'Du', 0, seed=seed, samples=8, top=16)
+        for c in an.costly:
+            tip = hint(c.state.view(0)).action.card
+            assert c.played != tip and c.better == tip, (c.why, tip)
+            listed += 1
+    assert followed and listed, (followed, listed)
+
+
 def _bismarck_state(mode: str, lead: str) -> BismarckState:
     "Förhand (plats 0) har alla hjärter och ♣4 ♣5 ♣6, plats 1 spader och ♣2 ♣3 ♣Kn, plats 2 ruter och ♣D ♣K ♣E."
     from plump_teach.bismarck import BismarckDeal

@@ -154,7 +154,7 @@ def test_every_puzzle_is_well_posed_and_checked_right(kind, level):
             fb = p.check(key)
             assert fb.correct == (key in p.answers)
             assert fb.text.startswith('Rätt!' if fb.correct else 'Inte riktigt.')
-            assert fb.text.endswith(f"({PUZZLE_KINDS[kind].rule})"), fb.text
+            assert fb.text.endswith(f"({PUZZLE_KINDS[kind].rule_at(level)})"), fb.text
             assert len(fb.text) > 30
         assert p.hint and all(a not in p.hint.split() for a in p.answers if len(a) > 1)
 
@@ -402,3 +402,15 @@ def test_explanations_word_the_edge_cases_right():
                 assert "Du behöver 0 stick till" not in text, text
                 if "Du har redan alla stick du behöver" in text: hit.add('made')
     assert hit == {'normal', 'none', 'some', 'made'}, hit
+
+
+def test_right_card_level_2_is_labelled_with_the_rule_it_practises():
+    """Issue 27: level 2 of Rätt kort is an end-game about making the bid (P20), not following suit (P10): the
+    puzzle, its feedback and the kind's rule for that level say P20; level 1 (follow suit) stays P10."""
+    from plump_teach.puzzles import PUZZLE_KINDS
+    assert PUZZLE_KINDS['right_card'].rule_at(1) == 'P10' and PUZZLE_KINDS['right_card'].rule_at(2) == 'P20'
+    for n in range(1, 6):
+        p1, p2 = make_puzzle('right_card', n, 1), make_puzzle('right_card', n, 2)
+        assert (p1.rule, p2.rule) == ('P10', 'P20')
+        key = sorted(p2.answers)[0]
+        assert p2.check(key).text.endswith("(P20)"), p2.check(key).text
