@@ -23,13 +23,13 @@ from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState,
 
 # %% auto #0
 __all__ = ['LEVELS', 'LENGTH', 'ONE_CARD_SAMPLES', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'BID_SAMPLES', 'CARD_WORK',
-           'CARD_SAMPLES_RANGE', 'STUDY_SAMPLES', 'COSTLY_POINTS', 'PLAN_MARGIN', 'Decision', 'Valuation', 'value_hand',
-           'heuristic_bid', 'one_card_tricks', 'one_card_bid', 'beginner_bid', 'beginner_card', 'top_claim',
-           'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy', 'distribution_text', 'study_bids',
-           'simulated_bid', 'study_cards', 'card_samples', 'simulated_card', 'ismcts_action', 'mode_estimate',
-           'mode_plans', 'closed_mode_clause', 'only_mode_reason', 'heuristic_plan', 'plan_discards', 'discard_summary',
-           'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'public_reason', 'simulated_plan', 'hint',
-           'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle', 'own_puzzles']
+           'CARD_SAMPLES_RANGE', 'SHORT_SUIT', 'STUDY_SAMPLES', 'COSTLY_POINTS', 'PLAN_MARGIN', 'Decision', 'Valuation',
+           'value_hand', 'heuristic_bid', 'one_card_tricks', 'one_card_bid', 'beginner_bid', 'beginner_card',
+           'top_claim', 'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy', 'distribution_text',
+           'study_bids', 'simulated_bid', 'study_cards', 'card_samples', 'simulated_card', 'ismcts_action',
+           'mode_estimate', 'mode_plans', 'closed_mode_clause', 'only_mode_reason', 'heuristic_plan', 'plan_discards',
+           'discard_summary', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'public_reason',
+           'simulated_plan', 'hint', 'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle', 'own_puzzles']
 
 # %% ../nbs/28_datorspelare.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -768,7 +768,9 @@ def heuristic_plan(hand20, allowed, game_deal=None, who: str = 'jag') -> tuple[s
         honours = _cards([c for c in hand20 if c.suit == trump and c.rank >= 11])
         why = f"{who} har {n[trump]} {SUIT_NAMES[trump]}" + (f" med {honours}" if honours else "")
     elif mode == 'sang':   # med en lång färg säger nästa mening varför den inte blev trumf
-        why = f"{who} har {hp} honnörspoäng" + ("" if long_suit(hand20) else " och ingen lång färg")
+        # en lång färg (minst sex kort) utan höga kort är ingen lång färg i B9:s mening: säg vad som saknas
+        none = " och ingen lång färg med höga kort" if max(n.values()) >= 6 else " och ingen lång färg"
+        why = f"{who} har {hp} honnörspoäng" + ("" if long_suit(hand20) else none)
     else: why = f"{who} har bara {hp} honnörspoäng"
     why += " (B9)"
     if hint_mode not in allowed and hint_mode != mode:
@@ -794,11 +796,23 @@ def plan_discards(hand, already, mode: str, trump: str | None) -> list:
 def _discard_reason(card: Card, mode: str, trump: str | None, hand, who: str = 'jag') -> str:
     "Varför kortet ska bort (B9), som en bisats: 'det är ett lågt kort utanför trumfen'."
     left = sum(c.suit == card.suit for c in hand) - 1
-    if mode == 'pass': return "det är ett högt kort som annars kan ta stick i pass"
+    mine = "mina" if who == 'jag' else "dina"
+    if mode == 'pass': return f"det är ett av {mine} högsta kort, och höga kort kan ta stick i pass"
     if mode in ('trumf', 'spader') and left == 0: return f"då har {who} inga {SUIT_NAMES[card.suit]} kvar och kan trumfa"
-    if mode in ('trumf', 'spader'): return "det är ett lågt kort utanför trumfen"
-    if card.rank >= 11: return f"en {RANK_NAMES[card.rank]} i en kort färg tar sällan stick i sang"
-    return "det är ett lågt kort i en kort färg"
+    if mode in ('trumf', 'spader'):
+        return "det är ett lågt kort utanför trumfen" if card.rank <= 10 else "det är ett kort utanför trumfen"
+    short = left + 1 <= SHORT_SUIT
+    if card.rank >= 11: return _sang_high_reason(card, short)
+    return "det är ett lågt kort i en kort färg" if short else "det är ett lågt kort, och låga kort tar sällan stick i sang"
+
+
+SHORT_SUIT = 3   # en kort färg i Bismarck: högst tre kort (B9)
+
+def _sang_high_reason(card: Card, short: bool) -> str:
+    "Varför en knekt eller dam läggs bort inför sang (B9); `short`: färgen är kort."
+    name = RANK_NAMES[card.rank]
+    return (f"en {name} i en kort färg tar sällan stick i sang" if short else
+            f"en {name} tar stick i sang bara när de högre korten i färgen redan är spelade")
 
 
 def discard_summary(hand20, discards, mode: str, trump: str | None) -> str:
@@ -808,9 +822,9 @@ def discard_summary(hand20, discards, mode: str, trump: str | None) -> str:
     groups = []                                       # (korten, skälet) i kortens ordning
     def add(cards, why):
         if cards: groups.append((Cards(sort_hand(cards)), why))
-    if mode == 'pass':
-        add(discards, "det är höga kort som annars kan ta stick i pass" if len(discards) > 1 else
-            "det är ett högt kort som annars kan ta stick i pass")
+    if mode == 'pass':   # de högsta korten i handen, också när det bara är åttor och nior (B9)
+        add(discards, "det är mina högsta kort, och höga kort kan ta stick i pass" if len(discards) > 1 else
+            "det är ett av mina högsta kort, och höga kort kan ta stick i pass")
     elif mode in ('trumf', 'spader'):
         low = []                                      # låga kort utanför trumfen, ur alla färger: ett skäl
         for s in SUITS:
@@ -820,14 +834,20 @@ def discard_summary(hand20, discards, mode: str, trump: str | None) -> str:
             elif all(c in discards for c in hand20 if c.suit == s):
                 add(mine, f"då har jag inga {SUIT_NAMES[s]} kvar och kan trumfa")
             else: low += mine
+        high = [c for c in low if c.rank > 10]          # knekt och dam är inga låga kort
+        low = [c for c in low if c.rank <= 10]
         add(low, "det är låga kort utanför trumfen" if len(low) > 1 else "det är ett lågt kort utanför trumfen")
+        add(high, "det är kort utanför trumfen" if len(high) > 1 else "det är ett kort utanför trumfen")
     else:
-        low = [c for c in discards if c.rank <= 10]
-        one_suit = len({c.suit for c in low}) == 1
-        add(low, "det är ett lågt kort i en kort färg" if len(low) == 1 else
+        n = suit_lengths(hand20)
+        short = [c for c in discards if c.rank <= 10 and n[c.suit] <= SHORT_SUIT]
+        other = [c for c in discards if c.rank <= 10 and n[c.suit] > SHORT_SUIT]
+        one_suit = len({c.suit for c in short}) == 1
+        add(short, "det är ett lågt kort i en kort färg" if len(short) == 1 else
             f"det är låga kort i {'en kort färg' if one_suit else 'korta färger'}")
+        add(other, ("det är låga kort" if len(other) > 1 else "det är ett lågt kort") + ", och låga kort tar sällan stick i sang")
         for c in discards:
-            if c.rank > 10: add([c], f"en {RANK_NAMES[c.rank]} i en kort färg tar sällan stick i sang")
+            if c.rank > 10: add([c], _sang_high_reason(c, n[c.suit] <= SHORT_SUIT))
     return "Jag lägger bort " + '; '.join(f"{cards}: {why}" for cards, why in groups) + " (B9)."
 
 # %% ../nbs/28_datorspelare.ipynb #fd2b215d
@@ -1061,7 +1081,9 @@ def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget
     why += (f"; i {k} provgivar gav {_mode_text(*best)} {_signed(value[best])} i snitt"
             + ''.join(f", {_mode_text(*p)} {_signed(value[p])}" for p in others))
     if others and round(value[others[0]], 1) > round(value[best], 1):   # tumregeln står sig: den andra gav bara lite mer
-        why += (f"; {_mode_text(*others[0])} gav lite mer, men skillnaden är mindre än en halv poäng, så "
+        # skillnaden som talen ovan visar (avrundade), inte den exakta: texten och talen ska stämma
+        diff = round(value[others[0]], 1) - round(value[best], 1)
+        why += (f"; {_mode_text(*others[0])} gav {_num(diff)} poäng mer, men så liten skillnad kan vara slump, så "
                 f"{'jag följer' if who == 'jag' else 'tipset följer'} tumregeln")
     return best[0], best[1], why
 
@@ -1178,13 +1200,16 @@ def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
             # det spärrade budet sägs bara när det ligger bredvid förslaget: annars är det inte det eleven undrar över
             no = _refused_bid(view, refused[0], 'du') if refused and abs(refused[0] - a.tricks) == 1 else ''
             first = f"Bjud {a.tricks}." + (f" {no[0].upper() + no[1:]}." if no else "")
+            # färre än de säkra: säg varför, annars ser det ut som ett fel (efter högarna, som förklarar ordet)
+            fewer = (f" Bud {a.tricks} är färre än dina säkra stick, men det gav flest poäng när datorn spelade "
+                     f"handen." if len(val.sure) > a.tricks else "")
             exp = det['expected']
             near = _compared_bids(a.tricks, exp)
             piles = f"{sure}; {maybe}"
             # Fördelningen gäller spelet med det föreslagna budet; ett annat bud spelas på annat sätt i samma
             # provgivar, så det får sin egen träff och sina egna poäng, och texten säger det (poängen = träff × poäng).
             ch = det['chance']
-            text = (f"{first} {piles[0].upper() + piles[1:]} (P20). Datorn spelade din hand {det['samples']} gånger "
+            text = (f"{first} {piles[0].upper() + piles[1:]} (P20).{fewer} Datorn spelade din hand {det['samples']} gånger "
                     f"med bud {a.tricks}: den tog {distribution_text(det['distribution'])}. Bud {a.tricks} "
                     f"träffade alltså i {_pct(ch[a.tricks])} och gav {_num(exp[a.tricks])} poäng i snitt.")
             if near:
@@ -1199,10 +1224,14 @@ def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
             ch = det['chance']
             worse = min(ch, key=ch.get)
             text = f"Lägg {a.card}. {_goal_sentence(view)}"
+            if _goal(view) == 'win' and view.trick:   # målet är stick, men inget kort tar det här: säg det
+                best, _ = _led_best(list(view.trick), view.trump)
+                if not any(_wins_over(x.card, best, view.trump) for x in view.legal_actions()):
+                    text += f" Men inget av dina kort slår {best} i det här sticket."
             if _goal(view) == 'spoil': pass    # budet är redan förlorat: chansen är noll med vilket kort som helst
             elif max(ch.values()) == 0:
-                text += (f" I ingen av provgivarna träffade du budet, vilket kort du än lade, "
-                         f"så det är nästan omöjligt nu.")
+                text += (f" I ingen av de {det['samples']} provgivarna träffade du budet, vilket kort du än lade, "
+                         f"så budet är troligen förlorat.")
             else:
                 text += f" Med {a.card} träffar du budet i {_pct(ch[a.card])} av provgivarna"
                 text += f", med {worse} i {_pct(ch[worse])}." if worse != a.card and ch[worse] < ch[a.card] else "."

@@ -289,7 +289,7 @@ def test_a_card_tip_never_recommends_a_card_by_a_zero_chance():
                     assert "%" not in h.reason and "går inte att träffa längre" in h.reason, h.reason
                 elif max(ch.values()) == 0:
                     found['hopeless'] += 1
-                    assert "I ingen av provgivarna träffade du budet" in h.reason, h.reason
+                    assert f"I ingen av de {h.details['samples']} provgivarna träffade du budet" in h.reason, h.reason
                 elif view.trick:        # a tip that lets a trick go says why, though the goal is to take tricks (P20)
                     best = max(view.trick, key=lambda c: (c.suit == view.trump, c.suit == view.trick[0].suit, c.rank))
                     leads = lambda c: (c.suit == best.suit and c.rank > best.rank) or (c.suit == view.trump != best.suit)
@@ -311,11 +311,21 @@ def test_the_computers_four_discards_are_explained_once_each_b9():
                     "utanför trumfen (B9).")
     text = discard_summary(hand20, parse_cards("♥4 ♦3 ♦6 ♣9"), 'trumf', '♠')      # låga kort ur tre färger: ett skäl
     assert text == "Jag lägger bort ♥4 ♣9 ♦6 ♦3: det är låga kort utanför trumfen (B9).", text
+    # issue 27: a suit is short with at most three cards; ♥ (four) and ♦ (six) are not, and a dam is no low card
     text = discard_summary(hand20, parse_cards("♣9 ♣4 ♥3 ♦D"), 'sang', None)
-    assert text == ("Jag lägger bort ♥3 ♣9 ♣4: det är låga kort i korta färger; ♦D: en dam i en kort färg tar sällan "
-                    "stick i sang (B9).")
+    assert text == ("Jag lägger bort ♣9 ♣4: det är låga kort i en kort färg; ♥3: det är ett lågt kort, och låga kort "
+                    "tar sällan stick i sang; ♦D: en dam tar stick i sang bara när de högre korten i färgen redan är "
+                    "spelade (B9)."), text
+    assert discard_summary(hand20, parse_cards("♣9 ♣4 ♥3 ♥4"), 'sang', None).startswith(
+        "Jag lägger bort ♣9 ♣4: det är låga kort i en kort färg; ♥4 ♥3: det är låga kort, och låga kort")
+    text = discard_summary(hand20, parse_cards("♦D ♦9 ♥3 ♥4"), 'trumf', '♠')        # a dam outside trump is not low
+    assert text == ("Jag lägger bort ♥4 ♥3 ♦9: det är låga kort utanför trumfen; ♦D: det är ett kort utanför "
+                    "trumfen (B9)."), text
     assert discard_summary(hand20, parse_cards("♠E ♥E ♦E ♠K"), 'pass', None).endswith(
-        ": det är höga kort som annars kan ta stick i pass (B9).")
+        ": det är mina högsta kort, och höga kort kan ta stick i pass (B9).")
+    low_hand = parse_cards("♠9 ♠8 ♠7 ♠5 ♠4 ♠3 ♥9 ♥8 ♥7 ♥6 ♥2 ♣8 ♣7 ♣6 ♣4 ♦8 ♦7 ♦6 ♦5 ♦2")   # nines are its highest
+    assert discard_summary(low_hand, parse_cards("♠9 ♥9 ♠8 ♥8"), 'pass', None).endswith(
+        ": det är mina högsta kort, och höga kort kan ta stick i pass (B9).")
     bot = make_bot('expert', 1, **FAST)
     g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=8, short=True)
     st = BismarckState.from_game(g)
@@ -360,7 +370,8 @@ def test_a_kept_rule_of_thumb_plan_says_why_when_another_plan_scored_a_little_mo
         chosen, others = num(m.group(2)), [num(x) for x in re.findall(r"([+−]?\d+,\d)", m.group(3))]
         if any(o > chosen for o in others):
             seen['kept'] += 1
-            assert "gav lite mer, men skillnaden är mindre än en halv poäng, så jag följer tumregeln" in why, why
+            diff = f"{max(others) - chosen:.1f}".replace('.', ',')        # the difference the shown figures make
+            assert f"gav {diff} poäng mer, men så liten skillnad kan vara slump, så jag följer tumregeln" in why, why
         else:
             seen['best'] += 1
             assert "tumregeln" not in why, why
@@ -1064,3 +1075,44 @@ def test_a_high_lead_for_a_player_who_wants_no_tricks_is_explained():
         "I provgivarna gick det bättre att spela ut ♠Kn nu.")
     assert _lead_note(v, kn, values={kn: 0.5, five: 0.5, parse_card("♥2"): 0.3}) == ""
     assert _lead_note(v, five) == ""
+
+
+def test_a_sang_plan_with_a_long_weak_suit_does_not_say_no_long_suit():
+    "Issue 27: seven small spades are a long suit, only not a strong one (B9); the plan says so."
+    from plump_teach.bots import heuristic_plan
+    hand = parse_cards("♠2 ♠3 ♠4 ♠5 ♠6 ♠7 ♠8 ♥E ♥K ♥D ♥3 ♥4 ♦E ♦K ♦3 ♦4 ♣E ♣3 ♣4 ♣5")
+    mode, _, why = heuristic_plan(hand, ['spader', 'trumf', 'sang', 'pass'])
+    assert mode == 'sang' and "ingen lång färg med höga kort" in why, why
+    short = parse_cards("♠2 ♠3 ♠4 ♠5 ♠6 ♥E ♥K ♥D ♥3 ♥4 ♦E ♦K ♦3 ♦4 ♦5 ♣E ♣3 ♣4 ♣5 ♣6")   # at most five in a suit
+    mode, _, why = heuristic_plan(short, ['spader', 'trumf', 'sang', 'pass'])
+    assert mode == 'sang' and why.endswith("och ingen lång färg (B9)"), why
+
+
+def test_card_and_bid_tips_do_not_contradict_themselves():
+    from plump_teach.tricks import trick_winner
+    """Issue 27: a tip to take tricks says so when no card can take this one (and only then); a bid below the sure
+    tricks says why."""
+    found = {'none': 0, 'fewer': 0}
+    for seed in range(120):
+        g = PlumpGame(['A', 'B', 'C', 'D'], seed=seed, first_deal=seed % 9)
+        st = PlumpState.from_game(g)
+        bot = make_bot('van', seed)
+        while not st.is_terminal():
+            v = st.view(st.to_act)
+            if st.to_act == 0 and len(st.legal_actions()) > 1 and (st.phase == 'bidding' or seed % 4 == 0):
+                t = hint(v).reason
+                if st.phase == 'playing' and "ta dina stick när du kan" in t and v.trick:
+                    best = v.trick[trick_winner(list(v.trick), v.trump)]
+                    can = [a.card for a in st.legal_actions() if trick_winner([*v.trick, a.card], v.trump) == len(v.trick)]
+                    assert bool(can) != (f"Men inget av dina kort slår {best}" in t), t
+                    found['none'] += not can
+                if st.phase == 'bidding':
+                    m = re.search(r"Säkra stick: ([^;]+);", t)
+                    sure = len(named_cards(m.group(1))) if m else 0
+                    bid = hint(v).action.tricks
+                    if bid < sure:
+                        assert f"Bud {bid} är färre än dina säkra stick, men det gav flest poäng" in t, t
+                        found['fewer'] += 1
+            st.apply(bot.decide(v).action)
+        if all(found.values()): break
+    assert all(found.values()), found
