@@ -24,12 +24,13 @@ from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState,
 # %% auto #0
 __all__ = ['LEVELS', 'LENGTH', 'ONE_CARD_SAMPLES', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'BID_SAMPLES', 'CARD_WORK',
            'CARD_SAMPLES_RANGE', 'SHORT_SUIT', 'STUDY_SAMPLES', 'COSTLY_POINTS', 'PLAN_MARGIN', 'Decision', 'Valuation',
-           'value_hand', 'heuristic_bid', 'one_card_tricks', 'one_card_bid', 'beginner_bid', 'beginner_card',
-           'top_claim', 'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy', 'distribution_text',
-           'study_bids', 'simulated_bid', 'study_cards', 'card_samples', 'simulated_card', 'ismcts_action',
-           'mode_estimate', 'mode_plans', 'closed_mode_clause', 'only_mode_reason', 'heuristic_plan', 'plan_discards',
-           'discard_summary', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'public_reason',
-           'simulated_plan', 'hint', 'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle', 'own_puzzles']
+           'value_hand', 'heuristic_bid', 'one_card_tricks', 'one_card_study', 'one_card_bid', 'beginner_bid',
+           'beginner_card', 'top_claim', 'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy',
+           'distribution_text', 'study_bids', 'simulated_bid', 'study_cards', 'card_samples', 'simulated_card',
+           'ismcts_action', 'mode_estimate', 'mode_plans', 'closed_mode_clause', 'only_mode_reason', 'heuristic_plan',
+           'plan_discards', 'discard_summary', 'bismarck_card', 'Bot', 'BeginnerBot', 'ExpertBot', 'make_bot',
+           'public_reason', 'simulated_plan', 'hint', 'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle',
+           'own_puzzles']
 
 # %% ../nbs/28_datorspelare.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -220,24 +221,47 @@ def one_card_tricks(view: SeatView, rng: random.Random, samples: int = ONE_CARD_
     return [playout(view.sample(rng), rng, bid_policy=_quick_bid)[view.seat] for _ in range(samples)]
 
 
+def one_card_study(view: SeatView, rng: random.Random, samples: int = ONE_CARD_SAMPLES) -> dict[int, list[int]]:
+    """Sticken i ettkortsgiven för varje tillåtet bud, i samma provgivar (P15). Med husregeln att den som bjöd högst
+    spelar ut (P9) avgör budet vem som spelar ut, så varje bud spelas för sig; annars ändrar budet inget, och alla
+    bud får samma stick (`one_card_tricks`)."""
+    legal = [a.tricks for a in view.legal_actions()]
+    if not view.rules.highest_bidder_leads:
+        ts = one_card_tricks(view, rng, samples)
+        return {b: ts for b in legal}
+    out: dict[int, list[int]] = {b: [] for b in legal}
+    for _ in range(samples):
+        st, r = view.sample(rng), rng.getrandbits(64)
+        for b in legal:
+            s = st.clone()
+            s.apply(Bid(b))
+            out[b].append(playout(s, random.Random(r), bid_policy=_quick_bid)[view.seat])
+    return out
+
+
 def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int = ONE_CARD_SAMPLES) -> Decision:
-    "Budet i ettkortsgiven (P15): chansen att kortet tar sticket, räknad med slumpade kort hos de andra."
+    """Budet i ettkortsgiven (P15): chansen att kortet tar sticket, räknad med slumpade kort hos de andra; med
+    husregeln att den som bjöd högst spelar ut (P9) chansen med varje bud för sig."""
     rng = rng or random.Random(0)
     legal = [a.tricks for a in view.legal_actions()]
-    p = one_card_tricks(view, rng, samples).count(1) / samples
-    value = {b: (p if b == 1 else 1 - p) * hit_points(b, b, 1, view.rules) for b in legal}
+    study = one_card_study(view, rng, samples)
+    wins = {b: ts.count(1) / len(ts) for b, ts in study.items()}
+    value = {b: (wins[b] if b == 1 else 1 - wins[b]) * hit_points(b, b, 1, view.rules) for b in legal}
     bid = max(legal, key=lambda b: (value[b], -b))
+    p = wins[bid]
+    with_bid = f" när jag bjuder {bid}" if view.rules.highest_bidder_leads else ""   # budet ändrar vem som spelar ut
+    rules = "P15, P9" if with_bid else "P15"
     public = None
     if view.hand:
         card = view.hand[0]
-        reason = f"Jag bjuder {bid}: mitt {card} tar sticket i ungefär {_pct(p)} av provgivarna (P15)"
-        public = f"Jag bjuder {bid}: mitt kort tar sticket i ungefär {_pct(p)} av provgivarna (P15)"
+        reason = f"Jag bjuder {bid}: mitt {card} tar sticket i ungefär {_pct(p)} av provgivarna{with_bid} ({rules})"
+        public = f"Jag bjuder {bid}: mitt kort tar sticket i ungefär {_pct(p)} av provgivarna{with_bid} ({rules})"
     else:
         seen = _and(f"{view.names[s]} har {_cards(h)}" for s, h in sorted(view.others.items()))
         reason = (f"Jag bjuder {bid}: jag ser inte mitt eget kort, men jag ser att {seen}, och ett kort som jag kan ha "
-                  f"tar sticket i ungefär {_pct(p)} av provgivarna (P15)")
+                  f"tar sticket i ungefär {_pct(p)} av provgivarna{with_bid} ({rules})")
     only = f"; {_refused_bid(view, 1 - bid)}, så det blir {bid}." if len(legal) < 2 else "."   # P6 eller P16
-    return Decision(Bid(bid), reason + only, {'chance': p, 'expected': value}, public and public + only)
+    return Decision(Bid(bid), reason + only, {'chance': p, 'expected': value, 'wins': wins}, public and public + only)
 
 # %% ../nbs/28_datorspelare.ipynb #5e0767c7
 def beginner_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
@@ -1187,11 +1211,16 @@ def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
     if isinstance(a, Bid):
         if view.cards == 1:
             p = det['chance']
-            if view.hand: text = f"Bjud {a.tricks}. Ditt {view.hand[0]} tar sticket i ungefär {_pct(p)} av provgivarna (P15)."
+            # med husregeln att den som bjöd högst spelar ut (P9) gäller chansen just det här budet
+            with_bid = f" när du bjuder {a.tricks}" if view.rules.highest_bidder_leads else ""
+            rules = "P15, P9" if with_bid else "P15"
+            if view.hand:
+                text = (f"Bjud {a.tricks}. Ditt {view.hand[0]} tar sticket i ungefär {_pct(p)} av provgivarna"
+                        f"{with_bid} ({rules}).")
             else:
                 seen = _and(f"{view.names[s]} har {_cards(h)}" for s, h in sorted(view.others.items()))
                 text = (f"Bjud {a.tricks}. Du ser inte ditt kort, men du ser att {seen}. Ett kort som du kan ha tar "
-                        f"sticket i ungefär {_pct(p)} av provgivarna (P15).")
+                        f"sticket i ungefär {_pct(p)} av provgivarna{with_bid} ({rules}).")
         else:
             val = value_hand(view.hand, view.trump, view.n, _seen_for_bidding(view), _earlier_bids(view), view.cards)
             sure = f"säkra stick: {_cards(val.sure)}" if val.sure else "inga säkra stick"
@@ -1363,10 +1392,11 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
     view = st.view(seat)
     legal = [a.tricks for a in view.legal_actions()]
     if view.cards == 1 and samples == STUDY_SAMPLES:   # ettkortsgiven (P15): samma provgivar som Tips och datorns bud
-        ts = one_card_tricks(view, random.Random(_view_seed(view)))
-        res = {'tricks': {b: ts for b in legal}, 'samples': len(ts), 'base': legal[0],
-               'expected': {b: sum(hit_points(b, t, 1, view.rules) for t in ts) / len(ts) for b in legal},
-               'chance': {b: ts.count(b) / len(ts) for b in legal}}
+        study = one_card_study(view, random.Random(_view_seed(view)))
+        k = len(study[legal[0]])
+        res = {'tricks': study, 'samples': k, 'base': legal[0],
+               'expected': {b: sum(hit_points(b, t, 1, view.rules) for t in ts) / k for b, ts in study.items()},
+               'chance': {b: ts.count(b) / k for b, ts in study.items()}}
     else: res = study_bids(view, random.Random(_view_seed(view)), samples, candidates=legal)   # samma provgivar som Tips
     expected, chance = res['expected'], res['chance']
     best = max(expected, key=lambda b: (round(expected[b], 6), -abs(b - res['base'])))   # som experten väljer

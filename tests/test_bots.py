@@ -1116,3 +1116,42 @@ def test_card_and_bid_tips_do_not_contradict_themselves():
             st.apply(bot.decide(v).action)
         if all(found.values()): break
     assert all(found.values()), found
+
+
+def test_the_one_card_chance_is_for_the_bid_that_decides_who_leads():
+    """Issue 27, P15 with the house rule that the highest bidder leads (P9): bidding 1 makes Cissi lead, bidding 0
+    lets forehand lead. Tips gives the chance with the bid it suggests, and that chance agrees with an exact count
+    over every way the 50 unseen cards can lie (no sampling, no bot code: the engine's P9 leader and trick winner)."""
+    from itertools import permutations
+    from plump_teach.bots import one_card_study
+    from plump_teach.plump_rules import first_leader
+    from plump_teach.tricks import trick_winner
+    from plump_teach.cards import FULL_DECK
+    rules = PlumpRules(highest_bidder_leads=True)
+    deal = PlumpDeal(4, ["♠2", "♦7", "♥E", "♣K"], trump_card="♣5", dealer=3, rules=rules,
+                     names=["Anna", "Bo", "Cissi", "Dan"])
+    st = PlumpState.from_deal(deal)
+    st.apply(Bid(0)); st.apply(Bid(0))
+    view = st.view(2)
+    own, turned = parse_card("♥E"), parse_card("♣5")
+    unseen = [c for c in FULL_DECK if c not in (own, turned)]
+    exact = {}
+    for bid in (0, 1):
+        dealer_bid = 1 - bid                    # P6: Dan may not make the sum 1, so his bid follows from Cissi's
+        lead = first_leader(3, [0, 0, bid, dealer_bid], rules)
+        wins = total = 0
+        for a, b, d in permutations(unseen, 3):
+            cards = {0: a, 1: b, 2: own, 3: d}
+            trick = [cards[(lead + i) % 4] for i in range(4)]
+            wins += (lead + trick_winner(trick, '♣')) % 4 == 2
+            total += 1
+        exact[bid] = wins / total
+    assert exact[1] - exact[0] > 0.2, exact                 # the bid really changes the chance here
+    study = one_card_study(view, random.Random(7))
+    for bid in (0, 1):
+        shown = sum(study[bid]) / len(study[bid])
+        assert abs(shown - exact[bid]) < 0.09, (bid, shown, exact)      # 300 samples: about 3 standard errors
+    tip = hint(view)
+    p = round(100 * tip.details['chance'])
+    assert f"Ditt ♥E tar sticket i ungefär {p} % av provgivarna när du bjuder {tip.action.tricks} (P15, P9)." in tip.reason, tip.reason
+    assert abs(tip.details['chance'] - exact[tip.action.tricks]) < 0.09, (tip.reason, exact)
