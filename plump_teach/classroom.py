@@ -67,7 +67,7 @@ def code_matches(given: str, code: str) -> bool:
     return bool(code) and hmac.compare_digest(clean_code(given).encode(), clean_code(code).encode())
 
 # %% ../nbs/25_klassrummet.ipynb #58c88af7
-from .results import ResultStore, class_csv, clean_name, pupil_from_cookies, table_csv, teacher_page
+from .results import ResultStore, class_csv, pupil_name, pupil_from_cookies, table_csv, teacher_page
 
 
 # %% ../nbs/25_klassrummet.ipynb #4f6b4681
@@ -376,7 +376,7 @@ class LandingHandler(_PageHandler):
             return self.page(403, code_page())
         if not code_matches(kod, self.room.code): return self.page(403, code_page(wrong=True))
         if namn is None: return self.page(200, landing_page(clean_code(kod), mine['namn']))
-        days, pupil, name = 1, mine['elev'] or new_pupil_id(), clean_name(namn)
+        days, pupil, name = 1, mine['elev'] or new_pupil_id(), pupil_name(namn)
         self.set_cookie('plump_klass', self.room.code, path='/', expires_days=days, httponly=True, samesite='Lax')
         self.set_cookie('plump_elev', pupil, path='/', expires_days=365, httponly=True, samesite='Lax')
         self.set_cookie('plump_namn', urllib.parse.quote(name, safe=''), path='/', expires_days=days,

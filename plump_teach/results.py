@@ -18,10 +18,11 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 from .puzzles import PUZZLE_KINDS
 from .plump_rules import PlumpError
+from .names import clean_name
 
 # %% auto #0
 __all__ = ['OUTCOMES', 'EVENT_TYPES', 'NAME_MAX', 'LINE_MAX', 'RESUME_WITHIN', 'ACTIVE_WITHIN', 'CSV_COLUMNS',
-           'TABLE_CSV_COLUMNS', 'pupil_id_ok', 'clean_name', 'now_iso', 'clean_event', 'ResultStore', 'tasks_of',
+           'TABLE_CSV_COLUMNS', 'pupil_id_ok', 'pupil_name', 'now_iso', 'clean_event', 'ResultStore', 'tasks_of',
            'count_outcomes', 'by_kind', 'needs_practice', 'deals_of', 'table_counts', 'Recorder', 'current_recorder',
            'register', 'set_recorder', 'read_cookies', 'pupil_from_cookies', 'wait_for_request', 'attach_pupil',
            'unfinished_session', 'page_title', 'duration', 'pupil_label', 'teacher_page', 'class_csv', 'table_csv']
@@ -52,9 +53,10 @@ def _text(v: str, n: int) -> str:
     return ' '.join(''.join(c if c.isprintable() else ' ' for c in v).split())[:n].rstrip()
 
 
-def clean_name(name) -> str:
-    "Namnet som eleven skrev: utan styrtecken, med enkla mellanrum, högst 40 tecken."
-    return _text(name, NAME_MAX) if isinstance(name, str) else ''
+def pupil_name(name) -> str:
+    """Namnet som eleven skrev, rensat som alla namn i kursen (`names.clean_name`: utan osynliga tecken och
+    styrtecken, med enkla mellanslag), högst `NAME_MAX` tecken; '' om det inte är en text."""
+    return clean_name(name)[:NAME_MAX].rstrip() if isinstance(name, str) else ''
 
 
 def now_iso() -> str:
@@ -197,7 +199,7 @@ RESUME_WITHIN = timedelta(hours=3)     # ett pass som inte är klart fortsätter
 class Recorder:
     "En elev på en sida: skriver elevens händelser till lagret, med namn, sida och tid."
     def __init__(self, store: ResultStore, pupil_id: str, name: str = '', page: str = ''):
-        self.store, self.name, self.page = store, clean_name(name), clean_name(page)
+        self.store, self.name, self.page = store, pupil_name(name), _text(page, _TEXT['page']) if isinstance(page, str) else ''
         self.pupil_id = pupil_id_ok(pupil_id)
         if self.pupil_id is None: raise PlumpError("Elevens id ska vara 16 tecken, siffror och a–f.")
 
@@ -253,7 +255,7 @@ def pupil_from_cookies(header: str | None) -> dict[str, str]:
     begärs, kärnan när eleven har kommit (`attach_pupil`)."""
     c = read_cookies(header)
     return {'klass': c.get('plump_klass', ''), 'elev': pupil_id_ok(c.get('plump_elev')) or '',
-            'namn': clean_name(unquote(c.get('plump_namn', ''), errors='replace'))}
+            'namn': pupil_name(unquote(c.get('plump_namn', ''), errors='replace'))}
 
 
 def wait_for_request(timeout: float = 24 * 3600) -> None:

@@ -457,3 +457,21 @@ def test_wrong_number_of_values_in_an_event_is_said_in_swedish():
     msg = str(info.value)
     assert msg == ("Sparfilen är skadad: i giv 9 finns ett spelat kort som inte går att spela upp. "
                    "Draget har fel antal eller fel sorts värden. Filen har inte lästs in.")
+
+
+def test_one_rule_for_names_in_one_place():
+    """Issue 27: one public clean_name (plump_teach.names); the classroom's pupil names use it, so a pupil name and a
+    player name are cleaned by the same rule (invisible characters gone, spaces single)."""
+    import importlib
+    import pkgutil
+    import plump_teach
+    from plump_teach.names import clean_name
+    from plump_teach.results import NAME_MAX, pupil_name
+    owners = set()
+    for m in pkgutil.walk_packages(plump_teach.__path__, 'plump_teach.'):
+        mod = importlib.import_module(m.name)
+        f = getattr(mod, 'clean_name', None)
+        if f is not None: owners.add(f.__module__)
+    assert owners == {'plump_teach.names'}, owners
+    for raw in ["  Kim\u200b Ek ", "Anna\u202e", "Bo\x00\tBo", "Ｃissi", "x" * 60]:
+        assert pupil_name(raw) == clean_name(raw)[:NAME_MAX].rstrip()
