@@ -32,7 +32,8 @@ from .results import current_recorder
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'CARD_WIDTH', 'CARD_HEIGHT', 'TABLE_FORMAT', 'TABLE_VERSION', 'SHORT_GAME', 'CUSTOM',
            'default_names', 'turn_owner', 'you_text', 'card_class', 'table_style', 'table_dict', 'read_table',
-           'pace_slider', 'PlayTable', 'BismarckTable', 'distribution_html', 'analysis_html', 'mode_values_html']
+           'pace_slider', 'PlayTable', 'saved_kind', 'BismarckTable', 'distribution_html', 'analysis_html',
+           'mode_values_html']
 
 # %% ../nbs/29_spelbordet.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
@@ -455,7 +456,8 @@ def _deal_result_html(self: PlayTable, k: int) -> str:
             + ''.join(f'<li>{p}</li>' for p in parts) + f'</ul>{notes}</div>')
 
 def _next_deal(self: PlayTable, ticket=None):
-    "Knappen Nästa giv: vidare till nästa giv."
+    "Knappen Nästa giv: vidare till nästa giv. Ett andra klick (dubbelklick) när given redan har bytts gör ingenting."
+    if ticket is not None and self.paused != 'result' and ticket[3] == 'result': return
     if ticket is not None and self._stale(ticket, "Nästa giv"): return
     self.paused = None
     self.result_html = ''
@@ -985,7 +987,7 @@ def _setup(self: PlayTable, game: str = 'plump'):
                                    layout=W.Layout(width='calc(100% - 4px)', height='70px'))
     self.resume_button = W.Button(description='Fortsätt partiet', icon='folder-open', layout=_tap())
     self.resume_button.on_click(lambda _: self._resume_clicked())
-    self._find_saved()
+    self._saved_for = None      # _setup_changed fyller listan med sparade partier av det valda spelet
     self.setup_box = W.VBox()
     self.children = [self.style_html, W.HTML('<h3 style="margin:4px 0">Spelbordet</h3>'), self.setup_box, self.message]
     self._setup_changed()
@@ -995,6 +997,9 @@ def _setup(self: PlayTable, game: str = 'plump'):
 
 def _setup_changed(self: PlayTable):
     plump = self.game_choice.value == 'plump'
+    if getattr(self, '_saved_for', None) != self.game_choice.value:   # bara sparade partier av det valda spelet
+        self._saved_for = self.game_choice.value
+        self._find_saved()
     n = self.count_choice.value if plump else 3
     humans = [i for i in range(n) if self.human_boxes[i].value]
     names = default_names(n, humans)
@@ -1035,10 +1040,20 @@ def _setup_changed(self: PlayTable):
 def _level_changed(self: PlayTable):
     self.level_info.value = f'<small>{esc(self.level_choice.value.capitalize())}: {esc(LEVEL_TEXT[self.level_choice.value])}.</small>'
 
+def saved_kind(path) -> str | None:
+    "Vilket spel en sparad bordsfil håller: 'plump', 'bismarck', eller `None` om den inte går att läsa som ett bord."
+    try: d = json.loads(Path(path).read_bytes().decode('utf-8-sig'))
+    except (OSError, ValueError): return None
+    game = d.get('game') if isinstance(d, dict) and d.get('format') == TABLE_FORMAT else d
+    fmt = game.get('format') if isinstance(game, dict) else None
+    return {'plump_teach.PlumpGame': 'plump', 'plump_teach.BismarckGame': 'bismarck'}.get(fmt)
+
 def _find_saved(self: PlayTable):
-    "De sparade borden i notebookens mapp, det senaste först."
+    "De sparade borden för det valda spelet i notebookens mapp, det senaste först."
     try: files = sorted(Path('.').glob('spelbordet*.json'), key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError: files = []
+    kind = self.game_choice.value
+    files = [p for p in files[:60] if saved_kind(p) == kind]
     self.resume_files.options = [('(välj en fil)', '')] + [(p.name, str(p)) for p in files[:30]]
     self.resume_files.value = ''
 
@@ -1084,8 +1099,11 @@ def _resume_clicked(self: PlayTable):
         text, known = data.decode('utf-8-sig', errors='replace'), {_key(path): _digest(data)}
     try: game, humans, level, pace = read_table(text)
     except _ERRORS as e: return self._say(str(e), ok=False)
-    self.start(game, humans, level, pace, path=path, known=known)
-    self._say(f"Partiet är inläst ({self._deal_where()})." + (f" Det sparas i {path.name} efter varje drag." if path else ''))
+    chosen = self.level_choice.value         # nivån som eleven valde i inställningen gäller, och det sägs
+    changed = f" Datorn spelar nu på nivån {chosen} (partiet sparades med {level})." if chosen != level else ''
+    self.start(game, humans, chosen, pace, path=path, known=known)
+    self._say(f"Partiet är inläst ({self._deal_where()})." + changed
+              + (f" Det sparas i {path.name} efter varje drag." if path else ''))
 
 PlayTable._start_clicked = _start_clicked
 PlayTable._resume_clicked = _resume_clicked

@@ -483,3 +483,35 @@ def test_the_computers_mode_reason_says_what_it_has_in_a_full_game():
         assert re.match(r"(Jag har |Det är det enda spelsättet som jag har kvar \(B5\))", reason), t
         assert "får inte väljas" not in reason and not CARD_TEXT.search(reason), t
     assert any(t.endswith("har jag redan spelat som förhand (B5).”") for t in chosen), chosen
+
+
+def test_resume_uses_the_chosen_level_and_lists_only_the_chosen_game(tmp_path, monkeypatch):
+    """Issue 27: 'Fortsätt partiet' plays on the level chosen in the form and says so when it differs from the saved
+    one; the list of saved games shows only games of the game chosen (a Plump save is not offered to Bismarck)."""
+    monkeypatch.chdir(tmp_path)
+    p = PlayTable(3, rules=PlumpRules(down_only=True), seed=6, first_deal=6, pace=0, level='van',
+                  path=tmp_path / "spelbordet-p.json")
+    p.save()
+    b = BismarckTable(['Anna', 'Bo', 'Cissi'], seed=3, pace=0, path=tmp_path / "spelbordet-b.json")
+    b.save()
+    r = PlayTable()
+    assert [v for _, v in r.resume_files.options if v] == [str(Path("spelbordet-p.json"))]
+    r.game_choice.value = 'bismarck'
+    assert [v for _, v in r.resume_files.options if v] == [str(Path("spelbordet-b.json"))]
+    r.game_choice.value = 'plump'
+    r.level_choice.value = 'expert'
+    r.resume_files.value = str(Path("spelbordet-p.json"))
+    r.resume_button.click()
+    assert r.level == 'expert' and r.game == p.game
+    assert "Datorn spelar nu på nivån expert (partiet sparades med van)." in r.message.value, r.message.value
+
+
+def test_a_double_click_on_next_deal_is_not_an_error():
+    "Issue 27: the second click of a double click on 'Nästa giv' comes after the deal changed: nothing red is shown."
+    t = PlayTable(3, rules=PlumpRules(down_only=True), seed=6, first_deal=8, pace=0)
+    play_to_end(t, until=lambda t: t.paused == "result")
+    button = t.next_button
+    button.click()
+    assert t.paused != "result"
+    button.click()                        # the same button again, as a fast second click
+    assert "redan är förbi" not in t.message.value and 'role="alert"' not in t.message.value, t.message.value
