@@ -32,8 +32,8 @@ from .results import current_recorder
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'CARD_WIDTH', 'CARD_HEIGHT', 'TABLE_FORMAT', 'TABLE_VERSION', 'SHORT_GAME', 'CUSTOM',
            'default_names', 'turn_owner', 'you_text', 'card_class', 'table_style', 'table_dict', 'read_table',
-           'pace_slider', 'PlayTable', 'saved_kind', 'BismarckTable', 'distribution_html', 'analysis_html',
-           'mode_values_html']
+           'pace_slider', 'PlayTable', 'swap_children', 'saved_kind', 'BismarckTable', 'distribution_html',
+           'analysis_html', 'mode_values_html']
 
 # %% ../nbs/29_spelbordet.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
@@ -656,12 +656,32 @@ PlayTable._players_table = _players_table
 PlayTable._trick_view = _trick_view
 
 # %% ../nbs/29_spelbordet.ipynb #5a10a6ec
-def _close_all(widgets):
-    for w in widgets: w.close()
+def _widgets_under(widgets) -> dict[int, W.Widget]:
+    "Varje widget som nås från `widgets`: de själva, barnen och allas layout och stil."
+    seen, todo = {}, list(widgets)
+    while todo:
+        w = todo.pop()
+        if not isinstance(w, W.Widget) or id(w) in seen: continue
+        seen[id(w)] = w
+        todo += list(getattr(w, 'children', ()) or ())
+        todo += [getattr(w, 'layout', None), getattr(w, 'style', None)]
+    return seen
+
+def _reachable(widgets) -> set[int]:
+    return set(_widgets_under(widgets))
+
+def swap_children(box: W.Box, new: list):
+    """Byt `box.children` mot `new` och stäng sedan allt i de gamla barnen som inte finns kvar (barnbarn, layout och
+    stil också). Då växer inte antalet widgetar i kärnan för varje drag, och ingen levande widget pekar på en stängd:
+    en omladdad sida kan hämta hela bordet igen."""
+    old = list(box.children)
+    box.children = list(new)
+    keep = _reachable(new)
+    for i, w in _widgets_under(old).items():
+        if i not in keep: w.close()
 
 def _hand_widgets(self: PlayTable, st, ticket) -> list:
-    _close_all(self.card_buttons.values())
-    self.card_buttons = {}
+    self.card_buttons = {}    # de gamla knapparna stängs när handen byts (swap_children)
     seat = self.viewer
     if st is None or seat is None: return []
     if self.paused == 'handover': return [W.HTML('<p><i>Korten är dolda tills nästa elev sitter vid skärmen.</i></p>')]
@@ -694,8 +714,7 @@ def _hand_widgets(self: PlayTable, st, ticket) -> list:
 
 def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
     "Knapparna för det som ska göras nu, och en rad om dem."
-    _close_all([*self.bid_buttons.values(), *self.mode_buttons.values()])
-    self.bid_buttons, self.mode_buttons = {}, {}
+    self.bid_buttons, self.mode_buttons = {}, {}   # de gamla stängs när raden byts (swap_children)
     g = self.game
     if self.paused == 'result':
         b = W.Button(description='Nästa giv', button_style='primary', icon='forward', layout=_tap())
@@ -768,9 +787,9 @@ def _refresh(self: PlayTable):
     self.turn.value = (f'<p style="font-size:125%;margin:4px 0" aria-live="polite"><b>{esc(self._turn_text(st))}</b></p>'
                        if st is not None else '')
     self.hand_box.layout.min_height = '90px' if st is not None else '0px'
-    self.hand_box.children = self._hand_widgets(st, ticket)
+    swap_children(self.hand_box, self._hand_widgets(st, ticket))
     actions, note = self._action_widgets(st, ticket)
-    self.action_box.children = actions
+    swap_children(self.action_box, actions)
     self.action_note.value = note
     mine = st is not None and not self.paused and st.to_act == self.viewer
     self.tips_button.disabled = not mine
@@ -1222,7 +1241,7 @@ def _after_game(self: PlayTable):
     again = W.Button(description='Spela igen', icon='refresh', button_style='primary', layout=_tap())
     again.on_click(lambda _: self.setup(self.kind))
     self.again_button = again
-    self.after_box.children = [W.HTML(self._ranking_html() + self.result_html), *self._analysis_widgets(), again]
+    swap_children(self.after_box, [W.HTML(self._ranking_html() + self.result_html), *self._analysis_widgets(), again])
 
 PlayTable._ranking_html = _ranking_html
 PlayTable._after_game = _after_game
@@ -1284,8 +1303,8 @@ def _show_own_puzzles(self: PlayTable):
     self.own = [(k, p) for k in range(len(g.deals)) for s in self.humans for p in own_puzzles(self._analysis(k, s))]
     self.own_index = 0
     if not self.own:
-        self.puzzle_box.children = [W.HTML('<p>Inga pussel den här gången: i varje giv lade du ett kort som var lika '
-                                           'bra som datorns bästa, eller nästan. Bra spelat!</p>')]
+        swap_children(self.puzzle_box, [W.HTML('<p>Inga pussel den här gången: i varje giv lade du ett kort som var '
+                                               'lika bra som datorns bästa, eller nästan. Bra spelat!</p>')])
         return []
     self._draw_puzzle()
     return self.own
@@ -1328,8 +1347,8 @@ def _draw_puzzle(self: PlayTable):
                                 disabled=self.own_index + 1 >= len(self.own))
     if self.next_puzzle.disabled: self.next_puzzle.layout.display = 'none'    # inget nästa pussel: ingen knapp
     self.next_puzzle.on_click(lambda _: self._next_puzzle())
-    self.puzzle_box.children = [head, W.HBox(list(self.puzzle_cards.values()), layout=W.Layout(flex_flow='row wrap')),
-                                self.puzzle_feedback, self.next_puzzle]
+    swap_children(self.puzzle_box, [head, W.HBox(list(self.puzzle_cards.values()), layout=W.Layout(flex_flow='row wrap')),
+                                    self.puzzle_feedback, self.next_puzzle])
 
 def _puzzle_clicked(self: PlayTable, card: Card):
     k, p = self.own[self.own_index]
