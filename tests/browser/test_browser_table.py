@@ -15,7 +15,8 @@ import pytest
 
 from browser_helpers import (KERNEL_TIMEOUT, run_all_hidden, screenshot, settle, small_buttons, wait_for_kernel_idle,
                              wait_for_outputs_rendered, wait_for_text)
-from table_helpers import open_analysis, play_game, start_short_game, table_output
+from table_helpers import (HAND_FOR_THIS_TURN, click_and_wait_gone, open_analysis, play_game, start_short_game, state,
+                           table_output)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -121,3 +122,39 @@ def test_bismarck_forehand_lays_away_four_and_chooses_a_mode(page, jupyterlab):
     assert table.locator("button.pt-kort").count() == 16
     problems += check_sizes(page, table, "bismarck-spel")
     assert not problems, "\n".join(problems)
+
+
+def test_the_table_comes_back_after_a_reload_in_jupyterlab(page, jupyterlab):
+    """Issue 27: a pupil bids, reloads the page (F5) and finds the same table, in the same deal, and goes on. The
+    kernel keeps the game; the page can draw it again because the table closes every widget it replaces (before,
+    a closed bid button was still referred to, and the page showed 'Loading widget...' for ever)."""
+    base = jupyterlab(ELEV)
+    open_page(page, base, "omladdning")
+    table = table_output(page, 0)
+    covered = []
+    start_short_game(page, table, covered, seed="17")
+    for _ in range(120):                           # up to the pupil's first card: a bid made, the hand on screen
+        s = state(table)
+        if s["turn"].startswith("Din tur att bjuda"):
+            click_and_wait_gone(page, table.locator("button.pt-bud:not([disabled])").first, covered)
+        elif s["turn"].startswith("Din tur att"):
+            break
+        else: page.wait_for_timeout(300)
+    table.locator(HAND_FOR_THIS_TURN).first.wait_for(timeout=60_000)
+    before = table.locator(".pt-bord").first.inner_text()
+    assert "Giv 1 av 3" in before
+    page.keyboard.press("Control+s")               # as JupyterLab's autosave does after a while
+    page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=30_000)
+    page.wait_for_timeout(500)
+    page.reload()
+    page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
+    wait_for_text(page, "Giv 1 av 3", timeout=60_000)
+    again = page.locator(".jp-OutputArea-output").filter(has=page.locator(".pt-bord")).first
+    again.locator(HAND_FOR_THIS_TURN).first.wait_for(timeout=60_000)
+    assert not page.get_by_text("Loading widget").count()
+    assert again.locator("button.pt-bud").count() == 0 and "Din tur att" in state(again)["turn"]
+    n = again.locator("button.pt-kort").count()
+    click_and_wait_gone(page, again.locator("button.pt-kort:not(.pt-nej)").first, covered)   # and the game goes on
+    page.wait_for_function("(e) => e.querySelectorAll('button.pt-kort').length < %d" % n,
+                           arg=again.element_handle(), timeout=60_000)
+    screenshot(page, "bord-efter-omladdning")
