@@ -60,9 +60,10 @@ def check(kind, value, seat, names, cards, winner, trump) -> bool:
 
 class Referee:
     def __init__(self):
-        self.pending, self.counts, self.false = [], Counter(), []
+        self.pending, self.counts, self.false, self.decisions = [], Counter(), [], 0
 
     def said(self, st, seat, reason):
+        self.decisions += 1
         for kind, value in claims(reason):
             self.pending.append((len(st.history), kind, value, seat, reason))
 
