@@ -652,7 +652,9 @@ def simulated_card(view: SeatView, rng: random.Random, samples: int | None = Non
     mine = plain.action.card
     card = mine if value[mine] >= top - 0.5 / k - 1e-9 else max(value, key=value.get)
     details = {'value': value, 'chance': chance, 'samples': k, 'plain': plain.reason}
-    if view.game == 'plump':
+    if view.game == 'plump' and max(chance.values()) == 0:   # inga procent om noll: säg det i ord
+        why = f"i ingen av de {k} provgivarna träffade jag budet, vilket kort jag än lade"
+    elif view.game == 'plump':
         others = sorted((c for c in value if c != card), key=lambda c: -chance[c])[:2]
         compare = ', '.join(f"med {c} {_pct(chance[c])}" for c in others)
         why = f"med {card} träffar jag budet i {_pct(chance[card])} av {k} provgivar" + (f", {compare}" if others else "")

@@ -290,6 +290,8 @@ def test_a_card_tip_never_recommends_a_card_by_a_zero_chance():
                 elif max(ch.values()) == 0:
                     found['hopeless'] += 1
                     assert f"I ingen av de {h.details['samples']} provgivarna träffade du budet" in h.reason, h.reason
+                    computer = h.details['computer']          # the expert's own reason says it in words too
+                    assert " 0 %" not in computer and "i ingen av" in computer, computer
                 elif view.trick:        # a tip that lets a trick go says why, though the goal is to take tricks (P20)
                     best = max(view.trick, key=lambda c: (c.suit == view.trump, c.suit == view.trick[0].suit, c.rank))
                     leads = lambda c: (c.suit == best.suit and c.rank > best.rank) or (c.suit == view.trump != best.suit)
