@@ -8,6 +8,8 @@ against the engine's winner (P11, B6):
 - "Min medspelare M tar sticket": M takes it (Bismarck, B9).
 - "X kan ingen slå": X takes the trick, or, when X was led by the partner, the partner does.
 - "X kan ingen slå i <färg>, bara en trumf kan ta det": X takes it, or a trump does.
+- "spelar ut X, det högsta <färg>kortet som är kvar": when it is said, every higher card of the suit has been played
+  or is in the speaker's own hand (checked at once, against the engine's history and hands).
 
 A sentence of a kind the referee does not know is not checked; the count of each kind checked is asserted, so a
 reworded sentence that escapes the referee fails here instead of going unchecked.
@@ -22,7 +24,7 @@ import pytest
 
 from plump_teach.bismarck import BismarckGame
 from plump_teach.bots import make_bot
-from plump_teach.cards import parse_card
+from plump_teach.cards import FULL_DECK, parse_card
 from plump_teach.play import BismarckState, Discard, PlayCard, PlumpState
 from plump_teach.plump import PlumpGame
 from plump_teach.plump_rules import PlumpError, PlumpRules
@@ -36,6 +38,7 @@ CLAIMS = [
     ('ruffable', re.compile(CARD + r" kan ingen slå i \w+, bara en trumf kan ta det")),
     ('sure', re.compile(CARD + r" kan ingen slå(?! i )")),
 ]
+HIGHEST = re.compile(r"spelar ut " + CARD + r", det högsta \w+kortet som är kvar")
 FAST = dict(samples=4)
 
 
@@ -64,6 +67,13 @@ class Referee:
 
     def said(self, st, seat, reason):
         self.decisions += 1
+        for m in HIGHEST.finditer(reason):
+            card = parse_card(m.group(1))
+            gone = {c for _, t, _ in st.history for c in t} | set(st.trick) | set(st.view(seat).hand)
+            higher = [c for c in FULL_DECK if c.suit == card.suit and c.rank > card.rank]
+            self.counts['highest'] += 1
+            if not all(c in gone for c in higher):
+                self.false.append(f"{reason} | högre kort ute: {[str(c) for c in higher if c not in gone]}")
         for kind, value in claims(reason):
             self.pending.append((len(st.history), kind, value, seat, reason))
 
@@ -157,6 +167,6 @@ def test_what_the_computer_says_about_a_trick_comes_true(game):
         (play_plump if game == 'plump' else play_bismarck)(seed, ref)
     assert not ref.false, f"{len(ref.false)} false of {sum(ref.counts.values())}:\n" + "\n".join(ref.false[:10])
     print(f"\n[claims] {game}: {dict(ref.counts)}")
-    need = {'plump': ('own', 'ruffable', 'sure'), 'bismarck': ('own', 'partner', 'sure')}[game]
+    need = {'plump': ('own', 'ruffable', 'sure', 'highest'), 'bismarck': ('own', 'partner', 'sure')}[game]
     for kind in need:
         assert ref.counts[kind] >= 5, (kind, dict(ref.counts))
