@@ -8,8 +8,8 @@ against the engine's winner (P11, B6):
 - "Min medspelare M tar sticket": M takes it (Bismarck, B9).
 - "X kan ingen slå": X takes the trick, or, when X was led by the partner, the partner does.
 - "X kan ingen slå i <färg>, bara en trumf kan ta det": X takes it, or a trump does.
-- "spelar ut X, det högsta <färg>kortet som är kvar": when it is said, every higher card of the suit has been played
-  or is in the speaker's own hand (checked at once, against the engine's history and hands).
+- "spelar ut X, det högsta <färg>kortet som är kvar": when it is said, every higher card of the suit has been played,
+  is in the speaker's own hand or is the turned card set aside (P8) (checked at once, against the engine).
 
 A sentence of a kind the referee does not know is not checked; the count of each kind checked is asserted, so a
 reworded sentence that escapes the referee fails here instead of going unchecked.
@@ -70,6 +70,8 @@ class Referee:
         for m in HIGHEST.finditer(reason):
             card = parse_card(m.group(1))
             gone = {c for _, t, _ in st.history for c in t} | set(st.trick) | set(st.view(seat).hand)
+            turned = getattr(st, 'trump_card', None)      # the turned card is set aside, unless the deck is all dealt
+            if turned is not None and st.n * st.cards < 52: gone.add(turned)
             higher = [c for c in FULL_DECK if c.suit == card.suit and c.rank > card.rank]
             self.counts['highest'] += 1
             if not all(c in gone for c in higher):
