@@ -129,7 +129,7 @@ def rule_sheet_plump(rules: PlumpRules = PlumpRules()) -> str:
     dealer = ("Alla visar sitt bud samtidigt med fingrarna. Summan av buden får bli lika med antalet stick."
               if r.simultaneous_bids else
               "Summan av alla bud får aldrig bli lika med antalet stick. Givaren, som bjuder sist, får därför "
-              "inte säga det bud som skulle göra summan jämn.")
+              "inte säga det bud som gör summan lika med antalet stick.")
     if r.sang: trump = "Ingen trumf i någon giv: alla givar spelas i sang."
     else:
         trump = "Efter given vänds översta kortet i talongen upp; dess färg är trumf. Kortet spelas inte."
