@@ -108,7 +108,10 @@ def test_bismarck_forehand_lays_away_four_and_chooses_a_mode(page, jupyterlab):
     for i in range(4):
         cards.nth(i).click()
         table.locator("button.pt-kort.pt-vald").nth(i).wait_for()
-    lay = table.get_by_role("button", name="Lägg bort")
+    # the row with the button is drawn just after the hand that shows the fourth card chosen: wait for it, as a
+    # pupil would see the button turn active
+    lay = table.get_by_role("button", name="Lägg bort", disabled=False)
+    lay.wait_for(timeout=30_000)
     assert lay.is_enabled()
     problems = check_sizes(page, table, "bismarck-bort")
     lay.click()
