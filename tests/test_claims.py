@@ -79,6 +79,14 @@ class Referee:
         for kind, value in claims(reason):
             self.pending.append((len(st.history), kind, value, seat, reason))
 
+    def play(self, st, game, seat, decision):
+        "The bot's card: read its reason, play it in the state and the game, and judge the trick when it is over."
+        self.said(st, seat, decision.reason)
+        before = len(st.history)
+        st.apply(decision.action)
+        game.play(seat, decision.action.card)
+        if len(st.history) > before: self.trick_done(st, game.players, st.trump)
+
     def trick_done(self, st, names, trump):
         leader, trick, winner = st.history[-1]
         cards = {(leader + i) % len(names): c for i, c in enumerate(trick)}
@@ -116,12 +124,7 @@ def play_plump(seed: int, ref: Referee):
             st = PlumpState.from_game(g)
             seat = st.to_act
             d = bots[seat].decide(st.view(seat))
-            if isinstance(d.action, PlayCard):
-                ref.said(st, seat, d.reason)
-                before = len(st.history)
-                st.apply(d.action)
-                g.play(seat, d.action.card)
-                if len(st.history) > before: ref.trick_done(st, g.players, st.trump)
+            if isinstance(d.action, PlayCard): ref.play(st, g, seat, d)
             else: g.bid(seat, d.action.tricks)
 
 
@@ -141,12 +144,7 @@ def play_bismarck(seed: int, ref: Referee):
             g.discard(seat, cards)
             continue
         d = bots[seat].decide(st.view(seat))
-        if isinstance(d.action, PlayCard):
-            ref.said(st, seat, d.reason)
-            before = len(st.history)
-            st.apply(d.action)
-            g.play(seat, d.action.card)
-            if len(st.history) > before: ref.trick_done(st, g.players, st.trump)
+        if isinstance(d.action, PlayCard): ref.play(st, g, seat, d)
         else: g.choose_mode(seat, d.action.mode, d.action.trump)
 
 
