@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from .cards import Card, Cards, SUITS, SUIT_NAMES, RANK_NAMES, card_from_id, sort_hand, parse_cards
 from .tricks import beats
 from .plump_rules import PlumpError, hit_points, forbidden_bid, bid_balance
-from .names import genitive
+from .names import and_list, genitive
 from .plump import PlumpDeal, PlumpGame
 from .bismarck import (BismarckError, MODES, suit_lengths, honour_points, long_suit, mode_hint, smart_discard,
                        normal_tricks, bismarck_score, DISCARDS, BismarckDeal, BismarckGame)
@@ -59,11 +59,6 @@ def _pct(p: float) -> str:
 def _num(x: float) -> str:
     "Ett tal med en decimal och decimalkomma, till exempel '5,4'."
     return f"{x:.1f}".replace('.', ',')
-
-def _and(words) -> str:
-    "Orden i en lista med 'och' före det sista: 'a, b och c'."
-    words = list(words)
-    return words[0] if len(words) == 1 else ', '.join(words[:-1]) + ' och ' + words[-1]
 
 _NUMBER_WORDS = ('inga', 'ett', 'två', 'tre', 'fyra', 'fem', 'sex', 'sju', 'åtta', 'nio', 'tio', 'elva', 'tolv', 'tretton')
 
@@ -257,7 +252,7 @@ def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int 
         reason = f"Jag bjuder {bid}: mitt {card} tar sticket i ungefär {_pct(p)} av provgivarna{with_bid} ({rules})"
         public = f"Jag bjuder {bid}: mitt kort tar sticket i ungefär {_pct(p)} av provgivarna{with_bid} ({rules})"
     else:
-        seen = _and(f"{view.names[s]} har {_cards(h)}" for s, h in sorted(view.others.items()))
+        seen = and_list(f"{view.names[s]} har {_cards(h)}" for s, h in sorted(view.others.items()))
         reason = (f"Jag bjuder {bid}: jag ser inte mitt eget kort, men jag ser att {seen}, och ett kort som jag kan ha "
                   f"tar sticket i ungefär {_pct(p)} av provgivarna{with_bid} ({rules})")
     only = f"; {_refused_bid(view, 1 - bid)}, så det blir {bid}." if len(legal) < 2 else "."   # P6 eller P16
@@ -591,7 +586,7 @@ def simulated_bid(view: SeatView, rng: random.Random, samples: int = BID_SAMPLES
     bid = max(expected, key=lambda b: (round(expected[b], 6), -abs(b - res['base'])))
     dist = _distribution(res['tricks'][bid], view.cards)
     near = _compared_bids(bid, expected)
-    beats_text = _and(f"{_num(expected[b])} med bud {b}" for b in near) if near else ''
+    beats_text = and_list(f"{_num(expected[b])} med bud {b}" for b in near) if near else ''
     # fördelningen gäller spelet med budet `bid`; de andra buden spelades för sig i samma provgivar
     reason = (f"Jag bjuder {bid}: i {res['samples']} provgivar med bud {bid} tog jag {distribution_text(dist)}, så "
               f"budet träffade i {_pct(chance[bid])} och gav {_num(expected[bid])} poäng i snitt"
@@ -1220,7 +1215,7 @@ def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
                 text = (f"Bjud {a.tricks}. Ditt {view.hand[0]} tar sticket i ungefär {_pct(p)} av provgivarna"
                         f"{with_bid} ({rules}).")
             else:
-                seen = _and(f"{view.names[s]} har {_cards(h)}" for s, h in sorted(view.others.items()))
+                seen = and_list(f"{view.names[s]} har {_cards(h)}" for s, h in sorted(view.others.items()))
                 text = (f"Bjud {a.tricks}. Du ser inte ditt kort, men du ser att {seen}. Ett kort som du kan ha tar "
                         f"sticket i ungefär {_pct(p)} av provgivarna{with_bid} ({rules}).")
         else:
@@ -1494,7 +1489,7 @@ def _mode_why(hand, mode: str, trump: str | None) -> str:
                 + "; en lång färg med höga kort är bra som trumf (B9)")
     if mode == 'sang': return f"{hp} honnörspoäng; höga kort i flera färger passar sang (B9)"
     short = [SUIT_NAMES[s] for s in SUITS if n[s] <= 2]
-    return (f"bara {hp} honnörspoäng" + (f" och högst två kort i {_and(short)}" if short else "")
+    return (f"bara {hp} honnörspoäng" + (f" och högst två kort i {and_list(short)}" if short else "")
             + "; låga kort och korta färger passar pass (B9)")
 
 

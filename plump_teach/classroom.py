@@ -67,7 +67,7 @@ def code_matches(given: str, code: str) -> bool:
     return bool(code) and hmac.compare_digest(clean_code(given).encode(), clean_code(code).encode())
 
 # %% ../nbs/25_klassrummet.ipynb #58c88af7
-from .results import ResultStore, class_csv, pupil_name, pupil_from_cookies, table_csv, teacher_page
+from .results import RESULTS_ENV, ResultStore, class_csv, pupil_name, pupil_from_cookies, table_csv, teacher_page
 
 
 # %% ../nbs/25_klassrummet.ipynb #4f6b4681
@@ -627,7 +627,7 @@ def serve(argv=None):
     _die_with_parent()
     folder, results = Path(a.folder).resolve(), Path(a.results).resolve()
     results.mkdir(parents=True, exist_ok=True)
-    os.environ['PLUMP_TEACH_RESULTAT'] = str(results)
+    os.environ[RESULTS_ENV] = str(results)
     static = static_pages(folder)
     room = Classroom(code=clean_code(a.code), teacher_code=clean_code(a.teacher_code), results=results,
                      start=a.start, static=static, links=a.link)

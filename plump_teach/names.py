@@ -10,7 +10,7 @@ import html
 import unicodedata
 
 # %% auto #0
-__all__ = ['MAX_NAME_LENGTH', 'LOOKALIKES', 'clean_name', 'name_key', 'check_names', 'find_name', 'genitive', 'esc']
+__all__ = ['MAX_NAME_LENGTH', 'LOOKALIKES', 'clean_name', 'name_key', 'check_names', 'find_name', 'and_list', 'genitive', 'esc']
 
 # %% ../nbs/16_namn.ipynb #669e2f22
 MAX_NAME_LENGTH = 30
@@ -71,6 +71,11 @@ def find_name(names, player) -> int | None:
     return next((i for i, n in enumerate(names) if name_key(n) == key), None)
 
 # %% ../nbs/16_namn.ipynb #a4d43a72
+def and_list(words) -> str:
+    "Orden i en lista med 'och' före det sista: 'a, b och c'."
+    words = list(words)
+    return words[0] if len(words) == 1 else ', '.join(words[:-1]) + ' och ' + words[-1]
+
 def genitive(name: str) -> str:
     "Namnet i genitiv: Annas, Lars, Max, plats 2:s."
     if not name: return name

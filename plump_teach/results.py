@@ -21,7 +21,7 @@ from .plump_rules import PlumpError
 from .names import clean_name
 
 # %% auto #0
-__all__ = ['OUTCOMES', 'EVENT_TYPES', 'NAME_MAX', 'LINE_MAX', 'RESUME_WITHIN', 'ACTIVE_WITHIN', 'CSV_COLUMNS',
+__all__ = ['OUTCOMES', 'EVENT_TYPES', 'RESULTS_ENV', 'NAME_MAX', 'LINE_MAX', 'RESUME_WITHIN', 'ACTIVE_WITHIN', 'CSV_COLUMNS',
            'TABLE_CSV_COLUMNS', 'pupil_id_ok', 'pupil_name', 'now_iso', 'clean_event', 'ResultStore', 'tasks_of',
            'count_outcomes', 'by_kind', 'needs_practice', 'deals_of', 'table_counts', 'Recorder', 'current_recorder',
            'register', 'set_recorder', 'read_cookies', 'pupil_from_cookies', 'wait_for_request', 'attach_pupil',
@@ -31,6 +31,7 @@ __all__ = ['OUTCOMES', 'EVENT_TYPES', 'NAME_MAX', 'LINE_MAX', 'RESUME_WITHIN', '
 OUTCOMES = {'first_try': 'rätt direkt', 'with_hint': 'rätt med ledtråd', 'after_mistake': 'rätt efter ett fel',
             'shown': 'visat svar', 'skipped': 'hoppade över'}
 EVENT_TYPES = ('page', 'session', 'task', 'deal')
+RESULTS_ENV = 'PLUMP_TEACH_RESULTAT'   # miljövariabeln med resultatmappen, satt av klassrummet för sina kärnor
 NAME_MAX = 40           # tecken i ett namn
 LINE_MAX = 4000         # byte på en rad i en elevs fil; en händelse är sällan mer än 300 och aldrig mer än 3000
 _TEXT = {'type': 20, 'time': 40, 'name': NAME_MAX, 'page': 100, 'kind': 40, 'rule': 20, 'outcome': 20, 'session': 40,
@@ -112,6 +113,11 @@ class ResultStore:
         try: os.write(fd, line)                # en rad, ett anrop: två kärnor blandar aldrig ihop sina rader
         finally: os.close(fd)
         return ev
+
+    def table_folder(self, pupil_id: str) -> Path:
+        "Mappen med elevens sparade partier vid spelbordet, spelbord/<id>/ (skapas när bordet sparar första gången)."
+        pid = self.path(pupil_id).stem.removeprefix('elev-')   # samma kontroll av id:t som elevens fil
+        return self.folder / 'spelbord' / pid
 
     def events(self, pupil_id: str) -> list[dict]:
         "Elevens händelser i ordning; trasiga rader hoppas över, och en elev utan fil har inga."
@@ -283,7 +289,7 @@ def attach_pupil() -> None:
         _waited = True
         try: wait_for_request()
         except Exception: pass         # utan elevens anrop sparas ingenting; sidan ska aldrig visa ett fel
-    folder = os.environ.get('PLUMP_TEACH_RESULTAT')
+    folder = os.environ.get(RESULTS_ENV)
     me = pupil_from_cookies(os.environ.get('HTTP_COOKIE'))
     if not folder or not me['elev']: return
     page = unquote(os.environ.get('SCRIPT_NAME', '').rstrip('/').rsplit('/', 1)[-1], errors='replace')

@@ -8,6 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/spelbordet.html.md"""
 from __future__ import annotations
 import asyncio
 import json
+import os
 import random
 import re
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 from urllib.parse import quote
 import ipywidgets as W
 from .cards import Card, Cards, FULL_DECK, SUIT_NAMES, SUITS, card_svg, cards_html, sort_hand
-from .names import esc, genitive, clean_name, check_names
+from .names import and_list, esc, genitive, clean_name, check_names
 from .plump import PlumpGame
 from .plump_rules import (PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RULE_TEXT, rule_preset,
                                      deal_schedule, describe_bids, draw_for_dealer, player_count)
@@ -27,13 +28,13 @@ from .protocol_widget import _free_path, _files_url
 from .play import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState
 from .bots import make_bot, hint, analyse_deal, own_puzzles, distribution_text, public_reason, LEVELS
 from .bots import _mode_text, _signed, _whole
-from .results import current_recorder
+from .results import RESULTS_ENV, current_recorder, register
 
 # %% auto #0
-__all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'CARD_WIDTH', 'CARD_HEIGHT', 'TABLE_FORMAT', 'TABLE_VERSION', 'SHORT_GAME', 'CUSTOM',
-           'default_names', 'turn_owner', 'you_text', 'card_class', 'table_style', 'table_dict', 'read_table',
-           'pace_slider', 'PlayTable', 'swap_children', 'saved_kind', 'BismarckTable', 'distribution_html',
-           'analysis_html', 'mode_values_html']
+__all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'CARD_WIDTH', 'CARD_HEIGHT', 'TABLE_FORMAT', 'TABLE_VERSION', 'SAVE_FOLDER_ENV',
+           'SHORT_GAME', 'CUSTOM', 'default_names', 'turn_owner', 'you_text', 'card_class', 'table_style', 'table_dict',
+           'read_table', 'pace_slider', 'PlayTable', 'swap_children', 'saved_kind', 'saved_tables', 'unfinished_table',
+           'game_where', 'BismarckTable', 'distribution_html', 'analysis_html', 'mode_values_html']
 
 # %% ../nbs/29_spelbordet.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
@@ -243,6 +244,8 @@ PlayTable.state = property(_state, doc="Domarens läge i given som pågår, elle
 # %% ../nbs/29_spelbordet.ipynb #e65f17b2
 def _build(self: PlayTable):
     self.game = None
+    self._path_arg = None
+    self._recorder = current_recorder()   # eleven i klassrummet, när hen är känd (då sparas partierna i elevens mapp)
     self.style_html = W.HTML(table_style())
     self.header, self.turn, self.players_html = W.HTML(), W.HTML(), W.HTML()
     self.trick_html, self.message, self.action_note = W.HTML(), W.HTML(), W.HTML()
@@ -272,6 +275,7 @@ def _build(self: PlayTable):
     self.bid_buttons: dict[int, W.Button] = {}
     self.mode_buttons: dict[str, W.Button] = {}
     self._timer, self._token = None, 0
+    register(self)
 
 def _play_children(self: PlayTable) -> list:
     table = W.VBox([self.header, self.turn, self.players_html, self.trick_html, self.message, self.hand_box,
@@ -355,6 +359,7 @@ def _computer_move(self: PlayTable):
         self._apply(seat, d.action)
         if isinstance(d.action, (Bid, ChooseMode)): self._tell_reason(name, d, view)
     self._check_deal_end()
+    self._autosave()
 
 _SAID = re.compile(r"Jag (?:bjuder \d+|väljer [^:.]+)(?:: |\.$)")
 
@@ -864,14 +869,28 @@ PlayTable._last_html = _last_html
 PlayTable._toggle_last = _toggle_last
 
 # %% ../nbs/29_spelbordet.ipynb #e7c91069
+SAVE_FOLDER_ENV = 'PLUMP_TEACH_SPARADE'   # miljövariabeln med mappen för bordets sparade partier
+
+def _save_folder(self: PlayTable) -> Path | None:
+    """Mappen där bordet sparar sina partier: elevens egen mapp i klassrummet, annars mappen i `PLUMP_TEACH_SPARADE`
+    eller notebookens mapp. I klassrummet innan eleven är känd: `None` (ingen annan elevs mapp)."""
+    if self._recorder is not None: return self._recorder.store.table_folder(self._recorder.pupil_id)
+    if os.environ.get(RESULTS_ENV): return None
+    return Path(os.environ.get(SAVE_FOLDER_ENV) or '.')
+
 def _set_path(self: PlayTable, path=None, known=None):
-    "Filen som partiet sparas i. `known`: filer som bordet redan har läst, med innehållets kontrollsumma."
+    """Filen som partiet sparas i, efter varje drag. `path=False` (till bordet): bara när eleven trycker Spara.
+    `known`: filer som bordet redan har läst, med innehållets kontrollsumma."""
     self._known = dict(known or {})
     p = path if path is not None else self._path_arg
-    p = _as_path(p, "sparfilen") if p is not None else Path(f"spelbordet-{self.game.seed}.json")
+    if p is None or p is False:
+        folder = self._save_folder()
+        auto = p is None and folder is not None
+        p = (folder or Path('.')) / f"spelbordet-{self.game.seed}.json"
+    else: p, auto = _as_path(p, "sparfilen"), True
     if p.exists() and _key(p) not in self._known: p = _free_path(p)
-    self.path, self.autosave = p, _key(p) in self._known
-    self.save_info.value = ''
+    self.path, self.autosave = p, auto
+    self.save_info.value = '<small>Partiet sparas efter varje drag, så att du kan fortsätta senare.</small>' if auto else ''
     self.save_text.layout.display = 'none'
 
 def _save_json(self: PlayTable) -> str:
@@ -904,7 +923,7 @@ def _save(self: PlayTable) -> Path | None:
     self.autosave = True
     where = self._deal_where()
     self.save_info.value = (f'<p>{esc(note)}Partiet är sparat i <a href="{esc(_files_url(self.path))}" target="_blank" '
-                            f'rel="noopener" download>{esc(self.path.name)}</a> ({where}). Det sparas nu efter varje '
+                            f'rel="noopener" download>{esc(self.path.name)}</a> ({where}). Det sparas efter varje '
                             f'drag. Fortsätt en annan gång med <b>Nytt parti</b> och <b>Fortsätt ett sparat parti</b>. '
                             f'Texten nedan är samma parti; du kan kopiera den.</p>')
     self._show_text(text)
@@ -932,6 +951,7 @@ def _autosave(self: PlayTable):
     if note: self.save_info.value = f'<p role="status">{esc(note)}</p>'
     if self.save_text.layout.display != 'none': self.save_text.value = text
 
+PlayTable._save_folder = _save_folder
 PlayTable._set_path = _set_path
 PlayTable._save_json = _save_json
 PlayTable._write = _write
@@ -941,12 +961,6 @@ PlayTable._deal_where = _deal_where
 PlayTable._autosave = _autosave
 
 # %% ../nbs/29_spelbordet.ipynb #e8907ed5
-_plain_computer_move = PlayTable._computer_move
-
-def _computer_move_saved(self: PlayTable):
-    _plain_computer_move(self)
-    self._autosave()
-
 def _new_clicked(self: PlayTable):
     g = self.game
     unsaved = g is not None and not self.autosave and g.events and g.deal is not None
@@ -957,7 +971,6 @@ def _new_clicked(self: PlayTable):
     self._cancel_timer()
     self.setup(self.kind)
 
-PlayTable._computer_move = _computer_move_saved
 PlayTable._new_clicked = _new_clicked
 
 # %% ../nbs/29_spelbordet.ipynb #1ad9f176
@@ -1006,6 +1019,11 @@ def _setup(self: PlayTable, game: str = 'plump'):
                                    layout=W.Layout(width='calc(100% - 4px)', height='70px'))
     self.resume_button = W.Button(description='Fortsätt partiet', icon='folder-open', layout=_tap())
     self.resume_button.on_click(lambda _: self._resume_clicked())
+    self.offer_html = W.HTML()
+    self.offer_button = W.Button(description='Fortsätt där du slutade', button_style='primary', icon='play',
+                                 layout=_tap())
+    self.offer_button.on_click(lambda _: self._resume_offer())
+    self.offer_box = W.VBox(layout=W.Layout(max_width='100%'))
     self._saved_for = None      # _setup_changed fyller listan med sparade partier av det valda spelet
     self.setup_box = W.VBox()
     self.children = [self.style_html, W.HTML('<h3 style="margin:4px 0">Spelbordet</h3>'), self.setup_box, self.message]
@@ -1025,7 +1043,7 @@ def _setup_changed(self: PlayTable):
     for i in range(n):   # ett namn som eleven inte har ändrat följer med valen
         if self.name_inputs[i].value in ('', self._auto_names[i]): self.name_inputs[i].value = names[i]
         self._auto_names[i] = names[i]
-    parts = [self.game_choice]
+    parts = [self.offer_box, self.game_choice]
     parts += [self.count_choice] if plump else [W.HTML('<small>Bismarck spelas av tre (B1).</small>')]
     parts += [W.HTML('<b>Spelarna</b> <small>i sittordning medsols; kryssa i <i>elev</i> för varje plats som '
                      'en elev spelar</small>'), *self.seat_rows[:n], self.level_choice, self.level_info]
@@ -1067,14 +1085,44 @@ def saved_kind(path) -> str | None:
     fmt = game.get('format') if isinstance(game, dict) else None
     return {'plump_teach.PlumpGame': 'plump', 'plump_teach.BismarckGame': 'bismarck'}.get(fmt)
 
+def saved_tables(folder) -> list[Path]:
+    "Borden som är sparade i mappen `folder` (spelbordet*.json), det senast sparade först."
+    try: return sorted(Path(folder).glob('spelbordet*.json'), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError: return []
+
+def unfinished_table(files, kind: str, look: int = 5) -> tuple | None:
+    """Det senast sparade partiet av spelet `kind` som inte är slut, bland de `look` senaste filerna av det spelet:
+    (filen, spelet, elevernas platser, nivån, takten), eller `None`."""
+    for p in [p for p in files if saved_kind(p) == kind][:look]:
+        try: game, humans, level, pace = read_table(p.read_bytes().decode('utf-8-sig'))
+        except (OSError, *_ERRORS): continue
+        if game.deal is not None: return p, game, humans, level, pace
+    return None
+
+def game_where(game) -> str:
+    "Var ett parti är, som eleven ser det: 'giv 2 av 3' (givarna räknade från 1), eller 'partiet är slut'."
+    if game.deal is None: return "partiet är slut"
+    if isinstance(game, BismarckGame): return f"giv {game.deal_index + 1} av {game.n_deals}"
+    return f"giv {game.deal_index - game.first_deal + 1} av {len(game.schedule) - game.first_deal}"
+
 def _find_saved(self: PlayTable):
-    "De sparade borden för det valda spelet i notebookens mapp, det senaste först."
-    try: files = sorted(Path('.').glob('spelbordet*.json'), key=lambda p: p.stat().st_mtime, reverse=True)
-    except OSError: files = []
-    kind = self.game_choice.value
-    files = [p for p in files[:60] if saved_kind(p) == kind]
-    self.resume_files.options = [('(välj en fil)', '')] + [(p.name, str(p)) for p in files[:30]]
+    """De sparade borden för det valda spelet, det senaste först; och överst ett erbjudande att fortsätta det
+    senaste partiet som inte är slut (som efter en omladdad sida)."""
+    folder, kind = self._save_folder(), self.game_choice.value
+    files = saved_tables(folder) if folder is not None else []
+    mine = [p for p in files[:60] if saved_kind(p) == kind]
+    self.resume_files.options = [('(välj en fil)', '')] + [(p.name, str(p)) for p in mine[:30]]
     self.resume_files.value = ''
+    self._offer = unfinished_table(mine, kind)
+    if self._offer is None:
+        self.offer_box.children = []
+        return
+    path, game, humans, level, _ = self._offer
+    who = [game.players[s] for s in range(len(game.players))]
+    self.offer_html.value = (f'<div role="status" style="border-left:4px solid #1e7b34;padding:4px 8px">'
+                             f'<b>Du har ett parti som inte är klart.</b> {"Plump" if kind == "plump" else "Bismarck"} '
+                             f'med {esc(and_list(who))}, {game_where(game)}.</div>')
+    self.offer_box.children = [self.offer_html, self.offer_button]
 
 PlayTable.setup = _setup
 PlayTable._setup_changed = _setup_changed
@@ -1124,8 +1172,31 @@ def _resume_clicked(self: PlayTable):
     self._say(f"Partiet är inläst ({self._deal_where()})." + changed
               + (f" Det sparas i {path.name} efter varje drag." if path else ''))
 
+def _resume_offer(self: PlayTable):
+    "Fortsätt där du slutade: partiet i erbjudandet, som det sparades (samma nivå och takt), i samma fil."
+    if self._offer is None: return
+    path = self._offer[0]
+    try: data = path.read_bytes()
+    except OSError: return self._say(f"Filen {path.name} går inte att läsa.", ok=False)
+    try: game, humans, level, pace = read_table(data.decode('utf-8-sig', errors='replace'))
+    except _ERRORS as e: return self._say(str(e), ok=False)
+    self.start(game, humans, level, pace, path=path, known={_key(path): _digest(data)})
+    self._say(f"Partiet fortsätter där du slutade ({game_where(game)}).")
+
+def _attach_pupil(self: PlayTable, recorder):
+    """Eleven i klassrummet blir känd: bordet sparar i elevens egen mapp, och inställningen erbjuder elevens
+    parti som inte är klart."""
+    self._recorder = recorder
+    if self.game is None:
+        if hasattr(self, 'resume_files'):
+            self._saved_for = None
+            self._setup_changed()
+    elif self._path_arg is None and not self.autosave: self._set_path()
+
 PlayTable._start_clicked = _start_clicked
 PlayTable._resume_clicked = _resume_clicked
+PlayTable._resume_offer = _resume_offer
+PlayTable._attach_pupil = _attach_pupil
 
 # %% ../nbs/29_spelbordet.ipynb #37cf7db7
 class BismarckTable(PlayTable):

@@ -14,7 +14,14 @@ and every test becomes a unit of its own.) Run with `-n 0`, the order is the onl
 """
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
+
+# Spelbordet sparar sina partier efter varje drag (plump_teach.table, PLUMP_TEACH_SPARADE): i testerna, och i
+# kärnorna som testerna startar, i en tillfällig mapp och aldrig i arbetskopian.
+os.environ.setdefault("PLUMP_TEACH_SPARADE", tempfile.mkdtemp(prefix="plump-sparade-"))
 
 # Measured on the 2-core machine with three workers (tests/benchmarks/results/suite-*.txt): the modules of a
 # minute and a half or more, longest first; every other module follows in the usual order.

@@ -25,7 +25,7 @@ from plump_teach.plump import PlumpGame
 from plump_teach.plump_rules import PlumpRules
 from plump_teach.play import ChooseMode
 from plump_teach.names import esc
-from plump_teach.table import BismarckTable, PlayTable, read_table, table_dict, table_style, you_text, _percent
+from plump_teach.table import SAVE_FOLDER_ENV, BismarckTable, PlayTable, read_table, table_dict, table_style, you_text, _percent
 
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
 CARD_TEXT = re.compile(r'[♠♥♦♣](?:10|Kn|[2-9EKD])(?![0-9n])')
@@ -488,22 +488,94 @@ def test_the_computers_mode_reason_says_what_it_has_in_a_full_game():
 def test_resume_uses_the_chosen_level_and_lists_only_the_chosen_game(tmp_path, monkeypatch):
     """Issue 27: 'Fortsätt partiet' plays on the level chosen in the form and says so when it differs from the saved
     one; the list of saved games shows only games of the game chosen (a Plump save is not offered to Bismarck)."""
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(SAVE_FOLDER_ENV, str(tmp_path))
     p = PlayTable(3, rules=PlumpRules(down_only=True), seed=6, first_deal=6, pace=0, level='van',
                   path=tmp_path / "spelbordet-p.json")
     p.save()
     b = BismarckTable(['Anna', 'Bo', 'Cissi'], seed=3, pace=0, path=tmp_path / "spelbordet-b.json")
     b.save()
     r = PlayTable()
-    assert [v for _, v in r.resume_files.options if v] == [str(Path("spelbordet-p.json"))]
+    assert [v for _, v in r.resume_files.options if v] == [str(tmp_path / "spelbordet-p.json")]
     r.game_choice.value = 'bismarck'
-    assert [v for _, v in r.resume_files.options if v] == [str(Path("spelbordet-b.json"))]
+    assert [v for _, v in r.resume_files.options if v] == [str(tmp_path / "spelbordet-b.json")]
     r.game_choice.value = 'plump'
     r.level_choice.value = 'expert'
-    r.resume_files.value = str(Path("spelbordet-p.json"))
+    r.resume_files.value = str(tmp_path / "spelbordet-p.json")
     r.resume_button.click()
     assert r.level == 'expert' and r.game == p.game
     assert "Datorn spelar nu på nivån expert (partiet sparades med van)." in r.message.value, r.message.value
+
+
+def table_position(t) -> tuple:
+    "Det eleven ser av läget: givens rubrik, vems tur, handen (i ordning) och protokollet."
+    return t.header.value, t.turn.value, list(t.card_buttons), t.sheet_html.value
+
+
+def test_a_new_table_offers_the_unfinished_game_and_goes_on_with_it(tmp_path, monkeypatch):
+    """Issue 27: a reload (or a restarted kernel) never loses a game. The table saves after every move without being
+    asked; a new table's setup offers the last unfinished game of its kind ("Fortsätt där du slutade"), with the level
+    and pace it was saved with, and goes on saving in the same file. A finished game is not offered."""
+    monkeypatch.setenv(SAVE_FOLDER_ENV, str(tmp_path))
+    t = PlayTable(3, rules=PlumpRules(down_only=True), seed=17, first_deal=7, pace=0, level='expert')
+    assert t.autosave and t.game.events                       # the computer bids before the pupil, and it is saved
+    assert read_table((tmp_path / "spelbordet-17.json").read_text())[0] == t.game
+    click_once(t)                                             # the pupil's bid; the computer goes on
+    click_once(t)                                             # and a card
+    assert [p.name for p in tmp_path.iterdir()] == ["spelbordet-17.json"]
+    assert read_table((tmp_path / "spelbordet-17.json").read_text())[0] == t.game
+    r = PlayTable()
+    assert "Du har ett parti som inte är klart." in r.offer_html.value and "giv 1 av 3" in r.offer_html.value
+    assert r.offer_box.children and r.setup_box.children[0] is r.offer_box
+    assert BismarckTable().offer_box.children == ()            # a Plump game is not offered at the Bismarck table
+    r.offer_button.click()
+    assert r.game == t.game and (r.level, r.pace) == ("expert", 0.0)
+    assert table_position(r) == table_position(t)
+    assert "Partiet fortsätter där du slutade (giv 1 av 3)." in r.message.value
+    events = len(r.game.events)
+    click_once(r)
+    assert len(r.game.events) > events
+    assert read_table((tmp_path / "spelbordet-17.json").read_text())[0] == r.game    # the same file, no copy
+    play_to_end(r)
+    assert read_table((tmp_path / "spelbordet-17.json").read_text())[0].deal is None
+    assert PlayTable().offer_box.children == ()                  # a finished game is not offered
+    quiet = PlayTable(3, seed=18, pace=0, path=False)             # path=False: only when the pupil presses Spara
+    click_once(quiet)
+    assert not quiet.autosave and [p.name for p in tmp_path.iterdir()] == ["spelbordet-17.json"]
+
+
+def test_in_the_classroom_each_pupil_gets_back_only_their_own_game(tmp_path, monkeypatch):
+    """Issue 27: in the classroom the course folder is shared, so the table saves in the pupil's own folder among the
+    results (ResultStore.table_folder), and offers only that pupil's game; before the pupil is known (a kernel
+    started ahead of the pupil) it lists nothing and saves nothing of its own accord."""
+    from plump_teach.results import RESULTS_ENV, Recorder, ResultStore, set_recorder
+    store = ResultStore(tmp_path / "resultat")
+    monkeypatch.setenv(RESULTS_ENV, str(store.folder))
+    monkeypatch.chdir(tmp_path)
+    ada, bea = "00000000000000a1", "00000000000000b2"
+    early = PlayTable()                                           # the kernel runs the page before the pupil comes
+    assert early.offer_box.children == () and early._save_folder() is None
+    started = PlayTable(3, rules=PlumpRules(down_only=True), seed=5, first_deal=7, pace=0)
+    assert not started.autosave
+    try:
+        set_recorder(Recorder(store, ada, "Ada", "09_spelbordet.ipynb"))     # Ada comes: both tables learn it
+        assert started.autosave and started.path.parent == store.table_folder(ada)
+        click_once(started)
+        assert (store.table_folder(ada) / "spelbordet-5.json").exists()
+        assert "giv 1 av 3" in PlayTable().offer_html.value     # Ada's next page offers her game
+        set_recorder(None)
+        reloaded = PlayTable()                                    # a reload: the page runs before Ada is known
+        assert reloaded.offer_box.children == ()
+        set_recorder(Recorder(store, ada, "Ada", "09_spelbordet.ipynb"))
+        assert "giv 1 av 3" in reloaded.offer_html.value and reloaded.offer_box.children
+        reloaded.offer_button.click()
+        assert reloaded.game == started.game and reloaded.path == started.path
+        set_recorder(Recorder(store, bea, "Bea", "09_spelbordet.ipynb"))
+        other = PlayTable()
+        assert other.offer_box.children == () and [v for _, v in other.resume_files.options if v] == []
+    finally:
+        set_recorder(None)
+    assert not list(tmp_path.glob("spelbordet*.json"))            # nothing in the shared course folder
+    assert store.pupils() == []                                  # the saved games are not taken for result files
 
 
 def test_a_double_click_on_next_deal_is_not_an_error():

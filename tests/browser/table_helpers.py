@@ -204,3 +204,51 @@ def covered_problem(covered: list) -> list[str]:
     if not covered: return []
     return [f"{len(covered)} tryck nådde inte knappen, något låg över dess mitt: "
             f"{sorted({(c['text'], c['over']) for c in covered})}"]
+
+
+# Det eleven ser av läget, för att jämföra före och efter en omladdad sida: givens rubrik, spelartabellen med buden,
+# och handen (korten i ordning, med sina tips).
+JS_POSITION = """(root) => {
+  const bord = root.querySelector('.pt-bord');
+  const head = (bord?.innerText || '').split('\\n').find(l => l.startsWith('Giv ')) || '';
+  const players = root.querySelector('table.pt-spelare')?.innerText.trim() || '';
+  const hand = [...root.querySelectorAll('button.pt-kort')].filter(b => b.checkVisibility()).map(b => b.title);
+  return {head, players, hand};
+}"""
+
+
+def position(table) -> dict:
+    "Läget som eleven ser det: {'head', 'players', 'hand'} (se JS_POSITION)."
+    return table.evaluate(JS_POSITION)
+
+
+def to_first_card(page, table, covered: list, tries: int = 240) -> dict:
+    """Som en elev fram till sitt första kort i given: budet med den första sifferknappen som går att välja, sedan
+    vänta tills handen är ritad för elevens tur. Returnerar läget (position)."""
+    for _ in range(tries):
+        s = state(table)
+        if s["turn"].startswith("Din tur att bjuda"):
+            click_and_wait_gone(page, table.locator("button.pt-bud:not([disabled])").first, covered)
+        elif s["turn"].startswith("Din tur att"):
+            break
+        else: page.wait_for_timeout(300)
+    table.locator(HAND_FOR_THIS_TURN).first.wait_for(timeout=60_000)
+    return position(table)
+
+
+def resume_after_reload(page, table, covered: list, before: dict, check=None) -> list[str]:
+    """Efter en omladdad sida: inställningen erbjuder partiet ("Du har ett parti som inte är klart"; `check(stage, top)`
+    tar skärmbilderna av erbjudandet); ett tryck på Fortsätt där du slutade ger samma läge som `before`, och ett kort
+    till går att lägga (partiet går vidare). Returnerar problemen som `check` fann."""
+    offer = wait_for_text(page, "Du har ett parti som inte är klart", within=table, timeout=60_000)
+    problems = check("erbjudande", offer) if check else []
+    tap_through(table.get_by_role("button", name="Fortsätt där du slutade"), covered)
+    wait_for_text(page, "Partiet fortsätter där du slutade", within=table, timeout=60_000)
+    table.locator(HAND_FOR_THIS_TURN).first.wait_for(timeout=60_000)
+    after = position(table)
+    assert after == before, f"läget efter omladdningen är ett annat:\nföre  {before}\nefter {after}"
+    n = table.locator("button.pt-kort").count()
+    click_and_wait_gone(page, table.locator("button.pt-kort:not(.pt-nej)").first, covered)
+    page.wait_for_function("(e) => e.querySelectorAll('button.pt-kort').length < %d" % n,
+                           arg=table.element_handle(), timeout=60_000)
+    return problems

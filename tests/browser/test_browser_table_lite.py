@@ -6,7 +6,9 @@ table's setup (bara nedåt, first deal 3 cards: three deals, three players, the 
 one second per move), bids with the number buttons, taps a greyed card and reads the rule (P10), asks for Tips
 on a bid and on a card (the card tip names a card of the hand), plays every card by clicking it, and after the
 game opens the analysis of deal 1: the verdict and the bar chart of the computer's estimate are shown. Then
-"Spela igen" and a game from ten cards, to time Tips on a bid and on a card with a full hand.
+"Spela igen" and a game from ten cards, to time Tips on a bid and on a card with a full hand; then the page is
+reloaded mid-deal (Python in the browser starts again), and "Fortsätt där du slutade" gives the same deal, bids
+and hand, and the game goes on (issue 27).
 
 Screenshots at 1280x900 and 768x1024 (and 390x844) go to tests/browser/screenshots/lite-bord-*.png; at every
 size nothing on the page is wider than the window, no code or error shows, every button is at least 44 px
@@ -25,8 +27,8 @@ import pytest
 
 from browser_helpers import LITE_BOOT_TIMEOUT, tap_through, wait_for_text
 from table_helpers import check_sizes as table_sizes
-from table_helpers import (click_and_wait_gone, covered_problem, open_analysis, play_game, seconds, start_short_game,
-                           table_output)
+from table_helpers import (click_and_wait_gone, covered_problem, open_analysis, play_game, position,
+                           resume_after_reload, seconds, start_short_game, table_output)
 from lite_helpers import JS_PUPIL_PAGE, wait_pupil_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]
@@ -88,12 +90,27 @@ def test_a_pupil_plays_a_short_game_at_the_table_in_jupyterlite(page, lite_serve
     wait_for_text(page, re.compile(r"Tips: Lägg "), within=table, timeout=60_000)
     full_tips.append(time.monotonic() - t)
 
+    # Sidan laddas om mitt i given (issue 27): webbläsarens Python börjar om, sidan kör sig själv igen, och bordet
+    # erbjuder partiet som sparades efter elevens bud; Fortsätt där du slutade ger samma läge, och partiet går vidare.
+    before = position(table)
+    t = time.monotonic()
+    page.reload()
+    wait_pupil_page(page, PAGE)
+    page.locator(".jp-OutputArea-output").get_by_role("button", name="Börja spela").first.wait_for(
+        state="visible", timeout=LITE_BOOT_TIMEOUT)
+    table = table_output(page)
+    problems += resume_after_reload(page, table, covered, before,
+                                    lambda stage, top: check_sizes(page, table, stage, top))
+    reload_s = time.monotonic() - t
+    problems += check_sizes(page, table, "omladdad", top=table)
+
     external = request_log.external()
     print(f"\n[lite-bord] sidan öppnad -> bordet går att använda: {ready:.1f} s"
           f"\n[lite-bord] klick på ett kort -> datorns kort (takten {PACE:.0f} s ingår): {seconds(replies)}"
           f"\n[lite-bord] Tips på ett bud (3 kort): {seconds(bid_tips)}; Tips på ett kort: {seconds(card_tips)}"
           f"\n[lite-bord] genomgången av giv 1 (3 kort): {analysis_s:.1f} s"
           f"\n[lite-bord] med tio kort på hand: Tips på budet {full_tips[0]:.2f} s, Tips på första kortet {full_tips[1]:.2f} s"
+          f"\n[lite-bord] sidan omladdad mitt i given -> samma läge och ett kort till: {reload_s:.1f} s"
           f"\n[lite-bord] {len(request_log.urls)} begäranden, {len(external)} utanför loopback")
     record_property("lite_table_ready_s", round(ready, 1))
     if replies: record_property("lite_table_reply_median_s", round(statistics.median(replies), 2))

@@ -8,7 +8,9 @@ from three cards (three deals), three players (the pupil and two computer player
 the slider "Datorns takt" to 0 s. The pupil bids with the number buttons, asks for Tips on a bid and on a card
 (Swedish advice: "Tips: Bjud n" / "Tips: Lägg <a card of the hand>"), taps a greyed card and reads its rule (P10),
 and clicks cards until the game is over; then opens the analysis of deal 1 (verdict and bar chart) and "Dina
-egna pussel", and answers the first own puzzle if there is one.
+egna pussel", and answers the first own puzzle if there is one. Then a new game from ten cards: the pupil bids,
+reloads the page (a new kernel) mid-deal, presses "Fortsätt där du slutade" and finds the same deal, bids and hand,
+and plays on (issue 27).
 
 At every stage, at 1280x900, 768x1024 and 390x844: nothing on the page is wider than the window and nothing
 scrolls sideways, no code or error shows, every button of the table is at least 44 px tall and nothing lies over
@@ -28,7 +30,8 @@ import pytest
 
 from browser_helpers import tap_through, wait_for_text
 from table_helpers import check_sizes as table_sizes
-from table_helpers import covered_problem, open_analysis, play_game, seconds, start_short_game, table_output
+from table_helpers import (covered_problem, open_analysis, play_game, resume_after_reload, seconds, start_short_game,
+                           table_output, to_first_card)
 from test_browser_voila_course import (CODE, JS_PAGE_TOO_WIDE, TEACHER, check_no_code_no_error,  # noqa: F401
                                        classroom_course, wait_for_rendered)
 
@@ -142,8 +145,26 @@ def test_a_pupil_plays_a_whole_short_game_at_the_table_in_the_classroom(page, cl
     finally:
         teacher.close()
 
+    # Sidan laddas om mitt i en giv (issue 27): ett nytt parti från tio kort, elevens bud; efter omladdningen (en ny
+    # kärna) erbjuder bordet partiet, och Fortsätt där du slutade ger samma läge, och partiet går vidare.
+    page.set_viewport_size({"width": 390, "height": 844})
+    tap_through(table.get_by_role("button", name="Spela igen"), covered)
+    table.get_by_placeholder("slumpas").fill("23")
+    tap_through(table.get_by_role("button", name="Börja spela"), covered)
+    wait_for_text(page, "Giv 1 av 10", within=table, timeout=60_000)
+    before = to_first_card(page, table, covered)
+    t = time.monotonic()
+    page.reload()
+    wait_for_rendered(page, PAGE)
+    table = table_output(page)
+    problems += resume_after_reload(page, table, covered, before,
+                                    lambda stage, top: check_sizes(page, table, stage, top))
+    reload_s = time.monotonic() - t
+    problems += check_sizes(page, table, "omladdad", top=table)
+
     external = request_log.external()
-    print(f"\n[voila-bord] klasslänken -> bordet går att använda: {ready:.1f} s"
+    print(f"\n[voila-bord] sidan omladdad mitt i en giv -> samma läge och ett kort till: {reload_s:.1f} s"
+          f"\n[voila-bord] klasslänken -> bordet går att använda: {ready:.1f} s"
           f"\n[voila-bord] Tips på ett bud: {seconds(game['bid_tips'])}; Tips på ett kort: {seconds(game['card_tips'])}"
           f"\n[voila-bord] genomgången av giv 1: {analysis_s:.1f} s; egna pussel: {puzzles_s:.1f} s ({puzzle[:40]!r})"
           f"\n[voila-bord] {len(request_log.urls)} begäranden, {len(external)} utanför loopback")
