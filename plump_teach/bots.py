@@ -268,7 +268,11 @@ def beginner_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     high = Cards(c for c in sort_hand(view.hand) if c.rank >= 11 or (c.suit == view.trump and c.rank >= 10))
     want = len(high)
     bid = min(legal, key=lambda b: (abs(b - want), b < want))
-    if high: reason = f"Jag bjuder {bid}: {_cards(high)} {'är ett högt kort' if len(high) == 1 else 'är höga kort'}, och höga kort tar stick."
+    if high:
+        face, tens = [c for c in high if c.rank >= 11], [c for c in high if c.rank < 11]   # tian i trumf: en hög trumf
+        said = ([f"{_cards(face)} {'är ett högt kort' if len(face) == 1 else 'är höga kort'}"] if face else []) \
+            + ([f"{_cards(tens)} är en hög trumf"] if tens else [])
+        reason = f"Jag bjuder {bid}: {' och '.join(said)}, och höga kort tar stick."
     else: reason = f"Jag bjuder {bid}: jag har inga höga kort."
     public = f"Jag bjuder {bid}: jag har {_count(len(high), 'högt kort', 'höga kort')}" + (", och höga kort tar stick." if high else ".")
     if bid != want:

@@ -17,10 +17,10 @@ from urllib.parse import quote
 import ipywidgets as W
 from .cards import Card, Cards, FULL_DECK, SUIT_NAMES, SUITS, card_svg, cards_html, sort_hand
 from .names import and_list, esc, genitive, clean_name, check_names
-from .plump import PlumpGame
+from .plump import FORMAT as PLUMP_FORMAT, PlumpGame
 from .plump_rules import (PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RULE_TEXT, rule_preset,
                                      deal_schedule, describe_bids, draw_for_dealer, player_count)
-from .bismarck import (BismarckGame, BismarckError, MODES, MODE_TEXT, mode_label, normal_tricks,
+from .bismarck import (FORMAT as BISMARCK_FORMAT, BismarckGame, BismarckError, MODES, MODE_TEXT, mode_label, normal_tricks,
                                   DISCARDS)
 from .saving import parse_saved
 from .protocol import _write_file, _as_path, _digest, _key, _shown_path
@@ -126,6 +126,7 @@ def _event_loop():
 # %% ../nbs/29_spelbordet.ipynb #f042c347
 TABLE_FORMAT, TABLE_VERSION = "plump_teach.PlayTable", 1
 _GAMES = {PlumpGame: 'plump', BismarckGame: 'bismarck'}
+_BY_FORMAT = {PLUMP_FORMAT: PlumpGame, BISMARCK_FORMAT: BismarckGame}   # spelets format i filen -> klassen
 
 def table_dict(game, humans=(0,), level: str = 'van', pace: float = 1.0) -> dict:
     "Bordet som ett lexikon att spara som JSON: inställningarna och spelets egen JSON under 'game'."
@@ -145,9 +146,8 @@ def read_table(text) -> tuple:
             raise PlumpError("Sparfilen är skadad: takten ska vara ett tal från 0 till 10 sekunder.")
     fmt = d.get('format') if isinstance(d, dict) else None
     try:
-        if fmt == 'plump_teach.PlumpGame': game = PlumpGame.from_dict(d)
-        elif fmt == 'plump_teach.BismarckGame': game = BismarckGame.from_dict(d)
-        else: raise PlumpError("Det här är inget parti som spelbordet har sparat.")
+        if not isinstance(fmt, str) or fmt not in _BY_FORMAT: raise PlumpError("Det här är inget parti som spelbordet har sparat.")
+        game = _BY_FORMAT[fmt].from_dict(d)
     except BismarckError as e: raise PlumpError(str(e)) from None
     n = len(game.players)
     if not isinstance(humans, list) or any(type(s) is not int or not 0 <= s < n for s in humans):
@@ -672,16 +672,13 @@ def _widgets_under(widgets) -> dict[int, W.Widget]:
         todo += [getattr(w, 'layout', None), getattr(w, 'style', None)]
     return seen
 
-def _reachable(widgets) -> set[int]:
-    return set(_widgets_under(widgets))
-
 def swap_children(box: W.Box, new: list):
     """Byt `box.children` mot `new` och stäng sedan allt i de gamla barnen som inte finns kvar (barnbarn, layout och
     stil också). Då växer inte antalet widgetar i kärnan för varje drag, och ingen levande widget pekar på en stängd:
     en omladdad sida kan hämta hela bordet igen."""
     old = list(box.children)
     box.children = list(new)
-    keep = _reachable(new)
+    keep = _widgets_under(new)
     for i, w in _widgets_under(old).items():
         if i not in keep: w.close()
 
@@ -1083,7 +1080,7 @@ def saved_kind(path) -> str | None:
     except (OSError, ValueError): return None
     game = d.get('game') if isinstance(d, dict) and d.get('format') == TABLE_FORMAT else d
     fmt = game.get('format') if isinstance(game, dict) else None
-    return {'plump_teach.PlumpGame': 'plump', 'plump_teach.BismarckGame': 'bismarck'}.get(fmt)
+    return _GAMES.get(_BY_FORMAT.get(fmt)) if isinstance(fmt, str) else None
 
 def saved_tables(folder) -> list[Path]:
     "Borden som är sparade i mappen `folder` (spelbordet*.json), det senast sparade först."

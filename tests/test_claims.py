@@ -11,6 +11,26 @@ against the engine's winner (P11, B6):
 - "spelar ut X, det högsta <färg>kortet som är kvar": when it is said, every higher card of the suit has been played,
   is in the speaker's own hand or is the turned card set aside (P8) (checked at once, against the engine).
 
+The second referee (`Words`) reads what the computer says when it bids, plans and lays away (P20, B5, B7, B9) and
+checks each claim at once against its cards and the engine's rules:
+
+- the three piles ("säkra …, möjliga …, fyllnad …"): every card of the hand in exactly one pile; a sure card has
+  every higher card in its own hand or enough cards in the suit to wait them out (one more than the higher cards in
+  trumps, two more outside them); a possible card is a face card, a trump, or a winner held back; filler is ten or
+  lower; "den lilla trumfen"/"de små trumfen" are trumps;
+- "X är ett högt kort"/"höga kort" (knekt or higher), "X är en hög trumf" (a ten of trumps);
+- the bids before it ("jag bjuder sist och ser att de andra har bjudit N", "spelaren före mig har redan bjudit N, så
+  det blir kamp om sticken", "… bara bjudit N, så det blir stick över"): who bid, the sum, and more or less than
+  their share of the tricks;
+- the sample deals of a bid: the percentages of the spread add up to 100, the hit rate is the spread's row for the
+  bid, the average is the hit rate times the bid's points (P13), and no other bid "played for itself" gave more;
+- Bismarck: "jag har N hjärter med …" (the 20 cards), "N honnörspoäng" (ess 4, kung 3, dam 2, knekt 1), "ingen
+  lång färg" (no suit of six), "i det korta partiet spelas giv k som …" (B5), "normalen för … är N stick" (B7), the
+  modes' averages (the chosen one the highest, or the stated small difference the difference shown), and each
+  group of cards laid away: "mina högsta kort" (no kept card higher), "låga kort" (ten or lower), "utanför
+  trumfen", "då har jag inga <färg> kvar" (none kept), "i en kort färg" (at most three of the 20), "mina lägsta
+  trumfkort", "en dam i en kort färg".
+
 A sentence of a kind the referee does not know is not checked; the count of each kind checked is asserted, so a
 reworded sentence that escapes the referee fails here instead of going unchecked.
 """
@@ -24,10 +44,11 @@ import pytest
 
 from plump_teach.bismarck import BismarckGame
 from plump_teach.bots import make_bot
-from plump_teach.cards import FULL_DECK, parse_card
+from plump_teach.cards import FULL_DECK, SUIT_NAMES, parse_card, parse_cards
 from plump_teach.play import BismarckState, Discard, PlayCard, PlumpState
 from plump_teach.plump import PlumpGame
-from plump_teach.plump_rules import PlumpError, PlumpRules
+from plump_teach.plump_rules import PlumpError, PlumpRules, score
+from plump_teach.play import Bid, ChooseMode
 
 CARD = r"([♠♥♦♣](?:10|[2-9]|Kn|D|K|E))"
 CLAIMS = [
@@ -170,3 +191,262 @@ def test_what_the_computer_says_about_a_trick_comes_true(game):
     need = {'plump': ('own', 'ruffable', 'sure', 'highest'), 'bismarck': ('own', 'partner', 'sure')}[game]
     for kind in need:
         assert ref.counts[kind] >= 5, (kind, dict(ref.counts))
+
+
+# ---- the second referee: what the computer says when it bids, plans and lays away --------------------------------
+ONE = r"[♠♥♦♣](?:10|[2-9]|Kn|D|K|E)"
+CARDS = r"(" + ONE + r"(?: " + ONE + r")*)"
+SUIT_OF = {name: suit for suit, name in SUIT_NAMES.items()}
+SUIT_WORD = "(" + "|".join(SUIT_NAMES.values()) + ")"
+NUM = r"([−-]?\d+(?:,\d)?)"
+HONOUR = {14: 4, 13: 3, 12: 2, 11: 1}
+RANK_WORD = {'knekt': 11, 'dam': 12, 'kung': 13, 'ess': 14}
+
+
+def num(text: str) -> float: return float(text.replace(',', '.').replace('+', '').replace('−', '-'))
+
+
+def cards_of(text: str) -> list: return list(parse_cards(text)) if text else []
+
+
+def same(a, b) -> bool: return sorted(map(str, a)) == sorted(map(str, b))
+
+
+class Words:
+    "Checks the claims in the computer's bid, plan and discard sentences against its cards (see the module's doc)."
+    def __init__(self):
+        self.counts, self.false, self.decisions, self.plans = Counter(), [], 0, 0
+
+    def claim(self, kind: str, ok: bool, reason: str, why: str = ''):
+        self.counts[kind] += 1
+        if not ok: self.false.append(f"[{kind}] {reason} | {why}")
+
+    # -- Plump: a bid ------------------------------------------------------------------------------------------
+    def bid(self, view, decision):
+        self.decisions += 1
+        r, hand, trump = decision.reason, list(view.hand), view.trump
+        m = re.search(r"(säkra " + CARDS + r"|inga säkra), (möjliga (.*?)|inga möjliga)(?:, fyllnad " + CARDS + r")? \(P20\)", r)
+        if m: self.piles(view, m, r)
+        for m in re.finditer(CARDS + r" (är ett högt kort|är höga kort)", r):
+            self.claim('high', all(c.rank >= 11 for c in cards_of(m.group(1))), r, m.group(0))
+        for m in re.finditer(CARDS + r" är en hög trumf", r):
+            self.claim('high', all(c.suit == trump and c.rank >= 10 for c in cards_of(m.group(1))), r, m.group(0))
+        earlier = [(s, b) for s, b in enumerate(view.bids) if b is not None and s != view.seat]
+        total = sum(b for _, b in earlier)
+        if m := re.search(r"jag bjuder sist och ser att de andra har bjudit (\d+)", r):
+            last = sum(b is None for b in view.bids) == 1 and view.bids[view.seat] is None
+            self.claim('bids', last and int(m.group(1)) == total, r, f"bud {view.bids}")
+        if m := re.search(r"(spelaren före mig|de andra) har (redan|bara) bjudit (\d+), så det blir (kamp om sticken|stick över)", r):
+            share = len(earlier) * view.cards / view.n
+            ok = (m.group(1) == 'spelaren före mig') == (len(earlier) == 1) and int(m.group(3)) == total
+            ok = ok and (total > share if m.group(2) == 'redan' else total < share)
+            self.claim('bids', ok, r, f"bud {view.bids}, andel {share:.1f}")
+        if m := re.search(r"i (\d+) provgivar med bud (\d+) tog jag (.*?), så budet träffade i (\d+) % och gav " + NUM
+                          + r" poäng i snitt", r):
+            self.spread(view, m, r, decision)
+
+    def piles(self, view, m, r):
+        hand, trump = list(view.hand), view.trump
+        sure = cards_of(m.group(2)) if m.group(2) else []
+        ptext = m.group(4) or ''
+        small = re.search(r"(?:den lilla trumfen|de små trumfen) " + CARDS, ptext)
+        possible = cards_of(re.sub(r"(?: och )?(?:den lilla trumfen|de små trumfen) .*", "", ptext).strip()) \
+            + (cards_of(small.group(1)) if small else [])
+        filler = cards_of(m.group(5)) if m.group(5) else []
+        if small: self.claim('piles', all(c.suit == trump for c in cards_of(small.group(1))), r, small.group(0))
+        if m.group(5) is not None or not [c for c in hand if c not in sure + possible]:
+            self.claim('piles', same(sure + possible + filler, hand), r, f"handen {' '.join(map(str, hand))}")
+        seen = set(hand) | ({view.trump_card} if view.trump_card is not None and view.n * view.cards < 52 else set())
+        for c in sure:
+            higher = [x for x in FULL_DECK if x.suit == c.suit and x.rank > c.rank and x not in seen]
+            length = sum(x.suit == c.suit for x in hand)
+            self.claim('sure', not higher or length >= len(higher) + (1 if c.suit == trump else 2), r,
+                       f"{c}: {len(higher)} högre ute, {length} kort i färgen")
+        for c in possible:
+            winner = all(x in seen for x in FULL_DECK if x.suit == c.suit and x.rank > c.rank)
+            self.claim('possible', c.rank >= 11 or c.suit == trump or winner, r, str(c))
+        for c in filler: self.claim('filler', c.rank <= 10, r, str(c))
+
+    def spread(self, view, m, r, decision):
+        n, bid, rows, hit, avg = int(m.group(1)), int(m.group(2)), m.group(3), int(m.group(4)), num(m.group(5))
+        spread = {int(t): int(p) for t, p in re.findall(r"(\d+) stick (\d+) %", rows)}
+        points = score(bid, bid, view.cards, view.rules)
+        ok = abs(sum(spread.values()) - 100) <= len(spread) and spread.get(bid, 0) == hit
+        ok = ok and abs(avg - hit / 100 * points) <= 0.05 + points * 0.005      # the hit rate is rounded to 1 %
+        ok = ok and decision.action == Bid(bid)
+        self.claim('spread', ok, r, f"{spread}, {points} poäng för bud {bid}")
+        if o := re.search(r"i stället bjöd och spelade för det fick jag (.*?) \(P20\)", r):
+            others = [num(v) for v, _ in re.findall(NUM + r" med bud (\d+)", o.group(1))]
+            self.claim('others', all(v <= avg + 0.05 for v in others), r, f"{others} mot {avg}")
+
+    # -- Bismarck: förhand's plan, mode and discards, and the normal in a card reason -------------------------------
+    def plan(self, view, reason, chosen=None, discards=None):
+        "`chosen` (mode, trump) when known; `discards`: the cards laid away with this reason."
+        self.decisions += 1
+        self.plans += 1
+        hand20 = list(view.hand) + list(view.discards or ())
+        length = {s: sum(c.suit == s for c in hand20) for s in SUIT_NAMES}
+        if m := re.search(r"jag har (\d+) " + SUIT_WORD + r"(?: med " + CARDS + ")?", reason):
+            suit = SUIT_OF[m.group(2)]
+            honours = cards_of(m.group(3)) if m.group(3) else []
+            ok = length[suit] == int(m.group(1)) and all(c in hand20 and c.suit == suit for c in honours)
+            ok = ok and same(honours, [c for c in hand20 if c.suit == suit and c.rank >= 11])
+            self.claim('length', ok, reason, f"{length}")
+        if m := re.search(r"jag har (?:bara )?(\d+) honnörspoäng", reason):
+            self.claim('honours', int(m.group(1)) == sum(HONOUR.get(c.rank, 0) for c in hand20), reason)
+        if re.search(r"ingen lång färg(?! med)", reason):
+            self.claim('length', max(length.values()) <= 5, reason, f"{length}")
+        if re.search(r"ingen lång färg med höga kort", reason):
+            self.claim('length', not any(n >= 6 and sum(c.suit == s and c.rank >= 12 for c in hand20) >= 2
+                                         for s, n in length.items()), reason, f"{length}")
+        for m in re.finditer(r"i det korta partiet spelas giv (\d+) som (\w+)", reason):
+            k = int(m.group(1))
+            ok = view.game_deal == ('short', k - 1) and ('trumf', 'sang', 'pass')[k - 1] == m.group(2)
+            self.claim('schedule', ok, reason, f"{view.game_deal}")
+        if chosen is not None and (m := re.search(r"i (\d+) provgivar gav (.*?)(?:;|\.|$)", reason)):
+            values = [num(v) for v in re.findall(r"([+−-]?\d+,\d)", m.group(2))]
+            first = values[0]
+            more = re.search(r"gav " + NUM + r" poäng mer, men så liten skillnad kan vara slump", reason)
+            ok = (all(v <= first for v in values) if not more else
+                  abs(num(more.group(1)) - (max(values) - first)) < 0.05 and max(values) - first <= 0.5 + 0.05)
+            self.claim('modes', ok, reason, f"{values}")
+        if discards is not None and (m := re.search(r"Jag lägger bort (.*) \(B9\)", reason)):
+            self.laid_away(view, hand20, length, m.group(1), reason, chosen)
+
+    def laid_away(self, view, hand20, length, text, reason, chosen):
+        mode, trump = chosen
+        trump = '♠' if mode == 'spader' else trump
+        groups = [g.split(": ", 1) for g in text.split("; ")]
+        gone = [c for cards, _ in groups for c in cards_of(cards)]
+        kept = [c for c in hand20 if c not in gone]
+        for cards, why in groups:
+            cs = cards_of(cards)
+            if "mina högsta kort" in why or "ett av mina högsta kort" in why:
+                ok = all(c.rank >= max(k.rank for k in kept) for c in cs)
+            elif m := re.match(r"då har jag inga " + SUIT_WORD + " kvar och kan trumfa", why):
+                suit = SUIT_OF[m.group(1)]
+                ok = mode in ('trumf', 'spader') and suit != trump and all(c.suit == suit for c in cs) \
+                    and not any(k.suit == suit for k in kept)
+            elif why.startswith(("det är mina lägsta trumfkort", "det är min lägsta trumf")):
+                ok = all(c.suit == trump for c in cs) and all(c.rank < k.rank for c in cs for k in kept if k.suit == trump)
+            elif "utanför trumfen" in why:
+                ok = all(c.suit != trump for c in cs) and ("lågt" not in why and "låga" not in why or all(c.rank <= 10 for c in cs))
+            elif "i en kort färg" in why or "i korta färger" in why:
+                named = re.match(r"en (\w+) i en kort färg", why)
+                ok = all(length[c.suit] <= 3 for c in cs) and (all(c.rank == RANK_WORD[named.group(1)] for c in cs)
+                                                              if named else all(c.rank <= 10 for c in cs))
+            elif "låga kort tar sällan stick" in why: ok = all(c.rank <= 10 for c in cs)
+            elif m := re.match(r"en (\w+) tar stick i sang bara när de högre korten", why):
+                ok = all(c.rank == RANK_WORD[m.group(1)] for c in cs)
+            else:
+                self.false.append(f"[okänt skäl] {why} | {reason}")
+                continue
+            self.claim('discard', ok, reason, f"{cards}: {why}; kvar {' '.join(map(str, kept))}")
+
+    def normal(self, view, reason):
+        self.decisions += 1
+        for m in re.finditer(r"normalen för (förhand|motspelarna|dig som förhand|dig) är (\d+) stick", reason):
+            fh = m.group(1) in ('förhand', 'dig som förhand')
+            me_fh = view.seat == view.forehand
+            ok = int(m.group(2)) == (4 if view.mode == 'pass' and fh else 6 if view.mode == 'pass' else 8 if fh else 4)
+            if m.group(1) in ('förhand', 'motspelarna') and fh != me_fh: ok = ok and False
+            self.claim('normal', ok, reason, f"{view.mode}, förhand {view.forehand}, plats {view.seat}")
+
+
+def words_plump(seed: int, words: Words):
+    rng = random.Random(f"words:{seed}")
+    n = 2 + seed % 5
+    g = PlumpGame([f"S{i}" for i in range(n)], random_rules(rng, n), seed=seed, first_deal=rng.randrange(6))
+    levels = ['van', 'expert', 'nybörjare']
+    bots = [make_bot(levels[(i + seed) % 3], seed * 10 + i, **FAST) for i in range(n)]
+    for _ in range(2):
+        if g.deal is None: break
+        done = len(g.deals)
+        while g.deal is not None and len(g.deals) == done:
+            st = PlumpState.from_game(g)
+            seat = st.to_act
+            view = st.view(seat)
+            d = bots[seat].decide(view)
+            if isinstance(d.action, Bid):
+                words.bid(view, d)
+                g.bid(seat, d.action.tricks)
+            else: g.play(seat, d.action.card)
+
+
+def words_bismarck(seed: int, words: Words):
+    g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=seed, short=seed % 2 == 0)
+    levels = ['van', 'expert', 'van']
+    bots = [make_bot(levels[(i + seed) % 3], seed * 10 + i, **FAST) for i in range(3)]
+    while g.deal is not None:
+        st = BismarckState.from_game(g)
+        seat = st.to_act
+        if st.phase == 'discard':
+            view, trial, cards = st.view(seat), st.clone(), []
+            for _ in range(4):
+                d = bots[seat].decide(trial.view(seat))
+                trial.apply(d.action)
+                cards.append(d.action.card)
+            mode = bots[seat].decide(trial.view(seat))
+            words.plan(view, bots[seat].discards_reason(view, cards), (mode.action.mode, mode.action.trump), cards)
+            g.discard(seat, cards)
+            continue
+        view = st.view(seat)
+        d = bots[seat].decide(view)
+        if isinstance(d.action, ChooseMode):
+            words.plan(view, d.reason, (d.action.mode, d.action.trump))
+            g.choose_mode(seat, d.action.mode, d.action.trump)
+        else:
+            words.normal(view, d.reason)
+            g.play(seat, d.action.card)
+
+
+@pytest.mark.parametrize("game", ["plump", "bismarck"])
+def test_what_the_computer_says_when_it_bids_plans_and_lays_away_is_true(game):
+    words = Words()
+    for seed in range(30 if game == 'plump' else 8):
+        (words_plump if game == 'plump' else words_bismarck)(seed, words)
+    print(f"\n[words] {game}: {words.decisions} beslut, {dict(words.counts)}")
+    assert not words.false, f"{len(words.false)} false of {sum(words.counts.values())}:\n" + "\n".join(words.false[:12])
+    need = {'plump': ('piles', 'sure', 'possible', 'filler', 'high', 'bids', 'spread', 'others'),
+            'bismarck': ('length', 'honours', 'schedule', 'discard', 'normal')}[game]
+    for kind in need:
+        assert words.counts[kind] >= 3, (kind, dict(words.counts))
+
+
+def test_the_second_referee_catches_false_words():
+    "Each kind of claim, made false on purpose in a real position, is caught (so a passing run means something)."
+    from dataclasses import replace
+    g = PlumpGame(['A', 'B', 'C'], PlumpRules(), seed=4, first_deal=0)
+    st = PlumpState.from_game(g)
+    view = st.view(st.to_act)
+    hand = list(view.hand)
+    low = min(hand, key=lambda c: c.rank)
+    high = max(hand, key=lambda c: c.rank)
+    d = make_bot('van', 1).decide(view)
+    words = Words()
+    words.bid(view, d)
+    assert not words.false, words.false
+    rest = ' '.join(str(c) for c in hand if c != low)
+    for reason in (f"Jag bjuder 1: säkra {low}, inga möjliga, fyllnad {rest} (P20).",   # a low card called sure
+                   f"Jag bjuder 1: {low} är ett högt kort, och höga kort tar stick.",
+                   f"Jag bjuder 1: inga säkra, inga möjliga, fyllnad {rest} (P20).",      # a card missing
+                   "Jag bjuder 1: jag bjuder sist och ser att de andra har bjudit 3."):
+        words = Words()
+        words.bid(view, replace(d, reason=reason))
+        assert words.false, reason
+    b = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=2, short=True)
+    bst = BismarckState.from_game(b)
+    bview = bst.view(bst.to_act)
+    hand20 = list(bview.hand)
+    n = {s: sum(c.suit == s for c in hand20) for s in SUIT_NAMES}
+    s = max(n, key=n.get)
+    kept_high = max(hand20, key=lambda c: c.rank)
+    lows = sorted((c for c in hand20 if c != kept_high), key=lambda c: c.rank)[:4]
+    for reason, chosen, cards in ((f"Planen är sang: jag har {n[s] + 1} {SUIT_NAMES[s]} (B9).", None, None),
+                                  ("Planen är sang: jag har 99 honnörspoäng (B9).", None, None),
+                                  ("Planen är sang: i det korta partiet spelas giv 2 som sang (B5).", None, None),
+                                  (f"Planen är pass. Jag lägger bort {' '.join(map(str, lows))}: det är mina högsta kort, "
+                                   "och höga kort kan ta stick i pass (B9).", ('pass', None), lows)):
+        words = Words()
+        words.plan(bview, reason, chosen, cards)
+        assert words.false, reason
