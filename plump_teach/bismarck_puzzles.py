@@ -126,15 +126,15 @@ def _make_bismarck_card(rng, level):
     def explain(key):
         c = next(c for c in hand if str(c) == key)
         if c in ok: return f"{c} följer färg: {SUIT_NAMES[led]} spelades ut.", ''
-        return (f"{c} bryter mot färgtvånget: {SUIT_NAMES[led]} spelades ut och du har {SUIT_NAMES[led]}. "
+        return (f"{c} får du inte lägga: {SUIT_NAMES[led]} spelades ut och du har {SUIT_NAMES[led]}, så du måste följa färg. "
                 f"Tillåtna kort: {Cards(ok)}.", cards_html(ok, 40))
     situation = (f'<p>Spelsätt: {html.escape(_mode_text(mode, trump))}.</p><p>Sticket hittills: {cards_html(trick, 44)}</p>'
                  f'<p>Din hand: {cards_html(hand, 44)}</p>')
     return Puzzle('', 0, level, '', '', "Vilket kort får du lägga?", situation, _card_options(hand),
                   frozenset(map(str, ok)), "Vilken färg spelades ut först?", explain,
                   {'hand': hand, 'trick': trick},
-                  nudge=lambda key: (f"{key} bryter mot färgtvånget: {SUIT_NAMES[led]} spelades ut och du har "
-                                     f"{SUIT_NAMES[led]}. Då måste du lägga {SUIT_NAMES[led]}.", ''))
+                  nudge=lambda key: (f"{key} får du inte lägga: {SUIT_NAMES[led]} spelades ut och du har "
+                                     f"{SUIT_NAMES[led]}. Då måste du följa färg och lägga {SUIT_NAMES[led]}.", ''))
 
 # %% ../nbs/14_bismarckpussel.ipynb #fd65cf36
 def follows_discard_rule(hand, discards, mode, trump=None) -> bool:
@@ -203,8 +203,8 @@ def _make_bismarck_discard(rng, level):
         if t and any(c.suit == t for c in chosen):
             return "Att lägga bort trumf försvagar handen: trumfen tar stick åt dig.", ''
         if mode == 'pass':
-            return ("I pass vill du bli av med de kort som tar stick. Kvar på handen har du högre kort än några av "
-                    "dem du lägger bort.", '')
+            return ("I pass vill du bli av med de kort som tar stick. Du behåller kort som är högre än några av "
+                    "dem du lägger bort: lägg bort de högsta.", '')
         if any(c.rank == 14 for c in chosen): return "Ett ess tar nästan alltid ett stick: spara det.", ''
         left = sorted({SUIT_NAMES[c.suit] for c in hand if c not in chosen and c.suit in {x.suit for x in chosen}})
         if not left: return "De fyra korten gör inte handen starkare i det spelsätt du tänker välja.", ''

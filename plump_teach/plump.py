@@ -105,7 +105,9 @@ def _check_turn(self: PlumpDeal, seat, phase: str, what: str):
     if type(seat) is not int or not 0 <= seat < self.n:
         raise PlumpError(f"Platsen {_shown(seat)} finns inte; platserna är 0–{self.n - 1} (0 är den första spelaren).")
     if seat != self.to_act:
-        raise PlumpError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.")
+        said = self.bids[seat] if phase == 'bidding' else None    # ett bud som är sagt gäller (P5)
+        again = f" {self.names[seat]} har redan bjudit {said}, och ett bud som är sagt går inte att ändra." if said is not None else ''
+        raise PlumpError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.{again}")
 
 PlumpDeal._check_turn = _check_turn
 

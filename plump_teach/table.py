@@ -278,13 +278,16 @@ def _build(self: PlayTable):
     register(self)
 
 def _play_children(self: PlayTable) -> list:
+    # Tips och Förra sticket direkt under handen och budknapparna, och svaret direkt under dem: på en telefon
+    # hamnar protokollet under bordet, och svaret ska synas där eleven tryckte
+    helpers = W.HBox([self.tips_button, self.last_button], layout=W.Layout(flex_flow='row wrap', max_width='100%'))
     table = W.VBox([self.header, self.turn, self.players_html, self.trick_html, self.message, self.hand_box,
-                    self.action_box, self.action_note, self.tips_html, self.last_html],
+                    self.action_box, self.action_note, helpers, self.tips_html, self.last_html],
                    layout=W.Layout(flex='1 1 440px', min_width='0', max_width='100%', overflow='visible'))
     side = W.VBox([self.sheet_html, self.log_html], layout=W.Layout(flex='1 1 300px', min_width='min(100%, 380px)',
                                                                     max_width='100%', padding='0 0 0 8px',
                                                                     overflow='visible'))
-    controls = W.HBox([self.tips_button, self.last_button, self.save_button, self.new_button, self.pace_slider],
+    controls = W.HBox([self.save_button, self.new_button, self.pace_slider],
                       layout=W.Layout(flex_flow='row wrap', align_items='center', max_width='100%'))
     return [self.style_html, W.HBox([table, side], layout=W.Layout(flex_flow='row wrap', max_width='100%',
                                                                    overflow='visible')),

@@ -475,3 +475,12 @@ def test_one_rule_for_names_in_one_place():
     assert owners == {'plump_teach.names'}, owners
     for raw in ["  Kim\u200b Ek ", "Anna\u202e", "Bo\x00\tBo", "Ｃissi", "x" * 60]:
         assert pupil_name(raw) == clean_name(raw)[:NAME_MAX].rstrip()
+
+
+def test_a_bid_cannot_be_changed_and_the_refusal_says_so():
+    "Lesson 4 lets Anna try to change her bid: the refusal says that a bid once said stands (P5), not only whose turn it is."
+    g = small_game()
+    first = g.deal.to_act
+    name = g.players[first]
+    g.bid(first, 1)
+    assert_refused(g, g.bid, name, 2, match=f"{name} har redan bjudit 1, och ett bud som är sagt går inte att ändra\\.$")

@@ -13,13 +13,13 @@ from ..cards import Cards, cards_html, parse_cards, sort_hand, SUITS, SUIT_NAMES
 from ..names import esc, genitive
 from ..bismarck import (MODES, MODE_TEXT, TRICKS, BismarckDeal, BismarckGame, BismarckError, deal_cards,
                                   normal_tricks, bismarck_score, bismarck_trick_winner, mode_trump, mode_label,
-                                  hand_after_discard, mode_hint, smart_discard, honour_points, long_suit, _signed)
+                                  hand_after_discard, mode_hint, smart_discard, honour_points, long_suit, suit_lengths, _signed)
 from ..lesson import Choice, TrickStepper, trick_html, _trick_cells, _BOX, _WRAP
 
 # %% auto #0
 __all__ = ['EXAMPLE_NAMES', 'EXAMPLE_DEALS', 'TRICK_MODES', 'example_game', 'example_deal', 'deal_html', 'forehand_html',
            'modes_html', 'schedule_html', 'tricks_html', 'modes_trick_html', 'points_html', 'sheet_html',
-           'hand_hint_html', 'Counter', 'ModeTry', 'BismarckScoreTry', 'BismarckStepper']
+           'long_suit_text', 'hand_hint_html', 'Counter', 'ModeTry', 'BismarckScoreTry', 'BismarckStepper']
 
 # %% ../../nbs/23_prova_bismarck.ipynb #1465d9bf
 EXAMPLE_NAMES = ("Anna", "Björn", "Cecilia")
@@ -180,13 +180,24 @@ def sheet_html(game: BismarckGame) -> HTML:
                 f'</tfoot></table></div>')
 
 # %% ../../nbs/23_prova_bismarck.ipynb #98cd88b1
+def long_suit_text(hand20) -> str:
+    """Vad handen har av en lång färg med flera höga kort (B9, `long_suit`), som slutet på en mening: en lång färg
+    utan flera höga kort sägs som den är, så att texten aldrig kallar sju klöver "ingen lång färg"."""
+    long, n = long_suit(hand20), suit_lengths(hand20)
+    if long: return f"en lång färg med höga kort, {SUIT_NAMES[long]}."
+    s = max(n, key=n.get)
+    if n[s] < 6: return "ingen lång färg."
+    k = sum(c.suit == s and c.rank >= 12 for c in hand20)
+    return (f"ingen lång färg med flera höga kort: {n[s]} {SUIT_NAMES[s]}, men {'bara ett' if k else 'inget'} "
+            f"av ess, kung och dam.")
+
 def hand_hint_html(deal: BismarckDeal) -> HTML:
     "Förhands 20 kort, vad tumregeln i B9 (`mode_hint`) säger om dem och vad förhand valde och lade bort."
     if deal.mode is None: raise BismarckError("Förhand har inte valt spelsätt än i den här given (B4).")
     f, fh = deal.names[deal.forehand], deal.forehand
     twenty = sort_hand([*deal.dealt[fh], *deal.upcards])
     hint, long = mode_label(*mode_hint(twenty)), long_suit(twenty)
-    has = f"{f} har {honour_points(twenty)} honnörspoäng och " + (f"en lång färg, {SUIT_NAMES[long]}." if long else "ingen lång färg.")
+    has = f"{f} har {honour_points(twenty)} honnörspoäng och {long_suit_text(twenty)}"
     return HTML(f'<div class="plump-lektion"><div style="{_BOX}"><b>{esc(genitive(f))} 20 kort</b><br>'
                 f'{cards_html(twenty, 36)}<p>{esc(has)} Tumregeln säger: <b>{esc(hint)}</b>. {esc(f)} valde '
                 f'<b>{esc(mode_label(deal.mode, deal.trump))}</b> och lade bort {cards_html(deal.discards, 32)}</p></div></div>')

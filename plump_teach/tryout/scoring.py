@@ -274,7 +274,7 @@ def piles_html(hand, length: int = LENGTH, width: int = 40) -> str:
                      f'{c.name.capitalize()} är bara möjlig: du har {n} {word}, och esset kan ta den.')
     s, m = len(p['sure']), len(p['possible'])
     bid = suggested_bid(hand, length)
-    why = f'{s} säkra + hälften av {m} möjliga' + (f' (hälften av {m} är {m // 2},5, avrundat nedåt {m // 2})' if m % 2 else '') + f' = <b>{bid}</b>'
+    why = f'{s} {"säkert" if s == 1 else "säkra"} + hälften av {m} {"möjligt" if m == 1 else "möjliga"}' + (f' (hälften av {m} är {m // 2},5, avrundat nedåt {m // 2})' if m % 2 else '') + f' = <b>{bid}</b>'
     return (f'<div style="display:flex;flex-wrap:wrap;max-width:100%">{boxes}</div>'
             + (f'<p>{" ".join(kings)}</p>' if kings else '')
             + f'<p style="font-size:120%">Tumregeln: {why}. Bjud {bid}.</p>')
