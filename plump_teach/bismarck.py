@@ -8,6 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/bismarck.html.md"""
 from __future__ import annotations
 import json
 import random
+from .methods import patch
 from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, SUIT_LETTERS, FULL_DECK, DECK_IDS,
                                card_from_id, parse_card, parse_cards, sort_hand, cards_html, _quoted, _clean_card_text)
 from .names import check_names, find_name, genitive, esc
@@ -276,22 +277,23 @@ _PHASE_TEXT = {'discard': "förhand ska först lägga bort fyra kort (B2)",
                'mode': "förhand ska först välja spelsätt (B4)",
                'playing': "sticken spelas (B6)", 'done': "given är slut"}
 
-def _to_act(self: BismarckDeal) -> int | None:
+@patch(as_prop=True)
+def to_act(self: BismarckDeal) -> int | None:
+    "Platsen som står i tur, eller `None` när given är slut."
     if self.phase in ('discard', 'mode'): return self.forehand
     if self.phase == 'playing': return self.tricks.to_act
     return None
 
+@patch
 def _check_turn(self: BismarckDeal, seat, phase: str, what: str):
     if self.phase != phase: raise BismarckError(f"Det går inte att {what} nu: {_PHASE_TEXT[self.phase]}.")
     _check_seat(seat)
     if seat != self.to_act:
         raise BismarckError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.")
 
-BismarckDeal.to_act = property(_to_act, doc="Platsen som står i tur, eller `None` när given är slut.")
-BismarckDeal._check_turn = _check_turn
-
 # %% ../nbs/11_bismarck.ipynb #fe4a05b1
-def _deal_discard(self: BismarckDeal, seat: int, cards) -> BismarckDeal:
+@patch
+def discard(self: BismarckDeal, seat: int, cards) -> BismarckDeal:
     "Förhand (`seat`) lägger bort fyra av sina 20 kort (B2)."
     self._check_turn(seat, 'discard', "lägga bort kort")
     err = discard_error(self.hand(seat), cards, self.names[seat])
@@ -301,7 +303,8 @@ def _deal_discard(self: BismarckDeal, seat: int, cards) -> BismarckDeal:
     self.discards, self.phase = sort_hand(cards), 'mode'
     return self
 
-def _deal_choose_mode(self: BismarckDeal, seat: int, mode, trump=None) -> BismarckDeal:
+@patch
+def choose_mode(self: BismarckDeal, seat: int, mode, trump=None) -> BismarckDeal:
     "Förhand (`seat`) väljer spelsätt, och i spelsättet trumf också färg (B4, B5)."
     self._check_turn(seat, 'mode', "välja spelsätt")
     mode = check_mode(mode)
@@ -314,16 +317,15 @@ def _deal_choose_mode(self: BismarckDeal, seat: int, mode, trump=None) -> Bismar
     self.phase = 'playing'
     return self
 
-BismarckDeal.discard = _deal_discard
-BismarckDeal.choose_mode = _deal_choose_mode
-
 # %% ../nbs/11_bismarck.ipynb #e4fd449b
-def _deal_legal_cards(self: BismarckDeal) -> Cards:
+@patch
+def legal_cards(self: BismarckDeal) -> Cards:
     "Korten som spelaren i tur får lägga (B6)."
     if self.phase != 'playing': return Cards()
     return sort_hand(card_from_id(c) for c in self.tricks.legal())
 
-def _deal_play(self: BismarckDeal, seat: int, card) -> BismarckDeal:
+@patch
+def play(self: BismarckDeal, seat: int, card) -> BismarckDeal:
     "Platsen `seat` lägger kortet `card` (ett `Card` eller text som `'♥E'`)."
     self._check_turn(seat, 'playing', "spela ett kort")
     try: card = parse_card(card)
@@ -334,39 +336,61 @@ def _deal_play(self: BismarckDeal, seat: int, card) -> BismarckDeal:
     if self.tricks.done: self.phase = 'done'
     return self
 
-BismarckDeal.legal_cards = _deal_legal_cards
-BismarckDeal.play = _deal_play
-BismarckDeal._hands = property(lambda self: self.tricks.hands)
-BismarckDeal._trick = property(lambda self: self.tricks.trick)
-BismarckDeal._history = property(lambda self: self.tricks.history)
-BismarckDeal._trump = property(lambda self: self.tricks.trump)
-BismarckDeal.leader = property(lambda self: self.tricks.leader if self.phase in ('playing', 'done') else None,
-                               doc="Den som spelar ut till sticket som pågår (B6).")
-BismarckDeal.taken = property(lambda self: self.tricks.taken, doc="Tagna stick per plats.")
+@patch(as_prop=True)
+def _hands(self: BismarckDeal): return self.tricks.hands
+
+@patch(as_prop=True)
+def _trick(self: BismarckDeal): return self.tricks.trick
+
+@patch(as_prop=True)
+def _history(self: BismarckDeal): return self.tricks.history
+
+@patch(as_prop=True)
+def _trump(self: BismarckDeal): return self.tricks.trump
+
+@patch(as_prop=True)
+def leader(self: BismarckDeal):
+    "Den som spelar ut till sticket som pågår (B6)."
+    return self.tricks.leader if self.phase in ('playing', 'done') else None
+
+@patch(as_prop=True)
+def taken(self: BismarckDeal):
+    "Tagna stick per plats."
+    return self.tricks.taken
 
 # %% ../nbs/11_bismarck.ipynb #a8631566
-def _hand(self: BismarckDeal, seat: int) -> Cards:
+@patch
+def hand(self: BismarckDeal, seat: int) -> Cards:
     "Korten som platsen `seat` har kvar, sorterade (förhand har 20 innan hen har lagt bort)."
     _check_seat(seat)
     return sort_hand(card_from_id(c) for c in self._hands[seat])
 
-def _counted(self: BismarckDeal) -> list[int]:
+@patch(as_prop=True)
+def counted(self: BismarckDeal) -> list[int]:
     "Sticken som räknas per plats: de tagna, plus ett åt förhand med husregeln `discards_count_as_trick`."
     extra = self.discards_count_as_trick and self.discards is not None
     return [t + (extra and s == self.forehand) for s, t in enumerate(self.taken)]
 
-def _points(self: BismarckDeal) -> list[int]:
+@patch
+def points(self: BismarckDeal) -> list[int]:
     "Poängen per plats (B7); bara när given är slut."
     if self.phase != 'done': raise BismarckError("Poängen räknas först när given är slut (B7).")
     return bismarck_score(self.mode, self.taken, self.forehand, self.discards_count_as_trick)
 
-BismarckDeal.hand = _hand
-BismarckDeal.hands = property(lambda self: [self.hand(s) for s in range(PLAYERS)], doc="Alla tre händer som de ser ut nu.")
-BismarckDeal.trick = property(lambda self: Cards(card_from_id(c) for c in self._trick), doc="Sticket som pågår, utspelet först.")
-BismarckDeal.history = property(lambda self: [(l, Cards(card_from_id(c) for c in t), w) for l, t, w in self._history],
-                                doc="De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren).")
-BismarckDeal.counted = property(_counted)
-BismarckDeal.points = _points
+@patch(as_prop=True)
+def hands(self: BismarckDeal):
+    "Alla tre händer som de ser ut nu."
+    return [self.hand(s) for s in range(PLAYERS)]
+
+@patch(as_prop=True)
+def trick(self: BismarckDeal):
+    "Sticket som pågår, utspelet först."
+    return Cards(card_from_id(c) for c in self._trick)
+
+@patch(as_prop=True)
+def history(self: BismarckDeal):
+    "De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren)."
+    return [(l, Cards(card_from_id(c) for c in t), w) for l, t, w in self._history]
 
 # %% ../nbs/11_bismarck.ipynb #2e501c75
 FORMAT = "plump_teach.BismarckGame"
@@ -413,12 +437,14 @@ class BismarckGame:
     def n_deals(self) -> int: return deal_count(self.short)
 
 # %% ../nbs/11_bismarck.ipynb #274350c8
-def _used_modes(self: BismarckGame, player) -> list[str]:
+@patch
+def used_modes(self: BismarckGame, player) -> list[str]:
     "Spelsätten som spelaren redan har valt som förhand, i den ordning hen valde dem (B5)."
     seat = self.seat(player)
     current = [] if self.deal is None else [self.deal]
     return [d.mode for d in [*self.deals, *current] if d.forehand == seat and d.mode is not None]
 
+@patch
 def _start_deal(self: BismarckGame, index: int, hands=None, upcards=None):
     self.deal_index = index
     dealer = dealer_of_deal(self.first_dealer, index)
@@ -437,7 +463,8 @@ def _start_deal(self: BismarckGame, index: int, hands=None, upcards=None):
     self.deal.closed_note = closed_modes_note(done, self.short, index, name)
     self.deal.game_deal = ('short' if self.short else 'full', index)
 
-def _set_hands(self: BismarckGame, hands, upcards) -> BismarckGame:
+@patch
+def set_hands(self: BismarckGame, hands, upcards) -> BismarckGame:
     "Ge den aktuella given exakt dessa händer (16 kort per plats) och uppvända kort, innan förhand har agerat."
     self._check_open()
     if self.deal.phase != 'discard': raise BismarckError("Korten kan bara bytas innan förhand har lagt bort i given.")
@@ -450,28 +477,35 @@ def _set_hands(self: BismarckGame, hands, upcards) -> BismarckGame:
     self.events.append(['hands', [str(h) for h in self.deal.dealt], str(self.deal.upcards)])
     return self
 
-BismarckGame.used_modes = _used_modes
-BismarckGame._start_deal = _start_deal
-BismarckGame.set_hands = _set_hands
-
 # %% ../nbs/11_bismarck.ipynb #14a72311
-BismarckGame.phase = property(lambda self: 'over' if self.deal is None else self.deal.phase,
-                              doc="'discard', 'mode', 'playing' eller 'over'.")
-BismarckGame.to_act = property(lambda self: None if self.deal is None else self.players[self.deal.to_act],
-                               doc="Namnet på den som står i tur, eller `None` när partiet är över.")
-BismarckGame.forehand = property(lambda self: None if self.deal is None else self.players[self.deal.forehand],
-                                 doc="Namnet på förhand i den aktuella given.")
+@patch(as_prop=True)
+def phase(self: BismarckGame):
+    "'discard', 'mode', 'playing' eller 'over'."
+    return 'over' if self.deal is None else self.deal.phase
 
+@patch(as_prop=True)
+def to_act(self: BismarckGame):
+    "Namnet på den som står i tur, eller `None` när partiet är över."
+    return None if self.deal is None else self.players[self.deal.to_act]
+
+@patch(as_prop=True)
+def forehand(self: BismarckGame):
+    "Namnet på förhand i den aktuella given."
+    return None if self.deal is None else self.players[self.deal.forehand]
+
+@patch
 def _check_open(self: BismarckGame):
     if self.deal is None: raise BismarckError("Partiet är slut; inga fler drag tas emot.")
 
+@patch
 def _after_action(self: BismarckGame):
     if self.deal.phase == 'done':
         self.deals.append(self.deal)
         if self.deal_index + 1 < self.n_deals: self._start_deal(self.deal_index + 1)
         else: self.deal = None
 
-def _game_discard(self: BismarckGame, player, cards) -> BismarckGame:
+@patch
+def discard(self: BismarckGame, player, cards) -> BismarckGame:
     "Förhand lägger bort fyra av sina 20 kort (B2)."
     self._check_open()
     seat = self.seat(player)
@@ -479,7 +513,8 @@ def _game_discard(self: BismarckGame, player, cards) -> BismarckGame:
     self.events.append(['discard', seat, str(self.deal.discards)])
     return self
 
-def _game_choose_mode(self: BismarckGame, player, mode, trump=None) -> BismarckGame:
+@patch
+def choose_mode(self: BismarckGame, player, mode, trump=None) -> BismarckGame:
     "Förhand väljer spelsätt (B4) bland dem hen har kvar (B5); i spelsättet trumf också färg."
     self._check_open()
     seat = self.seat(player)
@@ -491,7 +526,8 @@ def _game_choose_mode(self: BismarckGame, player, mode, trump=None) -> BismarckG
     self.events.append(['mode', seat, self.deal.mode, self.deal.trump])
     return self
 
-def _game_play(self: BismarckGame, player, card) -> BismarckGame:
+@patch
+def play(self: BismarckGame, player, card) -> BismarckGame:
     "Spelaren lägger kortet `card` (B6)."
     self._check_open()
     seat = self.seat(player)
@@ -500,7 +536,8 @@ def _game_play(self: BismarckGame, player, card) -> BismarckGame:
     self._after_action()
     return self
 
-def _play_cards(self: BismarckGame, cards) -> BismarckGame:
+@patch
+def play_cards(self: BismarckGame, cards) -> BismarckGame:
     "Lägg korten i ordning, vart och ett av den som står i tur; går ett inte att lägga blir inget lagt."
     try: cards = parse_cards(cards)
     except CardError as e: raise BismarckError(str(e)) from None
@@ -514,17 +551,10 @@ def _play_cards(self: BismarckGame, cards) -> BismarckGame:
         raise
     return self
 
-def _game_legal_cards(self: BismarckGame) -> Cards:
+@patch
+def legal_cards(self: BismarckGame) -> Cards:
     "Korten som spelaren i tur får lägga (B6)."
     return Cards() if self.deal is None else self.deal.legal_cards()
-
-BismarckGame._check_open = _check_open
-BismarckGame._after_action = _after_action
-BismarckGame.discard = _game_discard
-BismarckGame.choose_mode = _game_choose_mode
-BismarckGame.play = _game_play
-BismarckGame.play_cards = _play_cards
-BismarckGame.legal_cards = _game_legal_cards
 
 # %% ../nbs/11_bismarck.ipynb #6c8395ea
 def modes_left(game: BismarckGame, player) -> list[str]:
@@ -537,31 +567,32 @@ def modes_left(game: BismarckGame, player) -> list[str]:
     return [SHORT_ORDER[i] for i in mine if SHORT_ORDER[i] not in used]
 
 # %% ../nbs/11_bismarck.ipynb #e95a50ed
-def _game_to_dict(self: BismarckGame) -> dict:
+@patch
+def to_dict(self: BismarckGame) -> dict:
     "Partiet som ett lexikon som går att skriva som JSON."
     return {'format': FORMAT, 'version': FORMAT_VERSION, 'players': list(self.players), 'seed': self.seed,
             'short': self.short, 'discards_count_as_trick': self.discards_count_as_trick,
             'dealer': self.first_dealer, 'events': [list(e) for e in self.events]}
 
-def _game_to_json(self: BismarckGame, indent: int | None = None) -> str:
+@patch
+def to_json(self: BismarckGame, indent: int | None = None) -> str:
     "Partiet som JSON-text."
     return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
 
-def _game_from_dict(cls, d) -> BismarckGame:
+@patch(cls_method=True)
+def from_dict(cls: BismarckGame, d) -> BismarckGame:
     "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `15_sparade_spel`)."
     return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Bismarck-parti", error=BismarckError,
                       make=lambda d: cls(d['players'], d['seed'], d['short'], d['discards_count_as_trick'], d['dealer']),
                       events={'hands': cls.set_hands, 'discard': cls.discard, 'mode': cls.choose_mode, 'play': cls.play})
 
-def _game_from_json(cls, text: str) -> BismarckGame:
+@patch(cls_method=True)
+def from_json(cls: BismarckGame, text: str) -> BismarckGame:
     "Ett parti från JSON-text skriven av `to_json`."
     return cls.from_dict(parse_saved(text, BismarckError))
 
-BismarckGame.to_dict = _game_to_dict
-BismarckGame.to_json = _game_to_json
-BismarckGame.from_dict = classmethod(_game_from_dict)
-BismarckGame.from_json = classmethod(_game_from_json)
-BismarckGame.__eq__ = lambda self, other: isinstance(other, BismarckGame) and self.to_dict() == other.to_dict()
+@patch
+def __eq__(self: BismarckGame, other): return isinstance(other, BismarckGame) and self.to_dict() == other.to_dict()
 
 # %% ../nbs/11_bismarck.ipynb #667de90d
 def _signed(x: int) -> str: return "0" if x == 0 else f"{x:+d}".replace('-', '−')   # minustecken, som i Tips
@@ -607,7 +638,8 @@ class BismarckSheet:
                 f'<th scope="col">Giv</th><th scope="col">Förhand</th><th scope="col">Spelsätt</th>{th}</tr></thead>'
                 f'<tbody>{"".join(trs)}</tbody><tfoot><tr><th scope="row">Summa</th><td></td><td></td>{tot}</tr></tfoot></table>')
 
-def _game_sheet(self: BismarckGame, only_played: bool = False) -> BismarckSheet:
+@patch
+def sheet(self: BismarckGame, only_played: bool = False) -> BismarckSheet:
     "Protokollet: alla givar, eller med `only_played` bara de färdigspelade."
     rows, totals = [], [0, 0, 0]
     current = [] if self.deal is None or only_played else [self.deal]
@@ -626,12 +658,17 @@ def _game_sheet(self: BismarckGame, only_played: bool = False) -> BismarckSheet:
                          'tricks': None, 'points': None, 'running': None})
     return BismarckSheet(self.players, rows, totals)
 
-BismarckGame.sheet = _game_sheet
-BismarckGame.totals = property(lambda self: self.sheet(only_played=True).totals, doc="Varje spelares summa hittills.")
-BismarckGame._repr_html_ = lambda self: self.sheet()._repr_html_()
+@patch(as_prop=True)
+def totals(self: BismarckGame):
+    "Varje spelares summa hittills."
+    return self.sheet(only_played=True).totals
+
+@patch
+def _repr_html_(self: BismarckGame): return self.sheet()._repr_html_()
 
 # %% ../nbs/11_bismarck.ipynb #43bd61c5
-def _deal_repr_html(self: BismarckDeal) -> str:
+@patch
+def _repr_html_(self: BismarckDeal) -> str:
     mode = ("spelsättet är inte valt än" if self.mode is None
             else f"spelsätt: {mode_label(self.mode, self.trump)} ({MODE_TEXT[self.mode]})")
     rows = []
@@ -650,7 +687,8 @@ class _Html:
     def __init__(self, html: str): self.html = html
     def _repr_html_(self): return self.html
 
-def _tricks_html(self: BismarckDeal) -> _Html:
+@patch
+def tricks_html(self: BismarckDeal) -> _Html:
     "De färdiga sticken, ett per rad, med vinnaren markerad."
     rows = []
     for i, (lead, cards, win) in enumerate(self.history):
@@ -659,9 +697,6 @@ def _tricks_html(self: BismarckDeal) -> _Html:
                         f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 32)}</td>' for s, c in zip(seats, cards))
         rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
     return _Html(f'<table class="bismarck-stick">{"".join(rows)}</table>')
-
-BismarckDeal._repr_html_ = _deal_repr_html
-BismarckDeal.tricks_html = _tricks_html
 
 # %% ../nbs/11_bismarck.ipynb #0054d6db
 HONOUR_POINTS = {14: 4, 13: 3, 12: 2, 11: 1}

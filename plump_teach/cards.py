@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import html
 import random
 import unicodedata
+from .methods import patch
 
 # %% auto #0
 __all__ = ['SUITS', 'SUIT_NAMES', 'SUIT_LETTERS', 'RANKS', 'RANK_SYMBOLS', 'RANK_NAMES', 'RED_SUITS', 'FULL_DECK', 'DECK_IDS',
@@ -82,6 +83,11 @@ class Card:
     @property
     def is_red(self) -> bool: return self.suit in RED_SUITS
 
+    @staticmethod
+    def from_id(cid: int) -> Card:
+        "Kortet med heltals-id `cid` (se `card_from_id`)."
+        return card_from_id(cid)
+
 # %% ../nbs/00_kort.ipynb #2ef9c8cb
 def _check_width(width) -> None:
     if isinstance(width, bool) or not isinstance(width, (int, float)) or not 10 <= width <= 1000:
@@ -124,7 +130,9 @@ def cards_html(cards, width: int = 54) -> str:
     inner = ''.join(card_svg(c, width) for c in cards) or '<em>(inga kort)</em>'
     return f'<span class="plump-cards" style="display:inline-block">{inner}</span>'
 
-Card._repr_html_ = lambda self: cards_html([self])
+
+@patch
+def _repr_html_(self: Card): return cards_html([self])
 
 # %% ../nbs/00_kort.ipynb #ee1970af
 _CARDS_BY_ID: dict[int, Card] = {}
@@ -145,8 +153,10 @@ FULL_DECK: tuple[Card, ...] = tuple(Card(s, r) for s in SUITS for r in range(14,
 for _c in FULL_DECK: _CARDS_BY_ID[SUITS.index(_c.suit) * 16 + _c.rank] = _c
 DECK_IDS: tuple[int, ...] = tuple(card_id(c) for c in FULL_DECK)
 
-Card.id = property(card_id, doc="Kortets heltals-id (se `card_id`).")
-Card.from_id = staticmethod(card_from_id)
+@patch(as_prop=True)
+def id(self: Card) -> int:
+    "Kortets heltals-id (se `card_id`)."
+    return SUITS.index(self.suit) * 16 + self.rank
 
 # %% ../nbs/00_kort.ipynb #c369ce0f
 _RANK_WORDS = {'E': 14, 'A': 14, 'K': 13, 'D': 12, 'Q': 12, 'KN': 11, 'J': 11, 'T': 10,

@@ -8,6 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/plumpspelet.html.md"""
 from __future__ import annotations
 import json
 import random
+from .methods import patch
 from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, DECK_IDS, card_from_id,
                                parse_card, parse_cards, sort_hand, cards_html)
 from .tricks import TrickPlay, suit_index
@@ -88,16 +89,17 @@ class PlumpDeal:
         self.phase = 'bidding'
 
 # %% ../nbs/03_plumpspelet.ipynb #709c335e
+@patch
 def _bids_made(self: PlumpDeal) -> int: return sum(b is not None for b in self.bids)
 
-def _to_act(self: PlumpDeal) -> int | None:
+@patch(as_prop=True)
+def to_act(self: PlumpDeal) -> int | None:
+    "Platsen som står i tur, eller `None` när given är slut."
     if self.phase == 'bidding': return self.order[self._bids_made()]
     if self.phase == 'playing': return self.tricks.to_act
     return None
 
-PlumpDeal._bids_made = _bids_made
-PlumpDeal.to_act = property(_to_act, doc="Platsen som står i tur, eller `None` när given är slut.")
-
+@patch
 def _check_turn(self: PlumpDeal, seat, phase: str, what: str):
     if self.phase != phase:
         now = {'bidding': 'budgivningen pågår', 'playing': 'sticken spelas', 'done': 'given är slut'}[self.phase]
@@ -109,18 +111,20 @@ def _check_turn(self: PlumpDeal, seat, phase: str, what: str):
         again = f" {self.names[seat]} har redan bjudit {said}, och ett bud som är sagt går inte att ändra." if said is not None else ''
         raise PlumpError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.{again}")
 
-PlumpDeal._check_turn = _check_turn
-
 # %% ../nbs/03_plumpspelet.ipynb #8ee2be38
+@patch
 def _earlier_bids(self: PlumpDeal) -> list[int]:
     return [self.bids[s] for s in self.order[:self._bids_made()]]
 
-def _deal_legal_bids(self: PlumpDeal) -> list[int]:
+@patch
+def legal_bids(self: PlumpDeal) -> list[int]:
     "Buden som spelaren i tur får lägga (P5, P6, P16)."
     if self.phase != 'bidding': return []
+    # regelbokens legal_bids: @patch lämnar namnet i modulen som det var
     return legal_bids(self.cards, self._earlier_bids(), self.n, self.rules, self.to_act in self.zero_last)
 
-def _deal_bid(self: PlumpDeal, seat: int, bid: int) -> PlumpDeal:
+@patch
+def bid(self: PlumpDeal, seat: int, bid: int) -> PlumpDeal:
     "Platsen `seat` bjuder `bid` stick."
     self._check_turn(seat, 'bidding', 'bjuda')
     err = bid_error(bid, self.cards, self._earlier_bids(), self.n, self.rules, seat in self.zero_last)
@@ -131,16 +135,14 @@ def _deal_bid(self: PlumpDeal, seat: int, bid: int) -> PlumpDeal:
         self.tricks.leader = first_leader(self.dealer, self.bids, self.rules)
     return self
 
-PlumpDeal._earlier_bids = _earlier_bids
-PlumpDeal.legal_bids = _deal_legal_bids
-PlumpDeal.bid = _deal_bid
-
 # %% ../nbs/03_plumpspelet.ipynb #cc45bce6
-def _deal_legal_cards(self: PlumpDeal) -> Cards:
+@patch
+def legal_cards(self: PlumpDeal) -> Cards:
     "Korten som spelaren i tur får lägga (P10)."
     if self.phase != 'playing': return Cards()
     return sort_hand(card_from_id(c) for c in self.tricks.legal())
 
+@patch
 def _illegal_card_reason(self: PlumpDeal, seat: int, card: Card) -> str:
     hand = [card_from_id(c) for c in self._hands[seat]]
     led = card_from_id(self._trick[0]).suit
@@ -152,7 +154,8 @@ def _illegal_card_reason(self: PlumpDeal, seat: int, card: Card) -> str:
     return (f"Trumftvång: {self.names[seat]} saknar {SUIT_NAMES[led]} men har trumf ({trumps}) "
             f"och måste trumfa (P10).")
 
-def _deal_play(self: PlumpDeal, seat: int, card) -> PlumpDeal:
+@patch
+def play(self: PlumpDeal, seat: int, card) -> PlumpDeal:
     "Platsen `seat` lägger kortet `card` (ett `Card` eller text som `'♥E'`)."
     self._check_turn(seat, 'playing', 'spela ett kort')
     try: card = parse_card(card)
@@ -164,40 +167,60 @@ def _deal_play(self: PlumpDeal, seat: int, card) -> PlumpDeal:
     if self.tricks.done: self.phase = 'done'
     return self
 
-PlumpDeal.legal_cards = _deal_legal_cards
-PlumpDeal._hands = property(lambda self: self.tricks.hands)
-PlumpDeal._trick = property(lambda self: self.tricks.trick)
-PlumpDeal._history = property(lambda self: self.tricks.history)
-PlumpDeal.leader = property(lambda self: None if self.phase == 'bidding' else self.tricks.leader,
-                            doc="Den som spelar ut till sticket som pågår (P9), eller `None` under budgivningen.")
-PlumpDeal.taken = property(lambda self: self.tricks.taken, doc="Tagna stick per plats.")
-PlumpDeal._illegal_card_reason = _illegal_card_reason
-PlumpDeal.play = _deal_play
+@patch(as_prop=True)
+def _hands(self: PlumpDeal): return self.tricks.hands
+
+@patch(as_prop=True)
+def _trick(self: PlumpDeal): return self.tricks.trick
+
+@patch(as_prop=True)
+def _history(self: PlumpDeal): return self.tricks.history
+
+@patch(as_prop=True)
+def leader(self: PlumpDeal):
+    "Den som spelar ut till sticket som pågår (P9), eller `None` under budgivningen."
+    return None if self.phase == 'bidding' else self.tricks.leader
+
+@patch(as_prop=True)
+def taken(self: PlumpDeal):
+    "Tagna stick per plats."
+    return self.tricks.taken
 
 # %% ../nbs/03_plumpspelet.ipynb #809bd0be
-def _hand(self: PlumpDeal, seat: int) -> Cards:
+@patch
+def hand(self: PlumpDeal, seat: int) -> Cards:
     "Korten som platsen `seat` har kvar, sorterade."
     return sort_hand(card_from_id(c) for c in self._hands[seat])
 
-def _points(self: PlumpDeal) -> list[int]:
+@patch
+def points(self: PlumpDeal) -> list[int]:
     "Poängen per plats (P13); bara när given är slut."
     if self.phase != 'done': raise PlumpError("Poängen räknas först när given är slut.")
     return [score(self.bids[s], self.taken[s], self.cards, self.rules, renons=s in self.renons) for s in range(self.n)]
 
-def _visible_hands(self: PlumpDeal, seat: int) -> dict[int, Cards]:
+@patch
+def visible_hands(self: PlumpDeal, seat: int) -> dict[int, Cards]:
     "Händerna som spelaren på `seat` ser under budgivningen: sin egen, eller med kortet i pannan allas utom sin egen (P15)."
     return {s: self.hand(s) for s in visible_seats(seat, self.n, self.cards, self.rules)}
 
-PlumpDeal.hand = _hand
-PlumpDeal.visible_hands = _visible_hands
-PlumpDeal.hands = property(lambda self: [self.hand(s) for s in range(self.n)], doc="Alla händer som de ser ut nu.")
-PlumpDeal.trick = property(lambda self: Cards(card_from_id(c) for c in self._trick), doc="Sticket som pågår, utspelet först.")
-PlumpDeal.history = property(lambda self: [(l, tuple(card_from_id(c) for c in t), w) for l, t, w in self._history],
-                             doc="De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren).")
-PlumpDeal.points = _points
+@patch(as_prop=True)
+def hands(self: PlumpDeal):
+    "Alla händer som de ser ut nu."
+    return [self.hand(s) for s in range(self.n)]
+
+@patch(as_prop=True)
+def trick(self: PlumpDeal):
+    "Sticket som pågår, utspelet först."
+    return Cards(card_from_id(c) for c in self._trick)
+
+@patch(as_prop=True)
+def history(self: PlumpDeal):
+    "De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren)."
+    return [(l, tuple(card_from_id(c) for c in t), w) for l, t, w in self._history]
 
 # %% ../nbs/03_plumpspelet.ipynb #72fc560c
-def _deal_record_result(self: PlumpDeal, tricks, renons=()) -> PlumpDeal:
+@patch
+def record_result(self: PlumpDeal, tricks, renons=()) -> PlumpDeal:
     "För in givens resultat utan att spela: stick per plats, och platser som gjort renons (P12)."
     if self.phase != 'playing' or self._history or self._trick:
         raise PlumpError("Ett resultat kan bara föras in när budgivningen är klar och inget kort är spelat.")
@@ -212,8 +235,6 @@ def _deal_record_result(self: PlumpDeal, tricks, renons=()) -> PlumpDeal:
     if not rs <= set(range(self.n)): raise PlumpError(f"Renons kan bara noteras för platserna 0–{self.n-1}.")
     self.tricks.taken, self.renons, self.played, self.phase = tricks, rs, False, 'done'
     return self
-
-PlumpDeal.record_result = _deal_record_result
 
 # %% ../nbs/03_plumpspelet.ipynb #8593e11b
 FORMAT = "plump_teach.PlumpGame"
@@ -255,6 +276,7 @@ class PlumpGame:
         raise PlumpError(f"Det finns ingen spelare {_shown(player)} i partiet; spelarna är {', '.join(self.players)}.")
 
 # %% ../nbs/03_plumpspelet.ipynb #d1cea944
+@patch
 def _start_deal(self: PlumpGame, index: int, hands=None, trump_card=None):
     self.deal_index = index
     dealer = dealer_of_deal(self.first_dealer, index - self.first_deal, self.n)
@@ -271,7 +293,8 @@ def _start_deal(self: PlumpGame, index: int, hands=None, trump_card=None):
     self.deal = PlumpDeal(self.n, hands, trump_card, dealer, self.rules, first_deal=index == self.first_deal,
                           zero_last=zero_last, names=self.players)
 
-def _set_hands(self: PlumpGame, hands, trump_card=None) -> PlumpGame:
+@patch
+def set_hands(self: PlumpGame, hands, trump_card=None) -> PlumpGame:
     "Ge den aktuella given exakt dessa händer (en per plats) och detta trumfkort, innan någon har bjudit."
     if self.phase != 'bidding' or self.deal._bids_made():
         raise PlumpError("Korten kan bara bytas innan någon har bjudit i given.")
@@ -299,20 +322,22 @@ def _set_hands(self: PlumpGame, hands, trump_card=None) -> PlumpGame:
     self.events.append(['hands', [str(h) for h in hands], None if self.deal.trump_card is None else str(self.deal.trump_card)])
     return self
 
-PlumpGame._start_deal = _start_deal
-PlumpGame.set_hands = _set_hands
-
 # %% ../nbs/03_plumpspelet.ipynb #d2287911
-def _phase(self: PlumpGame) -> str:
+@patch(as_prop=True)
+def phase(self: PlumpGame) -> str:
+    "'bidding', 'playing' eller 'over'."
     return 'over' if self.deal is None else self.deal.phase
 
-PlumpGame.phase = property(_phase, doc="'bidding', 'playing' eller 'over'.")
-PlumpGame.to_act = property(lambda self: None if self.deal is None else self.players[self.deal.to_act],
-                            doc="Namnet på den som står i tur, eller `None` när partiet är över.")
+@patch(as_prop=True)
+def to_act(self: PlumpGame):
+    "Namnet på den som står i tur, eller `None` när partiet är över."
+    return None if self.deal is None else self.players[self.deal.to_act]
 
+@patch
 def _check_open(self: PlumpGame):
     if self.deal is None: raise PlumpError("Partiet är slut; inga fler drag tas emot.")
 
+@patch
 def _after_action(self: PlumpGame):
     if self.deal.phase == 'done':
         self.deals.append(self.deal)
@@ -320,7 +345,8 @@ def _after_action(self: PlumpGame):
         if nxt < len(self.schedule): self._start_deal(nxt)
         else: self.deal = None
 
-def _game_bid(self: PlumpGame, player, bid: int) -> PlumpGame:
+@patch
+def bid(self: PlumpGame, player, bid: int) -> PlumpGame:
     "Spelaren `player` bjuder `bid` stick."
     self._check_open()
     self.deal.bid(self.seat(player), bid)
@@ -328,7 +354,8 @@ def _game_bid(self: PlumpGame, player, bid: int) -> PlumpGame:
     self._after_action()
     return self
 
-def _game_play(self: PlumpGame, player, card) -> PlumpGame:
+@patch
+def play(self: PlumpGame, player, card) -> PlumpGame:
     "Spelaren `player` lägger kortet `card`."
     self._check_open()
     seat = self.seat(player)
@@ -337,7 +364,8 @@ def _game_play(self: PlumpGame, player, card) -> PlumpGame:
     self._after_action()
     return self
 
-def _game_record_result(self: PlumpGame, tricks, renons=()) -> PlumpGame:
+@patch
+def record_result(self: PlumpGame, tricks, renons=()) -> PlumpGame:
     "För in resultatet av en giv som spelats med riktiga kort: stick per spelare (lista eller lexikon) och renons."
     self._check_open()
     if isinstance(tricks, dict):
@@ -351,34 +379,31 @@ def _game_record_result(self: PlumpGame, tricks, renons=()) -> PlumpGame:
     self._after_action()
     return self
 
-def _game_legal_bids(self: PlumpGame) -> list[int]:
+@patch
+def legal_bids(self: PlumpGame) -> list[int]:
     "Buden som spelaren i tur får lägga."
     return [] if self.deal is None else self.deal.legal_bids()
 
-def _game_legal_cards(self: PlumpGame) -> Cards:
+@patch
+def legal_cards(self: PlumpGame) -> Cards:
     "Korten som spelaren i tur får lägga."
     return Cards() if self.deal is None else self.deal.legal_cards()
 
-PlumpGame._check_open = _check_open
-PlumpGame._after_action = _after_action
-PlumpGame.bid = _game_bid
-PlumpGame.play = _game_play
-PlumpGame.record_result = _game_record_result
-PlumpGame.legal_bids = _game_legal_bids
-PlumpGame.legal_cards = _game_legal_cards
-
 # %% ../nbs/03_plumpspelet.ipynb #2deb70d0
-def _game_to_dict(self: PlumpGame) -> dict:
+@patch
+def to_dict(self: PlumpGame) -> dict:
     "Partiet som ett lexikon som går att skriva som JSON."
     return {'format': FORMAT, 'version': FORMAT_VERSION, 'players': list(self.players),
             'rules': self.rules.changed(), 'seed': self.seed, 'first_deal': self.first_deal,
             'dealer': self.first_dealer, 'events': [list(e) for e in self.events]}
 
-def _game_to_json(self: PlumpGame, indent: int | None = None) -> str:
+@patch
+def to_json(self: PlumpGame, indent: int | None = None) -> str:
     "Partiet som JSON-text."
     return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
 
-def _game_from_dict(cls, d) -> PlumpGame:
+@patch(cls_method=True)
+def from_dict(cls: PlumpGame, d) -> PlumpGame:
     "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `15_sparade_spel`)."
     return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Plump-parti", error=PlumpError,
                       make=lambda d: cls(d['players'], PlumpRules.from_dict(d['rules']), d['seed'], d['first_deal'], d['dealer']),
@@ -388,15 +413,13 @@ def _replay_hands(game: PlumpGame, hands, trump_card=None) -> PlumpGame:
     "Ett sparat 'hands'-drag; filer från före P8-rättelsen kan ha ett trumfkort i en sang-giv, och det kortet syntes aldrig."
     return game.set_hands(hands, None if turns_no_card(game.rules, game.deal_index == game.first_deal) else trump_card)
 
-def _game_from_json(cls, text: str) -> PlumpGame:
+@patch(cls_method=True)
+def from_json(cls: PlumpGame, text: str) -> PlumpGame:
     "Ett parti från JSON-text skriven av `to_json`."
     return cls.from_dict(parse_saved(text, PlumpError))
 
-PlumpGame.to_dict = _game_to_dict
-PlumpGame.to_json = _game_to_json
-PlumpGame.from_dict = classmethod(_game_from_dict)
-PlumpGame.from_json = classmethod(_game_from_json)
-PlumpGame.__eq__ = lambda self, other: isinstance(other, PlumpGame) and self.to_dict() == other.to_dict()
+@patch
+def __eq__(self: PlumpGame, other): return isinstance(other, PlumpGame) and self.to_dict() == other.to_dict()
 
 # %% ../nbs/03_plumpspelet.ipynb #395e48dd
 class ScoreSheet:
@@ -448,7 +471,8 @@ class ScoreSheet:
                 f'<tbody>{"".join(trs)}</tbody><tfoot><tr><th scope="row">Summa</th>{tot}</tr></tfoot></table>')
 
 # %% ../nbs/03_plumpspelet.ipynb #5f487658
-def _game_sheet(self: PlumpGame, only_played: bool = False) -> ScoreSheet:
+@patch
+def sheet(self: PlumpGame, only_played: bool = False) -> ScoreSheet:
     "Protokollet (P14) för partiet hittills."
     rows, totals = [], [0] * self.n
     current = [] if self.deal is None else [self.deal]
@@ -465,8 +489,10 @@ def _game_sheet(self: PlumpGame, only_played: bool = False) -> ScoreSheet:
                          'bids': [None] * self.n, 'points': None, 'hit': [False] * self.n, 'tricks': None, 'renons': []})
     return ScoreSheet(self.players, rows, totals, self.rules)
 
-PlumpGame.sheet = _game_sheet
-PlumpGame.totals = property(lambda self: self.sheet(only_played=True).totals, doc="Varje spelares summa hittills.")
+@patch(as_prop=True)
+def totals(self: PlumpGame):
+    "Varje spelares summa hittills."
+    return self.sheet(only_played=True).totals
 
 # %% ../nbs/03_plumpspelet.ipynb #3fd64884
 class _Html:
@@ -474,7 +500,8 @@ class _Html:
     def __init__(self, html: str): self.html = html
     def _repr_html_(self): return self.html
 
-def _deal_repr_html(self: PlumpDeal) -> str:
+@patch
+def _repr_html_(self: PlumpDeal) -> str:
     trump = (f"trumf: {SUIT_NAMES[self.trump]} {cards_html([self.trump_card], 36)}" if self.trump
              else "sang (ingen trumf)" + (f", uppvänt {cards_html([self.trump_card], 36)}" if self.trump_card else ""))
     rows = []
@@ -490,7 +517,8 @@ def _deal_repr_html(self: PlumpDeal) -> str:
             f'<table><thead><tr><th></th><th scope="col">Bud</th><th scope="col">Stick</th><th scope="col">Hand</th></tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table>{trick}</div>')
 
-def _tricks_html(self: PlumpDeal) -> _Html:
+@patch
+def tricks_html(self: PlumpDeal) -> _Html:
     "De färdiga sticken, ett per rad, med vinnaren utskriven."
     rows = []
     for i, (lead, cards, win) in enumerate(self.history):
@@ -499,6 +527,3 @@ def _tricks_html(self: PlumpDeal) -> _Html:
                         f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 36)}</td>' for s, c in zip(seats, cards))
         rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
     return _Html(f'<table class="plump-stick">{"".join(rows)}</table>')
-
-PlumpDeal._repr_html_ = _deal_repr_html
-PlumpDeal.tricks_html = _tricks_html

@@ -8,6 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/plumpregler.html.md"""
 from __future__ import annotations
 from dataclasses import dataclass, fields, asdict
 import random
+from .methods import patch
 from .cards import Card, CardError, FULL_DECK, DECK_IDS, card_from_id, parse_card
 
 # %% auto #0
@@ -155,25 +156,24 @@ def rule_preset(key: str) -> RulePreset:
     raise PlumpError(f"Det finns ingen sådan regeluppsättning. Välj en av: {names}.")
 
 
-def _preset(cls, key: str) -> PlumpRules:
+@patch(cls_method=True)
+def preset(cls: PlumpRules, key: str) -> PlumpRules:
     "Husreglerna i regeluppsättningen `key`: 'guiden', 'regeltexten' eller 'uppat'."
     return rule_preset(key).rules
 
-def _preset_key(self: PlumpRules) -> str | None:
+@patch
+def preset_key(self: PlumpRules) -> str | None:
     "Namnet på källornas regeluppsättning som är precis de här husreglerna, eller `None`."
     return next((k for k, p in RULE_PRESETS.items() if p.rules == self), None)
 
-PlumpRules.preset = classmethod(_preset)
-PlumpRules.preset_key = _preset_key
 
-def _rules_markdown(self: PlumpRules) -> str:
+@patch
+def _repr_markdown_(self: PlumpRules) -> str:
     "Husreglerna som de visas i en notebook: källans uppsättning om de är en, och varje husregel på svenska."
     ch, key = self.changed(), self.preset_key()
     if not ch: return "**Grundreglerna** (spelguidens regler, inga husregler)"
     head = f"**{RULE_PRESETS[key].title}.** " if key else ""
     return head + "**Husregler:** " + "; ".join(HOUSE_RULE_TEXT[k] for k in ch)
-
-PlumpRules._repr_markdown_ = _rules_markdown
 
 # %% ../nbs/02_plumpregler.ipynb #71f82757
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

@@ -16,6 +16,7 @@ import re
 import tempfile
 from datetime import datetime
 from pathlib import Path
+from .methods import patch
 from .plump import PlumpGame, PlumpError, PlumpRules, ScoreSheet, deal_schedule
 from .plump_rules import (forehand, bid_error, bid_balance, describe_bids, draw_for_dealer,
                                      HOUSE_RULE_TEXT, RULE_PRESETS)
@@ -86,7 +87,8 @@ class ScoreKeeper:
         return PlumpError(f"{where}: ange spelaren med namn, en av {', '.join(self.players)}.")
 
 # %% ../nbs/12_protokoll.ipynb #3e9a3fe6
-def _status(self: ScoreKeeper) -> dict:
+@patch
+def status(self: ScoreKeeper) -> dict:
     """Läget: giv, kort, givare, förhand, vem som bjuder och vad som väntar ('bid', 'tricks' eller 'over').
     `step` är antalet inskrivningar hittills; tillsammans med `deal` och `seat` (platsen som bjuder, från 0)
     säger det exakt vilket läge en knapp ritades för."""
@@ -101,7 +103,8 @@ def _status(self: ScoreKeeper) -> dict:
             'seat': d.to_act if bidding else None, 'step': len(self.events),
             'bids': {self.players[s]: d.bids[s] for s in range(g.n) if d.bids[s] is not None}}
 
-def _status_text(self: ScoreKeeper) -> str:
+@patch
+def status_text(self: ScoreKeeper) -> str:
     "Läget som en svensk mening."
     st = self.status()
     if st['phase'] == 'over': return "Partiet är slut."
@@ -111,18 +114,17 @@ def _status_text(self: ScoreKeeper) -> str:
     bids = list(st['bids'].values())
     return f"{head} Alla har bjudit. {describe_bids(st['cards'], bids)} För in sticken."
 
-ScoreKeeper.status = _status
-ScoreKeeper.status_text = _status_text
-
 # %% ../nbs/12_protokoll.ipynb #e3cd568b
-def _bid_options(self: ScoreKeeper) -> dict[int, str | None]:
+@patch
+def bid_options(self: ScoreKeeper) -> dict[int, str | None]:
     "Varje bud 0 … antalet kort för den som bjuder nu, med skälet om budet inte är tillåtet (annars `None`)."
     d = self.game.deal
     if d is None or d.phase != 'bidding': return {}
     earlier, seat = d._earlier_bids(), d.to_act
     return {b: bid_error(b, d.cards, earlier, d.n, self.rules, seat in d.zero_last) for b in range(d.cards + 1)}
 
-def _bid(self: ScoreKeeper, player, bid: int) -> ScoreKeeper:
+@patch
+def bid(self: ScoreKeeper, player, bid: int) -> ScoreKeeper:
     "För in spelarens bud. Går det inte säger felet vilken giv, vem och varför, och ingenting ändras."
     g = self.game
     if g.deal is None: raise PlumpError("Partiet är slut; det finns inga fler bud att föra in.")
@@ -143,10 +145,8 @@ def _bid(self: ScoreKeeper, player, bid: int) -> ScoreKeeper:
     self.events.append(['bid', name, bid])
     return self
 
-ScoreKeeper.bid_options = _bid_options
-ScoreKeeper.bid = _bid
-
 # %% ../nbs/12_protokoll.ipynb #474d1124
+@patch
 def _read_tricks(self: ScoreKeeper, tricks, cards: int, where: str) -> list[int]:
     "Sticken i sittordning ur en lista (i sittordning) eller ett lexikon namn → stick, kontrollerade en och en."
     n = len(self.players)
@@ -174,6 +174,7 @@ def _read_tricks(self: ScoreKeeper, tricks, cards: int, where: str) -> list[int]
             raise PlumpError(f"{where}: {p} kan inte ha tagit {_num(t)} stick; given har {cards} kort, så det går bara 0–{cards}.")
     return tricks
 
+@patch
 def _read_renons(self: ScoreKeeper, renons, where: str) -> list[int]:
     "Platserna som gjort renons, ur namn (eller en lista med namn)."
     if renons is None: return []
@@ -187,7 +188,8 @@ def _read_renons(self: ScoreKeeper, renons, where: str) -> list[int]:
         seats.append(s)
     return sorted(set(seats))
 
-def _tricks(self: ScoreKeeper, tricks, renons=()) -> ScoreKeeper:
+@patch
+def tricks(self: ScoreKeeper, tricks, renons=()) -> ScoreKeeper:
     "Stäng given: tagna stick per spelare (lista i sittordning eller lexikon med namn) och vilka som gjort renons."
     g = self.game
     if g.deal is None: raise PlumpError("Partiet är slut; det finns ingen giv att stänga.")
@@ -201,13 +203,14 @@ def _tricks(self: ScoreKeeper, tricks, renons=()) -> ScoreKeeper:
     self.events.append(['tricks', taken, [self.players[s] for s in out]])
     return self
 
-ScoreKeeper._read_tricks = _read_tricks
-ScoreKeeper._read_renons = _read_renons
-ScoreKeeper.tricks = _tricks
-ScoreKeeper.totals = property(lambda self: self.game.totals, doc="Summan för varje spelare hittills.")
+@patch(as_prop=True)
+def totals(self: ScoreKeeper):
+    "Summan för varje spelare hittills."
+    return self.game.totals
 
 # %% ../nbs/12_protokoll.ipynb #9c573a82
-def _sheet(self: ScoreKeeper) -> ScoreSheet:
+@patch
+def sheet(self: ScoreKeeper) -> ScoreSheet:
     "Protokollet (P14) med alla givar i schemat."
     return self.game.sheet()
 
@@ -219,7 +222,8 @@ def rules_text(rules: PlumpRules) -> str:
     title = RULE_PRESETS[key].title
     return f"{title} ({changed})" if changed else title
 
-def _sheet_html(self: ScoreKeeper) -> str:
+@patch
+def sheet_html(self: ScoreKeeper) -> str:
     "Protokollet som HTML, med löpande summor och, när partiet är slut, placeringarna. Rutornas text kommer från `ScoreSheet`."
     sh = self.sheet()
     running, rows = [0] * len(self.players), []
@@ -251,11 +255,13 @@ def _sheet_html(self: ScoreKeeper) -> str:
             f'<thead><tr><th scope="col">Kort</th><th scope="col">Ger</th>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody><tfoot><tr><th scope="row">Summa</th><td></td>{tot}</tr></tfoot></table>{rank}')
 
-ScoreKeeper.sheet = _sheet
-ScoreKeeper.sheet_html = _sheet_html
-ScoreKeeper._repr_html_ = _sheet_html
+@patch
+def _repr_html_(self: ScoreKeeper) -> str:
+    "Protokollet som HTML i en notebook (samma som `sheet_html`)."
+    return self.sheet_html()
 
 # %% ../nbs/12_protokoll.ipynb #907c3288
+@patch
 def _replay(self: ScoreKeeper, events) -> ScoreKeeper:
     """Ett nytt protokoll med samma namn, givare och regler, där `events` förs in en i taget genom `bid` och
     `tricks`. Går något inte säger felet vilken giv och vilken spelare, som när det skrevs in för hand."""
@@ -271,6 +277,7 @@ def _replay(self: ScoreKeeper, events) -> ScoreKeeper:
         else: raise PlumpError(f"{k._where()}: en rad är varken ett bud eller ett resultat.")
     return k
 
+@patch
 def _check_steps(self: ScoreKeeper, steps) -> int:
     if not _is_int(steps): raise PlumpError("Ange hur många steg som ska ångras som ett heltal, till exempel 1.")
     if not self.events: raise PlumpError("Det finns inget att ångra.")
@@ -278,12 +285,14 @@ def _check_steps(self: ScoreKeeper, steps) -> int:
     if steps > len(self.events): raise PlumpError(f"Det går bara att ångra {len(self.events)} steg.")
     return steps
 
-def _undo(self: ScoreKeeper, steps: int = 1) -> ScoreKeeper:
+@patch
+def undo(self: ScoreKeeper, steps: int = 1) -> ScoreKeeper:
     "Ta bort de `steps` senaste inskrivningarna."
     k = self._replay(self.events[:-self._check_steps(steps)])
     self.game, self.events = k.game, k.events
     return self
 
+@patch
 def _deal_events(self: ScoreKeeper) -> list[tuple[int, int]]:
     "För varje giv som har börjat: (första, sista) index i händelselistan."
     spans, start = [], 0
@@ -292,7 +301,8 @@ def _deal_events(self: ScoreKeeper) -> list[tuple[int, int]]:
     if start < len(self.events): spans.append((start, len(self.events) - 1))
     return spans
 
-def _edit_deal(self: ScoreKeeper, number: int, bids: dict, tricks, renons=()) -> ScoreKeeper:
+@patch
+def edit_deal(self: ScoreKeeper, number: int, bids: dict, tricks, renons=()) -> ScoreKeeper:
     """Ändra en stängd giv: `number` är givens nummer i protokollet (som i `status_text`), nya bud (namn → bud),
     stick och renons. Allt efter given räknas om; går det inte ihop ändras ingenting."""
     closed = [sp for sp in self._deal_events() if self.events[sp[1]][0] == 'tricks']
@@ -322,21 +332,17 @@ def _edit_deal(self: ScoreKeeper, number: int, bids: dict, tricks, renons=()) ->
     self.game, self.events = k.game, k.events
     return self
 
-ScoreKeeper._replay = _replay
-ScoreKeeper._check_steps = _check_steps
-ScoreKeeper.undo = _undo
-ScoreKeeper._deal_events = _deal_events
-ScoreKeeper.edit_deal = _edit_deal
-
 # %% ../nbs/12_protokoll.ipynb #e85000d7
-def _to_dict(self: ScoreKeeper) -> dict:
+@patch
+def to_dict(self: ScoreKeeper) -> dict:
     return {'format': FORMAT, 'version': FORMAT_VERSION, 'players': list(self.players),
             'dealer': self.first_dealer, 'first_deal': self.first_deal, 'rules': self.rules.changed(),
             'events': [list(e) for e in self.events]}
 
 _FIELDS = ('players', 'dealer', 'first_deal', 'rules', 'events')
 
-def _from_dict(cls, d) -> ScoreKeeper:
+@patch(cls_method=True)
+def from_dict(cls: ScoreKeeper, d) -> ScoreKeeper:
     "Ett protokoll ur `to_dict`. Allt prövas: namnen, reglerna och varje bud och resultat genom domaren."
     if not isinstance(d, dict) or d.get('format') != FORMAT:
         raise PlumpError("Filen är inget Plump-protokoll från plump_teach.")
@@ -353,9 +359,11 @@ def _from_dict(cls, d) -> ScoreKeeper:
     k.game, k.events = replayed.game, replayed.events
     return k
 
-def _to_json(self: ScoreKeeper) -> str: return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+@patch
+def to_json(self: ScoreKeeper) -> str: return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
 
-def _from_json(cls, text: str) -> ScoreKeeper:
+@patch(cls_method=True)
+def from_json(cls: ScoreKeeper, text: str) -> ScoreKeeper:
     "Ett protokoll ur JSON-texten från `to_json`."
     if isinstance(text, (bytes, bytearray)):
         try: text = bytes(text).decode('utf-8-sig')
@@ -370,11 +378,8 @@ def _from_json(cls, text: str) -> ScoreKeeper:
         raise PlumpError("Protokollfilen är skadad: den innehåller tal eller listor som inget protokoll har.") from None
     return cls.from_dict(d)
 
-ScoreKeeper.to_dict = _to_dict
-ScoreKeeper.from_dict = classmethod(_from_dict)
-ScoreKeeper.to_json = _to_json
-ScoreKeeper.from_json = classmethod(_from_json)
-ScoreKeeper.__eq__ = lambda self, o: isinstance(o, ScoreKeeper) and self.to_dict() == o.to_dict()
+@patch
+def __eq__(self: ScoreKeeper, o): return isinstance(o, ScoreKeeper) and self.to_dict() == o.to_dict()
 
 # %% ../nbs/12_protokoll.ipynb #f8bed366
 def _new_file_mode() -> int:
@@ -447,7 +452,8 @@ def _write_file(path: Path, text: str, what: str) -> Path:
         raise PlumpError(f"{what} kunde inte sparas i {_shown_path(path)}: {_os_reason(e)}. Inget är sparat där; "
                          "välj en annan mapp eller ett annat namn och spara igen.") from None
 
-def _save(self: ScoreKeeper, path, overwrite: bool = False) -> Path:
+@patch
+def save(self: ScoreKeeper, path, overwrite: bool = False) -> Path:
     """Spara protokollet som JSON i `path` (atomärt). En fil som det här protokollet inte själv läste eller skrev
     senast, eller som har ändrats sedan dess (en annan protokollförare, en annan kärna), skrivs inte över:
     då blir det `FileChanged`, om inte `overwrite=True`."""
@@ -486,13 +492,12 @@ def load_protocol(path) -> ScoreKeeper:
     k._known[_key(path)] = _digest(data)
     return k
 
-ScoreKeeper.save = _save
-
 # %% ../nbs/12_protokoll.ipynb #3929549f
 CSV_FIELDS = ['giv', 'kort', 'givare', 'spelare', 'bud', 'stick', 'poäng', 'plump', 'renons']
 CSV_COLUMNS = CSV_FIELDS + ['i protokollet']   # rutan som den står i protokollet, till exempel 05 eller "3 plump"
 
-def _to_csv(self: ScoreKeeper) -> str:
+@patch
+def to_csv(self: ScoreKeeper) -> str:
     """Protokollet som CSV för ett svenskt kalkylark (UTF-8 med BOM och semikolon, som Excel och LibreOffice
     väntar sig): först reglerna, sedan en rad per giv och spelare, sist en summarad per spelare."""
     out = io.StringIO()
@@ -581,20 +586,18 @@ def _from_csv(cls, text: str, rules: PlumpRules | None = None) -> ScoreKeeper:
             raise PlumpError(f"CSV-filen: summan för {k.players[seat]} stämmer inte: filen säger {total}, givarna ger {k.totals[seat]}.")
     return k
 
-def _from_csv_safe(cls, text, rules: PlumpRules | None = None) -> ScoreKeeper:
+@patch(cls_method=True)
+def from_csv(cls: ScoreKeeper, text, rules: PlumpRules | None = None) -> ScoreKeeper:
     "Som `_from_csv`, men ett bud eller resultat som inte går sägs som ett fel i CSV-filen."
     try: return _from_csv(cls, text, rules)
     except PlumpError as e:
         msg = str(e)
         raise PlumpError(msg if msg.startswith('CSV-filen') else f"CSV-filen går inte att läsa in: {msg}") from None
 
-def _save_csv(self: ScoreKeeper, path) -> Path:
+@patch
+def save_csv(self: ScoreKeeper, path) -> Path:
     "Spara protokollet som CSV (`to_csv`) i `path`."
     return _write_file(_as_path(path, "CSV-filen"), self.to_csv(), "CSV-filen")
-
-ScoreKeeper.to_csv = _to_csv
-ScoreKeeper.from_csv = classmethod(_from_csv_safe)
-ScoreKeeper.save_csv = _save_csv
 
 # %% ../nbs/12_protokoll.ipynb #47fc800a
 _PRINT_CSS = """
@@ -607,7 +610,8 @@ tr.aktuell { background: none !important; }
 @media print { body { margin: 0; } a { display: none; } }
 """
 
-def _to_html_page(self: ScoreKeeper, title: str = "Protokoll, Plump") -> str:
+@patch
+def to_html_page(self: ScoreKeeper, title: str = "Protokoll, Plump") -> str:
     "Protokollet som en fristående HTML-sida att skriva ut."
     title = title if isinstance(title, str) else "Protokoll, Plump"
     return (f'<!DOCTYPE html>\n<html lang="sv"><head><meta charset="utf-8"><title>{esc(title)}</title>'
@@ -615,9 +619,7 @@ def _to_html_page(self: ScoreKeeper, title: str = "Protokoll, Plump") -> str:
             f'<p>Spelare: {esc(", ".join(self.players))}. Regler: {esc(rules_text(self.rules))}.</p>'
             f'{self.sheet_html()}<p><small>Utskrivet {datetime.now():%Y-%m-%d %H:%M}</small></p></body></html>')
 
-def _save_page(self: ScoreKeeper, path) -> Path:
+@patch
+def save_page(self: ScoreKeeper, path) -> Path:
     "Spara sidan för utskrift (`to_html_page`) i `path`."
     return _write_file(_as_path(path, "sidan"), self.to_html_page(), "Sidan för utskrift")
-
-ScoreKeeper.to_html_page = _to_html_page
-ScoreKeeper.save_page = _save_page

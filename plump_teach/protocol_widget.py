@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from urllib.parse import quote
 import ipywidgets as W
+from .methods import patch
 from .cards import cards_html
 from .plump import PlumpRules, PlumpError
 from .plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS, draw_for_dealer, player_count
@@ -113,7 +114,8 @@ def _widget_path(path) -> Path:
         raise PlumpError(f"Sökvägen {p} går inte att använda; ange en kortare sökväg, till exempel \"plump-protokoll.json\".") from None
 
 # %% ../nbs/13_protokollforare.ipynb #51f55dcd
-def _setup(self: ProtocolWidget):
+@patch
+def setup(self: ProtocolWidget):
     "Inställningsläget: namn, första givare, regler (källornas uppsättningar eller egna husregler)."
     self.name_inputs = [W.Text(placeholder=f'Spelare {i + 1}', description=f'Plats {i + 1}') for i in range(6)]
     self.dealer_choice = W.Dropdown(options=[], description='Ger först')
@@ -146,15 +148,18 @@ def _setup(self: ProtocolWidget):
         self.path_input, self.start_button, self.message]
     return self
 
+@patch
 def _names(self: ProtocolWidget) -> list[str]:
     return [n for n in (clean_name(t.value) for t in self.name_inputs) if n]
 
+@patch
 def _names_changed(self: ProtocolWidget):
     names = self._names()
     keep = self.dealer_choice.value
     self.dealer_choice.options = names
     if keep in names: self.dealer_choice.value = keep
 
+@patch
 def _draw(self: ProtocolWidget):
     names = self._names()
     try: dealer, rounds = draw_for_dealer(names)
@@ -165,6 +170,7 @@ def _draw(self: ProtocolWidget):
     self.dealer_choice.value = names[dealer]
     self._drawn_for = tuple(names)
 
+@patch
 def _preset_chosen(self: ProtocolWidget, key):
     "En av källornas uppsättningar: kryssa i dess husregler (och dra om given när källan säger så)."
     if self._applying or key not in RULE_PRESETS: return
@@ -176,6 +182,7 @@ def _preset_chosen(self: ProtocolWidget, key):
     self._boxes_changed()
     if p.draw_for_dealer and len(self._names()) >= 2: self._draw()
 
+@patch
 def _boxes_changed(self: ProtocolWidget):
     "Rutorna bestämmer: är de precis en av källornas uppsättningar visas den, annars Egna husregler."
     if self._applying: return
@@ -191,6 +198,7 @@ def _boxes_changed(self: ProtocolWidget):
         draw = ' Första givaren dras (P4).' if p.draw_for_dealer else ''
         self.preset_info.value = f'<small>{esc(p.description)}{esc(draw)}</small>'
 
+@patch
 def _start_clicked(self: ProtocolWidget):
     names = self._names()
     try:
@@ -210,15 +218,8 @@ def _start_clicked(self: ProtocolWidget):
     self._build_play()
     self._say(f"Protokollet sparas i {self.path} efter varje inskrivning.")
 
-ProtocolWidget.setup = _setup
-ProtocolWidget._names = _names
-ProtocolWidget._names_changed = _names_changed
-ProtocolWidget._draw = _draw
-ProtocolWidget._preset_chosen = _preset_chosen
-ProtocolWidget._boxes_changed = _boxes_changed
-ProtocolWidget._start_clicked = _start_clicked
-
 # %% ../nbs/13_protokollforare.ipynb #7901e609
+@patch
 def _save(self: ProtocolWidget) -> bool:
     "Spara efter en inskrivning. Går det inte visas en röd ruta som ligger kvar tills protokollet är sparat."
     try: self.keeper.save(self.path)
@@ -228,6 +229,7 @@ def _save(self: ProtocolWidget) -> bool:
     if self.unsaved: self._saved_again()
     return True
 
+@patch
 def _not_saved(self: ProtocolWidget, e: PlumpError):
     "Det som syns är inte sparat: säg det tydligt, ta inte emot fler inskrivningar, och erbjud en annan fil."
     self.unsaved = True
@@ -248,10 +250,12 @@ def _not_saved(self: ProtocolWidget, e: PlumpError):
         row.append(self.reload_button)
     self.rescue.children = [W.HBox(row, layout=W.Layout(flex_flow='row wrap'))]
 
+@patch
 def _saved_again(self: ProtocolWidget):
     self.unsaved = False
     self.banner.value, self.rescue.children = '', []
 
+@patch
 def _save_elsewhere(self: ProtocolWidget):
     "Spara protokollet i filen som står i rutan, och fortsätt spara där."
     try:
@@ -265,6 +269,7 @@ def _save_elsewhere(self: ProtocolWidget):
     self._refresh()
     self._say(f"Protokollet är sparat i {path}, och det sparas där efter varje inskrivning.")
 
+@patch
 def _reload(self: ProtocolWidget):
     "Läs in filen som någon annan har skrivit, och fortsätt med den."
     try: saved = load_protocol(self.path)
@@ -273,6 +278,7 @@ def _reload(self: ProtocolWidget):
     self.resume(saved)
     self._say(f"Protokollet är inläst från {self.path}; det som bara fanns här är borta.")
 
+@patch
 def _act(self: ProtocolWidget, action, done: str = '') -> bool:
     "Gör en inskrivning; vid fel visas skälet och protokollet (och filen) är oförändrat."
     if self.unsaved:
@@ -287,6 +293,7 @@ def _act(self: ProtocolWidget, action, done: str = '') -> bool:
     self._say(done if saved else "Det senast inskrivna är inte sparat; se den röda rutan överst.", ok=saved)
     return saved
 
+@patch
 def _build_play(self: ProtocolWidget):
     self.sheet = W.HTML()
     self.status = W.HTML()
@@ -308,20 +315,14 @@ def _build_play(self: ProtocolWidget):
                      W.HBox([self.csv_button, self.print_button]), self.export_link, self.file_info]
     self._refresh()
 
-ProtocolWidget._save = _save
-ProtocolWidget._not_saved = _not_saved
-ProtocolWidget._saved_again = _saved_again
-ProtocolWidget._save_elsewhere = _save_elsewhere
-ProtocolWidget._reload = _reload
-ProtocolWidget._act = _act
-ProtocolWidget._build_play = _build_play
-
 # %% ../nbs/13_protokollforare.ipynb #6c9846e6
+@patch
 def _ticket(self: ProtocolWidget) -> tuple:
     "Läget som en knapp ritas för: (giv, antal inskrivningar, platsen som bjuder)."
     st = self.keeper.status()
     return (st.get('deal'), st['step'], st.get('seat'))
 
+@patch
 def _refresh(self: ProtocolWidget):
     """Rita om allt ur protokollet. Knapparna och rubriken över dem ritas först och statusraden sedan, så att
     raden aldrig visar en annan spelares tur än knapparna. Varje knapp bär läget den ritades för."""
@@ -367,6 +368,7 @@ def _refresh(self: ProtocolWidget):
     self.file_info.value = (f'<small>Sparas i <code>{esc(self.path)}</code> efter varje inskrivning.</small>'
                             if not self.unsaved else '')
 
+@patch
 def _stale(self: ProtocolWidget, ticket: tuple, what: str) -> bool:
     """Är knappen ritad för ett annat läge än det som gäller nu (ett snabbt klick innan knapparna hann ritas om)?
     Då vägras klicket synligt, och ingenting förs in."""
@@ -379,11 +381,13 @@ def _stale(self: ProtocolWidget, ticket: tuple, what: str) -> bool:
     self._say(msg, ok=False)
     return True
 
+@patch
 def _bid_clicked(self: ProtocolWidget, bid: int, player: str, ticket: tuple):
     "Ett klick på en budknapp: budet förs in för spelaren som knappen ritades för, eller vägras synligt."
     if self._stale(ticket, f"{bid} ({genitive(player)} bud i giv {ticket[0]})"): return
     self._act(lambda: self.keeper.bid(player, bid), f"{player} bjöd {bid}.")
 
+@patch
 def _close_deal(self: ProtocolWidget, ticket: tuple | None = None, inputs=None, boxes=None):
     "Stäng given med sticken i rutorna som ritades tillsammans med knappen."
     if ticket is not None and self._stale(ticket, f"Stäng given (giv {ticket[0]})"): return
@@ -393,13 +397,8 @@ def _close_deal(self: ProtocolWidget, ticket: tuple | None = None, inputs=None, 
     renons = [p for p, r in boxes.items() if r.value]
     self._act(lambda: self.keeper.tricks(tricks, renons), 'Given är stängd och protokollet sparat.')
 
-ProtocolWidget._ticket = _ticket
-ProtocolWidget._refresh = _refresh
-ProtocolWidget._stale = _stale
-ProtocolWidget._bid_clicked = _bid_clicked
-ProtocolWidget._close_deal = _close_deal
-
 # %% ../nbs/13_protokollforare.ipynb #f9b7d4c7
+@patch
 def _edit_form(self: ProtocolWidget):
     k, n = self.keeper, self.edit_choice.value
     if n is None or self.unsaved: return
@@ -416,6 +415,7 @@ def _edit_form(self: ProtocolWidget):
     self.edit_box.children = [W.HTML(f'<b>Giv {n} ({d.cards} kort)</b>'), *self.edit_bids.values(),
                               *self.edit_tricks.values(), *self.edit_renons.values(), W.HBox([self.edit_save, cancel])]
 
+@patch
 def _save_edit(self: ProtocolWidget, n: int):
     k = self.keeper
     bids = {p: w.value for p, w in self.edit_bids.items()}
@@ -424,6 +424,7 @@ def _save_edit(self: ProtocolWidget, n: int):
     if self._act(lambda: k.edit_deal(n, bids, tricks, renons), f'Giv {n} är ändrad och allt efter den omräknat.'):
         self.edit_box.children = []
 
+@patch
 def _export(self: ProtocolWidget, kind: str):
     "Spara CSV (för ett kalkylark) eller sidan för utskrift bredvid protokollfilen, och visa en länk som öppnar den."
     k = self.keeper
@@ -438,7 +439,3 @@ def _export(self: ProtocolWidget, kind: str):
     self.export_link.value = (f'<p><a href="{esc(_files_url(target))}" target="_blank" rel="noopener" '
                               f'class="plump-export-{kind}">{label}</a> <small>({esc(target.name)}, öppnas i en ny flik)</small></p>')
     return target
-
-ProtocolWidget._edit_form = _edit_form
-ProtocolWidget._save_edit = _save_edit
-ProtocolWidget._export = _export

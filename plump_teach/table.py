@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from urllib.parse import quote
 import ipywidgets as W
+from .methods import patch
 from .cards import Card, Cards, FULL_DECK, SUIT_NAMES, SUITS, card_svg, cards_html, sort_hand
 from .names import and_list, esc, genitive, clean_name, check_names
 from .plump import FORMAT as PLUMP_FORMAT, PlumpGame
@@ -200,7 +201,8 @@ class PlayTable(W.VBox):
         return PlumpGame(list(names), rules, seed=seed, first_deal=first_deal, dealer=dealer)
 
 # %% ../nbs/29_spelbordet.ipynb #64cc188b
-def _start(self: PlayTable, game, humans=(0,), level: str = 'van', pace: float = 1.0, path=None, known=None):
+@patch
+def start(self: PlayTable, game, humans=(0,), level: str = 'van', pace: float = 1.0, path=None, known=None):
     "Börja spela partiet `game` (nytt eller inläst) med eleverna på platserna `humans`."
     if level not in LEVELS: raise PlumpError(f"Datorns nivå ska vara en av {', '.join(LEVELS)}, inte {level!r}.")
     n = len(game.players)
@@ -234,14 +236,14 @@ def _start(self: PlayTable, game, humans=(0,), level: str = 'van', pace: float =
     self._advance()
     return self
 
-def _state(self: PlayTable):
+@patch(as_prop=True)
+def state(self: PlayTable):
+    "Domarens läge i given som pågår, eller `None` när partiet är slut."
     if self.game is None or self.game.deal is None: return None
     return (PlumpState if self.kind == 'plump' else BismarckState).from_game(self.game)
 
-PlayTable.start = _start
-PlayTable.state = property(_state, doc="Domarens läge i given som pågår, eller `None` när partiet är slut.")
-
 # %% ../nbs/29_spelbordet.ipynb #e65f17b2
+@patch
 def _build(self: PlayTable):
     self.game = None
     self._path_arg = None
@@ -277,6 +279,7 @@ def _build(self: PlayTable):
     self._timer, self._token = None, 0
     register(self)
 
+@patch
 def _play_children(self: PlayTable) -> list:
     # Tips och Förra sticket direkt under handen och budknapparna, och svaret direkt under dem: på en telefon
     # hamnar protokollet under bordet, och svaret ska synas där eleven tryckte
@@ -293,17 +296,15 @@ def _play_children(self: PlayTable) -> list:
                                                                    overflow='visible')),
             controls, self.save_info, self.save_text, self.after_box]
 
+@patch
 def _say(self: PlayTable, text: str, ok: bool = True):
     "En rad till eleven: grön kant när det gick bra, röd när något inte gick."
     colour = '#1e7b34' if ok else '#b03a2e'
     self.message.value = (f'<div role="{"status" if ok else "alert"}" style="border-left:4px solid {colour};'
                           f'padding:4px 8px;margin:4px 0">{esc(you_text(text))}</div>') if text else ''
 
-PlayTable._build = _build
-PlayTable._play_children = _play_children
-PlayTable._say = _say
-
 # %% ../nbs/29_spelbordet.ipynb #4e43631e
+@patch
 def _waiting(self: PlayTable) -> bool:
     "Väntar bordet på en elev (eller är partiet slut)?"
     st = self.state
@@ -313,12 +314,14 @@ def _waiting(self: PlayTable) -> bool:
         return True
     return False
 
+@patch
 def _cancel_timer(self: PlayTable):
     self._token += 1
     if self._timer is not None:
         self._timer.cancel()
         self._timer = None
 
+@patch
 def _advance(self: PlayTable):
     "Låt datorn spela tills en elev ska göra något; med takt en timer per drag."
     self._cancel_timer()
@@ -331,6 +334,7 @@ def _advance(self: PlayTable):
     if not self._waiting(): self._timer = loop.call_later(self.pace, self._tick, self._token)
     self._refresh()
 
+@patch
 def _tick(self: PlayTable, token: int):
     if token != self._token: return   # en timer från ett annat parti eller ett annat läge
     self._timer = None
@@ -341,6 +345,7 @@ def _tick(self: PlayTable, token: int):
         return self._refresh()
     self._advance()
 
+@patch
 def _computer_move(self: PlayTable):
     "Datorn gör ett drag för platsen som står i tur."
     st = self.state
@@ -372,6 +377,7 @@ def _said(text: str) -> str:
     if m: text = text[m.end():]
     return text[:1].upper() + text[1:]
 
+@patch
 def _tell_reason(self: PlayTable, name: str, d, view):
     """Datorns bud eller spelsätt med skälet. Under given nämner skälet inga av datorns kort (`public_reason`); det
     fullständiga skälet, med korten, visas när given är slut, som datorns bortlagda kort i Bismarck."""
@@ -381,6 +387,7 @@ def _tell_reason(self: PlayTable, name: str, d, view):
         done = f"bjöd {a.tricks}" if isinstance(a, Bid) else f"valde {mode_label(a.mode, a.trump)}"
         self.notes.setdefault(self.game.deal_index, []).append(f"{name} {done}: ”{you_text(_said(d.reason))}”")
 
+@patch
 def _apply(self: PlayTable, seat: int, action):
     "Gör draget i partiet, så att protokollet och sparfilen får det."
     g = self.game
@@ -389,6 +396,7 @@ def _apply(self: PlayTable, seat: int, action):
     elif isinstance(action, ChooseMode): g.choose_mode(seat, action.mode, action.trump)
     else: raise PlumpError(f"Draget {action} går inte att göra vid bordet.")
 
+@patch
 def _tell(self: PlayTable, text: str, action):
     "Skriv i rutan vad som hände. Bjuder alla samtidigt (P6) syns buden först när alla har bjudit."
     st = self.state
@@ -398,16 +406,8 @@ def _tell(self: PlayTable, text: str, action):
         self.told += [*self.secret, text]
         self.secret = []
 
-PlayTable._tell = _tell
-PlayTable._tell_reason = _tell_reason
-PlayTable._waiting = _waiting
-PlayTable._cancel_timer = _cancel_timer
-PlayTable._advance = _advance
-PlayTable._tick = _tick
-PlayTable._computer_move = _computer_move
-PlayTable._apply = _apply
-
 # %% ../nbs/29_spelbordet.ipynb #3b0a721c
+@patch
 def _check_deal_end(self: PlayTable):
     g = self.game
     if len(g.deals) == self.deals_seen: return
@@ -420,6 +420,7 @@ def _check_deal_end(self: PlayTable):
     self.told, self.secret = [], []
     self.selected = []
 
+@patch
 def _record_deal(self: PlayTable, k: int):
     """Giv `k` för varje elevplats till klassrummets resultat (`deal` i `26_resultat`), om kärnan har en
     `Recorder`; lärarens sida visar dem. Utan klassrum sparas ingenting."""
@@ -436,10 +437,12 @@ def _record_deal(self: PlayTable, k: int):
         else: ev.update(mode=d.mode, forehand=s == d.forehand, normal=normal_tricks(d.mode, s == d.forehand))
         rec.record('deal', **ev)
 
+@patch
 def _deal_number(self: PlayTable, index: int) -> int:
     "Givens nummer som eleven ser det, räknat från 1 (i Plump från partiets första giv)."
     return index + 1 if self.kind == 'bismarck' else index - self.game.first_deal + 1
 
+@patch
 def _deal_result_html(self: PlayTable, k: int) -> str:
     "En kort rad om giv `k` (plats i `game.deals`): vad var och en bjöd, tog och fick."
     g = self.game
@@ -463,6 +466,7 @@ def _deal_result_html(self: PlayTable, k: int) -> str:
     return (f'<div class="pt-ruta" role="status"><b>{head}</b><ul style="margin:4px 0">'
             + ''.join(f'<li>{p}</li>' for p in parts) + f'</ul>{notes}</div>')
 
+@patch
 def _next_deal(self: PlayTable, ticket=None):
     "Knappen Nästa giv: vidare till nästa giv. Ett andra klick (dubbelklick) när given redan har bytts gör ingenting."
     if ticket is not None and self.paused != 'result' and ticket[3] == 'result': return
@@ -472,17 +476,13 @@ def _next_deal(self: PlayTable, ticket=None):
     self._say('')
     self._advance()
 
-PlayTable._check_deal_end = _check_deal_end
-PlayTable._record_deal = _record_deal
-PlayTable._deal_number = _deal_number
-PlayTable._deal_result_html = _deal_result_html
-PlayTable._next_deal = _next_deal
-
 # %% ../nbs/29_spelbordet.ipynb #26bf4f42
+@patch
 def _ticket(self: PlayTable) -> tuple:
     g = self.game
     return (id(g), len(g.events), g.deal_index if g.deal is not None else None, self.paused, self.viewer)
 
+@patch
 def _stale(self: PlayTable, ticket: tuple, what: str) -> bool:
     if ticket == self._ticket(): return False
     msg = f"Klicket på {what} gällde ett läge som redan är förbi, så ingenting hände. Titta på bordet och tryck igen."
@@ -490,6 +490,7 @@ def _stale(self: PlayTable, ticket: tuple, what: str) -> bool:
     self._say(msg, ok=False)
     return True
 
+@patch
 def _human_turn(self: PlayTable, what: str) -> int | None:
     "Platsen som ska göra något om det är elevens tur vid skärmen, annars säger bordet vems tur det är."
     st = self.state
@@ -501,6 +502,7 @@ def _human_turn(self: PlayTable, what: str) -> int | None:
         return self._say(f"Vänta: det är {turn_owner(self.game.players[st.to_act])} tur att {what}.", ok=False)
     return st.to_act
 
+@patch
 def _card_clicked(self: PlayTable, card: Card, ticket: tuple):
     if self._stale(ticket, f"{card} ({card.name})"): return
     st = self.state
@@ -512,6 +514,7 @@ def _card_clicked(self: PlayTable, card: Card, ticket: tuple):
     if why: return self._say(why, ok=False)
     self._move(seat, PlayCard(card), '')
 
+@patch
 def _move(self: PlayTable, seat: int, action, done: str):
     "Elevens drag: i partiet, sedan sparat (om partiet sparas) och vidare till datorn."
     try: self._apply(seat, action)
@@ -523,6 +526,7 @@ def _move(self: PlayTable, seat: int, action, done: str):
     self._say(done)
     self._advance()
 
+@patch
 def _bid_clicked(self: PlayTable, bid: int, ticket: tuple):
     if self._stale(ticket, f"budet {bid}"): return
     seat = self._human_turn('bjuda')
@@ -531,14 +535,8 @@ def _bid_clicked(self: PlayTable, bid: int, ticket: tuple):
     if why: return self._say(why, ok=False)
     self._move(seat, Bid(bid), f"{self.game.players[seat]} bjöd {bid}.")
 
-PlayTable._ticket = _ticket
-PlayTable._stale = _stale
-PlayTable._human_turn = _human_turn
-PlayTable._card_clicked = _card_clicked
-PlayTable._move = _move
-PlayTable._bid_clicked = _bid_clicked
-
 # %% ../nbs/29_spelbordet.ipynb #a6d4b68d
+@patch
 def _toggle_discard(self: PlayTable, card: Card):
     if card in self.selected: self.selected.remove(card)
     elif len(self.selected) >= DISCARDS:
@@ -547,6 +545,7 @@ def _toggle_discard(self: PlayTable, card: Card):
     self._say('')
     self._refresh()
 
+@patch
 def _discard_clicked(self: PlayTable, ticket: tuple):
     if self._stale(ticket, "Lägg bort"): return
     seat = self._human_turn('lägga bort')
@@ -562,6 +561,7 @@ def _discard_clicked(self: PlayTable, ticket: tuple):
     self._say(f"Du lade bort {cards}. Välj spelsätt.")
     self._advance()
 
+@patch
 def _mode_clicked(self: PlayTable, action, ticket: tuple):
     if self._stale(ticket, f"spelsättet {mode_label(action.mode, action.trump)}"): return
     seat = self._human_turn('välja spelsätt')
@@ -570,11 +570,8 @@ def _mode_clicked(self: PlayTable, action, ticket: tuple):
     if why: return self._say(why, ok=False)
     self._move(seat, action, f"{self.game.players[seat]} valde {mode_label(action.mode, action.trump)}.")
 
-PlayTable._toggle_discard = _toggle_discard
-PlayTable._discard_clicked = _discard_clicked
-PlayTable._mode_clicked = _mode_clicked
-
 # %% ../nbs/29_spelbordet.ipynb #2fc79368
+@patch
 def _take_over(self: PlayTable, seat: int, ticket: tuple):
     if self._stale(ticket, f"{self.game.players[seat]}"): return
     self.viewer, self.paused = seat, None
@@ -582,9 +579,8 @@ def _take_over(self: PlayTable, seat: int, ticket: tuple):
     self._say('')
     self._advance()
 
-PlayTable._take_over = _take_over
-
 # %% ../nbs/29_spelbordet.ipynb #a7f78428
+@patch
 def _header_html(self: PlayTable, st) -> str:
     g = self.game
     if self.kind == 'plump':
@@ -603,6 +599,7 @@ def _header_html(self: PlayTable, st) -> str:
             f'<small>Givare: {esc(st.names[st.dealer])} · Förhand: {esc(st.names[st.forehand])} · '
             f'Parti nummer {g.seed}</small></div>')
 
+@patch
 def _turn_text(self: PlayTable, st) -> str:
     if st is None: return "Partiet är slut."
     if self.paused == 'result': return "Given är klar."
@@ -612,6 +609,7 @@ def _turn_text(self: PlayTable, st) -> str:
             'playing': 'lägga ett kort' if st.trick else 'spela ut'}[st.phase]
     return f"{turn_owner(who)} tur att {verb}." + ('' if st.to_act in self.humans else ' …')
 
+@patch
 def _players_table(self: PlayTable, st) -> str:
     g = self.game
     n = len(g.players)
@@ -649,6 +647,7 @@ def _trick_cells(names, leader: int, cards, winner: int | None = None) -> str:
                      f'<small>{esc(names[s])}</small><br>{cards_html([c], 44)}</div>')
     return ''.join(cells)
 
+@patch
 def _trick_view(self: PlayTable, st) -> str:
     if st is None: return ''
     if st.trick: return f'<div aria-label="sticket">{_trick_cells(st.names, st.leader, st.trick)}</div>'
@@ -657,11 +656,6 @@ def _trick_view(self: PlayTable, st) -> str:
         return (f'<div aria-label="sticket">{_trick_cells(st.names, lead, cards, win)}'
                 f'<br><small>{esc(st.names[win])} tog sticket.</small></div>')
     return ''
-
-PlayTable._header_html = _header_html
-PlayTable._turn_text = _turn_text
-PlayTable._players_table = _players_table
-PlayTable._trick_view = _trick_view
 
 # %% ../nbs/29_spelbordet.ipynb #5a10a6ec
 def _widgets_under(widgets) -> dict[int, W.Widget]:
@@ -685,6 +679,7 @@ def swap_children(box: W.Box, new: list):
     for i, w in _widgets_under(old).items():
         if i not in keep: w.close()
 
+@patch
 def _hand_widgets(self: PlayTable, st, ticket) -> list:
     self.card_buttons = {}    # de gamla knapparna stängs när handen byts (swap_children)
     seat = self.viewer
@@ -717,6 +712,7 @@ def _hand_widgets(self: PlayTable, st, ticket) -> list:
         out.append(b)
     return out
 
+@patch
 def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
     "Knapparna för det som ska göras nu, och en rad om dem."
     self.bid_buttons, self.mode_buttons = {}, {}   # de gamla stängs när raden byts (swap_children)
@@ -775,10 +771,8 @@ def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
                 W.HBox(list(self.mode_buttons.values()), layout=W.Layout(flex_flow='row wrap'))], note
     return [], ''
 
-PlayTable._hand_widgets = _hand_widgets
-PlayTable._action_widgets = _action_widgets
-
 # %% ../nbs/29_spelbordet.ipynb #e73e7d7a
+@patch
 def _refresh(self: PlayTable):
     st, ticket = self.state, self._ticket()
     g = self.game
@@ -805,8 +799,6 @@ def _refresh(self: PlayTable):
     self.sheet_html.value = g.sheet()._repr_html_()
     if g.deal is None and not self.after_box.children: self._after_game()
 
-PlayTable._refresh = _refresh
-
 # %% ../nbs/29_spelbordet.ipynb #765ad48a
 def _action_text(action) -> str:
     "Ett förslag som en uppmaning: 'Bjud 2.', 'Lägg ♥E.', 'Lägg bort ♣2.', 'Välj sang.'"
@@ -828,7 +820,8 @@ def _percent(html: str) -> str:
     "Procenttecknet på samma rad som talet: '45 %' bryts aldrig mellan 45 och %."
     return re.sub(r"(\d) %", "\\1&nbsp;%", html)
 
-def _show_tips(self: PlayTable):
+@patch
+def show_tips(self: PlayTable):
     "Tips för eleven vid skärmen: förslaget och varför."
     seat = self._human_turn('göra sitt drag')
     if seat is None: return
@@ -846,11 +839,13 @@ def _show_tips(self: PlayTable):
     self.last_tip = d
     return d
 
+@patch
 def _last_trick(self: PlayTable):
     st = self.state
     if st is not None and st.history: return st.history[-1], st.names
     return self.last_trick
 
+@patch
 def _last_html(self: PlayTable) -> str:
     last = self._last_trick()
     if last is None: return ''
@@ -858,19 +853,16 @@ def _last_html(self: PlayTable) -> str:
     return (f'<div class="pt-ruta"><b>Förra sticket</b><br>{_trick_cells(names, lead, cards, win)}'
             f'<br><small>{esc(names[win])} tog det.</small></div>')
 
+@patch
 def _toggle_last(self: PlayTable):
     self.show_last = not self.show_last
     self.last_button.description = 'Dölj förra sticket' if self.show_last else 'Förra sticket'
     self.last_html.value = self._last_html() if self.show_last else ''
 
-PlayTable.show_tips = _show_tips
-PlayTable._last_trick = _last_trick
-PlayTable._last_html = _last_html
-PlayTable._toggle_last = _toggle_last
-
 # %% ../nbs/29_spelbordet.ipynb #e7c91069
 SAVE_FOLDER_ENV = 'PLUMP_TEACH_SPARADE'   # miljövariabeln med mappen för bordets sparade partier
 
+@patch
 def _save_folder(self: PlayTable) -> Path | None:
     """Mappen där bordet sparar sina partier: elevens egen mapp i klassrummet, annars mappen i `PLUMP_TEACH_SPARADE`
     eller notebookens mapp. I klassrummet innan eleven är känd: `None` (ingen annan elevs mapp)."""
@@ -878,6 +870,7 @@ def _save_folder(self: PlayTable) -> Path | None:
     if os.environ.get(RESULTS_ENV): return None
     return Path(os.environ.get(SAVE_FOLDER_ENV) or '.')
 
+@patch
 def _set_path(self: PlayTable, path=None, known=None):
     """Filen som partiet sparas i, efter varje drag. `path=False` (till bordet): bara när eleven trycker Spara.
     `known`: filer som bordet redan har läst, med innehållets kontrollsumma."""
@@ -893,9 +886,11 @@ def _set_path(self: PlayTable, path=None, known=None):
     self.save_info.value = '<small>Partiet sparas efter varje drag, så att du kan fortsätta senare.</small>' if auto else ''
     self.save_text.layout.display = 'none'
 
+@patch
 def _save_json(self: PlayTable) -> str:
     return json.dumps(table_dict(self.game, self.humans, self.level, self.pace), ensure_ascii=False)
 
+@patch
 def _write(self: PlayTable, text: str) -> str:
     "Skriv texten till sparfilen. Har filen ändrats av någon annan sparas partiet i en ny fil; svarar med en rad om det."
     note = ''
@@ -909,7 +904,8 @@ def _write(self: PlayTable, text: str) -> str:
     self._known[_key(self.path)] = _digest(text.encode('utf-8'))
     return note
 
-def _save(self: PlayTable) -> Path | None:
+@patch
+def save(self: PlayTable) -> Path | None:
     "Spara partiet nu, och sedan efter varje drag. Svarar med filen, eller `None` om det inte gick."
     text = self._save_json()
     try: note = self._write(text)
@@ -929,15 +925,18 @@ def _save(self: PlayTable) -> Path | None:
     self._show_text(text)
     return self.path
 
+@patch
 def _show_text(self: PlayTable, text: str):
     self.save_text.value = text
     self.save_text.layout.display = ''
 
+@patch
 def _deal_where(self: PlayTable) -> str:
     g = self.game
     if g.deal is None: return "partiet är slut"
     return f"giv {self._deal_number(g.deal_index)}, {len(g.events)} drag"
 
+@patch
 def _autosave(self: PlayTable):
     "Efter ett drag: spara, om partiet sparas. Går det inte syns det direkt."
     if not self.autosave: return
@@ -951,16 +950,8 @@ def _autosave(self: PlayTable):
     if note: self.save_info.value = f'<p role="status">{esc(note)}</p>'
     if self.save_text.layout.display != 'none': self.save_text.value = text
 
-PlayTable._save_folder = _save_folder
-PlayTable._set_path = _set_path
-PlayTable._save_json = _save_json
-PlayTable._write = _write
-PlayTable.save = _save
-PlayTable._show_text = _show_text
-PlayTable._deal_where = _deal_where
-PlayTable._autosave = _autosave
-
 # %% ../nbs/29_spelbordet.ipynb #e8907ed5
+@patch
 def _new_clicked(self: PlayTable):
     g = self.game
     unsaved = g is not None and not self.autosave and g.events and g.deal is not None
@@ -971,13 +962,12 @@ def _new_clicked(self: PlayTable):
     self._cancel_timer()
     self.setup(self.kind)
 
-PlayTable._new_clicked = _new_clicked
-
 # %% ../nbs/29_spelbordet.ipynb #1ad9f176
 SHORT_GAME = 'kort'        # regelmenyns värde för ett kort parti: bara nedåt (P3)
 CUSTOM = 'egna'            # regelmenyns värde för egna husregler
 
-def _setup(self: PlayTable, game: str = 'plump'):
+@patch
+def setup(self: PlayTable, game: str = 'plump'):
     "Inställningen: spel, spelare, nivå, regler, takt och partiets nummer; och att fortsätta ett sparat parti."
     self._cancel_timer()
     style = {'description_width': '110px'}
@@ -1032,6 +1022,7 @@ def _setup(self: PlayTable, game: str = 'plump'):
     self._say('')
     return self
 
+@patch
 def _setup_changed(self: PlayTable):
     plump = self.game_choice.value == 'plump'
     if getattr(self, '_saved_for', None) != self.game_choice.value:   # bara sparade partier av det valda spelet
@@ -1074,6 +1065,7 @@ def _setup_changed(self: PlayTable):
               self.resume_paste, self.resume_button]
     self.setup_box.children = parts
 
+@patch
 def _level_changed(self: PlayTable):
     self.level_info.value = f'<small>{esc(self.level_choice.value.capitalize())}: {esc(LEVEL_TEXT[self.level_choice.value])}.</small>'
 
@@ -1105,6 +1097,7 @@ def game_where(game) -> str:
     if isinstance(game, BismarckGame): return f"giv {game.deal_index + 1} av {game.n_deals}"
     return f"giv {game.deal_index - game.first_deal + 1} av {len(game.schedule) - game.first_deal}"
 
+@patch
 def _find_saved(self: PlayTable):
     """De sparade borden för det valda spelet, det senaste först; och överst ett erbjudande att fortsätta det
     senaste partiet som inte är slut (som efter en omladdad sida)."""
@@ -1124,12 +1117,8 @@ def _find_saved(self: PlayTable):
                              f'med {esc(and_list(who))}, {game_where(game)}.</div>')
     self.offer_box.children = [self.offer_html, self.offer_button]
 
-PlayTable.setup = _setup
-PlayTable._setup_changed = _setup_changed
-PlayTable._level_changed = _level_changed
-PlayTable._find_saved = _find_saved
-
 # %% ../nbs/29_spelbordet.ipynb #87d54f4e
+@patch
 def _start_clicked(self: PlayTable):
     plump = self.game_choice.value == 'plump'
     n = self.count_choice.value if plump else 3
@@ -1154,6 +1143,7 @@ def _bismarck_game(names, seed, humans, short: bool) -> BismarckGame:
     dealer = (humans[0] - 1) % 3 if humans else 0
     return BismarckGame(list(names), seed=seed, short=short, dealer=dealer)
 
+@patch
 def _resume_clicked(self: PlayTable):
     "Fortsätt ett sparat parti, från inklistrad text eller från den valda filen."
     text, path, known = self.resume_paste.value.strip(), None, None
@@ -1172,6 +1162,7 @@ def _resume_clicked(self: PlayTable):
     self._say(f"Partiet är inläst ({self._deal_where()})." + changed
               + (f" Det sparas i {path.name} efter varje drag." if path else ''))
 
+@patch
 def _resume_offer(self: PlayTable):
     "Fortsätt där du slutade: partiet i erbjudandet, som det sparades (samma nivå och takt), i samma fil."
     if self._offer is None: return
@@ -1183,6 +1174,7 @@ def _resume_offer(self: PlayTable):
     self.start(game, humans, level, pace, path=path, known={_key(path): _digest(data)})
     self._say(f"Partiet fortsätter där du slutade ({game_where(game)}).")
 
+@patch
 def _attach_pupil(self: PlayTable, recorder):
     """Eleven i klassrummet blir känd: bordet sparar i elevens egen mapp, och inställningen erbjuder elevens
     parti som inte är klart."""
@@ -1192,11 +1184,6 @@ def _attach_pupil(self: PlayTable, recorder):
             self._saved_for = None
             self._setup_changed()
     elif self._path_arg is None and not self.autosave: self._set_path()
-
-PlayTable._start_clicked = _start_clicked
-PlayTable._resume_clicked = _resume_clicked
-PlayTable._resume_offer = _resume_offer
-PlayTable._attach_pupil = _attach_pupil
 
 # %% ../nbs/29_spelbordet.ipynb #37cf7db7
 class BismarckTable(PlayTable):
@@ -1297,6 +1284,7 @@ def _bismarck_analysis_html(a, number: int | None = None) -> str:
             f'{modes}{dist}<p style="margin:6px 0">{_percent(esc(a.verdict))}</p>{_costly_html(a)}</div>')
 
 # %% ../nbs/29_spelbordet.ipynb #3afc3e09
+@patch
 def _ranking_html(self: PlayTable) -> str:
     g = self.game
     totals = g.totals
@@ -1308,16 +1296,15 @@ def _ranking_html(self: PlayTable) -> str:
         rows.append(f'<li value="{place}">{esc(g.players[s])}: <b>{shown}</b></li>')
     return f'<h3 style="margin:8px 0 4px">Partiet är slut</h3><ol>{"".join(rows)}</ol>'
 
+@patch
 def _after_game(self: PlayTable):
     again = W.Button(description='Spela igen', icon='refresh', button_style='primary', layout=_tap())
     again.on_click(lambda _: self.setup(self.kind))
     self.again_button = again
     swap_children(self.after_box, [W.HTML(self._ranking_html() + self.result_html), *self._analysis_widgets(), again])
 
-PlayTable._ranking_html = _ranking_html
-PlayTable._after_game = _after_game
-
 # %% ../nbs/29_spelbordet.ipynb #c073cc01
+@patch
 def _analysis_number(self: PlayTable, k: int) -> int:
     "Givens nummer som eleven ser det, för giv `k` (plats i `game.deals`)."
     return self._deal_number(k if self.kind == 'bismarck' else self.game.first_deal + k)
@@ -1329,6 +1316,7 @@ _ANALYSIS_TEXT = {
                  "samma kort. Var du förhand ser du också hur många poäng varje spelsätt gav.",
                  "Spela om lägena där ett annat kort hade gett fler poäng i snitt.")}
 
+@patch
 def _analysis_widgets(self: PlayTable) -> list:
     "Knapparna för genomgången av varje giv, och för elevens egna pussel (i Plump och Bismarck, med elever vid bordet)."
     if not self.humans: return []
@@ -1352,24 +1340,22 @@ def _analysis_widgets(self: PlayTable) -> list:
             W.HTML(f'<h4 style="margin:8px 0 2px">Dina egna pussel</h4><p style="margin:2px 0">{practise}</p>'),
             self.puzzle_button, self.puzzle_box]
 
+@patch
 def _analysis(self: PlayTable, k: int, seat: int):
     "Genomgången av giv `k` (plats i `game.deals`) för platsen `seat`, räknad en gång."
     if (k, seat) not in self.analyses: self.analyses[k, seat] = analyse_deal(self.game, seat, k, seed=self.game.seed)
     return self.analyses[k, seat]
 
-def _show_analysis(self: PlayTable, k: int):
+@patch
+def show_analysis(self: PlayTable, k: int):
     "Visa genomgången av giv `k` för varje elev vid bordet."
     number = self._analysis_number(k)
     self.analysis_html.value = ''.join(analysis_html(self._analysis(k, s), number) for s in self.humans)
     return self.analysis_html.value
 
-PlayTable._analysis_number = _analysis_number
-PlayTable._analysis_widgets = _analysis_widgets
-PlayTable._analysis = _analysis
-PlayTable.show_analysis = _show_analysis
-
 # %% ../nbs/29_spelbordet.ipynb #ce3237b1
-def _show_own_puzzles(self: PlayTable):
+@patch
+def show_own_puzzles(self: PlayTable):
     g = self.game
     self.own = [(k, p) for k in range(len(g.deals)) for s in self.humans for p in own_puzzles(self._analysis(k, s))]
     self.own_index = 0
@@ -1380,6 +1366,7 @@ def _show_own_puzzles(self: PlayTable):
     self._draw_puzzle()
     return self.own
 
+@patch
 def _puzzle_head(self: PlayTable, k: int, p) -> str:
     "Överst i pusslet: given, trumfen eller spelsättet, buden eller normalen, sticket hittills och frågan."
     v = p.view
@@ -1398,6 +1385,7 @@ def _puzzle_head(self: PlayTable, k: int, p) -> str:
     return (f'<div class="pt-ruta"><b>Pussel {self.own_index + 1} av {len(self.own)}</b> · Giv {number}, {game}'
             f'<p style="margin:4px 0">{score}</p>{trick}<p style="margin:4px 0"><b>{esc(p.title)}</b></p></div>')
 
+@patch
 def _draw_puzzle(self: PlayTable):
     k, p = self.own[self.own_index]
     v = p.view
@@ -1421,6 +1409,7 @@ def _draw_puzzle(self: PlayTable):
     swap_children(self.puzzle_box, [head, W.HBox(list(self.puzzle_cards.values()), layout=W.Layout(flex_flow='row wrap')),
                                     self.puzzle_feedback, self.next_puzzle])
 
+@patch
 def _puzzle_clicked(self: PlayTable, card: Card):
     k, p = self.own[self.own_index]
     say = lambda text, ok: setattr(self.puzzle_feedback, 'value',
@@ -1444,13 +1433,8 @@ def _puzzle_clicked(self: PlayTable, card: Card):
     self.puzzle_cards[p.better].add_class('pt-vald')
     say(f"Det bättre kortet är {p.better} ({p.better.name}). {_percent(esc(p.explanation))}", False)
 
+@patch
 def _next_puzzle(self: PlayTable):
     if self.own_index + 1 < len(self.own):
         self.own_index += 1
         self._draw_puzzle()
-
-PlayTable.show_own_puzzles = _show_own_puzzles
-PlayTable._puzzle_head = _puzzle_head
-PlayTable._draw_puzzle = _draw_puzzle
-PlayTable._puzzle_clicked = _puzzle_clicked
-PlayTable._next_puzzle = _next_puzzle

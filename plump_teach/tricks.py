@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/stick.html.md"""
 
 # %% ../nbs/01_stick.ipynb #15364928
 from __future__ import annotations
+from .methods import patch
 from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id, sort_hand, _quoted
 from .names import genitive
 
@@ -150,7 +151,8 @@ class TrickPlay:
         return not any(self.hands)
 
 # %% ../nbs/01_stick.ipynb #2e3e2779
-def _copy(self: TrickPlay) -> TrickPlay:
+@patch
+def copy(self: TrickPlay) -> TrickPlay:
     "En oberoende kopia av läget, utan att gå via `copy.deepcopy` (som är hundratals gånger långsammare)."
     new = object.__new__(TrickPlay)
     new.__dict__.update(self.__dict__)
@@ -158,7 +160,8 @@ def _copy(self: TrickPlay) -> TrickPlay:
     new.history, new.taken = list(self.history), list(self.taken)
     return new
 
-def _undo(self: TrickPlay) -> int:
+@patch
+def undo(self: TrickPlay) -> int:
     "Ta tillbaka det senast lagda kortet och lägg det på handen igen; svarar med kortets id."
     if not self.trick:
         if not self.history: raise CardError("Inget kort är spelat än, så inget kan tas tillbaka.")
@@ -168,7 +171,3 @@ def _undo(self: TrickPlay) -> int:
     cid = self.trick.pop()
     self.hands[(self.leader + len(self.trick)) % self.n].append(cid)
     return cid
-
-TrickPlay.copy = _copy
-TrickPlay.undo = _undo
-

@@ -11,6 +11,7 @@ import os
 import random
 import time
 import ipywidgets as W
+from .methods import patch
 from .puzzles import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option, puzzle_kind_of, MAX_NUMBER
 from .plump_rules import PlumpError
 from .lesson import Choice, review_lesson
@@ -122,19 +123,22 @@ class PuzzleWidget(W.VBox):
         if button in self.buttons: self.answer(button.option_key)  # en knapp från ett tidigare pussel gör ingenting
 
 # %% ../nbs/08_pusselwidget.ipynb #d9910fe3
+@patch
 def _say(self: PuzzleWidget, fb: Feedback, colour: str, mark: str):
     self.feedback.value = (f'<div role="status" aria-live="polite" style="border-left:4px solid {colour};padding:4px 8px;'
                            f'max-width:100%;overflow-wrap:break-word"><b style="color:{colour}">{mark}</b> '
                            f'{html.escape(fb.text)}{fb.html}</div>')
     self.last = fb
 
+@patch
 def _reveal(self: PuzzleWidget):
     "Märk de rätta knapparna och lås ledtråd och Visa svar."
     for b in self.buttons:
         if b.option_key in self.puzzle.answers: _mark(b, 'right')
     self.hint_button.disabled = self.show_button.disabled = True
 
-def _answer(self: PuzzleWidget, key: str) -> Feedback | None:
+@patch
+def answer(self: PuzzleWidget, key: str) -> Feedback | None:
     "Svara med alternativet `key`, som ett klick på dess knapp."
     if self.finished or key in self.wrong_tries: return self.last
     p = self.puzzle
@@ -166,10 +170,12 @@ def _answer(self: PuzzleWidget, key: str) -> Feedback | None:
     self._show_progress()
     return self.last
 
+@patch
 def _answer_labels(self: PuzzleWidget) -> str:
     return ', '.join(o.label for o in self.puzzle.options if o.key in self.puzzle.answers)
 
-def _show_answer(self: PuzzleWidget) -> Feedback | None:
+@patch
+def show_answer(self: PuzzleWidget) -> Feedback | None:
     "Visa det rätta svaret och förklaringen (knappen Visa svar)."
     if self.finished: return self.last
     p = self.puzzle
@@ -183,18 +189,21 @@ def _show_answer(self: PuzzleWidget) -> Feedback | None:
     self._show_progress()
     return self.last
 
-def _show_hint(self: PuzzleWidget):
+@patch
+def show_hint(self: PuzzleWidget):
     "Visa pusslets ledtråd."
     if not self.finished: self.hint_used = True
     self.hint.value = f'<p><i>Ledtråd:</i> {html.escape(self.puzzle.hint)}</p>'
 
-def _next(self: PuzzleWidget):
+@patch
+def next(self: PuzzleWidget):
     "Nästa uppgift av samma sort och nivå: numret efter det nuvarande."
     p = self.puzzle
     return self.load(p.kind, p.number + 1, p.level)
 
 def _task_fields(p: Puzzle) -> dict: return dict(kind=p.kind, number=p.number, level=p.level, rule=p.rule)
 
+@patch
 def _settle(self: PuzzleWidget, outcome: str):
     """Uppgiften är klar, eller lämnas: säg hur det gick en gång, till träningen (`on_settled`) eller till
     elevens resultat i klassrummet (om kärnan har en `Recorder`)."""
@@ -205,23 +214,14 @@ def _settle(self: PuzzleWidget, outcome: str):
     rec = current_recorder()
     if rec is not None: rec.record('task', **_task_fields(self.puzzle), outcome=outcome, seconds=seconds)
 
+@patch
 def _attach_pupil(self: PuzzleWidget, recorder):
     "Eleven blev känd efter att sidan kördes: uppgiftens tid räknas från nu."
     if not self.settled: self.shown_at = time.monotonic()
 
+@patch
 def _show_progress(self: PuzzleWidget):
     self.progress.value = (f'<small>Rätt: {self.correct} · Försök: {self.attempts} · Rätt direkt i rad: {self.streak}</small>')
-
-PuzzleWidget._say = _say
-PuzzleWidget._reveal = _reveal
-PuzzleWidget.answer = _answer
-PuzzleWidget._answer_labels = _answer_labels
-PuzzleWidget.show_answer = _show_answer
-PuzzleWidget.show_hint = _show_hint
-PuzzleWidget.next = _next
-PuzzleWidget._show_progress = _show_progress
-PuzzleWidget._settle = _settle
-PuzzleWidget._attach_pupil = _attach_pupil
 
 # %% ../nbs/08_pusselwidget.ipynb #b418a93b
 def show_puzzle(kind: str, number: int | None = None, level: int | None = None) -> PuzzleWidget:
@@ -341,7 +341,8 @@ class PuzzleTrainer(W.VBox):
 # %% ../nbs/08_pusselwidget.ipynb #ba8e8ac3
 _OUTCOMES = tuple(OUTCOMES.items())    # (utfall, svenska ord) i fast ordning
 
-def _advance(self: PuzzleTrainer):
+@patch
+def advance(self: PuzzleTrainer):
     "Gå till nästa uppgift (eller visa sammanfattningen efter den sista); en uppgift utan lösning räknas som överhoppad."
     if self.widget is None or self.index >= len(self.plan): return self
     w = self.widget
@@ -355,6 +356,7 @@ def _advance(self: PuzzleTrainer):
     self._show()
     return self
 
+@patch
 def _settled(self: PuzzleTrainer, w: PuzzleWidget, outcome: str, seconds: float):
     "En uppgift i passet är klar: räkna den, och spara den i klassrummet med dess plats i passet."
     if w is not self.widget or self.index >= len(self.plan): return
@@ -364,7 +366,8 @@ def _settled(self: PuzzleTrainer, w: PuzzleWidget, outcome: str, seconds: float)
         rec.record('task', **_task_fields(w.puzzle), outcome=outcome, seconds=seconds, index=self.index + 1,
                    seed=self.seed, session=self.session)
 
-def _resume(self: PuzzleTrainer, recorder):
+@patch
+def _attach_pupil(self: PuzzleTrainer, recorder):
     """Eleven blev känd: fortsätt elevens pass på den här sidan om det inte blev klart (samma frö, sorter, antal och
     nivå ger samma uppgifter), med de klara uppgifterna i sammanfattningen."""
     if self.widget is not None: return
@@ -385,6 +388,7 @@ def _resume(self: PuzzleTrainer, recorder):
     self.status.value = (f'<p>Välkommen tillbaka! Du fortsätter på uppgift {self.index + 1} av {rounds}.</p>'
                          + self.status.value)
 
+@patch
 def _show(self: PuzzleTrainer):
     self.status.value = f'<p><b>Uppgift {self.index + 1} av {len(self.plan)}</b></p>'
     self.children = [self.status, self.widget]
@@ -393,6 +397,7 @@ def _counts(results) -> str:
     "'2 rätt direkt, 1 visat svar': bara utfallen som förekommer, i fast ordning."
     return ', '.join(f"{sum(o == key for o in results)} {text}" for key, text in _OUTCOMES if key in results)
 
+@patch
 def _review(self: PuzzleTrainer, kinds: list[str]) -> str:
     "Lektionerna att repetera för sorterna som inte gick rätt direkt."
     lessons = {}
@@ -406,6 +411,7 @@ def _review(self: PuzzleTrainer, kinds: list[str]) -> str:
         items.append(f'<li>{name} ({html.escape(", ".join(titles))})</li>')
     return f'<p>Läs gärna igen:</p><ul>{"".join(items)}</ul>' if items else ''
 
+@patch
 def _summarize(self: PuzzleTrainer):
     outcomes = [o for _, o in self.results]
     first = outcomes.count('first_try')
@@ -421,15 +427,8 @@ def _summarize(self: PuzzleTrainer):
     again.on_click(lambda _: self._restart())
     self.children = [self.summary, again]
 
+@patch
 def _restart(self: PuzzleTrainer):
     self.seed += 1
     self.widget = None
     self._show_choices()
-
-PuzzleTrainer.advance = _advance
-PuzzleTrainer._show = _show
-PuzzleTrainer._settled = _settled
-PuzzleTrainer._attach_pupil = _resume
-PuzzleTrainer._review = _review
-PuzzleTrainer._summarize = _summarize
-PuzzleTrainer._restart = _restart

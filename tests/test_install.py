@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # What `pip install plump_teach` must not need: the course's packages (the `kurs` extra) and numpy.
 BLOCKED = ("ipywidgets", "IPython", "jupyterlab", "voila", "fastcore", "numpy", "segno")
 # The engine, and what it must not pull in either (widget and server machinery, whoever installed it).
-ENGINE = ("cards", "tricks", "plump_rules", "plump", "sim", "bismarck", "saving", "names", "protocol", "puzzles",
-          "bismarck_puzzles", "results", "play", "bots")
+ENGINE = ("methods", "cards", "tricks", "plump_rules", "plump", "sim", "bismarck", "saving", "names", "protocol",
+          "puzzles", "bismarck_puzzles", "results", "play", "bots")
 NOT_LOADED = (*BLOCKED, "traitlets", "comm", "ipykernel", "jupyter_server", "jupyter_core", "tornado", "nbformat",
               "nbconvert")
 COURSE = {"ipywidgets", "jupyterlab", "voila", "segno", "fastcore"}
