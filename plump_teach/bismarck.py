@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import random
 from .methods import patch
-from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, SUIT_LETTERS, FULL_DECK, DECK_IDS,
+from .cards import (Card, Cards, CardError, PlumpTeachError, SUITS, SUIT_NAMES, SUIT_LETTERS, FULL_DECK, DECK_IDS,
                                card_from_id, parse_card, parse_cards, sort_hand, cards_html, _quoted, _clean_card_text)
 from .names import check_names, find_name, genitive, esc
 from .tricks import TrickPlay, legal_cards, trick_winner, suit_index
@@ -25,7 +25,7 @@ __all__ = ['PLAYERS', 'HAND_SIZE', 'UPCARDS', 'DISCARDS', 'TRICKS', 'MODES', 'MO
            'mode_hint', 'smart_discard']
 
 # %% ../nbs/11_bismarck.ipynb #4a350636
-class BismarckError(ValueError):
+class BismarckError(PlumpTeachError):
     "Ett drag eller ett värde som bryter mot Bismarcks regler; meddelandet säger på svenska vilken regel."
 
 # %% ../nbs/11_bismarck.ipynb #447848a4

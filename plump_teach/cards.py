@@ -14,8 +14,8 @@ from .methods import patch
 
 # %% auto #0
 __all__ = ['SUITS', 'SUIT_NAMES', 'SUIT_LETTERS', 'RANKS', 'RANK_SYMBOLS', 'RANK_NAMES', 'RED_SUITS', 'FULL_DECK', 'DECK_IDS',
-           'CardError', 'Card', 'card_svg', 'cards_html', 'card_id', 'card_from_id', 'parse_card', 'Cards',
-           'parse_cards', 'shuffled_deck', 'deal_round_robin', 'sort_hand']
+           'PlumpTeachError', 'CardError', 'Card', 'card_svg', 'cards_html', 'card_id', 'card_from_id', 'parse_card',
+           'Cards', 'parse_cards', 'shuffled_deck', 'deal_round_robin', 'sort_hand']
 
 # %% ../nbs/00_kort.ipynb #5807c98d
 SUITS = ('♠', '♥', '♦', '♣')
@@ -28,7 +28,12 @@ RANK_NAMES = {14: 'ess', 13: 'kung', 12: 'dam', 11: 'knekt', 10: 'tia', 9: 'nia'
 RED_SUITS = ('♥', '♦')
 
 # %% ../nbs/00_kort.ipynb #8e849394
-class CardError(ValueError):
+class PlumpTeachError(ValueError):
+    """Grunden för projektets fel: ett kort, ett drag, ett värde eller en fil som inte går, med ett meddelande på
+    svenska. `except PlumpTeachError` fångar dem alla (`CardError`, `PlumpError`, `BismarckError` och de andra)."""
+
+
+class CardError(PlumpTeachError):
     "Ett kort som inte finns eller inte går att läsa."
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, asdict
 import random
 from .methods import patch
-from .cards import Card, CardError, FULL_DECK, DECK_IDS, card_from_id, parse_card
+from .cards import Card, CardError, PlumpTeachError, FULL_DECK, DECK_IDS, card_from_id, parse_card
 
 # %% auto #0
 __all__ = ['HOUSE_RULE_TEXT', 'RULE_PRESETS', 'MIN_PLAYERS', 'MAX_PLAYERS', 'PlumpError', 'PlumpRules', 'RulePreset',
@@ -19,7 +19,7 @@ __all__ = ['HOUSE_RULE_TEXT', 'RULE_PRESETS', 'MIN_PLAYERS', 'MAX_PLAYERS', 'Plu
            'first_leader', 'hit_points', 'score', 'visible_seats']
 
 # %% ../nbs/02_plumpregler.ipynb #1fad1b77
-class PlumpError(ValueError):
+class PlumpError(PlumpTeachError):
     "Ett drag eller ett värde som bryter mot Plumps regler; meddelandet förklarar varför på svenska."
 
 # %% ../nbs/02_plumpregler.ipynb #adfbd2cb

@@ -69,3 +69,21 @@ def test_patched_methods_keep_their_class_names():
     assert PlumpDeal.taken.fget.__qualname__ == "PlumpDeal.taken"
     assert ScoreKeeper._repr_html_.__qualname__ == "ScoreKeeper._repr_html_"
     assert Card.from_id(Card("♥", 14).id) == Card("♥", 14)
+
+
+def test_every_error_of_the_project_has_one_base():
+    "One `except PlumpTeachError` catches every error the project raises for bad input (issue 28)."
+    from plump_teach.cards import PlumpTeachError
+    errors = {(name, cls) for m in MODULES for name, cls in vars(importlib.import_module(m)).items()
+              if inspect.isclass(cls) and issubclass(cls, Exception) and cls.__module__.startswith("plump_teach")}
+    assert len(errors) >= 4, errors
+    assert all(issubclass(cls, PlumpTeachError) for _, cls in errors), \
+        [name for name, cls in errors if not issubclass(cls, PlumpTeachError)]
+
+
+def test_the_package_says_it_is_typed():
+    "PEP 561: py.typed ships with the package, so type checkers read plump_teach's own types (issue 28)."
+    import tomllib
+    assert (ROOT / "plump_teach" / "py.typed").exists()
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "py.typed" in data["tool"]["setuptools"]["package-data"]["plump_teach"]

@@ -362,7 +362,7 @@ def plump_teach_wheel(venv: Path, out: Path) -> Path:
     (src / "plump_teach").mkdir(parents=True)
     for name in ("pyproject.toml", "README.md"): shutil.copy2(ROOT / name, src / name)
     shutil.copytree(ROOT / "labextension", src / "labextension")   # pyproject's data-files (the JupyterLab extension)
-    for f in (ROOT / "plump_teach").rglob("*.py"):     # with the subpackages (plump_teach.tryout)
+    for f in [*(ROOT / "plump_teach").rglob("*.py"), ROOT / "plump_teach" / "py.typed"]:   # subpackages, PEP 561
         if "__pycache__" in f.parts: continue
         dest = src / f.relative_to(ROOT)
         dest.parent.mkdir(parents=True, exist_ok=True)
