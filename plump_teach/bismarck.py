@@ -636,7 +636,7 @@ class BismarckSheet:
         tot = ''.join(f'<td style="text-align:center;font-weight:bold">{_signed(t)}</td>' for t in self.totals)
         return (f'<table class="bismarck-protokoll"><caption>Protokoll, Bismarck</caption><thead><tr>'
                 f'<th scope="col">Giv</th><th scope="col">Förhand</th><th scope="col">Spelsätt</th>{th}</tr></thead>'
-                f'<tbody>{"".join(trs)}</tbody><tfoot><tr><th scope="row">Summa</th><td></td><td></td>{tot}</tr></tfoot></table>')
+                f'<tbody>{"".join(trs)}</tbody><tfoot><tr><th scope="row" colspan="2">Summa</th><td></td>{tot}</tr></tfoot></table>')
 
 @patch
 def sheet(self: BismarckGame, only_played: bool = False) -> BismarckSheet:

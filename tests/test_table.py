@@ -609,3 +609,20 @@ def test_the_table_closes_what_it_replaces_so_a_reload_can_draw_it():
         w.get_state()                                              # raises for a reference to a closed widget
     for box in (t.hand_box, t.action_box):
         assert all(c.comm is not None for c in box.children)
+
+
+def test_the_bismarck_sheet_keeps_each_total_under_its_player_on_a_phone():
+    """On a narrow screen the table's style hides the second cell of every row of the Bismarck sheet (the forehand
+    column). In the total row that cell must be an empty one, not the first player's total (found on a phone:
+    "Summa" stretched over Du's column and only two totals showed)."""
+    b = BismarckTable(3, seed=11, pace=0, path=False)
+    play_to_end(b, until=lambda b: len(b.game.deals) == 1)
+    html = b.sheet_html.value
+    assert "bismarck-protokolltr>:nth-child(2){display:none}" in table_style().replace(" ", "")
+    cells = lambda row: re.findall(r'<(t[hd])([^>]*)>(.*?)</t[hd]>', row)
+    head = cells(re.search(r"<thead>(.*?)</thead>", html).group(1))
+    foot = cells(re.search(r"<tfoot>(.*?)</tfoot>", html).group(1))
+    width = lambda cs: sum(int(m.group(1)) if (m := re.search(r'colspan="(\d+)"', a)) else 1 for _, a, _ in cs)
+    assert width(foot) == width(head) == 6
+    assert foot[1][2] == "" and [c for _, _, c in foot[-3:]] == [f"{p:+d}".replace("-", "−") if p else "0"
+                                                                 for p in b.game.totals], foot
