@@ -19,7 +19,7 @@ import tempfile
 
 import pytest
 
-# Spelbordet sparar sina partier efter varje drag (plump_teach.table, PLUMP_TEACH_SPARADE): i testerna, och i
+# Spelbordet sparar sina partier efter varje drag (plump_teach.ui.table, PLUMP_TEACH_SPARADE): i testerna, och i
 # kärnorna som testerna startar, i en tillfällig mapp och aldrig i arbetskopian.
 os.environ.setdefault("PLUMP_TEACH_SPARADE", tempfile.mkdtemp(prefix="plump-sparade-"))
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from plump_teach.cards import CardError, parse_card, parse_cards
-from plump_teach.plump import PlumpGame
-from plump_teach.plump_rules import PlumpError, PlumpRules, deal_schedule, legal_bids
+from plump_teach.engine.cards import CardError, parse_card, parse_cards
+from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_rules import PlumpError, PlumpRules, deal_schedule, legal_bids
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Anna", "Bo", "Cissi"]
@@ -303,8 +303,8 @@ def test_json_that_is_not_a_save(text):
 
 # --------------------------------------------------------------------------- light engine imports
 
-ENGINE_MODULES = ["plump_teach.plump", "plump_teach.cards", "plump_teach.tricks", "plump_teach.plump_rules",
-                  "plump_teach.sim"]
+ENGINE_MODULES = ["plump_teach.engine.plump", "plump_teach.engine.cards", "plump_teach.engine.tricks", "plump_teach.engine.plump_rules",
+                  "plump_teach.engine.sim"]
 
 
 @pytest.mark.parametrize("module", ENGINE_MODULES)
@@ -346,8 +346,8 @@ def test_phone_heart_in_a_game():
 
 # --------------------------------------------------------------------------- issue 10: wrong types in cards.py
 
-from plump_teach import cards as cards_module   # noqa: E402
-from plump_teach.tricks import TrickPlay         # noqa: E402
+from plump_teach.engine import cards as cards_module   # noqa: E402
+from plump_teach.engine.tricks import TrickPlay         # noqa: E402
 
 HUGE = 10 ** 5000
 DEEP = []
@@ -460,19 +460,19 @@ def test_wrong_number_of_values_in_an_event_is_said_in_swedish():
 
 
 def test_one_rule_for_names_in_one_place():
-    """Issue 27: one public clean_name (plump_teach.names); the classroom's pupil names use it, so a pupil name and a
+    """Issue 27: one public clean_name (plump_teach.engine.names); the classroom's pupil names use it, so a pupil name and a
     player name are cleaned by the same rule (invisible characters gone, spaces single)."""
     import importlib
     import pkgutil
     import plump_teach
-    from plump_teach.names import clean_name
-    from plump_teach.results import NAME_MAX, pupil_name
+    from plump_teach.engine.names import clean_name
+    from plump_teach.course.results import NAME_MAX, pupil_name
     owners = set()
     for m in pkgutil.walk_packages(plump_teach.__path__, 'plump_teach.'):
         mod = importlib.import_module(m.name)
         f = getattr(mod, 'clean_name', None)
         if f is not None: owners.add(f.__module__)
-    assert owners == {'plump_teach.names'}, owners
+    assert owners == {'plump_teach.engine.names'}, owners
     for raw in ["  Kim\u200b Ek ", "Anna\u202e", "Bo\x00\tBo", "Ｃissi", "x" * 60]:
         assert pupil_name(raw) == clean_name(raw)[:NAME_MAX].rstrip()
 

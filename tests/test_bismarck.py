@@ -1,4 +1,4 @@
-"""Tests for the Bismarck engine (`plump_teach.bismarck`).
+"""Tests for the Bismarck engine (`plump_teach.engine.bismarck`).
 
 Rule IDs refer to /work/shared/RULES.md: B1 players and deck, B2 the deal (and
 the house rule that the discards count as one trick for förhand), B3 rotation,
@@ -28,10 +28,10 @@ from hypothesis import strategies as st
 
 from examples import prop_settings
 
-from plump_teach.bismarck import (MODES, SHORT_ORDER, BismarckDeal, BismarckError, BismarckGame, allowed_modes,
+from plump_teach.engine.bismarck import (MODES, SHORT_ORDER, BismarckDeal, BismarckError, BismarckGame, allowed_modes,
                                   bismarck_score, bismarck_trick_winner, deal_cards, legal_plays, mode_trump,
                                   modes_left, normal_tricks, smart_discard)
-from plump_teach.cards import FULL_DECK, SUITS, Card, parse_card, parse_cards
+from plump_teach.engine.cards import FULL_DECK, SUITS, Card, parse_card, parse_cards
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Anna", "Björn", "Cecilia"]
@@ -337,7 +337,7 @@ def test_variant_discards_count_as_trick():
 
 
 def test_b8_worked_example_totals():
-    "The replay card by card is in nbs/11_bismarck.ipynb; here only the arithmetic of B8."
+    "The replay card by card is in nbs/07_bismarck.ipynb; here only the arithmetic of B8."
     assert bismarck_score("sang", [9, 5, 2], 0) == [1, 1, -2]
     assert [a + b for a, b in zip(bismarck_score("sang", [9, 5, 2], 0), bismarck_score("pass", [7, 3, 6], 1))] == [0, 2, -2]
 
@@ -498,7 +498,7 @@ def test_corrupted_json():
 
 
 def test_import_pulls_in_no_notebook_machinery():
-    code = ("import sys, plump_teach.bismarck\n"
+    code = ("import sys, plump_teach.engine.bismarck\n"
             "bad = [m for m in sys.modules if m.split('.')[0] in ('ipywidgets', 'IPython', 'fastcore')]\n"
             "print(bad); sys.exit(1 if bad else 0)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,

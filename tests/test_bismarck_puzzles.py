@@ -1,10 +1,10 @@
 """Bismarck's puzzle kinds over many numbered puzzles; right answers recomputed here with plain code."""
 import pytest
 
-from plump_teach.cards import SUIT_NAMES
+from plump_teach.engine.cards import SUIT_NAMES
 
-import plump_teach.bismarck_puzzles  # noqa: F401  (registers the kinds)
-from plump_teach.puzzles import PUZZLE_KINDS, make_puzzle
+import plump_teach.puzzles.bismarck  # noqa: F401  (registers the kinds)
+from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
 
 N = 60
 MODES = ['spader', 'trumf', 'sang', 'pass']
@@ -73,7 +73,7 @@ def test_score_puzzle_sums_to_zero_and_discards_cover_both_rules():
 
 # --- Claims checked against the engine; the rule order of the deal (issue 10) -------------------------------
 
-from plump_teach.bismarck import BismarckError, BismarckGame, bismarck_trick_winner, mode_trump
+from plump_teach.engine.bismarck import BismarckError, BismarckGame, bismarck_trick_winner, mode_trump
 from test_puzzles import check_trick_claims
 
 MANY = range(1, 301)

@@ -42,13 +42,13 @@ from collections import Counter
 
 import pytest
 
-from plump_teach.bismarck import BismarckGame
-from plump_teach.bots import make_bot
-from plump_teach.cards import FULL_DECK, SUIT_NAMES, parse_card, parse_cards
-from plump_teach.play import BismarckState, Discard, PlayCard, PlumpState
-from plump_teach.plump import PlumpGame
-from plump_teach.plump_rules import PlumpError, PlumpRules, score
-from plump_teach.play import Bid, ChooseMode
+from plump_teach.engine.bismarck import BismarckGame
+from plump_teach.bots.players import make_bot
+from plump_teach.engine.cards import FULL_DECK, SUIT_NAMES, parse_card, parse_cards
+from plump_teach.engine.state import BismarckState, Discard, PlayCard, PlumpState
+from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_rules import PlumpError, PlumpRules, score
+from plump_teach.engine.state import Bid, ChooseMode
 
 CARD = r"([♠♥♦♣](?:10|[2-9]|Kn|D|K|E))"
 CLAIMS = [

@@ -1,4 +1,4 @@
-"""Klassrummets server (plump_teach.classroom) med riktiga kärnor: kakorna, grinden, taket, stängningen och gallringen.
+"""Klassrummets server (plump_teach.classroom.server) med riktiga kärnor: kakorna, grinden, taket, stängningen och gallringen.
 
 The classroom server started through the console script on a free loopback port, one server per test (started
 and stopped inside it): the class link sets the cookies and leads to the start page (the empty teacher page shows that link), and a pupil who has just

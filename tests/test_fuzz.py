@@ -29,12 +29,12 @@ from hypothesis import strategies as st
 
 from examples import prop_settings
 
-from plump_teach.bismarck import BismarckError, BismarckGame
-from plump_teach.cards import CardError, parse_card, parse_cards
-from plump_teach.plump import PlumpGame
-from plump_teach.plump_rules import PlumpError, PlumpRules
-from plump_teach.protocol import ScoreKeeper, load_protocol
-from plump_teach.puzzles import PUZZLE_KINDS, make_puzzle
+from plump_teach.engine.bismarck import BismarckError, BismarckGame
+from plump_teach.engine.cards import CardError, parse_card, parse_cards
+from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_rules import PlumpError, PlumpRules
+from plump_teach.engine.scoresheet import ScoreKeeper, load_protocol
+from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
 
 PLUMP_NAMES = ["Anna", "Bo", "Cissi"]
 BISMARCK_NAMES = ["Anna", "Björn", "Cecilia"]
@@ -455,7 +455,7 @@ def test_methods_on_a_live_game(game_kind, data, seed, steps):
 
 # --------------------------------------------------------------------------- the smaller public functions
 
-from plump_teach import bismarck as bm, cards as cm, tricks as tm   # noqa: E402
+from plump_teach.engine import bismarck as bm, cards as cm, tricks as tm   # noqa: E402
 
 FUNCTIONS = {
     # cards.py
@@ -500,7 +500,8 @@ def call_with_drawn_arguments(functions: dict, typical, name: str, data):
 
 # --------------------------------------------------------------------------- Plump's lower entry points (issue 27)
 
-from plump_teach import bots as botm, play as pm, plump as pl, plump_rules as pr   # noqa: E402
+from plump_teach.bots import players as botm
+from plump_teach.engine import state as pm, plump as pl, plump_rules as pr   # noqa: E402
 
 _SAMPLE_STATE = pm.PlumpState(pl.PlumpDeal(3, ["♠2 ♥K", "♦7 ♣3", "♥4 ♠9"], trump_card="♣5", dealer=2))
 PLUMP_FUNCTIONS = {

@@ -1,10 +1,10 @@
 """Kodens form (issue 28): metoderna hör till sina klasser.
 
 A method is written in the notebook cell that explains it and put into its class with `@patch`
-(plump_teach.methods), never attached afterwards with a line like `PlumpGame.bid = _game_bid`. These checks
+(plump_teach.engine.methods), never attached afterwards with a line like `PlumpGame.bid = _game_bid`. These checks
 keep it so: no such line in the generated modules, every function stored in a class carries the class in its
 name (`PlumpGame.bid`, which `help` and tracebacks show), and no method leaks into a module's `__all__` (where
-`from plump_teach.plump import *` would pick it up).
+`from plump_teach.engine.plump import *` would pick it up).
 """
 import importlib
 import inspect
@@ -59,10 +59,10 @@ def test_no_method_in_all(module):
 
 
 def test_patched_methods_keep_their_class_names():
-    from plump_teach.bismarck import BismarckGame
-    from plump_teach.cards import Card
-    from plump_teach.plump import PlumpDeal, PlumpGame
-    from plump_teach.protocol import ScoreKeeper
+    from plump_teach.engine.bismarck import BismarckGame
+    from plump_teach.engine.cards import Card
+    from plump_teach.engine.plump import PlumpDeal, PlumpGame
+    from plump_teach.engine.scoresheet import ScoreKeeper
     assert PlumpGame.bid.__qualname__ == "PlumpGame.bid"
     assert PlumpDeal.play.__qualname__ == "PlumpDeal.play"
     assert BismarckGame.from_json.__qualname__ == "BismarckGame.from_json"
@@ -73,7 +73,7 @@ def test_patched_methods_keep_their_class_names():
 
 def test_every_error_of_the_project_has_one_base():
     "One `except PlumpTeachError` catches every error the project raises for bad input (issue 28)."
-    from plump_teach.cards import PlumpTeachError
+    from plump_teach.engine.cards import PlumpTeachError
     errors = {(name, cls) for m in MODULES for name, cls in vars(importlib.import_module(m)).items()
               if inspect.isclass(cls) and issubclass(cls, Exception) and cls.__module__.startswith("plump_teach")}
     assert len(errors) >= 4, errors
@@ -87,3 +87,109 @@ def test_the_package_says_it_is_typed():
     assert (ROOT / "plump_teach" / "py.typed").exists()
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "py.typed" in data["tool"]["setuptools"]["package-data"]["plump_teach"]
+
+
+# --------------------------------------------------------------------------- the layers (issue 28)
+
+LAYERS = ("engine", "bots", "puzzles", "course", "ui", "classroom")   # each may use only those before it
+PACKAGE = ROOT / "plump_teach"
+
+
+def _imports(path: Path):
+    "(line, absolute module, names) for every import of plump_teach in a module, also inside functions."
+    import ast
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__": parts = parts[:-1] + ["__init__"]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = parts[:-node.level]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else: mod = node.module or ""
+            if mod == "plump_teach" or mod.startswith("plump_teach."):
+                yield node.lineno, mod, [a.name for a in node.names]
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("plump_teach."): yield node.lineno, a.name, []
+
+
+def _modules():
+    return [p for p in sorted(PACKAGE.rglob("*.py")) if p.name != "_modidx.py"]
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYERS.index(parts[1]) if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def _name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def test_every_module_lives_in_a_layer():
+    loose = [_name(p) for p in _modules() if _layer(_name(p)) is None and p.parent != PACKAGE]
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert not loose and top == ["__init__.py", "_modidx.py"], (loose, top)
+
+
+def test_no_import_points_up_a_layer():
+    up = [f"{_name(p)}:{line} importerar {mod}" for p in _modules() for line, mod, _ in _imports(p)
+          if _layer(mod) is not None and _layer(mod) > _layer(_name(p))]
+    assert not up, "Import uppåt i lagren:\n" + "\n".join(up)
+
+
+def test_no_import_cycle():
+    graph = {}
+    for p in _modules():
+        me = _name(p)
+        for _, mod, names in _imports(p):
+            targets = [f"{mod}.{n}" if (PACKAGE.parent / f"{mod}.{n}".replace(".", "/")).with_suffix(".py").exists()
+                       else mod for n in names] or [mod]
+            graph.setdefault(me, set()).update(t for t in targets if t != me)
+    def cycle_from(start):
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, path = stack.pop()
+            for nxt in graph.get(node, ()):
+                if nxt == start: return path + [start]
+                if nxt not in seen and not nxt.startswith(start + "."):
+                    seen.add(nxt); stack.append((nxt, path + [nxt]))
+    cycles = [c for c in map(cycle_from, sorted(graph)) if c
+              and not all(a.startswith(b + ".") or b.startswith(a + ".") for a, b in zip(c, c[1:]))]
+    assert not cycles, "Importcykler:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_no_private_name_is_imported_from_another_module():
+    found = [f"{_name(p)}:{line} tar {n} från {mod}" for p in _modules() for line, mod, names in _imports(p)
+             for n in names if n.startswith("_")]
+    assert not found, "Privata namn över modulgränsen (gör en publik modul av det som delas):\n" + "\n".join(found)
+
+
+def test_library_notebooks_use_only_earlier_ones():
+    """Library notebooks are numbered in bands by layer (00-19 engine, 20-29 bots, 30-39 puzzles, 40-49 course,
+    50-69 ui, 70-79 classroom): each exports one module, and none imports a module that a later notebook writes."""
+    import ast, json
+    books = sorted((ROOT / "nbs").glob("[0-9][0-9]_*.ipynb"))
+    owner = {}
+    for nb in books:
+        m = re.search(r"#\| default_exp ([\w.]+)", nb.read_text(encoding="utf-8"))
+        if m: owner["plump_teach." + m.group(1)] = nb.name
+    bands = {"engine": (0, 19), "bots": (20, 29), "puzzles": (30, 39), "course": (40, 49), "ui": (50, 69),
+             "classroom": (70, 79)}
+    wrong = [f"{nb} skriver {mod}" for mod, nb in owner.items()
+             if not bands[mod.split(".")[1]][0] <= int(nb[:2]) <= bands[mod.split(".")[1]][1]]
+    for nb in books:
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code": continue
+            src = "".join(cell["source"])
+            code = "\n".join(l for l in src.splitlines() if not l.lstrip().startswith(("%", "!")))
+            try: tree = ast.parse(code)
+            except SyntaxError: continue
+            for node in ast.walk(tree):
+                mods = ([node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                        if isinstance(node, ast.ImportFrom) and node.module else
+                        [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+                for mod in mods:
+                    if mod in owner and owner[mod] > nb.name:
+                        wrong.append(f"{nb.name} använder {mod} ur den senare {owner[mod]}")
+    assert not wrong, "\n".join(wrong)

@@ -23,7 +23,7 @@ def test_course_imports_cover_kernel_library_and_notebooks():
     assert {"piplite.piplite", "pyodide_kernel"} <= set(mods)                      # the kernel's start
     library = {".".join(("plump_teach", *f.relative_to(ROOT / "plump_teach").with_suffix("").parts))
                for f in (ROOT / "plump_teach").rglob("*.py") if f.stem != "__init__"}
-    assert "plump_teach.tryout.tricks" in library
+    assert "plump_teach.ui.tryout.tricks" in library
     assert library <= set(mods)
     assert {"fastcore.test", "ipywidgets", "IPython.display"} <= set(mods)          # what the notebooks import
     assert "plump_teach.__init__" not in mods
@@ -40,10 +40,10 @@ def test_course_imports_read_import_statements_and_skip_magics(tmp_path, monkeyp
     ]
     (nbs / "a.ipynb").write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
     monkeypatch.setattr(lite, "ROOT", tmp_path)
-    (tmp_path / "plump_teach").mkdir()
-    (tmp_path / "plump_teach" / "cards.py").write_text("")
+    (tmp_path / "plump_teach" / "engine").mkdir(parents=True)
+    (tmp_path / "plump_teach" / "engine" / "cards.py").write_text("")
     mods = set(lite.course_imports())
-    assert {"csv", "json", "html", "statistics", "plump_teach.cards"} <= mods
+    assert {"csv", "json", "html", "statistics", "plump_teach.engine.cards"} <= mods
     assert not {"never_seen", "not_code", "relative", "j"} & mods
 
 
@@ -129,10 +129,10 @@ def test_check_site_wants_bytecode_for_every_plump_teach_module(tmp_path, monkey
 
 
 def test_check_site_wants_every_module_in_the_wheel(tmp_path, monkeypatch):
-    "A subpackage left out of pyproject's package list (plump_teach.tryout once was) stops the build."
+    "A subpackage left out of pyproject's package list (plump_teach.ui.tryout once was) stops the build."
     kept = [m for m in MODULES if "/tryout/" not in m]
     site = fake_site(tmp_path, monkeypatch, kept + [pyc(m) for m in kept])
-    with pytest.raises(SystemExit, match="hjulet saknar plump_teach/tryout/__init__.py"):
+    with pytest.raises(SystemExit, match="hjulet saknar plump_teach/ui/tryout/__init__.py"):
         lite.check_site(site)
 
 

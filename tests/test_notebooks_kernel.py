@@ -47,11 +47,11 @@ def test_notebook_runs_in_a_kernel(kernel, name):
 
 def test_shared_kernel_catches_what_a_new_kernel_would(kernel):
     "A notebook that uses a name or a module state from the notebook before fails; so does a display that fails."
-    check_outputs("a", kernel.run_cells(["x = 1", "import plump_teach.cards as c\nc.MARK = 1"]))
+    check_outputs("a", kernel.run_cells(["x = 1", "import plump_teach.engine.cards as c\nc.MARK = 1"]))
     with pytest.raises(AssertionError, match="NameError: name 'x' is not defined"):
         check_outputs("b", kernel.run_cells(["x"]))
     with pytest.raises(AssertionError, match="has no attribute 'MARK'"):
-        check_outputs("c", kernel.run_cells(["import plump_teach.cards as c\nc.MARK"]))
+        check_outputs("c", kernel.run_cells(["import plump_teach.engine.cards as c\nc.MARK"]))
     bad = "class Bad:\n    def _repr_html_(self): raise ValueError('ritas inte')\nBad()"
     with pytest.raises(AssertionError, match="ritas inte"):
         check_outputs("d", kernel.run_cells([bad]))

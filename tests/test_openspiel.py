@@ -1,4 +1,4 @@
-"""Differential test: `plump_teach.plump` against OpenSpiel's `oh_hell`, used only as an oracle.
+"""Differential test: `plump_teach.engine.plump` against OpenSpiel's `oh_hell`, used only as an oracle.
 
 Facts about OpenSpiel's encoding (open-spiel 2.0.2), verified empirically and
 re-checked by `test_openspiel_encoding` below:
@@ -27,8 +27,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from plump_teach.cards import Card  # noqa: E402
-from plump_teach.plump import PlumpDeal, PlumpRules  # noqa: E402
+from plump_teach.engine.cards import Card  # noqa: E402
+from plump_teach.engine.plump import PlumpDeal, PlumpRules  # noqa: E402
 
 OS_SUITS = ("♣", "♦", "♠", "♥")  # OpenSpiel's suit order: C, D, S, H
 OS_RANKS = "23456789TJQKA"

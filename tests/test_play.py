@@ -1,4 +1,4 @@
-"""Property tests for plump_teach.play, the player interface (bots, hints and the play table use it).
+"""Property tests for plump_teach.engine.state, the player interface (bots, hints and the play table use it).
 
 Hypothesis draws a table and valid house rules (the same strategy as tests/test_properties.py) and a seed for
 random legal moves.  At every step of a deal the tests check, against the deal itself (which the OpenSpiel
@@ -22,11 +22,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plump_teach.bismarck import BismarckError, BismarckGame
-from plump_teach.cards import DECK_IDS, SUITS, card_from_id, parse_card, parse_cards
-from plump_teach.play import (Bid, BismarckState, ChooseMode, Discard, PlayCard, PlumpState, playout)
-from plump_teach.plump import PlumpDeal, PlumpGame
-from plump_teach.plump_rules import PlumpError, PlumpRules, deal_schedule
+from plump_teach.engine.bismarck import BismarckError, BismarckGame
+from plump_teach.engine.cards import DECK_IDS, SUITS, card_from_id, parse_card, parse_cards
+from plump_teach.engine.state import (Bid, BismarckState, ChooseMode, Discard, PlayCard, PlumpState, playout)
+from plump_teach.engine.plump import PlumpDeal, PlumpGame
+from plump_teach.engine.plump_rules import PlumpError, PlumpRules, deal_schedule
 
 from test_properties import valid_rules
 

@@ -26,12 +26,12 @@ from hypothesis import strategies as st
 
 from examples import prop_settings
 
-from plump_teach.cards import FULL_DECK, RANK_SYMBOLS, Card
-from plump_teach.plump import PlumpDeal, PlumpGame
-from plump_teach.plump_rules import (PlumpError, PlumpRules, deal_schedule, hit_points,
+from plump_teach.engine.cards import FULL_DECK, RANK_SYMBOLS, Card
+from plump_teach.engine.plump import PlumpDeal, PlumpGame
+from plump_teach.engine.plump_rules import (PlumpError, PlumpRules, deal_schedule, hit_points,
                                      legal_bids as rules_legal_bids, score, turns_no_card)
-from plump_teach.sim import random_playout
-from plump_teach.tricks import trick_winner
+from plump_teach.engine.sim import random_playout
+from plump_teach.engine.tricks import trick_winner
 
 NAMES = ("Anna", "Bo", "Cissi", "Dan", "Eva", "Fredrik")
 RULE_NAMES = tuple(f.name for f in fields(PlumpRules))

@@ -5,9 +5,9 @@ from dataclasses import fields
 
 import pytest
 
-from plump_teach.plump import PlumpGame, PlumpRules, PlumpError, score, deal_schedule
-from plump_teach.protocol import ScoreKeeper, load_protocol
-from plump_teach.protocol_widget import ProtocolWidget
+from plump_teach.engine.plump import PlumpGame, PlumpRules, PlumpError, score, deal_schedule
+from plump_teach.engine.scoresheet import ScoreKeeper, load_protocol
+from plump_teach.ui.keeper import ProtocolWidget
 
 NAMES = ["Anna", "Bo", "Cissi", "Dan", "Erik", "Fia"]
 SIMPLE = [f.name for f in fields(PlumpRules)]
@@ -198,8 +198,8 @@ from pathlib import Path
 import re
 import stat
 
-from plump_teach.protocol import FileChanged, write_atomic
-import plump_teach.protocol as protocol_module
+from plump_teach.engine.scoresheet import FileChanged, write_atomic
+import plump_teach.engine.scoresheet as protocol_module
 
 PYTHON_TEXT = re.compile(r"Händelse \d|\((bid|tricks)\)|Errno|codec|Expecting value|Traceback|missing \d+ required|"
                          r"object has no|'NoneType'|\[\[|\['bid'")
@@ -551,7 +551,7 @@ def test_zero_scores_five_shows_05_wherever_the_keeper_shows_the_sheet():
 
 
 def test_rules_and_presets_in_the_sheet_csv_and_print_page():
-    for key, preset in __import__('plump_teach.plump_rules', fromlist=['RULE_PRESETS']).RULE_PRESETS.items():
+    for key, preset in __import__('plump_teach.engine.plump_rules', fromlist=['RULE_PRESETS']).RULE_PRESETS.items():
         k = ScoreKeeper(["Anna", "Bo", "Cissi"], rules=preset.rules)
         assert f"Regler: {preset.title}" in k.sheet_html() and preset.title in k.to_html_page()
         head = next(csv.reader(k.to_csv().lstrip('\ufeff').splitlines(), delimiter=';'))
@@ -561,7 +561,7 @@ def test_rules_and_presets_in_the_sheet_csv_and_print_page():
 
 
 def test_setup_offers_the_sources_rule_sets(tmp_path):
-    from plump_teach.plump_rules import RULE_PRESETS
+    from plump_teach.engine.plump_rules import RULE_PRESETS
     w = ProtocolWidget(tmp_path / "p.json")
     labels = [label for label, _ in w.preset_choice.options]
     assert labels == [p.title for p in RULE_PRESETS.values()] + ["Egna husregler"]

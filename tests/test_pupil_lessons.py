@@ -93,11 +93,11 @@ def test_every_cell_runs_alone(kernel, name):
 @pytest.mark.kernel
 def test_run_alone_catches_a_name_from_an_earlier_cell(kernel):
     "The check above can fail: a name, an import and a module's state from the cell before are all gone."
-    assert run_alone(kernel, "x = 1\nfrom plump_teach.cards import Card\nimport plump_teach.cards as c\nc.MARK = 1") == []
+    assert run_alone(kernel, "x = 1\nfrom plump_teach.engine.cards import Card\nimport plump_teach.engine.cards as c\nc.MARK = 1") == []
     assert run_alone(kernel, "x") == ["NameError: name 'x' is not defined"]
     assert run_alone(kernel, "Card") == ["NameError: name 'Card' is not defined"]
-    assert run_alone(kernel, "import plump_teach.cards as c\nc.MARK") == [
-        "AttributeError: module 'plump_teach.cards' has no attribute 'MARK'"]
+    assert run_alone(kernel, "import plump_teach.engine.cards as c\nc.MARK") == [
+        "AttributeError: module 'plump_teach.engine.cards' has no attribute 'MARK'"]
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
@@ -149,7 +149,7 @@ def test_glossary_is_alphabetical_with_rule_ids():
     key = lambda t: t.translate(str.maketrans("åäö", "{|}"))
     terms = [t for _, t, _ in entries]
     assert terms == sorted(terms, key=key), "ordlistan är inte i bokstavsordning"
-    from plump_teach.lesson import term_anchor
+    from plump_teach.ui.lesson import term_anchor
     assert {term_anchor(t) for t in terms} == anchors()
     for _, term, definition in entries:
         assert re.search(r"\(regel [PB]\d+", definition), f"{term}: regel saknas"
@@ -176,7 +176,7 @@ def test_relative_links_exist():
 @pytest.mark.kernel
 def test_lesson_1_shows_the_engines_deal():
     "Lektion 1 visar guidens exempel P18, och siffrorna är motorns: bud, stick och poäng."
-    from plump_teach.lesson import example_deal, show_deal
+    from plump_teach.ui.lesson import example_deal, show_deal
     d = example_deal(5)
     assert (d.cards, d.trump, d.names[d.dealer]) == (5, "♥", "Dan")
     assert d.bids == [2, 1, 0, 1] and d.taken == [2, 2, 0, 1] and d.points() == [12, 0, 10, 11]
@@ -194,7 +194,7 @@ def test_lesson_1_shows_the_engines_deal():
 
 def test_lesson_1_puzzles_use_only_the_basic_rules():
     "Lektion 1 har inte lärt ut några husregler: dess pussel gäller grundreglerna (inget 'Husregel: …')."
-    from plump_teach.puzzles import make_puzzle
+    from plump_teach.puzzles.plump import make_puzzle
     calls = re.findall(r"show_puzzle\('(\w+)', (\d+)\)", "\n".join(c.source for c in code_cells(read("01_vad_ar_plump.ipynb"))))
     assert {k for k, _ in calls} == {"trick_winner", "score"}
     for kind, number in calls:
@@ -223,7 +223,7 @@ def test_every_rule_is_taught_in_the_pupil_track():
     """Täckning: varje regel P1–P21 och B1–B9 lärs ut i elevkursen. Kursens register (PUPIL_LESSONS) säger vilken
     lektion som lär ut vad; varje lektion finns, har registrets titel, och nämner var och en av sina regler
     i sin text, och registret täcker alla regler."""
-    from plump_teach.lesson import PUPIL_LESSONS
+    from plump_teach.course.catalogue import PUPIL_LESSONS
     assert [l.file for l in PUPIL_LESSONS] == LESSONS, "registret och lektionerna i nbs/elev stämmer inte"
     taught = set()
     for l in PUPIL_LESSONS:
@@ -238,7 +238,7 @@ def test_every_rule_is_taught_in_the_pupil_track():
 
 
 def test_pupil_start_page_lists_every_lesson_in_order():
-    from plump_teach.lesson import PUPIL_LESSONS
+    from plump_teach.course.catalogue import PUPIL_LESSONS
     text = markdown(read("start.ipynb"))
     links = re.findall(r"\]\((\d\d_[^)]+\.ipynb)\)", text)
     assert links == [l.file for l in PUPIL_LESSONS]

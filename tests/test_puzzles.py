@@ -8,10 +8,10 @@ from functools import lru_cache
 
 import pytest
 
-from plump_teach.cards import FULL_DECK, SUITS, card_from_id
-from plump_teach.puzzles import PUZZLE_KINDS, make_puzzle
-import plump_teach.bismarck_puzzles  # noqa: F401  (registers Bismarck's kinds)
-from plump_teach.plump_rules import PlumpError
+from plump_teach.engine.cards import FULL_DECK, SUITS, card_from_id
+from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
+import plump_teach.puzzles.bismarck  # noqa: F401  (registers Bismarck's kinds)
+from plump_teach.engine.plump_rules import PlumpError
 
 N = 60  # puzzles per kind and level
 
@@ -191,8 +191,8 @@ import html as _html
 import subprocess
 import sys
 
-from plump_teach.plump import PlumpDeal
-from plump_teach.puzzles import NAMES, PlayedTrick
+from plump_teach.engine.plump import PlumpDeal
+from plump_teach.puzzles.plump import NAMES, PlayedTrick
 
 MANY = range(1, 301)
 
@@ -280,7 +280,7 @@ def test_level2_proof_lines_replay_in_the_engine(number):
 @pytest.mark.parametrize("kind,level", [('bid_balance', 1), ('dealer_bid', 1), ('dealer_bid', 2),
                                         ('forbidden_bid', 1), ('forbidden_bid', 2)])
 def test_every_shown_bid_is_one_a_legal_bidding_can_make(kind, level):
-    from plump_teach.plump_rules import legal_bids, bidding_order
+    from plump_teach.engine.plump_rules import legal_bids, bidding_order
     for number in MANY:
         d = make_puzzle(kind, number, level).data
         bids = d.get('bids', d.get('earlier_bids'))
@@ -316,7 +316,7 @@ def check_trick_claims(text, trick, trump, winner):
 
 
 def test_trick_explanations_claim_only_what_the_engine_says():
-    from plump_teach.tricks import trick_winner
+    from plump_teach.engine.tricks import trick_winner
     for number in MANY:
         p = make_puzzle('trick_winner', number)
         trick, trump = p.data['trick'], p.data['trump']
@@ -342,9 +342,9 @@ def test_make_puzzle_refuses_bad_input_in_swedish(args):
 
 
 def test_bismarck_kinds_come_with_the_puzzles_and_the_app():
-    code = ("from plump_teach.puzzles import make_puzzle\n"
+    code = ("from plump_teach.puzzles.plump import make_puzzle\n"
             "assert make_puzzle('bismarck_score', 1).kind == 'bismarck_score'\n"
-            "import plump_teach.app as app, subprocess, pathlib\n"
+            "import plump_teach.classroom.app as app, subprocess, pathlib\n"
             "seen = []\n"
             "class FakeVoila:\n"
             "    def __init__(self, cmd): seen.append((pathlib.Path(cmd[3]) / 'traning.ipynb').read_text())\n"
@@ -355,7 +355,7 @@ def test_bismarck_kinds_come_with_the_puzzles_and_the_app():
             "assert \"kinds=['bismarck_score', 'bismarck_discard']\" in seen[0], seen\n")
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    r = subprocess.run([sys.executable, '-c', "import plump_teach.bismarck_puzzles as b, plump_teach.puzzles as p\n"
+    r = subprocess.run([sys.executable, '-c', "import plump_teach.puzzles.bismarck as b, plump_teach.puzzles.plump as p\n"
                         "assert len(p.PUZZLE_KINDS) == 15"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
 
@@ -407,7 +407,7 @@ def test_explanations_word_the_edge_cases_right():
 def test_right_card_level_2_is_labelled_with_the_rule_it_practises():
     """Issue 27: level 2 of Rätt kort is an end-game about making the bid (P20), not following suit (P10): the
     puzzle, its feedback and the kind's rule for that level say P20; level 1 (follow suit) stays P10."""
-    from plump_teach.puzzles import PUZZLE_KINDS
+    from plump_teach.puzzles.plump import PUZZLE_KINDS
     assert PUZZLE_KINDS['right_card'].rule_at(1) == 'P10' and PUZZLE_KINDS['right_card'].rule_at(2) == 'P20'
     for n in range(1, 6):
         p1, p2 = make_puzzle('right_card', n, 1), make_puzzle('right_card', n, 2)

@@ -1,5 +1,5 @@
 """The pupils' results (issue 12): the store, attach_pupil, the trainer that resumes, the teacher page and the CSV,
-all through the public API of plump_teach.results and the widgets, headless (no browser, no server)."""
+all through the public API of plump_teach.course.results and the widgets, headless (no browser, no server)."""
 from __future__ import annotations
 
 import csv
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from plump_teach import results
-from plump_teach.plump_rules import PlumpError
-from plump_teach.puzzles import PUZZLE_KINDS
-from plump_teach.results import (CSV_COLUMNS, OUTCOMES, ResultStore, Recorder, attach_pupil, by_kind, class_csv,
+from plump_teach.course import results
+from plump_teach.engine.plump_rules import PlumpError
+from plump_teach.puzzles.plump import PUZZLE_KINDS
+from plump_teach.course.results import (CSV_COLUMNS, OUTCOMES, ResultStore, Recorder, attach_pupil, by_kind, class_csv,
                                  clean_event, count_outcomes, current_recorder, needs_practice, set_recorder,
                                  tasks_of, teacher_page, unfinished_session)
 
@@ -109,7 +109,7 @@ def test_a_bad_event_is_refused_in_swedish(tmp_path):
 
 
 def test_two_processes_writing_for_the_same_pupil_never_mix_their_lines(tmp_path):
-    code = ("import sys; from plump_teach.results import ResultStore\n"
+    code = ("import sys; from plump_teach.course.results import ResultStore\n"
             "s = ResultStore(sys.argv[1])\n"
             "for i in range(300): s.record('a1b2c3d4e5f60718', {'type': 'task', 'kind': 'score', 'number': i,"
             " 'seed': int(sys.argv[2]), 'outcome': 'shown', 'name': 'Ali ' + 'å' * 30, 'page': 'x' * 90})\n")
@@ -126,7 +126,7 @@ def test_a_recorder_never_stops_the_pupil(tmp_path):
     rec = Recorder(ResultStore(tmp_path / 'fil'), ALI, 'Ali', 'traning.ipynb')
     assert rec.record('task', kind='score', outcome='shown') is None
     set_recorder(rec)
-    from plump_teach.widgets import PuzzleWidget
+    from plump_teach.ui.puzzle_widget import PuzzleWidget
     w = PuzzleWidget('score', 1)
     w.show_button.click()                      # the disk refuses; the puzzle works as always
     assert w.finished and 'Svar:' in w.feedback.value
@@ -208,7 +208,7 @@ def test_class_csv_is_swedish_and_round_trips(tmp_path):
 
 def test_table_csv_has_one_row_per_deal_and_seat(tmp_path):
     "Givarna vid spelbordet som CSV: Plump och Bismarck i samma fil, tomt där en kolumn inte hör till spelet."
-    from plump_teach.results import TABLE_CSV_COLUMNS, table_csv
+    from plump_teach.course.results import TABLE_CSV_COLUMNS, table_csv
     store = ResultStore(tmp_path)
     store.record(ALI, {'type': 'deal', 'name': 'Åsa', 'game': 'plump', 'bots': 'nybörjare', 'number': 3, 'seed': 17,
                        'player': 'Du', 'cards': 8, 'bid': 2, 'tricks': 3, 'hit': False, 'points': 0, 'tips': 2})
@@ -230,7 +230,7 @@ def test_table_csv_has_one_row_per_deal_and_seat(tmp_path):
 # --------------------------------------------------------------------------- attach_pupil and the widgets
 
 def test_without_the_classroom_nothing_is_recorded(tmp_path):
-    from plump_teach.widgets import PuzzleTrainer
+    from plump_teach.ui.puzzle_widget import PuzzleTrainer
     attach_pupil()
     assert current_recorder() is None
     t = PuzzleTrainer(kinds=['score'], rounds=2, seed=1).start()
@@ -256,14 +256,14 @@ def test_attach_pupil_reads_the_cookie_and_refuses_a_bad_id(tmp_path, monkeypatc
 
 
 def test_in_preheat_mode_attach_waits_for_the_request_once(tmp_path, monkeypatch):
-    import plump_teach.results as R
+    import plump_teach.course.results as R
     calls = []
     def arrives():
         calls.append(1)
         classroom(monkeypatch, tmp_path, pupil=BEA, name='Bea')
     monkeypatch.setenv('VOILA_PREHEAT', 'True')
     monkeypatch.setattr(R, 'wait_for_request', arrives)
-    from plump_teach.widgets import PuzzleWidget
+    from plump_teach.ui.puzzle_widget import PuzzleWidget
     w = PuzzleWidget('score', 4)                  # made before the pupil is known, as Voilà pre-runs the page
     w.shown_at -= 600                             # ten minutes before the pupil comes
     attach_pupil()
@@ -277,7 +277,7 @@ def test_in_preheat_mode_attach_waits_for_the_request_once(tmp_path, monkeypatch
 
 
 def test_a_puzzle_widget_records_each_task_once_with_its_outcome(tmp_path, monkeypatch):
-    from plump_teach.widgets import PuzzleWidget
+    from plump_teach.ui.puzzle_widget import PuzzleWidget
     classroom(monkeypatch, tmp_path, page='04_buden.ipynb')
     w = PuzzleWidget('dealer_bid', 17)
     attach_pupil()
@@ -293,7 +293,7 @@ def test_a_puzzle_widget_records_each_task_once_with_its_outcome(tmp_path, monke
 
 
 def test_a_reloaded_trainer_continues_where_the_pupil_was(tmp_path, monkeypatch):
-    from plump_teach.widgets import PuzzleTrainer
+    from plump_teach.ui.puzzle_widget import PuzzleTrainer
     classroom(monkeypatch, tmp_path)
     t = PuzzleTrainer(kinds=['score', 'trump', 'schedule'], rounds=4, seed=21, level=1)
     attach_pupil()
@@ -320,7 +320,7 @@ def test_a_reloaded_trainer_continues_where_the_pupil_was(tmp_path, monkeypatch)
 
 
 def test_a_session_on_another_page_or_long_ago_is_not_resumed(tmp_path, monkeypatch):
-    from plump_teach.widgets import PuzzleTrainer
+    from plump_teach.ui.puzzle_widget import PuzzleTrainer
     store = ResultStore(tmp_path)
     old = (datetime.now().astimezone() - timedelta(hours=4)).isoformat(timespec='seconds')
     store.record(ALI, {'type': 'session', 'page': 'traning.ipynb', 'session': 'aa', 'seed': 3, 'kinds': ['score'],
@@ -389,7 +389,7 @@ def test_any_recorded_events_read_back_equal_and_the_counts_add_up(tmp_path_fact
 
 
 def test_a_failing_wait_for_the_request_never_shows_the_pupil_an_error(tmp_path, monkeypatch):
-    import plump_teach.results as R
+    import plump_teach.course.results as R
     def fails(): raise ConnectionError('websocket closed')
     monkeypatch.setenv('VOILA_PREHEAT', 'True')
     monkeypatch.setattr(R, 'wait_for_request', fails)
@@ -399,7 +399,7 @@ def test_a_failing_wait_for_the_request_never_shows_the_pupil_an_error(tmp_path,
 def test_wait_for_request_reads_the_request_that_voila_sends_over_its_websocket(monkeypatch):
     "Den riktiga vägen: en websocket som Voilàs (voila/query/<kärnans id>) skickar anropets miljö när en elev kommer."
     import asyncio, socket, threading, websockets
-    from plump_teach.results import wait_for_request
+    from plump_teach.course.results import wait_for_request
     with socket.socket() as s: s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]
     paths, ready, stop = [], threading.Event(), threading.Event()
     async def handler(ws, *rest):
@@ -425,8 +425,8 @@ def test_wait_for_request_reads_the_request_that_voila_sends_over_its_websocket(
 
 
 def test_the_results_module_does_not_import_voila_or_jupyter_server():
-    "Varje förstartad kärna läser in plump_teach.results; voila och jupyter_server kostar sekunder processortid."
-    code = ("import sys, plump_teach.results, plump_teach.widgets; "
+    "Varje förstartad kärna läser in plump_teach.course.results; voila och jupyter_server kostar sekunder processortid."
+    code = ("import sys, plump_teach.course.results, plump_teach.ui.puzzle_widget; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('voila', 'jupyter_server')))")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == '[]', out

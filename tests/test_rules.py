@@ -4,9 +4,9 @@ Each test names the rule it pins down and would fail if the engine got that rule
 """
 import pytest
 
-from plump_teach.cards import parse_cards, FULL_DECK
-from plump_teach.plump import PlumpDeal, PlumpGame, PlumpRules, PlumpError, deal_schedule
-from plump_teach.plump_rules import turns_no_card
+from plump_teach.engine.cards import parse_cards, FULL_DECK
+from plump_teach.engine.plump import PlumpDeal, PlumpGame, PlumpRules, PlumpError, deal_schedule
+from plump_teach.engine.plump_rules import turns_no_card
 
 NAMES = ["Anna", "Bo", "Cissi", "Dan"]
 
@@ -176,7 +176,7 @@ def test_p14_sheet_has_every_row_of_the_schedule_from_the_start():
 
 
 def test_p14_ranking_shares_places_on_ties():
-    from plump_teach.plump import ScoreSheet
+    from plump_teach.engine.plump import ScoreSheet
     s = ScoreSheet(["A", "B", "C", "D"], [], [20, 31, 20, 5])
     assert s.ranking() == [(1, "B", 31), (2, "A", 20), (2, "C", 20), (4, "D", 5)]
 
@@ -369,7 +369,7 @@ def test_html_escapes_player_names():
     g.play("Bo", "♠4").play("Cissi", "♦7").play(EVIL, "♠2")
     for html in (g.sheet()._repr_html_(), g.deal._repr_html_(), g.deal.tricks_html()._repr_html_()):
         assert "<img" not in html and "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
-    from plump_teach.plump import ScoreSheet
+    from plump_teach.engine.plump import ScoreSheet
     rows = [{'cards': '<b>3</b>', 'dealer': 0, 'bids': ['<i>', 1], 'points': None, 'hit': [False, False],
              'tricks': None, 'renons': []}]
     html = ScoreSheet(["<u>A</u>", "B"], rows, ['<s>', 0])._repr_html_()

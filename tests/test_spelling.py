@@ -135,8 +135,8 @@ def notebook_texts():
 
 def puzzle_texts():
     "(källa, text) för alla pussel: varje sort, nivå och nummer 1..30."
-    import plump_teach.bismarck_puzzles  # noqa: F401  (registrerar Bismarcks sorter)
-    from plump_teach.puzzles import PUZZLE_KINDS, make_puzzle
+    import plump_teach.puzzles.bismarck  # noqa: F401  (registrerar Bismarcks sorter)
+    from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
     for kind, k in PUZZLE_KINDS.items():
         for level in k.levels:
             for n in NUMBERS:
@@ -149,7 +149,7 @@ def puzzle_texts():
 
 
 def rule_texts():
-    from plump_teach.plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS
+    from plump_teach.engine.plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS
     for k, t in HOUSE_RULE_TEXT.items():
         yield f"HOUSE_RULE_TEXT[{k!r}]", t
     for k, p in RULE_PRESETS.items():
@@ -173,8 +173,8 @@ def widget_strings(w, seen=None):
 
 def widget_texts(tmp_path):
     "Pusselträningen, ett pussel efter ett fel svar och en ledtråd, och protokollförarens första sida."
-    from plump_teach.protocol_widget import ProtocolWidget
-    from plump_teach.widgets import PuzzleTrainer, show_puzzle
+    from plump_teach.ui.keeper import ProtocolWidget
+    from plump_teach.ui.puzzle_widget import PuzzleTrainer, show_puzzle
     yield "PuzzleTrainer", " ".join(widget_strings(PuzzleTrainer(rounds=3, seed=1)))
     for kind in ("dealer_bid", "right_card", "sheet_error", "bismarck_discard"):
         w = show_puzzle(kind, 1)
@@ -188,10 +188,10 @@ def widget_texts(tmp_path):
 
 def teacher_texts():
     "Lärarmaterialets sidor: regelbladen, de tomma protokollen, lektionsplanen, arbetsbladet och facit."
-    import plump_teach.bismarck_puzzles  # noqa: F401
-    from plump_teach import teacher as t
-    from plump_teach.plump_rules import RULE_PRESETS
-    from plump_teach.puzzles import PUZZLE_KINDS
+    import plump_teach.puzzles.bismarck  # noqa: F401
+    from plump_teach.course import teacher as t
+    from plump_teach.engine.plump_rules import RULE_PRESETS
+    from plump_teach.puzzles.plump import PUZZLE_KINDS
     for k, p in RULE_PRESETS.items():
         yield f"lärarmaterial: regelblad Plump ({k})", t.rule_sheet_plump(p.rules)
     yield "lärarmaterial: regelblad Bismarck", t.rule_sheet_bismarck()
@@ -206,8 +206,8 @@ def teacher_texts():
 
 def cli_texts():
     "Hjälpen och ett fel på kommandoraden `plump-teach`, utan programmets namn och pusselsorternas nycklar."
-    from plump_teach.app import cli_parser
-    from plump_teach.puzzles import PUZZLE_KINDS
+    from plump_teach.classroom.app import cli_parser
+    from plump_teach.puzzles.plump import PUZZLE_KINDS
     ap = cli_parser()
     text = ap.format_help() + ap.format_usage()
     for key in sorted(PUZZLE_KINDS, key=len, reverse=True):
@@ -217,12 +217,12 @@ def cli_texts():
 
 def _bad_calls():
     "Representativa felaktiga anrop; vart och ett ska ge ett ValueError med ett svenskt meddelande."
-    from plump_teach import bismarck as bm
-    from plump_teach.cards import parse_card, parse_cards
-    from plump_teach.plump import PlumpGame
-    from plump_teach.plump_rules import PlumpRules, deal_schedule, rule_preset
-    from plump_teach.protocol import ScoreKeeper
-    from plump_teach.puzzles import make_puzzle
+    from plump_teach.engine import bismarck as bm
+    from plump_teach.engine.cards import parse_card, parse_cards
+    from plump_teach.engine.plump import PlumpGame
+    from plump_teach.engine.plump_rules import PlumpRules, deal_schedule, rule_preset
+    from plump_teach.engine.scoresheet import ScoreKeeper
+    from plump_teach.puzzles.plump import make_puzzle
 
     def game():
         return PlumpGame(["Anna", "Bo", "Cissi"], seed=1)

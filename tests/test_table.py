@@ -1,4 +1,4 @@
-"""Spelbordet (plump_teach.table) utan webbläsare: knapparna trycks med click(), datorn spelar med takten 0.
+"""Spelbordet (plump_teach.ui.table) utan webbläsare: knapparna trycks med click(), datorn spelar med takten 0.
 
 The play table, headless: whole short games for 2-6 players under several house rules where the learner's seat
 clicks legal bids and cards; a greyed card explains itself and changes nothing; the dealer's forbidden bid (P6)
@@ -19,13 +19,13 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from plump_teach.bismarck import BismarckGame
-from plump_teach.lesson import example_start
-from plump_teach.plump import PlumpGame
-from plump_teach.plump_rules import PlumpRules
-from plump_teach.play import ChooseMode
-from plump_teach.names import esc
-from plump_teach.table import SAVE_FOLDER_ENV, BismarckTable, PlayTable, read_table, table_dict, table_style, you_text, _percent
+from plump_teach.engine.bismarck import BismarckGame
+from plump_teach.ui.lesson import example_start
+from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_rules import PlumpRules
+from plump_teach.engine.state import ChooseMode
+from plump_teach.engine.names import esc
+from plump_teach.ui.table import SAVE_FOLDER_ENV, BismarckTable, PlayTable, read_table, table_dict, table_style, you_text, _percent
 
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
 CARD_TEXT = re.compile(r'[♠♥♦♣](?:10|Kn|[2-9EKD])(?![0-9n])')
@@ -82,7 +82,7 @@ def test_a_greyed_card_explains_itself_and_changes_nothing():
     play_to_end(t, until=lambda t: bool(greyed(t)))
     card = greyed(t)[0]
     saved, hand = t.game.to_json(), list(t.card_buttons)
-    why = t.state.why_illegal(__import__("plump_teach.play", fromlist=["PlayCard"]).PlayCard(card))
+    why = t.state.why_illegal(__import__("plump_teach.engine.state", fromlist=["PlayCard"]).PlayCard(card))
     assert why and "(P10" in why
     assert t.card_buttons[card].tooltip == f"{card.name}: {you_text(why)}"
     assert "och du har" in you_text(why) or "Trumftvång: du saknar" in you_text(why)   # inte "och Du har"
@@ -421,7 +421,7 @@ def test_full_bismarck_says_which_modes_the_pupil_has_used():
 
 def test_deals_at_the_table_reach_the_teachers_page(tmp_path):
     "In the classroom every deal a pupil finishes at the table is recorded, and the teacher's page counts it."
-    from plump_teach.results import Recorder, ResultStore, set_recorder, teacher_page, table_counts
+    from plump_teach.course.results import Recorder, ResultStore, set_recorder, teacher_page, table_counts
     store, pid = ResultStore(tmp_path / "resultat"), "00000000000000ab"
     set_recorder(Recorder(store, pid, "Dana", "09_spelbordet.ipynb"))
     try:
@@ -457,7 +457,7 @@ def test_deals_at_the_table_reach_the_teachers_page(tmp_path):
 def test_the_blind_one_card_deal_speaks_to_the_pupil_p15():
     """P15 blind: each player sees the others' cards but not their own. The computer says 'jag ser att du har ♣3'
     and Tips 'du ser att Datorn Anna har ♠3', not 'jag ser Du ♣3' with the pupil's name as a name."""
-    from plump_teach.plump_rules import deal_schedule
+    from plump_teach.engine.plump_rules import deal_schedule
     rules = PlumpRules(down_only=True, blind_one_card=True)
     t = PlayTable(2, rules=rules, seed=44, first_deal=len(deal_schedule(2, rules)) - 1, pace=0)
     assert t.state.cards == 1 and t.state.to_act == 0       # Datorn Anna har bjudit, nu bjuder eleven
@@ -547,7 +547,7 @@ def test_in_the_classroom_each_pupil_gets_back_only_their_own_game(tmp_path, mon
     """Issue 27: in the classroom the course folder is shared, so the table saves in the pupil's own folder among the
     results (ResultStore.table_folder), and offers only that pupil's game; before the pupil is known (a kernel
     started ahead of the pupil) it lists nothing and saves nothing of its own accord."""
-    from plump_teach.results import RESULTS_ENV, Recorder, ResultStore, set_recorder
+    from plump_teach.course.results import RESULTS_ENV, Recorder, ResultStore, set_recorder
     store = ResultStore(tmp_path / "resultat")
     monkeypatch.setenv(RESULTS_ENV, str(store.folder))
     monkeypatch.chdir(tmp_path)

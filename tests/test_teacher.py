@@ -1,4 +1,4 @@
-"""Lärarmaterialet (plump_teach.teacher): innehållet i sidorna mot motorn, escaping och felaktiga argument.
+"""Lärarmaterialet (plump_teach.course.teacher): innehållet i sidorna mot motorn, escaping och felaktiga argument.
 
 Content tests for the teacher's pack: row labels against deal_schedule for every preset and player count,
 worksheet/answer-key consistency against the puzzles themselves, the lesson plan against the pupil lessons,
@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from plump_teach.bismarck import BismarckError, SHORT_ORDER, bismarck_score
-from plump_teach.plump_rules import PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RULE_TEXT, deal_schedule, score
-from plump_teach.puzzles import PUZZLE_KINDS, make_puzzle
-from plump_teach.course import pupil_dir
-from plump_teach.lesson import PUPIL_LESSONS
-from plump_teach.teacher import (answer_key, pack_pages, answers_of, blank_sheet_bismarck, blank_sheet_plump,
+from plump_teach.engine.bismarck import BismarckError, SHORT_ORDER, bismarck_score
+from plump_teach.engine.plump_rules import PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RULE_TEXT, deal_schedule, score
+from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
+from plump_teach.course.build import pupil_dir
+from plump_teach.course.catalogue import PUPIL_LESSONS
+from plump_teach.course.teacher import (answer_key, pack_pages, answers_of, blank_sheet_bismarck, blank_sheet_plump,
                                  lesson_plan, plan_pages, read_lessons, rule_sheet_bismarck, rule_sheet_plump,
                                  save_pack, sheet_rows, worksheet, worksheet_tasks)
 
@@ -192,7 +192,7 @@ def test_worksheet_and_answer_key_agree_with_the_puzzle(kind, number):
     first = next(o.key for o in p.options if o.key in p.answers)
     fb = p.check(first)
     assert fb.correct
-    from plump_teach.teacher import _suits
+    from plump_teach.course.teacher import _suits
     assert _suits(fb.text.removeprefix("Rätt! ")) in key
 
 
@@ -275,7 +275,7 @@ def test_lesson_plan_names_the_puzzles_and_answers():
     assert plans[5].puzzles[0] == "Rätt kort, uppgift 4, nivå 2"
     html = lesson_plan()
     is_page(html)
-    from plump_teach.teacher import _suits
+    from plump_teach.course.teacher import _suits
     for p in plans:
         assert f'<h2>{p.name}</h2>' in html
         assert f'<b>{p.minutes} minuter</b>' in html and _suits(p.prepare) in html
@@ -331,7 +331,7 @@ def test_lesson_plan_bad_folder(tmp_path, monkeypatch):
     with pytest.raises(PlumpError, match=re.escape("Lektion 1: Vad är Plump? (01_vad_ar_plump.ipynb): filen finns inte")):
         read_lessons(tmp_path)
     with pytest.raises(PlumpError, match="sökväg"): read_lessons(3)
-    import plump_teach.teacher as t
+    import plump_teach.course.teacher as t
     monkeypatch.setattr(t, 'pupil_dir', lambda: None)
     with pytest.raises(PlumpError, match="Elevlektionerna finns inte här"): lesson_plan()
     # utan kursens mapp (paketet installerat utan nbs/) blir det ingen lektionsplan, men resten skrivs
@@ -399,10 +399,10 @@ def test_save_pack_bad_input_writes_nothing(tmp_path):
 
 def test_published_pack_in_nbs_is_current(tmp_path):
     """nbs/lararmaterial/ (som startsidan länkar till) är precis vad save_pack ger med grundinställningarna.
-    Misslyckas testet: kör `.venv/bin/python -c "from plump_teach.teacher import save_pack; save_pack('nbs/lararmaterial')"`
+    Misslyckas testet: kör `.venv/bin/python -c "from plump_teach.course.teacher import save_pack; save_pack('nbs/lararmaterial')"`
     och checka in ändringen."""
     from pathlib import Path
-    from plump_teach.teacher import save_pack
+    from plump_teach.course.teacher import save_pack
     published = Path(__file__).resolve().parents[1] / "nbs" / "lararmaterial"
     fresh = {p.name: p.read_bytes() for p in save_pack(tmp_path / "ny")}
     assert sorted(fresh) == sorted(p.name for p in published.iterdir())

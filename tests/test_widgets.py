@@ -1,8 +1,8 @@
 """The puzzle widgets driven headlessly: set values, press buttons with click(), read the widget state."""
 import pytest
 
-from plump_teach.puzzles import PUZZLE_KINDS
-from plump_teach.widgets import PuzzleWidget, PuzzleTrainer, show_puzzle
+from plump_teach.puzzles.plump import PUZZLE_KINDS
+from plump_teach.ui.puzzle_widget import PuzzleWidget, PuzzleTrainer, show_puzzle
 
 
 def buttons_for(w):
@@ -51,7 +51,7 @@ def test_a_first_wrong_answer_says_why_without_giving_the_answer(kind, level):
     puzzles with one right answer; where most options are right, as for the dealer's bid, naming the one wrong
     bid is the explanation)."""
     for number in range(1, 41):
-        from plump_teach.puzzles import make_puzzle
+        from plump_teach.puzzles.plump import make_puzzle
         p = make_puzzle(kind, number, level)
         if len(p.answers) != 1: continue
         for o in p.options:
@@ -143,7 +143,7 @@ def test_level2_proof_line_in_the_widget_is_the_puzzles_line():
 
 @pytest.mark.parametrize("args", [('score', 1, True), ('score', 1.0), (['score'], 1), ('schack',), (None,)])
 def test_show_puzzle_refuses_bad_input_with_a_swedish_message(args):
-    from plump_teach.plump_rules import PlumpError
+    from plump_teach.engine.plump_rules import PlumpError
     with pytest.raises(PlumpError, match='nivå|heltal|Sorterna som finns'): show_puzzle(*args)
 
 
@@ -151,7 +151,7 @@ def test_show_puzzle_refuses_bad_input_with_a_swedish_message(args):
                                 dict(level=True), dict(level=1.0), dict(rounds='3'), dict(rounds=0),
                                 dict(seed=1.5), dict(seed=10 ** 5000)])
 def test_trainer_refuses_bad_input_in_swedish(kw):
-    from plump_teach.plump_rules import PlumpError
+    from plump_teach.engine.plump_rules import PlumpError
     if kw.get('kinds') == 'score':   # one name is one kind, not five letters
         assert PuzzleTrainer(**kw).chosen == ['score']
         return

@@ -498,9 +498,9 @@ def site_notebook(nb: dict) -> dict:
 
 def contents_dir(dest: Path):
     """files/: nbs/ as the students get it (the notebooks with the Pyodide kernel, other files as they are;
-    the pupil course in nbs/elev without its JupyterLab-only cells, as in Voilà: plump_teach.course.no_code)."""
+    the pupil course in nbs/elev without its JupyterLab-only cells, as in Voilà: plump_teach.course.build.no_code)."""
     sys.path.insert(0, str(ROOT))
-    from plump_teach.course import no_code
+    from plump_teach.course.build import no_code
     for f in notebook_sources():
         out = dest / f.relative_to(ROOT / "nbs")
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ Run (a script, not a test; nothing here is asserted on time):
     python tests/benchmarks/bench_bots.py --players 3 4 --cards 5 10 --deals 1000 --agents expert,ismcts,ismcts \\
         --parallel 2 --json results.json
 
-Every deal is played in our engine (plump_teach.play.PlumpState, default PlumpRules = OpenSpiel's oh_hell
+Every deal is played in our engine (plump_teach.engine.state.PlumpState, default PlumpRules = OpenSpiel's oh_hell
 rules: trump always, 10 + bid for an exact bid, the dealer's restriction) and mirrored action by action into
 OpenSpiel's oh_hell (oh_hell_mirror.py), so that OpenSpiel's bots can act on it; both engines must agree on
 whose turn it is, the legal actions, the tricks and the scores at every step, or the run stops.
@@ -15,14 +15,14 @@ Agents (--agents, one per seat, comma-separated; a shorter list is repeated arou
   random              a random legal action
   ismcts[:SIMS]       OpenSpiel's C++ ISMCTS bot (pyspiel.ISMCTSBot), SIMS simulations (default --sims, 300),
                       random-rollout evaluator, uct_c 2, --ismcts-policy for the final policy
-  ismcts-honest[:SIMS] the same search in pure Python (plump_teach.bots.ismcts_action, SIMS iterations, default
+  ismcts-honest[:SIMS] the same search in pure Python (plump_teach.bots.players.ismcts_action, SIMS iterations, default
                       --sims, uct_c --uct-c, the most visited action), but each simulation deals the cards the seat
                       has not seen at random over the other hands AND the stock (SeatView.sample): only what the
                       seat may know. OpenSpiel's ISMCTS does not do that: oh_hell's resample_from_infostate
                       reshuffles only the cards the other players really hold, so its samples never put a card
                       from the stock in a hand (it knows which cards are in play; with 3 players and 5 cards
                       that is 15 of the 36 unseen cards).
-  nybörjare|van|expert (also nyborjare) plump_teach.bots.make_bot(level, seed).decide(state.view(seat));
+  nybörjare|van|expert (also nyborjare) plump_teach.bots.players.make_bot(level, seed).decide(state.view(seat));
                       --budget/--samples are passed to make_bot when given (--budget none --samples N: a fixed
                       amount of work per decision, the same on a busy machine)
   expert-leak         the expert given the SAME information as OpenSpiel's ISMCTS, for a comparison on equal
@@ -56,7 +56,7 @@ applied without asking the agent), reported as median and 95th percentile for bi
 With --parallel the workers share the machine's cores, so times are only comparable between runs with the
 same setting.
 
---pyodide N measures the learner's hint (plump_teach.bots.hint, the expert's suggestion with its reasons) at N
+--pyodide N measures the learner's hint (plump_teach.bots.players.hint, the expert's suggestion with its reasons) at N
 bid and N card positions of random 3- and 4-player deals (5 and 10 cards), once in this Python and once in the
 zero-install site's Pyodide run by Node (tools/pyodide_run.mjs, with the working tree's plump_teach; needs
 `python3 tools/lite.py build` once for _lite/site/static/pyodide). The issue's targets: 300 ms in JupyterLab,
@@ -86,10 +86,10 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 
 from oh_hell_mirror import MirroredDeal, os_to_action, random_deal  # noqa: E402
-from plump_teach.play import Bid  # noqa: E402
+from plump_teach.engine.state import Bid  # noqa: E402
 
 try:
-    from plump_teach import bots as our_bots   # written in nbs/28_datorspelare.ipynb
+    from plump_teach.bots import players as our_bots   # written in nbs/20_datorspelare.ipynb
 except ImportError:
     our_bots = None
 
@@ -138,7 +138,7 @@ def leaky_view(state, seat: int):
     set, not who holds which) and the stock is empty, so view.sample deals exactly those cards among the
     others. For the benchmark's expert-leak only."""
     import dataclasses
-    from plump_teach.cards import Cards, card_from_id, sort_hand
+    from plump_teach.engine.cards import Cards, card_from_id, sort_hand
     v = state.view(seat)
     seats, caps, masks, only, unseen, up = v._slots
     in_play = {c.id for s in range(state.n) if s != seat for c in state.hand(s)}
@@ -153,7 +153,7 @@ def oracle_view(state, seat: int):
     """The seat's view with every hand shown: the samples are always the real deal (only the other players'
     future choices stay unknown). For the benchmark's expert-oracle only, to measure a ceiling."""
     import dataclasses
-    from plump_teach.cards import card_from_id, sort_hand
+    from plump_teach.engine.cards import card_from_id, sort_hand
     v = state.view(seat)
     seats, caps, masks, only, unseen, up = v._slots
     if set(v.others) or v.game != 'plump': return v
@@ -183,17 +183,17 @@ def agent_factory(name: str, default_sims: int):
         sims = int(arg) if arg else default_sims
         return lambda seed, opts: ISMCTSAgent(seed, opts, sims)
     if base == "ismcts-honest":
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots is not there yet (nbs/28_datorspelare.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/20_datorspelare.ipynb)")
         sims = int(arg) if arg else default_sims
         return lambda seed, opts: HonestISMCTSAgent(seed, opts, sims)
     if base == "expert-leak" and not arg:
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots is not there yet (nbs/28_datorspelare.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/20_datorspelare.ipynb)")
         return lambda seed, opts: LeakyExpert(seed, opts, "expert")
     if base == "expert-oracle" and not arg:
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots is not there yet (nbs/28_datorspelare.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/20_datorspelare.ipynb)")
         return lambda seed, opts: OracleExpert(seed, opts, "expert")
     if base in LEVEL_ALIASES and not arg:
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots is not there yet (nbs/28_datorspelare.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/20_datorspelare.ipynb)")
         level = LEVEL_ALIASES[base]
         return lambda seed, opts: OurBot(seed, opts, level)
     sys.exit(f"unknown agent {name!r}: random, ismcts[:SIMS], ismcts-honest[:SIMS], nybörjare, van, expert or "
@@ -201,7 +201,7 @@ def agent_factory(name: str, default_sims: int):
 
 
 def label(name: str, default_sims: int) -> str:
-    "The agent's name in the report: ismcts with its simulations, levels spelt as in plump_teach.bots."
+    "The agent's name in the report: ismcts with its simulations, levels spelt as in plump_teach.bots.players."
     base, _, arg = name.partition(":")
     if base == "ismcts": return f"ismcts-{arg or default_sims}"
     if base == "ismcts-honest": return f"ismcts-honest-{arg or default_sims}"
@@ -332,10 +332,10 @@ PYODIDE = ROOT / "_lite" / "site" / "static" / "pyodide"
 HINT_SCRIPT = """
 import json, random, sys, time
 sys.path.insert(0, LIB)
-from plump_teach.plump import PlumpDeal
-from plump_teach.play import PlumpState, Bid
-from plump_teach.cards import FULL_DECK
-from plump_teach.bots import hint
+from plump_teach.engine.plump import PlumpDeal
+from plump_teach.engine.state import PlumpState, Bid
+from plump_teach.engine.cards import FULL_DECK
+from plump_teach.bots.players import hint
 
 def positions(n_each):
     rng = random.Random(2024)
@@ -392,7 +392,7 @@ def hint_times(n: int) -> dict:
 
 
 def report_hints(times: dict):
-    print("\n== hint (plump_teach.bots.hint) decision time, ms: median, 95th percentile, max (n)")
+    print("\n== hint (plump_teach.bots.players.hint) decision time, ms: median, 95th percentile, max (n)")
     for where, kinds in times.items():
         for kind, ts in kinds.items():
             print(f"  {where:<8} {kind:<5} {1000 * percentile(ts, 0.5):8.1f} {1000 * percentile(ts, 0.95):8.1f} "
@@ -497,7 +497,7 @@ def main(argv=None):
             everything.append({"players": players, "cards": cards, "seats": seats, **s, "deal_results": results})
     hints = None
     if a.pyodide:
-        if our_bots is None: sys.exit("--pyodide: plump_teach.bots is not there yet")
+        if our_bots is None: sys.exit("--pyodide: plump_teach.bots.players is not there yet")
         hints = hint_times(a.pyodide)
         report_hints(hints)
     if a.json:

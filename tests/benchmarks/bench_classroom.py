@@ -116,7 +116,7 @@ def server_command(src: Path | None) -> tuple[list[str], dict]:
     if src is None: return [str(SERVER)], dict(os.environ)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     # `python -c` puts the working folder first on sys.path: the source tree goes before it
-    code = f"import sys; sys.path.insert(0, {str(src)!r}); from plump_teach.app import main; sys.exit(main())"
+    code = f"import sys; sys.path.insert(0, {str(src)!r}); from plump_teach.classroom.app import main; sys.exit(main())"
     return [str(SERVER.parent / "python"), "-c", code], env
 
 

@@ -4,7 +4,7 @@ Run:  python tests/benchmarks/bench_lite_start.py [--rounds 3] [--variants bytec
 
 Builds the site in up to three variants with tools/lite.py (the default one in _lite/site, the others in
 _lite/bench-*), serves each on a free loopback port with `tools/lite.py serve`, and opens
-09_pussel.ipynb in headless Chromium with an empty browser cache, as a student who just got the link:
+pussel.ipynb in headless Chromium with an empty browser cache, as a student who just got the link:
 Run All, then the time until the first puzzle's buttons can be clicked. The variants take turns round by
 round, so the machine's load falls on all of them alike; the median round counts.
 
@@ -38,7 +38,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from browser_helpers import (CHROMIUM, CHROMIUM_ARGS, Server, free_port, open_lite_puzzles,  # noqa: E402
                              right_and_wrong, server_env)
-from plump_teach.puzzles import make_puzzle  # noqa: E402
+from plump_teach.puzzles.plump import make_puzzle  # noqa: E402
 from tools import lite  # noqa: E402
 
 VARIANTS = {

@@ -9,9 +9,9 @@ The two are measured in alternating rounds; the median round counts.
 
 A second table measures what a bot does many times per decision, from one
 position in the middle of a deal (bids made, two tricks played): copying the
-state (plump_teach.play's clone, copy.deepcopy of a PlumpDeal, OpenSpiel's
+state (plump_teach.engine.state's clone, copy.deepcopy of a PlumpDeal, OpenSpiel's
 clone), dealing the unseen cards from one seat's view, and playing the position
-to the end with random cards (plump_teach.play.playout; OpenSpiel: clone and
+to the end with random cards (plump_teach.engine.state.playout; OpenSpiel: clone and
 random actions to the terminal state), next to a whole random playout.
 """
 
@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 
 import pyspiel  # noqa: E402
 
-from plump_teach.sim import random_playout  # noqa: E402
-from plump_teach.play import PlumpState, Bid, playout  # noqa: E402
-from plump_teach.plump import PlumpDeal  # noqa: E402
-from plump_teach.cards import Card  # noqa: E402
+from plump_teach.engine.sim import random_playout  # noqa: E402
+from plump_teach.engine.state import PlumpState, Bid, playout  # noqa: E402
+from plump_teach.engine.plump import PlumpDeal  # noqa: E402
+from plump_teach.engine.cards import Card  # noqa: E402
 import copy  # noqa: E402
 
 PLAYERS, CARDS, ROUNDS = 4, 10, 10

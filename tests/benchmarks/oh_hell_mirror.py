@@ -20,9 +20,9 @@ import re
 
 import pyspiel
 
-from plump_teach.cards import Card
-from plump_teach.play import Bid, PlayCard, PlumpState
-from plump_teach.plump import PlumpDeal, PlumpRules
+from plump_teach.engine.cards import Card
+from plump_teach.engine.state import Bid, PlayCard, PlumpState
+from plump_teach.engine.plump import PlumpDeal, PlumpRules
 
 OS_SUITS = ("♣", "♦", "♠", "♥")   # OpenSpiel's suit order
 BID_OFFSET = 52

@@ -508,11 +508,11 @@ def wait_for_saved_tabs(page, paths, timeout: int = LITE_BOOT_TIMEOUT) -> None:
 
 
 def open_lite_puzzles(page, base_url: str, wrong: str):
-    """JupyterLite: öppna 09_pussel.ipynb, kör alla celler och vänta tills första pusslets knapp `wrong`
+    """JupyterLite: öppna pussel.ipynb, kör alla celler och vänta tills första pusslets knapp `wrong`
     går att klicka. Returnerar (pusslets widget, knappen). Kärnans "idle" kan synas innan Pyodide har
     startat, därför räknas först knappen."""
-    page.goto(base_url + "/lab/index.html?path=09_pussel.ipynb")
-    wait_for_lite_notebook(page, "09_pussel.ipynb")
+    page.goto(base_url + "/lab/index.html?path=pussel.ipynb")
+    wait_for_lite_notebook(page, "pussel.ipynb")
     wait_for_kernel_idle(page)
     page.locator(".lm-MenuBar").get_by_role("menuitem", name=re.compile(r"^(Run|Kör)$")).click()
     page.locator('.lm-Menu li[data-command="runmenu:run-all"]').click()

@@ -80,14 +80,14 @@ async def run_notebooks(names: list[str]) -> dict:
 
 # Notebooks with a fault each (and two without), in the order they run: what run_notebooks must report.
 PROBES = {
-    "_prov_a.ipynb": ["x = 1\nimport plump_teach.cards as c\nc.MARK = 1\nfrom plump_teach.cards import Card"],
+    "_prov_a.ipynb": ["x = 1\nimport plump_teach.engine.cards as c\nc.MARK = 1\nfrom plump_teach.engine.cards import Card"],
     "_prov_b.ipynb": ["print('en rad')", "x"],                                      # x came from the notebook before
     "_prov_c.ipynb": ["Card"],                                                      # so did Card
-    "_prov_d.ipynb": ["import plump_teach.cards as c\nc.MARK"],                     # and the module's state
+    "_prov_d.ipynb": ["import plump_teach.engine.cards as c\nc.MARK"],                     # and the module's state
     "_prov_e.ipynb": ["import numpy_finns_inte"],                                    # not in the site
     "_prov_f.ipynb": ["class Bad:\n    def _repr_html_(self): raise ValueError('ritas inte')\nBad()"],
     "_prov_g.ipynb": ["import sys, traceback\ntry: 1 / 0\nexcept ZeroDivisionError: traceback.print_exc()"],
-    "_prov_h.ipynb": ["", "from plump_teach.cards import Card\nCard", "1 / 0", "never = 1"],
+    "_prov_h.ipynb": ["", "from plump_teach.engine.cards import Card\nCard", "1 / 0", "never = 1"],
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from browser_helpers import LITE_BOOT_TIMEOUT, screenshot
-from plump_teach.lesson import PUPIL_LESSONS
+from plump_teach.course.catalogue import PUPIL_LESSONS
 
 ROOT = Path(__file__).resolve().parents[2]
 LITE = ROOT / "tools" / "lite.py"

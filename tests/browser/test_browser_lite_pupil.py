@@ -14,8 +14,8 @@ import pytest
 
 from browser_helpers import outputs, right_and_wrong, screenshot, wait_for_text
 from lite_helpers import check_pupil_page, link, wait_pupil_page
-from plump_teach.lesson import PUPIL_LESSONS
-from plump_teach.puzzles import make_puzzle
+from plump_teach.course.catalogue import PUPIL_LESSONS
+from plump_teach.puzzles.plump import make_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
 

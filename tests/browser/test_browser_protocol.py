@@ -12,11 +12,11 @@ import pytest
 
 from browser_helpers import (bid, click, click_bid_fast, enter_tricks, open_notebook_and_run_all, outputs,
                              play_first_deal, run_all_cells, run_cell, screenshot, wait_for_kernel_idle, wait_for_text)
-from plump_teach.protocol import load_protocol
+from plump_teach.engine.scoresheet import load_protocol
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
-CELLS = ["from plump_teach.protocol_widget import ProtocolWidget", "ProtocolWidget('protokoll.json')"]
+CELLS = ["from plump_teach.ui.keeper import ProtocolWidget", "ProtocolWidget('protokoll.json')"]
 
 
 def notebook(path, cells=CELLS):
@@ -62,7 +62,7 @@ def test_two_deals_restart_resume(page, jupyterlab, tmp_path):
     screenshot(page, "protokoll-efter-omstart")
 
 
-FAST_CELLS = ["from plump_teach.protocol_widget import ProtocolWidget",
+FAST_CELLS = ["from plump_teach.ui.keeper import ProtocolWidget",
               "w = ProtocolWidget('snabb.json')\nw",
               "print('vägrade klick:', len(w.refused))"]
 

@@ -1,6 +1,6 @@
 """Elevlektionerna i en riktig webbläsare: JupyterLab 4, Run All, ingen kod syns och inget är bredare än notebooken.
 
-Pupil lessons in a real browser (JupyterLab 4). For every lesson 01-08 (plump_teach.lesson.PUPIL_LESSONS) and
+Pupil lessons in a real browser (JupyterLab 4). For every lesson 01-08 (plump_teach.ui.lesson.PUPIL_LESSONS) and
 the trainer page: Run All Cells gives no error, no code cell shows its source, every output and widget is
 drawn, the puzzles are there, and at 1280x900, 768x1024 and 390x844 no output or widget is wider than the
 notebook area (nor scrolls sideways inside it) and every button in the outputs is at least 44 px tall.
@@ -19,7 +19,8 @@ import pytest
 
 from browser_helpers import (KERNEL_TIMEOUT, assert_page_fits, outputs, run_all_hidden, screenshot, settle,
                              small_buttons, wait_for_kernel_idle, wait_for_outputs_rendered, wait_for_text)
-from plump_teach.lesson import PUPIL_LESSONS, example_deal
+from plump_teach.course.catalogue import PUPIL_LESSONS
+from plump_teach.ui.lesson import example_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

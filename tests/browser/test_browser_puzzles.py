@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_helpers import right_and_wrong, open_notebook_and_run_all, outputs, screenshot, wait_for_text
-from plump_teach.app import app_notebook
-from plump_teach.puzzles import NAMES, make_puzzle
-from plump_teach.widgets import PuzzleTrainer
+from plump_teach.classroom.app import app_notebook
+from plump_teach.puzzles.plump import NAMES, make_puzzle
+from plump_teach.ui.puzzle_widget import PuzzleTrainer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -35,8 +35,8 @@ def answer_wrong_then_right(page, widget, p, wrong_text, shot):
 
 
 def test_puzzle_notebook_in_jupyterlab(page, jupyterlab, request_log):
-    base = jupyterlab(NBS / "09_pussel.ipynb")
-    state = open_notebook_and_run_all(page, base, "09_pussel.ipynb")
+    base = jupyterlab(NBS / "pussel.ipynb")
+    state = open_notebook_and_run_all(page, base, "pussel.ipynb")
     assert not state["errors"], state
 
     dealer = outputs(page).filter(has_text="Givarens bud").filter(has_text="Uppgift 1 ").first

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from browser_helpers import screenshot
-from plump_teach.plump_rules import PlumpRules, RULE_PRESETS
-from plump_teach.teacher import (answer_key, blank_sheet_bismarck, blank_sheet_plump, lesson_plan, plan_pages,
+from plump_teach.engine.plump_rules import PlumpRules, RULE_PRESETS
+from plump_teach.course.teacher import (answer_key, blank_sheet_bismarck, blank_sheet_plump, lesson_plan, plan_pages,
                                  read_lessons, rule_sheet_bismarck, rule_sheet_plump, save_pack, worksheet)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]

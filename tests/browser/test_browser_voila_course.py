@@ -20,9 +20,9 @@ import pytest
 
 from browser_helpers import (assert_page_fits, plump_teach_server, outputs, right_and_wrong, screenshot, settle,
                              small_buttons, wait_for_outputs_rendered, wait_for_text)
-from plump_teach.course import no_code
-from plump_teach.lesson import PUPIL_LESSONS
-from plump_teach.puzzles import make_puzzle
+from plump_teach.course.build import no_code
+from plump_teach.course.catalogue import PUPIL_LESSONS
+from plump_teach.puzzles.plump import make_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

@@ -28,11 +28,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import json, sys
 sys.path.insert(0, LIB)
-from plump_teach.plump import PlumpGame
-from plump_teach.plump_rules import PlumpRules
-from plump_teach.play import Bid, BismarckState, PlumpState
-from plump_teach.bots import analyse_deal, hint, make_bot
-from plump_teach.bismarck import BismarckGame
+from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_rules import PlumpRules
+from plump_teach.engine.state import Bid, BismarckState, PlumpState
+from plump_teach.bots.players import analyse_deal, hint, make_bot
+from plump_teach.engine.bismarck import BismarckGame
 
 rules = PlumpRules(down_only=True)
 first = len(PlumpGame(["a", "b", "c"], rules).schedule) - 3
