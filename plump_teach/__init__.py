@@ -1,1 +1,55 @@
+"""plump_teach: kortspelen Plump och Bismarck, en svensk kurs och ett regelbibliotek.
+
+Det mesta som en app eller en bot behöver nås härifrån, som `chess.Board` i python-chess:
+
+    from plump_teach import PlumpGame, PlumpState, make_bot
+
+Namnen laddas först när de används (PEP 562), så `import plump_teach` är snabbt och drar inte in datorspelarna eller
+pusslen förrän de behövs. Allt här är ren Python (regelmotorn, datorspelarna och pusslen); widgetarna ligger i
+`plump_teach.ui` och klassrummet i `plump_teach.classroom`. Varje namn finns också i sin modul, i lagren
+`plump_teach.engine`, `.bots` och `.puzzles`; där står dokumentationen.
+"""
+from __future__ import annotations
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 __version__ = "0.1.0"
+
+# namn -> modulen (under plump_teach) där det skrivs
+_FRONT_DOOR = {
+    **dict.fromkeys(["Card", "Cards", "parse_card", "parse_cards", "PlumpTeachError", "CardError"], "engine.cards"),
+    **dict.fromkeys(["PlumpRules", "PlumpError", "RULE_PRESETS", "rule_preset", "legal_bids", "score",
+                     "deal_schedule"], "engine.plump_rules"),
+    **dict.fromkeys(["Bid", "PlayCard", "Discard", "ChooseMode", "Action"], "engine.actions"),
+    **dict.fromkeys(["PlumpDeal", "PlumpGame"], "engine.plump"),
+    **dict.fromkeys(["BismarckDeal", "BismarckGame", "BismarckError"], "engine.bismarck"),
+    **dict.fromkeys(["PlumpState", "BismarckState", "SeatView", "playout"], "engine.state"),
+    **dict.fromkeys(["ScoreKeeper", "load_protocol", "FileChanged"], "engine.scoresheet"),
+    **dict.fromkeys(["make_bot", "hint", "analyse_deal", "Bot", "Decision"], "bots.players"),
+    **dict.fromkeys(["make_puzzle", "Puzzle", "PUZZLE_KINDS"], "puzzles.plump"),
+}
+__all__ = sorted(_FRONT_DOOR)
+
+
+def __getattr__(name: str):
+    if name not in _FRONT_DOOR:
+        raise AttributeError(f"module 'plump_teach' has no attribute {name!r}")
+    value = getattr(import_module(f"plump_teach.{_FRONT_DOOR[name]}"), name)
+    globals()[name] = value          # nästa gång utan omväg
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr__
+    from .engine.cards import Card, Cards, parse_card, parse_cards, PlumpTeachError, CardError
+    from .engine.plump_rules import PlumpRules, PlumpError, RULE_PRESETS, rule_preset, legal_bids, score, deal_schedule
+    from .engine.actions import Bid, PlayCard, Discard, ChooseMode, Action
+    from .engine.plump import PlumpDeal, PlumpGame
+    from .engine.bismarck import BismarckDeal, BismarckGame, BismarckError
+    from .engine.state import PlumpState, BismarckState, SeatView, playout
+    from .engine.scoresheet import ScoreKeeper, load_protocol, FileChanged
+    from .bots.players import make_bot, hint, analyse_deal, Bot, Decision
+    from .puzzles.plump import make_puzzle, Puzzle, PUZZLE_KINDS

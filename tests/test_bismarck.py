@@ -337,7 +337,7 @@ def test_variant_discards_count_as_trick():
 
 
 def test_b8_worked_example_totals():
-    "The replay card by card is in nbs/07_bismarck.ipynb; here only the arithmetic of B8."
+    "The replay card by card is in nbs/08_bismarck.ipynb; here only the arithmetic of B8."
     assert bismarck_score("sang", [9, 5, 2], 0) == [1, 1, -2]
     assert [a + b for a, b in zip(bismarck_score("sang", [9, 5, 2], 0), bismarck_score("pass", [7, 3, 6], 1))] == [0, 2, -2]
 

@@ -25,7 +25,8 @@ from plump_teach.bots.players import (COSTLY_POINTS, LEVELS, STUDY_SAMPLES, Deci
                               public_reason, value_hand, distribution_text, ismcts_action, study_cards, _bismarck_replay,
                               discard_summary)
 from plump_teach.engine.cards import parse_card, parse_cards
-from plump_teach.engine.state import Bid, BismarckState, ChooseMode, Discard, PlayCard, PlumpState
+from plump_teach.engine.state import BismarckState, PlumpState
+from plump_teach.engine.actions import Bid, ChooseMode, Discard, PlayCard
 from plump_teach.engine.plump import PlumpDeal, PlumpGame
 from plump_teach.engine.plump_rules import PlumpError, PlumpRules
 

@@ -45,10 +45,11 @@ import pytest
 from plump_teach.engine.bismarck import BismarckGame
 from plump_teach.bots.players import make_bot
 from plump_teach.engine.cards import FULL_DECK, SUIT_NAMES, parse_card, parse_cards
-from plump_teach.engine.state import BismarckState, Discard, PlayCard, PlumpState
+from plump_teach.engine.state import BismarckState, PlumpState
+from plump_teach.engine.actions import Discard, PlayCard
 from plump_teach.engine.plump import PlumpGame
 from plump_teach.engine.plump_rules import PlumpError, PlumpRules, score
-from plump_teach.engine.state import Bid, ChooseMode
+from plump_teach.engine.actions import Bid, ChooseMode
 
 CARD = r"([♠♥♦♣](?:10|[2-9]|Kn|D|K|E))"
 CLAIMS = [

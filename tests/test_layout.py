@@ -133,8 +133,10 @@ def test_every_module_lives_in_a_layer():
 
 
 def test_no_import_points_up_a_layer():
+    # the front door (plump_teach/__init__.py) stands above the pure layers and may name what is in them, no more
+    top = LAYERS.index("puzzles")
     up = [f"{_name(p)}:{line} importerar {mod}" for p in _modules() for line, mod, _ in _imports(p)
-          if _layer(mod) is not None and _layer(mod) > _layer(_name(p))]
+          if _layer(mod) is not None and _layer(mod) > (top if p == PACKAGE / "__init__.py" else _layer(_name(p)))]
     assert not up, "Import uppåt i lagren:\n" + "\n".join(up)
 
 

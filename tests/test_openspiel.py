@@ -28,7 +28,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from plump_teach.engine.cards import Card  # noqa: E402
-from plump_teach.engine.plump import PlumpDeal, PlumpRules  # noqa: E402
+from plump_teach.engine.plump import PlumpDeal
+from plump_teach.engine.plump_rules import PlumpRules   # noqa: E402
 
 OS_SUITS = ("♣", "♦", "♠", "♥")  # OpenSpiel's suit order: C, D, S, H
 OS_RANKS = "23456789TJQKA"

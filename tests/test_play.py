@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from plump_teach.engine.bismarck import BismarckError, BismarckGame
 from plump_teach.engine.cards import DECK_IDS, SUITS, card_from_id, parse_card, parse_cards
-from plump_teach.engine.state import (Bid, BismarckState, ChooseMode, Discard, PlayCard, PlumpState, playout)
+from plump_teach.engine.state import BismarckState, PlumpState, playout
+from plump_teach.engine.actions import Bid, ChooseMode, Discard, PlayCard
 from plump_teach.engine.plump import PlumpDeal, PlumpGame
 from plump_teach.engine.plump_rules import PlumpError, PlumpRules, deal_schedule
 

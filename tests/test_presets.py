@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from plump_teach.engine.plump import PlumpGame, PlumpRules, PlumpError
+from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_rules import PlumpRules, PlumpError
 from plump_teach.engine.plump_rules import RULE_PRESETS, rule_preset, draw_for_dealer, hit_points, forehand
 
 NAMES = ["Anna", "Bo", "Cissi", "Dan", "Erik", "Fia"]

@@ -5,7 +5,8 @@ from dataclasses import fields
 
 import pytest
 
-from plump_teach.engine.plump import PlumpGame, PlumpRules, PlumpError, score, deal_schedule
+from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_rules import PlumpRules, PlumpError, score, deal_schedule
 from plump_teach.engine.scoresheet import ScoreKeeper, load_protocol
 from plump_teach.ui.keeper import ProtocolWidget
 

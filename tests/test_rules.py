@@ -5,7 +5,8 @@ Each test names the rule it pins down and would fail if the engine got that rule
 import pytest
 
 from plump_teach.engine.cards import parse_cards, FULL_DECK
-from plump_teach.engine.plump import PlumpDeal, PlumpGame, PlumpRules, PlumpError, deal_schedule
+from plump_teach.engine.plump import PlumpDeal, PlumpGame
+from plump_teach.engine.plump_rules import PlumpRules, PlumpError, deal_schedule
 from plump_teach.engine.plump_rules import turns_no_card
 
 NAMES = ["Anna", "Bo", "Cissi", "Dan"]

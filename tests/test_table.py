@@ -23,7 +23,7 @@ from plump_teach.engine.bismarck import BismarckGame
 from plump_teach.ui.lesson import example_start
 from plump_teach.engine.plump import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules
-from plump_teach.engine.state import ChooseMode
+from plump_teach.engine.actions import ChooseMode
 from plump_teach.engine.names import esc
 from plump_teach.ui.table import SAVE_FOLDER_ENV, BismarckTable, PlayTable, read_table, table_dict, table_style, you_text, _percent
 

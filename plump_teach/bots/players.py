@@ -19,7 +19,8 @@ from ..engine.names import and_list, genitive, signed_points
 from ..engine.plump import PlumpDeal, PlumpGame
 from ..engine.bismarck import (BismarckError, MODES, mode_words, suit_lengths, honour_points, long_suit, mode_hint, smart_discard,
                        normal_tricks, bismarck_score, DISCARDS, BismarckDeal, BismarckGame)
-from ..engine.state import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState, SeatView, playout
+from ..engine.state import PlumpState, BismarckState, SeatView, playout
+from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 
 # %% auto #0
 __all__ = ['LEVELS', 'LENGTH', 'ONE_CARD_SAMPLES', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'BID_SAMPLES', 'CARD_WORK',

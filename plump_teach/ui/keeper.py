@@ -12,7 +12,7 @@ from urllib.parse import quote
 import ipywidgets as W
 from ..engine.methods import patch
 from ..engine.cards import cards_html
-from ..engine.plump import PlumpRules, PlumpError
+from ..engine.plump_rules import PlumpRules, PlumpError
 from ..engine.plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS, draw_for_dealer, player_count
 from ..engine.scoresheet import ScoreKeeper, FileChanged, load_protocol, as_path
 from ..engine.names import clean_name, esc, genitive

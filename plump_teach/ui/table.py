@@ -26,7 +26,8 @@ from ..engine.bismarck import (FORMAT as BISMARCK_FORMAT, BismarckGame, Bismarck
 from ..engine.saving import parse_saved
 from ..engine.scoresheet import write_file, as_path, digest, file_key, shown_path
 from .keeper import free_path, files_url
-from ..engine.state import Bid, PlayCard, Discard, ChooseMode, PlumpState, BismarckState
+from ..engine.state import PlumpState, BismarckState
+from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from ..bots.players import make_bot, hint, analyse_deal, own_puzzles, distribution_text, public_reason, LEVELS
 from ..bots.players import signed_decimal
 from ..engine.bismarck import mode_words

@@ -86,7 +86,7 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 
 from oh_hell_mirror import MirroredDeal, os_to_action, random_deal  # noqa: E402
-from plump_teach.engine.state import Bid  # noqa: E402
+from plump_teach.engine.actions import Bid  # noqa: E402
 
 try:
     from plump_teach.bots import players as our_bots   # written in nbs/20_datorspelare.ipynb
@@ -333,7 +333,8 @@ HINT_SCRIPT = """
 import json, random, sys, time
 sys.path.insert(0, LIB)
 from plump_teach.engine.plump import PlumpDeal
-from plump_teach.engine.state import PlumpState, Bid
+from plump_teach.engine.state import PlumpState
+from plump_teach.engine.actions import Bid
 from plump_teach.engine.cards import FULL_DECK
 from plump_teach.bots.players import hint
 

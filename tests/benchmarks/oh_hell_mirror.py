@@ -21,8 +21,10 @@ import re
 import pyspiel
 
 from plump_teach.engine.cards import Card
-from plump_teach.engine.state import Bid, PlayCard, PlumpState
-from plump_teach.engine.plump import PlumpDeal, PlumpRules
+from plump_teach.engine.state import PlumpState
+from plump_teach.engine.actions import Bid, PlayCard
+from plump_teach.engine.plump import PlumpDeal
+from plump_teach.engine.plump_rules import PlumpRules
 
 OS_SUITS = ("♣", "♦", "♠", "♥")   # OpenSpiel's suit order
 BID_OFFSET = 52

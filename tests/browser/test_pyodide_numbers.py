@@ -30,7 +30,8 @@ import json, sys
 sys.path.insert(0, LIB)
 from plump_teach.engine.plump import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules
-from plump_teach.engine.state import Bid, BismarckState, PlumpState
+from plump_teach.engine.state import BismarckState, PlumpState
+from plump_teach.engine.actions import Bid
 from plump_teach.bots.players import analyse_deal, hint, make_bot
 from plump_teach.engine.bismarck import BismarckGame
 
