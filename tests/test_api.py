@@ -99,3 +99,19 @@ def test_the_readme_library_examples_run_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
+
+
+def test_load_reads_every_kind_of_saved_file_the_course_writes(tmp_path):
+    "`load` knows a Plump game, a Bismarck game, a score sheet and the table's file (which holds a game)."
+    from plump_teach import ScoreKeeper, load
+    from plump_teach.ui.table import table_dict
+    plump, bismarck = PlumpGame(["Anna", "Bo"], seed=1), BismarckGame(["Anna", "Björn", "Cecilia"], seed=2)
+    plump.apply(Bid(1))
+    keeper = ScoreKeeper(["Anna", "Bo", "Cissi"]).bid("Bo", 2)
+    for saved, expected in ((plump.to_json(), plump), (bismarck.to_dict(), bismarck),
+                            (json.dumps(table_dict(bismarck, humans=(1,))), bismarck)):
+        assert load(saved) == expected
+    (tmp_path / "protokoll.json").write_text(keeper.to_json(), encoding="utf-8")
+    assert load(tmp_path / "protokoll.json").to_dict() == keeper.to_dict()
+    with pytest.raises(PlumpTeachError, match="ingen sparfil från plump_teach"):
+        load('{"format": "plump_teach.Okänd", "version": 1}')

@@ -24,6 +24,7 @@ from ..engine.plump_rules import (PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RU
 from ..engine.bismarck import (FORMAT as BISMARCK_FORMAT, BismarckGame, BismarckError, MODES, MODE_TEXT, mode_label, normal_tricks,
                                   DISCARDS)
 from ..engine.saving import parse_saved
+from ..engine.files import TABLE_FORMAT
 from ..engine.scoresheet import write_file, as_path, digest, file_key, shown_path
 from .keeper import free_path, files_url
 from ..engine.state import PlumpState, BismarckState
@@ -35,10 +36,10 @@ from ..engine.names import signed_points
 from ..course.results import RESULTS_ENV, current_recorder, register
 
 # %% auto #0
-__all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'CARD_WIDTH', 'CARD_HEIGHT', 'TABLE_FORMAT', 'TABLE_VERSION', 'SAVE_FOLDER_ENV',
-           'SHORT_GAME', 'CUSTOM', 'default_names', 'turn_owner', 'you_text', 'card_class', 'table_style', 'table_dict',
-           'read_table', 'pace_slider', 'PlayTable', 'swap_children', 'saved_kind', 'saved_tables', 'unfinished_table',
-           'game_where', 'BismarckTable', 'distribution_html', 'analysis_html', 'mode_values_html']
+__all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'CARD_WIDTH', 'CARD_HEIGHT', 'TABLE_VERSION', 'SAVE_FOLDER_ENV', 'SHORT_GAME',
+           'CUSTOM', 'default_names', 'turn_owner', 'you_text', 'card_class', 'table_style', 'table_dict', 'read_table',
+           'pace_slider', 'PlayTable', 'swap_children', 'saved_kind', 'saved_tables', 'unfinished_table', 'game_where',
+           'BismarckTable', 'distribution_html', 'analysis_html', 'mode_values_html']
 
 # %% ../../nbs/58_spelbordet.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
@@ -128,7 +129,7 @@ def _event_loop():
     return None
 
 # %% ../../nbs/58_spelbordet.ipynb #f042c347
-TABLE_FORMAT, TABLE_VERSION = "plump_teach.PlayTable", 1
+TABLE_VERSION = 1   # spelbordets fil; formatets namn (TABLE_FORMAT) står i plump_teach.engine.files, som läser vilken sparfil som helst
 _GAMES = {PlumpGame: 'plump', BismarckGame: 'bismarck'}
 _BY_FORMAT = {PLUMP_FORMAT: PlumpGame, BISMARCK_FORMAT: BismarckGame}   # spelets format i filen -> klassen
 
