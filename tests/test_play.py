@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -185,3 +187,72 @@ def test_bismarck_state_follows_the_deal(seed, short):
                 game.choose_mode(seat, a.mode, a.trump)
             else: game.play(seat, a.card)
         assert game.deals[-1].points() == state.returns()
+
+
+# --------------------------------------------------------------------------- copy on write, lazy views (issue 28)
+
+def _snapshot(st):
+    return (st.phase, st.to_act, [list(st.hand(s)) for s in range(st.n)], list(st.taken), list(st.trick),
+            len(st.history), list(st.actions))
+
+
+@pytest.mark.parametrize("game", ["plump", "bismarck"])
+def test_clones_share_the_deal_until_one_of_them_moves(game):
+    "A clone and its original stay independent whichever moves first, through chains of clones, moves and undos."
+    rng = random.Random(7)
+    st = PlumpState.new(players=4, cards=6, seed=3) if game == "plump" else BismarckState.new(seed=3)
+    for _ in range(60):
+        if st.is_terminal(): break
+        before = _snapshot(st)
+        a, b = st.clone(), st.clone()
+        c = a.clone()
+        a.apply(rng.choice(a.legal_actions()))
+        assert _snapshot(st) == before and _snapshot(b) == before and _snapshot(c) == before
+        if not c.is_terminal():
+            c.apply(rng.choice(c.legal_actions()))
+            c.undo()
+            assert _snapshot(c) == before
+        st.apply(rng.choice(st.legal_actions()))
+        assert _snapshot(b) == before                   # the original moved after cloning: the clone is untouched
+        b.apply(rng.choice(b.legal_actions()))
+        b.undo()
+        assert _snapshot(b) == before
+
+
+@pytest.mark.parametrize("game", ["plump", "bismarck"])
+def test_a_view_keeps_what_the_seat_saw_when_it_was_made(game):
+    rng = random.Random(2)
+    st = PlumpState.new(players=3, cards=8, seed=5) if game == "plump" else BismarckState.new(seed=5)
+    for _ in range(12 if game == "plump" else 9): st.apply(rng.choice(st.legal_actions()))
+    seat = st.to_act
+    v = st.view(seat)
+    seen = (list(v.hand), list(v.trick), len(v.history), list(v.legal_actions()), list(v.unseen), v.info_key())
+    for _ in range(5): st.apply(rng.choice(st.legal_actions()))          # the state goes on; the view does not
+    assert (list(v.hand), list(v.trick), len(v.history), list(v.legal_actions()), list(v.unseen), v.info_key()) == seen
+
+
+@pytest.mark.parametrize("game", ["plump", "bismarck"])
+def test_the_information_key_is_what_the_seat_knows(game):
+    rng = random.Random(4)
+    st = PlumpState.new(players=4, cards=7, seed=8) if game == "plump" else BismarckState.new(seed=8)
+    for _ in range(20): st.apply(rng.choice(st.legal_actions()))
+    seat = st.to_act
+    v = st.view(seat)
+    key = v.info_key()
+    assert hash(key) == hash(v.info_key())
+    for _ in range(10):                                   # other cards in the other hands: the same information set
+        other = v.sample(rng)
+        assert other.view(seat).info_key() == key
+    assert st.view((seat + 1) % st.n).info_key() != key
+    st.apply(rng.choice(st.legal_actions()))
+    assert st.view(seat).info_key() != key
+
+
+def test_the_information_key_tells_apart_what_the_seat_holds_and_nothing_else():
+    "Swap one card between Anna (seat 0) and Bo (seat 1): Anna's and Bo's keys change, Cissi's (seat 2) does not."
+    from plump_teach.engine.plump import PlumpDeal
+    one = PlumpDeal(3, ["♠E ♥2 ♦5", "♣K ♦3 ♠9", "♥E ♠2 ♣7"], trump_card="♥9", dealer=2)
+    two = PlumpDeal(3, ["♣K ♥2 ♦5", "♠E ♦3 ♠9", "♥E ♠2 ♣7"], trump_card="♥9", dealer=2)
+    a, b = PlumpState.from_deal(one), PlumpState.from_deal(two)
+    assert a.view(0).info_key() != b.view(0).info_key() and a.view(1).info_key() != b.view(1).info_key()
+    assert a.view(2).info_key() == b.view(2).info_key()

@@ -7,7 +7,8 @@ Docs: https://plump-teach.github.io/plump_teach/spellage.html.md"""
 # %% ../../nbs/10_spellage.ipynb #d6ed2d6f
 from __future__ import annotations
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from .methods import patch
 from .cards import Card, Cards, SUITS, DECK_IDS, card_from_id, sort_hand
 from .tricks import TrickPlay, follow_options, beats, split_suits
@@ -38,6 +39,7 @@ class _State:
 
     def __init__(self, deal):
         self.deal, self.actions = _copy_deal(deal), []
+        self._owned = True     # givens kopia är bara den här lägets; annars delas den med en klon tills någon gör ett drag
 
     @classmethod
     def from_deal(cls, deal):
@@ -55,11 +57,18 @@ class _State:
         return cls(game.deal)
 
     def clone(self):
-        "En billig, oberoende kopia av läget (för sökning och simulering)."
+        """En billig, oberoende kopia av läget (för sökning och simulering). Kopian och originalet delar given tills
+        ett av dem gör ett drag; det som ändras kopierar då given först (kopiering vid skrivning)."""
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
-        new.deal, new.actions = _copy_deal(self.deal), list(self.actions)
+        new.actions = list(self.actions)
+        self._owned = new._owned = False
         return new
+
+    def _own(self):
+        "Se till att given bara är det här lägets innan något i den ändras."
+        if not self._owned:
+            self.deal, self._owned = _copy_deal(self.deal), True
 
     names = property(lambda self: list(self.deal.names))
     dealer = property(lambda self: self.deal.dealer)
@@ -89,6 +98,7 @@ class _State:
         if not isinstance(action, ACTION_TYPES):
             raise self.error(f"Ett drag är Bid, PlayCard, Discard eller ChooseMode, inte {type(action).__name__}.")
         if self.deal.phase == 'done': raise self.error("Given är slut; inga fler drag tas emot.")
+        self._own()
         self._apply(action)
         self.actions.append(action)
         return self
@@ -96,6 +106,7 @@ class _State:
     def undo(self):
         "Ta tillbaka det senaste draget."
         if not self.actions: raise self.error("Inget drag är gjort i det här läget, så inget kan tas tillbaka.")
+        self._own()
         self._undo(self.actions.pop())
         return self
 
@@ -107,7 +118,9 @@ class _State:
         self.tricks_undo()
         self.deal.phase = 'playing'
 
-    def tricks_undo(self): self.deal.tricks.undo()
+    def tricks_undo(self):
+        self._own()
+        self.deal.tricks.undo()
 
     def __repr__(self):
         return f"{type(self).__name__}({self.phase}, i tur: {self.to_act}, drag: {len(self.actions)})"
@@ -341,10 +354,14 @@ def deal_unseen(cards: list[int], caps: list[int], masks: list[int], only: dict 
     return out
 
 # %% ../../nbs/10_spellage.ipynb #ab28d31e
-@dataclass
+@dataclass(eq=False)
 class SeatView:
     """Det en spelare får se: sin egen hand, budet, korten som har spelats, trumfen. De andra händerna syns inte;
-    de finns bara som osedda kort (`unseen`) som `sample` kan dela ut på nytt."""
+    de finns bara som osedda kort (`unseen`) som `sample` kan dela ut på nytt.
+
+    Synen görs många gånger i varje sökning, så den räknar bara ut det billiga direkt. Handen, sticken, de osedda
+    korten, färgerna som saknas och de tillåtna dragen räknas först när någon frågar efter dem, ur en egen kopia av
+    läget (`_state`): synen ändras inte när läget sedan ändras."""
     game: str                     # 'plump' eller 'bismarck'
     seat: int                     # platsen vars syn det här är
     n: int
@@ -358,27 +375,81 @@ class SeatView:
     trump: str | None
     trump_card: Card | None
     mode: str | None
-    hand: Cards                   # egna kort (tom under budgivningen med kortet i pannan, P15)
-    others: dict                  # plats -> kort som syns med kortet i pannan (P15), annars tomt
     bids: list | None             # Plump: bud per plats (None = inte bjudit, eller dolt när alla bjuder samtidigt)
     taken: list
-    trick: Cards
     leader: int | None
-    history: list
     hand_sizes: list
-    unseen: Cards                 # kort som platsen inte har sett: andras händer, talongen, andras bortlagda kort
-    voids: list                   # per plats: färgerna som platsen har visat att den saknar
     upcards: Cards | None = None  # Bismarck: de fyra uppvända korten, som förhand tog upp (B2)
-    discards: Cards | None = None # Bismarck: förhands egna bortlagda kort (bara i förhands syn)
     modes: tuple | None = None    # Bismarck: spelsätten som förhand får välja i given (B5); alla ser dem
     game_deal: tuple | None = None  # Bismarck: ('full' eller 'short', giv från 0) när given hör till ett parti
-    _legal: list | None = None
-    _skeleton: object = None      # läget utan de dolda korten, som `sample` fyller i
-    _slots: tuple = ()
+    _state: object = field(default=None, repr=False)   # en egen kopia av läget när synen gjordes
+    _visible: tuple = ()          # Plump: platserna vars kort platsen ser (sina egna, och de andras i pannan, P15)
+
+    @cached_property
+    def hand(self) -> Cards:
+        "Egna kort (tom under budgivningen med kortet i pannan, P15)."
+        if self.game == 'bismarck': return self._state.hand(self.seat)
+        return self._state.deal.hand(self.seat) if self.seat in self._visible else Cards()
+
+    @cached_property
+    def others(self) -> dict:
+        "Plats -> kort som syns med kortet i pannan (P15), annars tomt."
+        return {s: self._state.deal.hand(s) for s in self._visible if s != self.seat}
+
+    @cached_property
+    def trick(self) -> Cards:
+        "Sticket som pågår, utspelet först."
+        return self._state.deal.trick
+
+    @cached_property
+    def history(self) -> list:
+        "De färdiga sticken: (den som spelade ut, korten i spelordning, vinnaren)."
+        return self._state.deal.history
+
+    @cached_property
+    def discards(self) -> Cards | None:
+        "Bismarck: förhands egna bortlagda kort, också de som är valda men inte lagda (bara i förhands syn)."
+        if self.game != 'bismarck' or self.seat != self.forehand: return None
+        d = self._state.deal
+        return d.discards if d.discards is not None else Cards(self._state.pending)
+
+    @cached_property
+    def _basis(self) -> tuple:
+        "(osedda kort-id, färgmasker per plats, underlaget för `sample`, läget utan de dolda korten)."
+        return _plump_basis(self) if self.game == 'plump' else _bismarck_basis(self)
+
+    @cached_property
+    def unseen(self) -> Cards:
+        "Kort som platsen inte har sett: andras händer, talongen, andras bortlagda kort."
+        return sort_hand(map(card_from_id, self._basis[0]))
+
+    @cached_property
+    def voids(self) -> list:
+        "Per plats: färgerna som platsen har visat att den saknar."
+        return [frozenset(SUITS[i] for i in range(4) if m >> i & 1) for m in self._basis[1]]
+
+    _slots = property(lambda self: self._basis[2])
+    _skeleton = property(lambda self: self._basis[3])
+
+    @cached_property
+    def _legal(self) -> list | None:
+        return self._state.legal_actions() if self.to_act == self.seat else None
 
     def legal_actions(self) -> list:
         "De tillåtna dragen, när det är den här platsens tur (annars en tom lista)."
         return list(self._legal) if self.to_act == self.seat and self._legal else []
+
+    def info_key(self) -> tuple:
+        """Allt platsen vet, som en nyckel som går att hasha: två syner med samma nyckel går inte att skilja åt för
+        spelaren (samma informationsmängd, som i OpenSpiel). Till exempel en nyckel i en sökning med ISMCTS."""
+        d = self._state.deal
+        ids = lambda cards: tuple(c.id for c in cards)
+        hist = tuple((l, tuple(t), w) for l, t, w in d.tricks.history)
+        return (self.game, self.seat, self.phase, self.to_act, self.trump, self.mode,
+                None if self.trump_card is None else self.trump_card.id, ids(self.hand),
+                tuple((s, ids(h)) for s, h in sorted(self.others.items())),
+                None if self.bids is None else tuple(self.bids), hist, self.leader, tuple(d.tricks.trick),
+                None if self.discards is None else ids(self.discards), self.modes)
 
     def sample(self, rng: random.Random | None = None):
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna
@@ -388,6 +459,7 @@ class SeatView:
         seats, caps, masks, only, unseen, up = self._slots
         piles = deal_unseen(unseen, caps, masks, only, rnd)
         st = self._skeleton.clone()
+        st._own()
         hands = st.deal.tricks.hands
         for s, pile in zip(seats, piles):
             if s >= 0: hands[s] = pile
@@ -424,6 +496,7 @@ def _hide(state, hidden: list[int]):
     synliga händerna står i kortens ordning, så att en simulering beror bara på vad platsen vet och inte på i vilken
     ordning korten delades ut (ett läge som spelas om ur en sparad giv ger samma provgivar)."""
     sk = state.clone()
+    sk._own()
     sk.actions = []
     hands = sk.deal.tricks.hands
     for s in range(len(hands)): hands[s] = [] if s in hidden else sorted(hands[s])
@@ -434,14 +507,23 @@ def _ids(cards) -> set[int]: return {c.id for c in cards}
 
 def _plump_view(state: PlumpState, seat: int) -> SeatView:
     _check_view_seat(state, seat)
-    d, tp = state.deal, state.deal.tricks
+    d = state.deal
     seen = visible_seats(seat, d.n, d.cards, d.rules)
     # P15: korten som platsen såg under budgivningen (de andras, i pannan) är sedda hela given, och när spelet
     # börjar har platsen sitt eget kort i handen
-    vis = seen if d.phase == 'bidding' else sorted({seat, *seen})
-    hand = d.hand(seat) if seat in vis else Cards()
-    others = {s: d.hand(s) for s in vis if s != seat}
-    known = set(_played_ids(tp)) | _ids(hand) | {c.id for h in others.values() for c in h}
+    vis = tuple(seen) if d.phase == 'bidding' else tuple(sorted({seat, *seen}))
+    bids = list(d.bids)
+    if d.rules.simultaneous_bids and d.phase == 'bidding': bids = [b if s == seat else None for s, b in enumerate(bids)]
+    return SeatView('plump', seat, d.n, d.cards, d.rules, list(d.names), d.dealer, state.forehand, d.phase, d.to_act,
+                    d.trump, d.trump_card, None, bids, list(d.taken), d.leader, [len(h) for h in d.tricks.hands],
+                    _state=state.clone(), _visible=vis)
+
+def _plump_basis(view: SeatView) -> tuple:
+    state = view._state
+    d, tp = state.deal, state.deal.tricks
+    vis = view._visible
+    known = set(_played_ids(tp))
+    for s in vis: known.update(tp.hands[s])
     whole_deck = d.n * d.cards == 52     # ingen talong: trumfkortet blandades in igen (P8) och kan sitta på vilken hand som helst
     if d.trump_card is not None and not whole_deck: known.add(d.trump_card.id)
     unseen = [c for c in DECK_IDS if c not in known]
@@ -449,22 +531,20 @@ def _plump_view(state: PlumpState, seat: int) -> SeatView:
     caps = [len(tp.hands[s]) for s in hidden]
     masks = _void_masks(tp, d.rules.must_trump)
     slots = ([*hidden, -1], [*caps, len(unseen) - sum(caps)], [*(masks[s] for s in hidden), 0], {}, unseen, set())
-    bids = list(d.bids)
-    if d.rules.simultaneous_bids and d.phase == 'bidding': bids = [b if s == seat else None for s, b in enumerate(bids)]
-    return SeatView('plump', seat, d.n, d.cards, d.rules, list(d.names), d.dealer, state.forehand, d.phase, d.to_act,
-                    d.trump, d.trump_card, None, hand, others, bids, list(d.taken), d.trick, d.leader, d.history,
-                    [len(h) for h in tp.hands], sort_hand(map(card_from_id, unseen)),
-                    [frozenset(SUITS[i] for i in range(4) if m >> i & 1) for m in masks],
-                    _legal=state.legal_actions() if d.to_act == seat else None,
-                    _skeleton=_hide(state, hidden), _slots=slots)
+    return unseen, masks, slots, _hide(state, hidden)
 
 def _bismarck_view(state: BismarckState, seat: int) -> SeatView:
     _check_view_seat(state, seat)
+    d = state.deal
+    return SeatView('bismarck', seat, 3, 16, None, list(d.names), d.dealer, d.forehand, d.phase, d.to_act, d.trump,
+                    None, d.mode, None, list(d.taken), d.leader, [len(state.hand(s)) for s in range(3)],
+                    upcards=d.upcards, modes=tuple(d.modes), game_deal=d.game_deal, _state=state.clone())
+
+def _bismarck_basis(view: SeatView) -> tuple:
+    state, seat = view._state, view.seat
     d, tp, fh = state.deal, state.deal.tricks, state.deal.forehand
-    hand = state.hand(seat)
     mine = seat == fh
-    discards = (d.discards if d.discards is not None else Cards(state.pending)) if mine else None
-    known = set(_played_ids(tp)) | _ids(hand) | (_ids(discards) if mine else set())
+    known = set(_played_ids(tp)) | _ids(view.hand) | (_ids(view.discards) if mine else set())
     unseen = [c for c in DECK_IDS if c not in known]
     hidden = [s for s in range(3) if s != seat]
     masks = _void_masks(tp, False)
@@ -479,15 +559,9 @@ def _bismarck_view(state: BismarckState, seat: int) -> SeatView:
     if not mine:
         sk.pending = []
         if d.discards is not None: sk.deal.discards = Cards()
-    sizes = [len(state.hand(s)) for s in range(3)]
-    return SeatView('bismarck', seat, 3, 16, None, list(d.names), d.dealer, fh, d.phase, d.to_act, d.trump, None,
-                    d.mode, hand, {}, None, list(d.taken), d.trick, d.leader, d.history, sizes,
-                    sort_hand(map(card_from_id, unseen)),
-                    [frozenset(SUITS[i] for i in range(4) if m >> i & 1) for m in masks],
-                    upcards=d.upcards, discards=discards, modes=tuple(d.modes), game_deal=d.game_deal,
-                    _legal=state.legal_actions() if d.to_act == seat else None,
-                    _skeleton=sk, _slots=(seats, caps, [*(masks[s] if s >= 0 else 0 for s in seats)], only, unseen,
-                                          {c.id for c in d.upcards}))
+    slots = (seats, caps, [*(masks[s] if s >= 0 else 0 for s in seats)], only, unseen, {c.id for c in d.upcards})
+    return unseen, masks, slots, sk
+
 
 # %% ../../nbs/10_spellage.ipynb #4a3b5bc2
 class PlayoutContext:

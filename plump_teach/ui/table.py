@@ -129,7 +129,7 @@ def _event_loop():
     return None
 
 # %% ../../nbs/58_spelbordet.ipynb #f042c347
-TABLE_VERSION = 1   # spelbordets fil; formatets namn (TABLE_FORMAT) står i plump_teach.engine.files, som läser vilken sparfil som helst
+TABLE_VERSION = 1   # spelbordets fil; formatets namn (TABLE_FORMAT) står i `plump_teach.engine.files`, som läser vilken sparfil som helst
 _GAMES = {PlumpGame: 'plump', BismarckGame: 'bismarck'}
 _BY_FORMAT = {PLUMP_FORMAT: PlumpGame, BISMARCK_FORMAT: BismarckGame}   # spelets format i filen -> klassen
 

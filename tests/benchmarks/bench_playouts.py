@@ -9,8 +9,9 @@ The two are measured in alternating rounds; the median round counts.
 
 A second table measures what a bot does many times per decision, from one
 position in the middle of a deal (bids made, two tricks played): copying the
-state (plump_teach.engine.state's clone, copy.deepcopy of a PlumpDeal, OpenSpiel's
-clone), dealing the unseen cards from one seat's view, and playing the position
+state (plump_teach.engine.state's clone, which shares the deal until a move, so
+also clone + one card; copy.deepcopy of a PlumpDeal; OpenSpiel's clone), one
+seat's view, dealing the unseen cards from it, and playing the position
 to the end with random cards (plump_teach.engine.state.playout; OpenSpiel: clone and
 random actions to the terminal state), next to a whole random playout.
 """
@@ -136,11 +137,16 @@ def main():
     # From one position, as a bot searching a decision does it many times.
     state, os_state = position()
     view = state.view(state.to_act)
+    first_card, os_first = state.legal_actions()[0], os_state.legal_actions()[0]
     rng = random.Random(2)
     tasks = {
         "plump_teach clone (PlumpState.clone)": lambda r: state.clone(),
         "copy.deepcopy of the PlumpDeal": lambda r: copy.deepcopy(state.deal),
         "OpenSpiel clone": lambda r: os_state.clone(),
+        "plump_teach clone + one card (copy made at the move)": lambda r: state.clone().apply(first_card),
+        "OpenSpiel clone + one card": lambda r: os_state.clone().apply_action(os_first),
+        "plump_teach view (what one seat sees)": lambda r: state.view(state.to_act),
+        "plump_teach view + sample": lambda r: state.view(state.to_act).sample(r),
         "plump_teach view.sample (unseen cards dealt)": lambda r: view.sample(r),
         "plump_teach playout from the position": lambda r: playout(state, r),
         "plump_teach sample + playout": lambda r: playout(view.sample(r), r),
@@ -159,6 +165,9 @@ def main():
     print(f"  clone vs deepcopy: {med['plump_teach clone (PlumpState.clone)'] / med['copy.deepcopy of the PlumpDeal']:.0f}x; "
           f"playout from the position vs OpenSpiel clone + random: "
           f"{med['plump_teach playout from the position'] / med['OpenSpiel clone + random to the end']:.2f}x; "
+          f"clone vs OpenSpiel clone: {med['plump_teach clone (PlumpState.clone)'] / med['OpenSpiel clone']:.2f}x "
+          f"(the deal is shared until a move; with one card: "
+          f"{med['plump_teach clone + one card (copy made at the move)'] / med['OpenSpiel clone + one card']:.2f}x); "
           f"vs a whole random_playout: "
           f"{med['plump_teach playout from the position'] / med['plump_teach random_playout (whole deal)']:.2f}x")
 
