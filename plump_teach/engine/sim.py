@@ -7,13 +7,13 @@ Docs: https://plump-teach.github.io/plump_teach/simulering.html.md"""
 # %% ../../nbs/09_simulering.ipynb #87931993
 from __future__ import annotations
 import random
-from .cards import DECK_IDS, card_from_id
+from .cards import DECK_IDS, Cards, card_from_id
 from .tricks import follow_options, beats, split_suits, suit_index
 from .plump_rules import (PlumpRules, PlumpError, bid_options, hit_points, bidding_order,
                                      first_leader, deal_ids, trump_suit, player_count, shown_value)
 
 # %% auto #0
-__all__ = ['partial_shuffle', 'random_playout']
+__all__ = ['partial_shuffle', 'PlayoutContext', 'play_to_end', 'random_playout']
 
 # %% ../../nbs/09_simulering.ipynb #84acd28c
 def partial_shuffle(deck: list[int], need: int, rnd) -> list[int]:
@@ -23,6 +23,59 @@ def partial_shuffle(deck: list[int], need: int, rnd) -> list[int]:
         j = i + int(rnd() * (m - i))
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+# %% ../../nbs/09_simulering.ipynb #da078bfb
+class PlayoutContext:
+    """Det en spelstrategi får veta under en snabb simulering (`playout`). Fälten ändras medan given spelas:
+    `trick` är sticket som pågår (kort-id, utspelet först) och `hands[plats][färg]` korten som är kvar."""
+    __slots__ = ('n', 'cards', 'rules', 'mode', 'trump', 'must_trump', 'bids', 'taken', 'hands', 'trick', 'leader',
+                 'gone', 'cards_left', 'rnd')
+    def __init__(self, **kw):
+        for k in self.__slots__: setattr(self, k, kw.get(k))
+
+_ORDERS = {n: [[(lead + i) % n for i in range(n)] for lead in range(n)] for n in range(2, 7)}   # medsols från utspelet
+
+def play_to_end(ctx: PlayoutContext, policy=None) -> list[int]:
+    """Spela sticken till slut ur `ctx` (sticket som pågår först) och svara med tagna stick per plats. Utan `policy`
+    slumpas korten; med den väljer `policy(seat, legal, ctx)` ett kort-id bland de tillåtna, och ett annat kort vägras."""
+    n, trump, must, hands, taken, rnd = ctx.n, ctx.trump, ctx.must_trump, ctx.hands, ctx.taken, ctx.rnd
+    trick, leader, left, orders = ctx.trick, ctx.leader, ctx.cards_left, _ORDERS[ctx.n]
+    while left > 0 or trick:                         # `left`: kort kvar hos den som spelar ut (efter ett helt stick har alla lika många)
+        led = best = win = None
+        seats = orders[leader]
+        if trick:                                    # sticket som redan pågår (bara i början)
+            for i, c in enumerate(trick):
+                if i == 0: led, best, win = c >> 4, c, leader
+                elif beats(c, best, trump): best, win = c, (leader + i) % n
+            seats = seats[len(trick):]
+        for seat in seats:
+            h = hands[seat]
+            opts = follow_options(h, led, trump, must)
+            if policy is None:
+                if opts is None:                     # vilket kort som helst: alla `left` kort i handen lika troliga
+                    r = int(rnd() * left)
+                    for opts in h:
+                        if r < len(opts): break
+                        r -= len(opts)
+                    c = opts.pop(r)
+                else: c = opts.pop(int(rnd() * len(opts)))
+            else:
+                legal = list(opts) if opts is not None else [x for s in h for x in s]
+                c = policy(seat, legal, ctx)
+                if c not in legal:
+                    raise PlumpError(f"policy gav kortet {c!r}, men plats {seat + 1} får bara lägga "
+                                     f"{Cards(map(card_from_id, legal))} (P10).")
+                h[c >> 4].remove(c)
+                ctx.gone.add(c)
+            trick.append(c)
+            if led is None: led, best, win = c >> 4, c, seat
+            elif beats(c, best, trump): best, win = c, seat
+        taken[win] += 1
+        ctx.leader = leader = win
+        trick.clear()
+        ctx.cards_left = left = left - 1
+    return taken
+
 
 # %% ../../nbs/09_simulering.ipynb #974dab3a
 def random_playout(rng: random.Random, players: int = 4, cards: int = 10, rules: PlumpRules = PlumpRules(),
@@ -42,32 +95,8 @@ def random_playout(rng: random.Random, players: int = 4, cards: int = 10, rules:
         b = opts[int(rnd() * len(opts))]
         bids[seat] = b
         total += b
-    return _play_out(hands, first_leader(dealer, bids, rules), trump, cards, rules, rnd, bids)
-
-# %% ../../nbs/09_simulering.ipynb #da078bfb
-_ORDERS = {n: [[(lead + i) % n for i in range(n)] for lead in range(n)] for n in range(2, 7)}
-
-def _play_out(hands, leader, trump, cards, rules, rnd, bids) -> list[int]:
-    n, must, orders = len(hands), rules.must_trump, _ORDERS[len(hands)]
-    taken = [0] * n
-    left = cards
-    for _ in range(cards):
-        led = best = win = None
-        for seat in orders[leader]:              # medsols från den som spelar ut
-            h = hands[seat]
-            opts = follow_options(h, led, trump, must)
-            if opts is None:                     # vilket kort som helst: välj ett av korten i `left`, alla lika troliga
-                r = int(rnd() * left)
-                for opts in h:
-                    k = len(opts)
-                    if r < k: break
-                    r -= k
-                c = opts.pop(r)
-            else:
-                c = opts.pop(int(rnd() * len(opts)))
-            if led is None: led, best, win = c >> 4, c, seat
-            elif beats(c, best, trump): best, win = c, seat
-        left -= 1
-        taken[win] += 1
-        leader = win
+    ctx = PlayoutContext(n=n, cards=cards, rules=rules, mode=None, trump=trump, must_trump=rules.must_trump, bids=bids,
+                         taken=[0] * n, hands=hands, trick=[], leader=first_leader(dealer, bids, rules), gone=set(),
+                         cards_left=cards, rnd=rnd)
+    taken = play_to_end(ctx)
     return [hit_points(bids[s], taken[s], cards, rules) for s in range(n)]

@@ -16,9 +16,10 @@ from .actions import Action, ACTION_TYPES, Bid, PlayCard, Discard, ChooseMode
 from .plump_rules import player_count, deal_ids, shown_value, PlumpError, PlumpRules, bid_options, hit_points, first_leader, visible_seats, forehand
 from .plump import PlumpDeal, PlumpGame
 from .bismarck import deal_ids as bismarck_deal_ids, BismarckDeal, BismarckGame, BismarckError, DISCARDS, mode_label
+from .sim import PlayoutContext, play_to_end
 
 # %% auto #0
-__all__ = ['PlumpState', 'BismarckState', 'deal_unseen', 'SeatView', 'PlayoutContext', 'playout']
+__all__ = ['PlumpState', 'BismarckState', 'deal_unseen', 'SeatView', 'playout']
 
 # %% ../../nbs/10_spellage.ipynb #78ba3034
 def _copy_deal(deal):
@@ -564,14 +565,6 @@ def _bismarck_basis(view: SeatView) -> tuple:
 
 
 # %% ../../nbs/10_spellage.ipynb #4a3b5bc2
-class PlayoutContext:
-    """Det en spelstrategi får veta under en snabb simulering (`playout`). Fälten ändras medan given spelas:
-    `trick` är sticket som pågår (kort-id, utspelet först) och `hands[plats][färg]` korten som är kvar."""
-    __slots__ = ('n', 'cards', 'rules', 'mode', 'trump', 'must_trump', 'bids', 'taken', 'hands', 'trick', 'leader',
-                 'gone', 'cards_left', 'rnd')
-    def __init__(self, **kw):
-        for k in self.__slots__: setattr(self, k, kw.get(k))
-
 def _context(state, rnd) -> PlayoutContext:
     d, tp = state.deal, state.deal.tricks
     if isinstance(state, BismarckState) and d.phase in ('discard', 'mode'):
@@ -608,41 +601,5 @@ def playout(state, rng: random.Random | None = None, policy=None, bid_policy=Non
     rnd = (rng or random).random
     ctx = _context(state, rnd)
     if state.game == 'plump' and state.phase == 'bidding': _random_bids(ctx, state, bid_policy)
-    return _run(ctx, policy)
+    return play_to_end(ctx, policy)
 
-def _run(ctx: PlayoutContext, policy) -> list[int]:
-    n, trump, must, hands, taken, rnd, gone = ctx.n, ctx.trump, ctx.must_trump, ctx.hands, ctx.taken, ctx.rnd, ctx.gone
-    trick, leader = ctx.trick, ctx.leader
-    while ctx.cards_left > 0 or trick:
-        led = best = win = None
-        for i, c in enumerate(trick):                # sticket som redan pågår
-            if i == 0: led, best, win = c >> 4, c, leader
-            elif beats(c, best, trump): best, win = c, (leader + i) % n
-        for i in range(len(trick), n):
-            seat = (leader + i) % n
-            h = hands[seat]
-            opts = follow_options(h, led, trump, must)
-            if policy is None:
-                if opts is None:
-                    r = int(rnd() * sum(map(len, h)))
-                    for opts in h:
-                        if r < len(opts): break
-                        r -= len(opts)
-                    c = opts.pop(r)
-                else: c = opts.pop(int(rnd() * len(opts)))
-            else:
-                legal = list(opts) if opts is not None else [x for s in h for x in s]
-                c = policy(seat, legal, ctx)
-                if c not in legal:
-                    raise PlumpError(f"policy gav kortet {c!r}, men plats {seat + 1} får bara lägga "
-                                     f"{Cards(map(card_from_id, legal))} (P10).")
-                h[c >> 4].remove(c)
-            trick.append(c)
-            gone.add(c)
-            if led is None: led, best, win = c >> 4, c, seat
-            elif beats(c, best, trump): best, win = c, seat
-        taken[win] += 1
-        ctx.leader = leader = win
-        trick.clear()
-        ctx.cards_left = sum(map(len, hands[leader]))
-    return taken
