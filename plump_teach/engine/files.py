@@ -12,13 +12,15 @@ from .plump_rules import PlumpError
 from .plump import PlumpGame, FORMAT as PLUMP_FORMAT
 from .bismarck import BismarckGame, FORMAT as BISMARCK_FORMAT
 from .scoresheet import ScoreKeeper, FORMAT as KEEPER_FORMAT, as_path, shown_path
+from .state import PlumpState, BismarckState, STATE_FORMATS
 
 # %% auto #0
 __all__ = ['TABLE_FORMAT', 'LOADERS', 'read_bytes', 'load']
 
 # %% ../../nbs/12_sparfilerna.ipynb #f11e0007
 TABLE_FORMAT = "plump_teach.PlayTable"   # spelbordets fil (plump_teach.ui.table): partiet står under "game"
-LOADERS = {PLUMP_FORMAT: PlumpGame, BISMARCK_FORMAT: BismarckGame, KEEPER_FORMAT: ScoreKeeper}
+LOADERS = {PLUMP_FORMAT: PlumpGame, BISMARCK_FORMAT: BismarckGame, KEEPER_FORMAT: ScoreKeeper,
+           STATE_FORMATS['plump']: PlumpState, STATE_FORMATS['bismarck']: BismarckState}
 
 def read_bytes(path, what: str = "sparfilen") -> bytes:
     "Filens innehåll; en fil som saknas eller inte går att läsa blir ett `PlumpError` som säger varför."
@@ -29,8 +31,8 @@ def read_bytes(path, what: str = "sparfilen") -> bytes:
     except PermissionError: raise PlumpError(f"{shown_path(p)} går inte att läsa: du saknar behörighet att öppna filen.") from None
     except OSError: raise PlumpError(f"{shown_path(p)} går inte att läsa: datorn kunde inte öppna filen.") from None
 
-def load(source) -> PlumpGame | BismarckGame | ScoreKeeper:
-    """Ett sparat parti Plump, parti Bismarck eller protokoll, vilken sort det är står i filen. `source` är filens
+def load(source) -> PlumpGame | BismarckGame | ScoreKeeper | PlumpState | BismarckState:
+    """Ett sparat parti Plump, parti Bismarck, protokoll eller läge (`PlumpState.to_dict`); vilken sort det är står i filen. `source` är filens
     text eller bytes, ett lexikon ur `to_dict` eller en sökväg (`Path`, eller en text som inte börjar med `{`)."""
     if isinstance(source, dict): d = source
     else:

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 from functools import cached_property
 from .methods import patch
-from .cards import Card, Cards, SUITS, DECK_IDS, card_from_id, sort_hand
+from .cards import PlumpTeachError, parse_card, Card, Cards, SUITS, DECK_IDS, card_from_id, sort_hand
 from .tricks import TrickPlay, follow_options, beats, split_suits
 from .actions import Action, ACTION_TYPES, Bid, PlayCard, Discard, ChooseMode
 from .plump_rules import player_count, deal_ids, shown_value, PlumpError, PlumpRules, bid_options, hit_points, first_leader, visible_seats, forehand
@@ -19,7 +19,7 @@ from .bismarck import deal_ids as bismarck_deal_ids, BismarckDeal, BismarckGame,
 from .sim import PlayoutContext, play_to_end
 
 # %% auto #0
-__all__ = ['PlumpState', 'BismarckState', 'deal_unseen', 'SeatView', 'playout']
+__all__ = ['STATE_FORMATS', 'STATE_VERSION', 'PlumpState', 'BismarckState', 'deal_unseen', 'SeatView', 'playout']
 
 # %% ../../nbs/10_spellage.ipynb #78ba3034
 def _copy_deal(deal):
@@ -271,6 +271,82 @@ def new(cls: BismarckState, seed=None, dealer: int = 0, names=None) -> BismarckS
     rng.shuffle(deck)
     up, ids = bismarck_deal_ids(deck, dealer)
     return cls(BismarckDeal([[card_from_id(c) for c in h] for h in ids], [card_from_id(c) for c in up], dealer, names))
+
+# %% ../../nbs/10_spellage.ipynb #c0de0012
+STATE_FORMATS = {'plump': "plump_teach.PlumpState", 'bismarck': "plump_teach.BismarckState"}
+STATE_VERSION = 1
+
+def _moves(state) -> list[str]:
+    "Givens drag i ordning som text: 'bud 2', 'bort ♣2', 'spelsätt trumf ♥', 'kort ♥E'."
+    d = state.deal
+    out = [f"bud {d.bids[s]}" for s in d.order if d.bids[s] is not None] if state.game == 'plump' else []
+    if state.game == 'bismarck':
+        out += [f"bort {c}" for c in (d.discards if d.discards is not None else state.pending)]
+        if d.mode is not None: out.append(f"spelsätt {d.mode}" + (f" {d.trump}" if d.mode == 'trumf' else ""))
+    tp = d.tricks
+    for leader, cards in [*((l, t) for l, t, _ in tp.history), (tp.leader, tp.trick)]:
+        out += [f"kort {card_from_id(c)}" for c in cards]
+    return out
+
+@patch
+def to_dict(self: _State) -> dict:
+    "Läget som ett lexikon som går att skriva som JSON; `from_dict` gör ett lika läge av det."
+    d = self.deal
+    if self.game == 'plump' and d.phase == 'done' and not d.history:
+        raise PlumpError("Given fördes in som ett resultat utan kort, så det finns inget läge att spara.")
+    out = {'format': STATE_FORMATS[self.game], 'version': STATE_VERSION, 'names': list(d.names), 'dealer': d.dealer,
+           'hands': [str(Cards(h)) for h in d.dealt]}
+    if self.game == 'plump':
+        out |= {'trump_card': None if d.trump_card is None else str(d.trump_card), 'rules': d.rules.changed(),
+                'first_deal': d.first_deal, 'zero_last': sorted(d.zero_last)}
+    else:
+        out |= {'upcards': str(d.upcards), 'modes': list(d.modes), 'discards_count_as_trick': d.discards_count_as_trick,
+                'game_deal': None if d.game_deal is None else list(d.game_deal)}
+    return out | {'moves': _moves(self)}
+
+def _move(text, game: str):
+    "Ett drag ur sin text i `to_dict`."
+    kind, _, rest = text.partition(' ') if isinstance(text, str) else ('', '', '')
+    if kind == 'bud' and game == 'plump' and rest.isdigit(): return Bid(int(rest))
+    if kind == 'kort': return PlayCard(parse_card(rest))
+    if kind == 'bort' and game == 'bismarck': return Discard(parse_card(rest))
+    if kind == 'spelsätt' and game == 'bismarck':
+        mode, _, trump = rest.partition(' ')
+        return ChooseMode(mode, trump or None)
+    raise ValueError
+
+@patch(cls_method=True)
+def from_dict(cls: _State, data) -> _State:
+    "Ett läge ur `to_dict`: given delas som i lexikonet och dragen spelas upp igen genom domaren."
+    game = 'plump' if cls is PlumpState else 'bismarck'
+    err, what = cls.error, "ett läge i Plump" if game == 'plump' else "ett läge i Bismarck"
+    if not isinstance(data, dict) or data.get('format') != STATE_FORMATS[game]:
+        raise err(f"Det här är inte {what} från plump_teach (fältet \"format\" ska vara \"{STATE_FORMATS[game]}\").")
+    if type(data.get('version')) is not int or data['version'] != STATE_VERSION:
+        raise err(f"Läget har en version som den här plump_teach inte läser; den läser version {STATE_VERSION}.")
+    try:
+        if game == 'plump':
+            deal = PlumpDeal(len(data['hands']), data['hands'], data['trump_card'], data['dealer'],
+                             PlumpRules.from_dict(data['rules']), first_deal=data['first_deal'],
+                             zero_last=data['zero_last'], names=data['names'])
+        else:
+            deal = BismarckDeal(data['hands'], data['upcards'], data['dealer'], data['names'], data['modes'],
+                                data['discards_count_as_trick'])
+            gd = data['game_deal']
+            deal.game_deal = None if gd is None else (gd[0], gd[1])
+        moves = data['moves']
+        if not isinstance(moves, list): raise err("dragen ska vara en lista med text")
+    except KeyError as e: raise err(f"Läget är skadat: fältet {e} saknas.") from None
+    except (TypeError, IndexError): raise err("Läget är skadat: ett fält har fel sorts värde.") from None
+    except PlumpTeachError as e: raise err(f"Läget går inte att läsa in: {e}") from None
+    state = cls(deal)
+    for i, text in enumerate(moves):
+        try: state.apply(_move(text, game))
+        except (ValueError, PlumpTeachError) as e:
+            why = f": {e}" if isinstance(e, PlumpTeachError) else ""
+            raise err(f"Drag {i + 1} i läget ({str(text)[:30]!r}) går inte att göra{why}.") from None
+    state.actions = []
+    return state
 
 # %% ../../nbs/10_spellage.ipynb #30e5af3b
 def _void_masks(tp: TrickPlay, must_trump: bool) -> list[int]:
