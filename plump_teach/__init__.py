@@ -24,7 +24,7 @@ _FRONT_DOOR = {
     **dict.fromkeys(["PlumpDeal", "PlumpGame"], "engine.plump"),
     **dict.fromkeys(["BismarckDeal", "BismarckGame", "BismarckError"], "engine.bismarck"),
     **dict.fromkeys(["PlumpState", "BismarckState", "SeatView", "playout"], "engine.state"),
-    **dict.fromkeys(["ScoreKeeper", "load_protocol", "FileChanged"], "engine.scoresheet"),
+    **dict.fromkeys(["ScoreKeeper", "load_protocol", "FileError", "FileChanged"], "engine.scoresheet"),
     "load": "engine.files",
     **dict.fromkeys(["make_bot", "hint", "analyse_deal", "Bot", "Decision"], "bots.players"),
     **dict.fromkeys(["make_puzzle", "Puzzle", "PUZZLE_KINDS"], "puzzles.plump"),
@@ -51,7 +51,7 @@ if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr
     from .engine.plump import PlumpDeal, PlumpGame
     from .engine.bismarck import BismarckDeal, BismarckGame, BismarckError
     from .engine.state import PlumpState, BismarckState, SeatView, playout
-    from .engine.scoresheet import ScoreKeeper, load_protocol, FileChanged
+    from .engine.scoresheet import ScoreKeeper, load_protocol, FileError, FileChanged
     from .engine.files import load
     from .bots.players import make_bot, hint, analyse_deal, Bot, Decision
     from .puzzles.plump import make_puzzle, Puzzle, PUZZLE_KINDS

@@ -115,3 +115,18 @@ def test_load_reads_every_kind_of_saved_file_the_course_writes(tmp_path):
     assert load(tmp_path / "protokoll.json").to_dict() == keeper.to_dict()
     with pytest.raises(PlumpTeachError, match="ingen sparfil från plump_teach"):
         load('{"format": "plump_teach.Okänd", "version": 1}')
+
+
+def test_file_errors_are_told_apart_from_rule_errors(tmp_path):
+    "One base for the project's errors; under it the rules' errors and a separate file error."
+    from plump_teach import BismarckError, FileChanged, FileError, ScoreKeeper, load, load_protocol
+    assert issubclass(FileError, PlumpTeachError) and not issubclass(FileError, PlumpError)
+    assert issubclass(FileChanged, FileError) and issubclass(BismarckError, PlumpTeachError)
+    for attempt in (lambda: load_protocol(tmp_path / "saknas.json"), lambda: load(tmp_path / "saknas.json"),
+                    lambda: load_protocol(tmp_path), lambda: ScoreKeeper(["Anna", "Bo"]).save("a\x00b")):
+        with pytest.raises(FileError) as e:
+            attempt()
+        assert not isinstance(e.value, PlumpError)
+    (tmp_path / "fel.json").write_text('{"format": "plump_teach.ScoreKeeper", "version": 1}', encoding="utf-8")
+    with pytest.raises(PlumpError):                    # a damaged file read from disk: the contents, not the file
+        load_protocol(tmp_path / "fel.json")

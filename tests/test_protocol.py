@@ -7,7 +7,8 @@ import pytest
 
 from plump_teach.engine.plump import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules, PlumpError, score, deal_schedule
-from plump_teach.engine.scoresheet import ScoreKeeper, load_protocol
+from plump_teach.engine.cards import PlumpTeachError
+from plump_teach.engine.scoresheet import FileError, ScoreKeeper, load_protocol
 from plump_teach.ui.keeper import ProtocolWidget
 
 NAMES = ["Anna", "Bo", "Cissi", "Dan", "Erik", "Fia"]
@@ -92,7 +93,7 @@ def test_bad_input_is_refused_in_swedish_and_changes_nothing(tmp_path):
 
     def refused(action, fragment):
         before = k.to_json()
-        with pytest.raises(PlumpError, match=fragment):
+        with pytest.raises(PlumpTeachError, match=fragment):
             action()
         assert k.to_json() == before and path.read_bytes() == on_disk
 
@@ -128,7 +129,7 @@ def test_damaged_or_edited_files_are_refused(tmp_path):
         with pytest.raises(PlumpError, match=fragment):
             load_protocol(tmp_path / name)
         assert (tmp_path / name).read_text() == text
-    with pytest.raises(PlumpError, match='inget protokoll'): load_protocol(tmp_path / "finns-inte.json")
+    with pytest.raises(FileError, match='inget protokoll'): load_protocol(tmp_path / "finns-inte.json")
 
 
 def test_widget_plays_a_whole_small_game(tmp_path):
@@ -260,7 +261,7 @@ def game_in_deal_two(tmp_path):
 def test_every_public_method_refuses_careless_input_in_swedish(tmp_path, action, fragment):
     k, path = game_in_deal_two(tmp_path)
     before, on_disk = k.to_json(), path.read_bytes()
-    with pytest.raises(PlumpError) as e:
+    with pytest.raises(PlumpTeachError) as e:
         action(k)
     assert fragment in swedish(e.value)
     assert k.to_json() == before and path.read_bytes() == on_disk
@@ -362,7 +363,7 @@ def test_load_protocol_says_what_is_wrong_in_swedish(tmp_path):
                                             "nested": "varken ett bud"}[name]
     for path, fragment in cases.items():
         before = path.read_bytes() if path.is_file() else None
-        with pytest.raises(PlumpError) as e:
+        with pytest.raises(FileError if path == tmp_path else PlumpError) as e:   # a folder: the file, not the rules
             load_protocol(path)
         assert fragment in swedish(e.value), (path.name, str(e.value))
         if before is not None: assert path.read_bytes() == before

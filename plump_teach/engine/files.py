@@ -11,7 +11,7 @@ from .saving import parse_saved
 from .plump_rules import PlumpError
 from .plump import PlumpGame, FORMAT as PLUMP_FORMAT
 from .bismarck import BismarckGame, FORMAT as BISMARCK_FORMAT
-from .scoresheet import ScoreKeeper, FORMAT as KEEPER_FORMAT, as_path, shown_path
+from .scoresheet import ScoreKeeper, FORMAT as KEEPER_FORMAT, FileError, as_path, shown_path
 from .state import PlumpState, BismarckState, STATE_FORMATS
 
 # %% auto #0
@@ -23,13 +23,13 @@ LOADERS = {PLUMP_FORMAT: PlumpGame, BISMARCK_FORMAT: BismarckGame, KEEPER_FORMAT
            STATE_FORMATS['plump']: PlumpState, STATE_FORMATS['bismarck']: BismarckState}
 
 def read_bytes(path, what: str = "sparfilen") -> bytes:
-    "Filens innehåll; en fil som saknas eller inte går att läsa blir ett `PlumpError` som säger varför."
+    "Filens innehåll; en fil som saknas eller inte går att läsa blir ett `FileError` som säger varför."
     p = as_path(path, what)
     try: return p.read_bytes()
-    except FileNotFoundError: raise PlumpError(f"Det finns ingen fil {shown_path(p)}.") from None
-    except IsADirectoryError: raise PlumpError(f"{shown_path(p)} är en mapp, inte en fil.") from None
-    except PermissionError: raise PlumpError(f"{shown_path(p)} går inte att läsa: du saknar behörighet att öppna filen.") from None
-    except OSError: raise PlumpError(f"{shown_path(p)} går inte att läsa: datorn kunde inte öppna filen.") from None
+    except FileNotFoundError: raise FileError(f"Det finns ingen fil {shown_path(p)}.") from None
+    except IsADirectoryError: raise FileError(f"{shown_path(p)} är en mapp, inte en fil.") from None
+    except PermissionError: raise FileError(f"{shown_path(p)} går inte att läsa: du saknar behörighet att öppna filen.") from None
+    except OSError: raise FileError(f"{shown_path(p)} går inte att läsa: datorn kunde inte öppna filen.") from None
 
 def load(source) -> PlumpGame | BismarckGame | ScoreKeeper | PlumpState | BismarckState:
     """Ett sparat parti Plump, parti Bismarck, protokoll eller läge (`PlumpState.to_dict`); vilken sort det är står i filen. `source` är filens

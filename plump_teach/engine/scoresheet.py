@@ -17,6 +17,7 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 from .methods import patch
+from .cards import PlumpTeachError
 from .plump import PlumpGame, ScoreSheet
 from .plump_rules import PlumpError, PlumpRules, deal_schedule
 from .plump_rules import (forehand, bid_error, bid_balance, describe_bids, draw_for_dealer,
@@ -25,8 +26,8 @@ from .names import check_names, clean_name, find_name, genitive, esc
 from .saving import json_too_deep
 
 # %% auto #0
-__all__ = ['FORMAT', 'FORMAT_VERSION', 'CSV_FIELDS', 'CSV_COLUMNS', 'ScoreKeeper', 'rules_text', 'write_atomic', 'FileChanged',
-           'as_path', 'shown_path', 'digest', 'file_key', 'write_file', 'load_protocol']
+__all__ = ['FORMAT', 'FORMAT_VERSION', 'CSV_FIELDS', 'CSV_COLUMNS', 'ScoreKeeper', 'rules_text', 'write_atomic', 'FileError',
+           'FileChanged', 'as_path', 'shown_path', 'digest', 'file_key', 'write_file', 'load_protocol']
 
 # %% ../../nbs/11_protokoll.ipynb #dca65957
 FORMAT = "plump_teach.ScoreKeeper"
@@ -410,20 +411,24 @@ def write_atomic(path, text: str) -> Path:
         raise
     return path
 
-class FileChanged(PlumpError):
+class FileError(PlumpTeachError):
+    """En fil som inte går att läsa eller skriva: fel sökväg, en fil som saknas, ingen behörighet, full disk. Skild från
+    reglernas fel (`PlumpError`, `BismarckError`), men som de ett `PlumpTeachError` med ett svenskt meddelande."""
+
+class FileChanged(FileError):
     "Filen har ändrats (eller fanns redan) sedan protokollet senast läste eller skrev den; den skrivs inte över."
 
 def as_path(path, what: str = "filen") -> Path:
-    "En sökväg ur text eller Path; allt annat (och ett tecken som inget filnamn kan ha) blir ett PlumpError."
+    "En sökväg ur text eller Path; allt annat (och ett tecken som inget filnamn kan ha) blir ett `FileError`."
     p = None
     if isinstance(path, str) and path.strip(): path = path.strip()
     if isinstance(path, (str, os.PathLike)) and path != '':
         try: p = Path(path).expanduser()
         except (TypeError, RuntimeError): p = None
-    if p is None: raise PlumpError(f"Ange {what} som en sökväg, till exempel \"plump-protokoll.json\".")
-    if '\x00' in str(p): raise PlumpError(f"Sökvägen till {what} har ett tecken som inget filnamn kan ha (ett nolltecken).")
+    if p is None: raise FileError(f"Ange {what} som en sökväg, till exempel \"plump-protokoll.json\".")
+    if '\x00' in str(p): raise FileError(f"Sökvägen till {what} har ett tecken som inget filnamn kan ha (ett nolltecken).")
     try: os.fsencode(str(p))
-    except UnicodeError: raise PlumpError(f"Sökvägen till {what} har ett tecken som inget filnamn kan ha.") from None
+    except UnicodeError: raise FileError(f"Sökvägen till {what} har ett tecken som inget filnamn kan ha.") from None
     return p
 
 _OS_REASONS = {errno.ENOSPC: "disken är full", getattr(errno, "EDQUOT", -1): "diskkvoten är slut",
@@ -447,10 +452,10 @@ def file_key(path: Path) -> str:
     except (OSError, RuntimeError): return str(path.absolute())
 
 def write_file(path: Path, text: str, what: str) -> Path:
-    "write_atomic, men ett fel från datorn blir ett PlumpError som säger varför och vad man gör."
+    "write_atomic, men ett fel från datorn blir ett `FileError` som säger varför och vad man gör."
     try: return write_atomic(path, text)
     except OSError as e:
-        raise PlumpError(f"{what} kunde inte sparas i {shown_path(path)}: {_os_reason(e)}. Inget är sparat där; "
+        raise FileError(f"{what} kunde inte sparas i {shown_path(path)}: {_os_reason(e)}. Inget är sparat där; "
                          "välj en annan mapp eller ett annat namn och spara igen.") from None
 
 @patch
@@ -480,12 +485,12 @@ def load_protocol(path) -> ScoreKeeper:
     "Läs ett sparat protokoll; en skadad eller främmande fil stoppas med ett svenskt meddelande."
     path = as_path(path, "protokollfilen")
     try: data = path.read_bytes()
-    except FileNotFoundError: raise PlumpError(f"Det finns inget protokoll i {shown_path(path)}.") from None
+    except FileNotFoundError: raise FileError(f"Det finns inget protokoll i {shown_path(path)}.") from None
     except IsADirectoryError:
-        raise PlumpError(f"{shown_path(path)} är en mapp, inte en protokollfil. Ange filens namn, till exempel "
+        raise FileError(f"{shown_path(path)} är en mapp, inte en protokollfil. Ange filens namn, till exempel "
                          f"{path / 'plump-protokoll.json'}.") from None
-    except PermissionError: raise PlumpError(f"Protokollet {shown_path(path)} går inte att läsa: du saknar behörighet att öppna filen.") from None
-    except OSError: raise PlumpError(f"Protokollet {shown_path(path)} går inte att läsa: datorn kunde inte öppna filen.") from None
+    except PermissionError: raise FileError(f"Protokollet {shown_path(path)} går inte att läsa: du saknar behörighet att öppna filen.") from None
+    except OSError: raise FileError(f"Protokollet {shown_path(path)} går inte att läsa: datorn kunde inte öppna filen.") from None
     try: text = data.decode('utf-8-sig')
     except UnicodeDecodeError:
         raise PlumpError(f"Filen {shown_path(path)} är inget protokoll från plump_teach: den är inte text i UTF-8.") from None

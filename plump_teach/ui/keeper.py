@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import quote
 import ipywidgets as W
 from ..engine.methods import patch
-from ..engine.cards import cards_html
+from ..engine.cards import PlumpTeachError, cards_html
 from ..engine.plump_rules import PlumpRules, PlumpError
 from ..engine.plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS, draw_for_dealer, player_count
 from ..engine.scoresheet import ScoreKeeper, FileChanged, load_protocol, as_path
@@ -74,7 +74,7 @@ class ProtocolWidget(W.VBox):
         if not self.path.exists(): return self.setup()
         try:
             saved = load_protocol(self.path)
-        except PlumpError as e:
+        except PlumpTeachError as e:
             bad = self.path
             self.path = free_path(bad)
             self.setup()
@@ -163,7 +163,7 @@ def _names_changed(self: ProtocolWidget):
 def _draw(self: ProtocolWidget):
     names = self._names()
     try: dealer, rounds = draw_for_dealer(names)
-    except PlumpError as e: return self._say(str(e), ok=False)
+    except PlumpTeachError as e: return self._say(str(e), ok=False)
     cards = ''.join(f'<p>{esc(n)}: {cards_html([c], 36)}</p>' for n, c in zip(names, rounds[0]))
     again = f'<p>Lika höga valörer drog om {len(rounds) - 1} gång(er).</p>' if len(rounds) > 1 else ''
     self.draw_result.value = f'{cards}{again}<p><b>{esc(names[dealer])}</b> drog högst och ger först (P4).</p>'
@@ -209,11 +209,11 @@ def _start_clicked(self: ProtocolWidget):
             raise PlumpError(f"Med {preset.title.lower()} dras första givaren (P4): tryck på Dra kort om given.")
         keeper = ScoreKeeper(names, dealer=self.dealer_choice.value or names[0], rules=rules)
         path = _widget_path(self.path_input.value)
-    except PlumpError as e: return self._say(str(e), ok=False)
+    except PlumpTeachError as e: return self._say(str(e), ok=False)
     if path.exists():
         return self._say(f"Filen {path} finns redan och skrivs inte över. Välj ett annat namn.", ok=False)
     try: keeper.save(path)
-    except PlumpError as e: return self._say(str(e), ok=False)
+    except PlumpTeachError as e: return self._say(str(e), ok=False)
     self.path, self.keeper, self.unsaved = path, keeper, False
     self._build_play()
     self._say(f"Protokollet sparas i {self.path} efter varje inskrivning.")
@@ -223,7 +223,7 @@ def _start_clicked(self: ProtocolWidget):
 def _save(self: ProtocolWidget) -> bool:
     "Spara efter en inskrivning. Går det inte visas en röd ruta som ligger kvar tills protokollet är sparat."
     try: self.keeper.save(self.path)
-    except PlumpError as e:
+    except PlumpTeachError as e:
         self._not_saved(e)
         return False
     if self.unsaved: self._saved_again()
@@ -261,7 +261,7 @@ def _save_elsewhere(self: ProtocolWidget):
     try:
         path = _widget_path(self.rescue_path.value)
         self.keeper.save(path)   # en fil som protokollet inte själv har skrivit skrivs inte över
-    except PlumpError as e:
+    except PlumpTeachError as e:
         self._not_saved(e)
         return self._say(str(e), ok=False)
     self.path = path
@@ -273,7 +273,7 @@ def _save_elsewhere(self: ProtocolWidget):
 def _reload(self: ProtocolWidget):
     "Läs in filen som någon annan har skrivit, och fortsätt med den."
     try: saved = load_protocol(self.path)
-    except PlumpError as e: return self._say(str(e), ok=False)
+    except PlumpTeachError as e: return self._say(str(e), ok=False)
     self._saved_again()
     self.resume(saved)
     self._say(f"Protokollet är inläst från {self.path}; det som bara fanns här är borta.")
@@ -285,7 +285,7 @@ def _act(self: ProtocolWidget, action, done: str = '') -> bool:
         self._say("Protokollet är inte sparat. Spara det i en annan fil (den röda rutan överst) innan ni fortsätter.", ok=False)
         return False
     try: action()
-    except PlumpError as e:
+    except PlumpTeachError as e:
         self._say(str(e), ok=False)
         return False
     saved = self._save()
@@ -430,7 +430,7 @@ def _export(self: ProtocolWidget, kind: str):
     k = self.keeper
     target = self.path.with_suffix('.csv' if kind == 'csv' else '.html')
     try: (k.save_csv if kind == 'csv' else k.save_page)(target)
-    except PlumpError as e:
+    except PlumpTeachError as e:
         self.export_link.value = ''
         return self._say(str(e), ok=False)
     what = 'CSV-filen' if kind == 'csv' else 'Sidan för utskrift'

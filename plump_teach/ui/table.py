@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import quote
 import ipywidgets as W
 from ..engine.methods import patch
-from ..engine.cards import Card, Cards, FULL_DECK, SUIT_NAMES, SUITS, card_svg, cards_html, sort_hand
+from ..engine.cards import PlumpTeachError, Card, Cards, FULL_DECK, SUIT_NAMES, SUITS, card_svg, cards_html, sort_hand
 from ..engine.names import and_list, esc, genitive, clean_name, check_names
 from ..engine.plump import FORMAT as PLUMP_FORMAT, PlumpGame
 from ..engine.plump_rules import (PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RULE_TEXT, rule_preset,
@@ -913,7 +913,7 @@ def save(self: PlayTable) -> Path | None:
     "Spara partiet nu, och sedan efter varje drag. Svarar med filen, eller `None` om det inte gick."
     text = self._save_json()
     try: note = self._write(text)
-    except PlumpError as e:
+    except PlumpTeachError as e:
         self.autosave = False
         self.save_info.value = (f'<div role="alert" style="border-left:4px solid #b03a2e;padding:4px 8px">'
                                 f'<b>Partiet är inte sparat.</b> {esc(e)} Kopiera texten i rutan nedan om du vill '
@@ -946,7 +946,7 @@ def _autosave(self: PlayTable):
     if not self.autosave: return
     text = self._save_json()
     try: note = self._write(text)
-    except PlumpError as e:
+    except PlumpTeachError as e:
         self.autosave = False
         self.save_info.value = (f'<div role="alert" style="border-left:4px solid #b03a2e;padding:4px 8px">'
                                 f'<b>Partiet sparas inte längre.</b> {esc(e)}</div>')
@@ -1047,13 +1047,13 @@ def _setup_changed(self: PlayTable):
         if key == SHORT_GAME: rules, info = PlumpRules(down_only=True), "Från tio kort ner till ett (P3)."
         elif key == CUSTOM:
             try: rules = PlumpRules(**{k: b.value for k, b in self.rule_boxes.items()})
-            except PlumpError as e: rules, info = None, str(e)
+            except PlumpTeachError as e: rules, info = None, str(e)
             else: info = "De ikryssade husreglerna."
         else: rules, info = RULE_PRESETS[key].rules, RULE_PRESETS[key].description
         self.rules_info.value = f'<small>{esc(info)}</small>'
         if rules is not None:
             try: sched = deal_schedule(n, rules)
-            except PlumpError as e:
+            except PlumpTeachError as e:
                 sched = []
                 self.rules_info.value = f'<small style="color:#b03a2e">{esc(e)}</small>'
             keep = self.first_choice.value
