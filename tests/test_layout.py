@@ -64,9 +64,11 @@ def test_patched_methods_keep_their_class_names():
     from plump_teach.engine.plump import PlumpDeal, PlumpGame
     from plump_teach.engine.scoresheet import ScoreKeeper
     assert PlumpGame.bid.__qualname__ == "PlumpGame.bid"
-    assert PlumpDeal.play.__qualname__ == "PlumpDeal.play"
+    assert PlumpDeal.bid.__qualname__ == "PlumpDeal.bid"
+    assert PlumpDeal.play.__qualname__ == "TrickDeal.play"            # shared by both games (engine.tricks)
     assert BismarckGame.from_json.__qualname__ == "BismarckGame.from_json"
-    assert PlumpDeal.taken.fget.__qualname__ == "PlumpDeal.taken"
+    assert PlumpDeal.visible_hands.__qualname__ == "PlumpDeal.visible_hands"
+    assert PlumpDeal.taken.fget.__qualname__ == "TrickDeal.taken"
     assert ScoreKeeper._repr_html_.__qualname__ == "ScoreKeeper._repr_html_"
     assert Card.from_id(Card("♥", 14).id) == Card("♥", 14)
 
@@ -195,3 +197,16 @@ def test_library_notebooks_use_only_earlier_ones():
                     if mod in owner and owner[mod] > nb.name:
                         wrong.append(f"{nb.name} använder {mod} ur den senare {owner[mod]}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_what_both_games_share_is_written_once():
+    "Issue 28: a deal of Plump and a deal of Bismarck share the trick-playing shell; the states undo through the deal."
+    from plump_teach.engine.bismarck import BismarckDeal
+    from plump_teach.engine.plump import PlumpDeal
+    from plump_teach.engine.tricks import TrickDeal
+    assert issubclass(PlumpDeal, TrickDeal) and issubclass(BismarckDeal, TrickDeal)
+    for name in ("play", "undo_card", "hand", "hands", "trick", "taken", "leader", "legal_cards"):
+        assert name not in vars(PlumpDeal) and name not in vars(BismarckDeal), name
+    from plump_teach.engine.state import BismarckState, PlumpState
+    undo = inspect.getsource(PlumpState._undo) + inspect.getsource(BismarckState._undo)
+    assert not re.search(r"\bd\.(_hands|bids\[|tricks|(mode|phase|discards) =(?!=))", undo), undo

@@ -12,7 +12,7 @@ from .methods import patch
 from .cards import (Card, Cards, CardError, PlumpTeachError, SUITS, SUIT_NAMES, SUIT_LETTERS, FULL_DECK, DECK_IDS,
                                card_from_id, parse_card, parse_cards, sort_hand, cards_html, quoted, clean_card_text)
 from .names import check_names, find_name, genitive, esc, signed_points
-from .tricks import TrickPlay, legal_cards, trick_winner, suit_index
+from .tricks import TrickDeal, TrickPlay, legal_cards, trick_winner, suit_index
 from .saving import load_saved, parse_saved
 from .actions import Action, Discard, ChooseMode, PlayCard
 
@@ -233,8 +233,9 @@ def bismarck_score(mode, tricks, forehand: int, discards_count_as_trick: bool = 
     return [sign * (t - normal_tricks(mode, s == forehand)) for s, t in enumerate(tricks)]
 
 # %% ../../nbs/08_bismarck.ipynb #bd1a31c8
-class BismarckDeal:
+class BismarckDeal(TrickDeal):
     "En giv Bismarck: förhand lägger bort fyra kort och väljer spelsätt, sedan spelas 16 stick."
+    error, n = BismarckError, PLAYERS
     def __init__(self,
                  hands,                      # tre händer på 16 kort, plats 0, 1, 2 medsols
                  upcards,                    # de fyra uppvända korten, som förhand tar upp (B2)
@@ -324,53 +325,35 @@ def choose_mode(self: BismarckDeal, seat: int, mode, trump=None) -> BismarckDeal
     return self
 
 # %% ../../nbs/08_bismarck.ipynb #e4fd449b
-@patch
-def legal_cards(self: BismarckDeal) -> Cards:
-    "Korten som spelaren i tur får lägga (B6)."
-    if self.phase != 'playing': return Cards()
-    return sort_hand(card_from_id(c) for c in self.tricks.legal())
-
-@patch
-def play(self: BismarckDeal, seat: int, card) -> BismarckDeal:
-    "Platsen `seat` lägger kortet `card` (ett `Card` eller text som `'♥E'`)."
-    self._check_turn(seat, 'playing', "spela ett kort")
-    try: card = parse_card(card)
-    except CardError as e: raise BismarckError(str(e)) from None
-    why = self.tricks.reason(card.id)  # "finns inte på Annas hand", "måste följa färg … (B6)"
-    if why: raise BismarckError(why)
-    self.tricks.play(card.id)
-    if self.tricks.done: self.phase = 'done'
-    return self
-
-@patch(as_prop=True)
-def _hands(self: BismarckDeal): return self.tricks.hands
-
-@patch(as_prop=True)
-def _trick(self: BismarckDeal): return self.tricks.trick
-
-@patch(as_prop=True)
-def _history(self: BismarckDeal): return self.tricks.history
-
 @patch(as_prop=True)
 def _trump(self: BismarckDeal): return self.tricks.trump
 
-@patch(as_prop=True)
-def leader(self: BismarckDeal):
-    "Den som spelar ut till sticket som pågår (B6)."
-    return self.tricks.leader if self.phase in ('playing', 'done') else None
+@patch
+def _refusal(self: BismarckDeal, seat: int, card: Card) -> str | None:
+    "Varför `card` inte får läggas: \"finns inte på Annas hand\", \"måste följa färg … (B6)\", eller `None`."
+    return self.tricks.reason(card.id)
 
-@patch(as_prop=True)
-def taken(self: BismarckDeal):
-    "Tagna stick per plats."
-    return self.tricks.taken
+@patch
+def _seat(self: BismarckDeal, seat) -> int: return _check_seat(seat)
+
+@patch
+def undo_discard(self: BismarckDeal) -> Cards:
+    "Ta tillbaka förhands fyra bortlagda kort till handen, innan spelsättet är valt; svarar med korten."
+    if self.phase != 'mode': raise BismarckError("De bortlagda korten kan bara tas tillbaka innan spelsättet är valt.")
+    cards, self.discards, self.phase = self.discards, None, 'discard'
+    self._hands[self.forehand].extend(c.id for c in cards)
+    return cards
+
+@patch
+def undo_mode(self: BismarckDeal) -> str:
+    "Ta tillbaka spelsättet, innan något kort är lagt; svarar med det."
+    if self.phase != 'playing' or self._trick or self._history:
+        raise BismarckError("Spelsättet kan bara tas tillbaka innan något kort är lagt.")
+    mode, self.mode, self.trump, self.tricks.trump, self.phase = self.mode, None, None, None, 'mode'
+    return mode
+
 
 # %% ../../nbs/08_bismarck.ipynb #a8631566
-@patch
-def hand(self: BismarckDeal, seat: int) -> Cards:
-    "Korten som platsen `seat` har kvar, sorterade (förhand har 20 innan hen har lagt bort)."
-    _check_seat(seat)
-    return sort_hand(card_from_id(c) for c in self._hands[seat])
-
 @patch(as_prop=True)
 def counted(self: BismarckDeal) -> list[int]:
     "Sticken som räknas per plats: de tagna, plus ett åt förhand med husregeln `discards_count_as_trick`."
@@ -384,19 +367,10 @@ def points(self: BismarckDeal) -> list[int]:
     return bismarck_score(self.mode, self.taken, self.forehand, self.discards_count_as_trick)
 
 @patch(as_prop=True)
-def hands(self: BismarckDeal):
-    "Alla tre händer som de ser ut nu."
-    return [self.hand(s) for s in range(PLAYERS)]
-
-@patch(as_prop=True)
-def trick(self: BismarckDeal):
-    "Sticket som pågår, utspelet först."
-    return Cards(card_from_id(c) for c in self._trick)
-
-@patch(as_prop=True)
 def history(self: BismarckDeal):
     "De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren)."
     return [(l, Cards(card_from_id(c) for c in t), w) for l, t, w in self._history]
+
 
 # %% ../../nbs/08_bismarck.ipynb #2e501c75
 FORMAT = "plump_teach.BismarckGame"

@@ -11,7 +11,7 @@ import random
 from .methods import patch
 from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, DECK_IDS, card_from_id,
                                parse_card, parse_cards, sort_hand, cards_html)
-from .tricks import TrickPlay, suit_index
+from .tricks import TrickDeal, TrickPlay, suit_index
 from .saving import load_saved, parse_saved
 from .names import check_names, find_name, genitive, esc, clean_name
 from .plump_rules import PlumpError, PlumpRules, bid_error, bidding_order, deal_ids, deal_schedule, dealer_of_deal, first_leader, forehand, legal_bids, player_count, score, shown_value, trump_suit, turns_no_card, visible_seats
@@ -24,8 +24,9 @@ from .actions import Action, Bid, PlayCard
 __all__ = ['FORMAT', 'FORMAT_VERSION', 'PlumpDeal', 'PlumpGame', 'ScoreSheet']
 
 # %% ../../nbs/07_plumpspelet.ipynb #56b64be6
-class PlumpDeal:
+class PlumpDeal(TrickDeal):
     "En giv Plump: budgivning, spel och poäng, för platserna 0 … n-1 medsols."
+    error = PlumpError
     def __init__(self,
                  players: int,               # antal spelare, 2-6
                  hands,                      # en hand per plats: kort som text eller `Card`
@@ -131,12 +132,6 @@ def bid(self: PlumpDeal, seat: int, bid: int) -> PlumpDeal:
 
 # %% ../../nbs/07_plumpspelet.ipynb #cc45bce6
 @patch
-def legal_cards(self: PlumpDeal) -> Cards:
-    "Korten som spelaren i tur får lägga (P10)."
-    if self.phase != 'playing': return Cards()
-    return sort_hand(card_from_id(c) for c in self.tricks.legal())
-
-@patch
 def _illegal_card_reason(self: PlumpDeal, seat: int, card: Card) -> str:
     hand = [card_from_id(c) for c in self._hands[seat]]
     led = card_from_id(self._trick[0]).suit
@@ -149,43 +144,25 @@ def _illegal_card_reason(self: PlumpDeal, seat: int, card: Card) -> str:
             f"och måste trumfa (P10).")
 
 @patch
-def play(self: PlumpDeal, seat: int, card) -> PlumpDeal:
-    "Platsen `seat` lägger kortet `card` (ett `Card` eller text som `'♥E'`)."
-    self._check_turn(seat, 'playing', 'spela ett kort')
-    try: card = parse_card(card)
-    except CardError as e: raise PlumpError(str(e)) from None
+def _refusal(self: PlumpDeal, seat: int, card: Card) -> str | None:
+    "Varför `card` inte får läggas av `seat` (P10, P12), eller `None`."
     why = self.tricks.problem(card.id)
-    if why == 'not_in_hand': raise PlumpError(f"{card} finns inte på {genitive(self.names[seat])} hand.")
-    if why: raise PlumpError(self._illegal_card_reason(seat, card))
-    self.tricks.play(card.id)
-    if self.tricks.done: self.phase = 'done'
-    return self
+    if why == 'not_in_hand': return f"{card} finns inte på {genitive(self.names[seat])} hand."
+    return self._illegal_card_reason(seat, card) if why else None
 
-@patch(as_prop=True)
-def _hands(self: PlumpDeal): return self.tricks.hands
+@patch
+def undo_bid(self: PlumpDeal) -> int:
+    "Ta tillbaka det senaste budet, innan något kort är lagt; svarar med budet. Utspelet går tillbaka till förhand."
+    made = self._bids_made()
+    if made == 0 or self._trick or self._history:
+        raise PlumpError("Det finns inget bud att ta tillbaka: inget bud är sagt, eller sticken har redan börjat.")
+    seat = self.order[made - 1]
+    bid, self.bids[seat], self.phase = self.bids[seat], None, 'bidding'
+    self.tricks.leader = forehand(self.dealer, self.n)
+    return bid
 
-@patch(as_prop=True)
-def _trick(self: PlumpDeal): return self.tricks.trick
-
-@patch(as_prop=True)
-def _history(self: PlumpDeal): return self.tricks.history
-
-@patch(as_prop=True)
-def leader(self: PlumpDeal):
-    "Den som spelar ut till sticket som pågår (P9), eller `None` under budgivningen."
-    return None if self.phase == 'bidding' else self.tricks.leader
-
-@patch(as_prop=True)
-def taken(self: PlumpDeal):
-    "Tagna stick per plats."
-    return self.tricks.taken
 
 # %% ../../nbs/07_plumpspelet.ipynb #809bd0be
-@patch
-def hand(self: PlumpDeal, seat: int) -> Cards:
-    "Korten som platsen `seat` har kvar, sorterade."
-    return sort_hand(card_from_id(c) for c in self._hands[seat])
-
 @patch
 def points(self: PlumpDeal) -> list[int]:
     "Poängen per plats (P13); bara när given är slut."
@@ -198,19 +175,10 @@ def visible_hands(self: PlumpDeal, seat: int) -> dict[int, Cards]:
     return {s: self.hand(s) for s in visible_seats(seat, self.n, self.cards, self.rules)}
 
 @patch(as_prop=True)
-def hands(self: PlumpDeal):
-    "Alla händer som de ser ut nu."
-    return [self.hand(s) for s in range(self.n)]
-
-@patch(as_prop=True)
-def trick(self: PlumpDeal):
-    "Sticket som pågår, utspelet först."
-    return Cards(card_from_id(c) for c in self._trick)
-
-@patch(as_prop=True)
 def history(self: PlumpDeal):
     "De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren)."
     return [(l, tuple(card_from_id(c) for c in t), w) for l, t, w in self._history]
+
 
 # %% ../../nbs/07_plumpspelet.ipynb #72fc560c
 @patch

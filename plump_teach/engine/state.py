@@ -115,13 +115,7 @@ class _State:
         if not isinstance(action, PlayCard): raise self.error(self._wrong_kind(action))
         self.deal.play(self.deal.to_act, action.card)
 
-    def _unplay(self):
-        self.tricks_undo()
-        self.deal.phase = 'playing'
-
-    def tricks_undo(self):
-        self._own()
-        self.deal.tricks.undo()
+    def _unplay(self): self.deal.undo_card()
 
     def __repr__(self):
         return f"{type(self).__name__}({self.phase}, i tur: {self.to_act}, drag: {len(self.actions)})"
@@ -161,9 +155,7 @@ class PlumpState(_State):
 
     def _undo(self, action):
         d = self.deal
-        if isinstance(action, Bid):
-            d.bids[d.order[d._bids_made() - 1]], d.phase = None, 'bidding'
-            d.tricks.leader = forehand(d.dealer, d.n)
+        if isinstance(action, Bid): d.undo_bid()
         else: self._unplay()
 
     def view(self, seat: int) -> SeatView:
@@ -224,13 +216,10 @@ class BismarckState(_State):
         d = self.deal
         if isinstance(action, Discard):
             if d.phase == 'mode':
-                d._hands[d.forehand].extend(c.id for c in d.discards)
+                d.undo_discard()
                 self.pending = [a.card for a in self.actions[-(DISCARDS - 1):]]
-                d.discards, d.phase = None, 'discard'
             else: self.pending = self.pending[:-1]
-        elif isinstance(action, ChooseMode):
-            d.mode = d.trump = d.tricks.trump = None
-            d.phase = 'mode'
+        elif isinstance(action, ChooseMode): d.undo_mode()
         else: self._unplay()
 
     def view(self, seat: int) -> SeatView:

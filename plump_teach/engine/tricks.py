@@ -12,7 +12,7 @@ from .names import genitive
 
 # %% auto #0
 __all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'legal_cards', 'beats', 'winner_index', 'trick_winner',
-           'is_revoke', 'TrickPlay']
+           'is_revoke', 'TrickPlay', 'TrickDeal']
 
 # %% ../../nbs/03_stick.ipynb #dfa1bab3
 def suit_index(suit: str | None) -> int | None:
@@ -171,3 +171,73 @@ def undo(self: TrickPlay) -> int:
     cid = self.trick.pop()
     self.hands[(self.leader + len(self.trick)) % self.n].append(cid)
     return cid
+
+# %% ../../nbs/03_stick.ipynb #7d0a0002
+class TrickDeal:
+    "Det som en giv Plump och en giv Bismarck har gemensamt: sticken (`tricks`), händerna och att lägga ett kort."
+    error: type = CardError      # spelets eget fel: `PlumpError` eller `BismarckError`
+    n: int                       # antal spelare
+    names: list                  # spelarnas namn, för meddelanden
+    phase: str                   # 'playing' och 'done' är sticken; delarna före dem är spelets egna
+    tricks: TrickPlay
+
+    _hands = property(lambda self: self.tricks.hands)
+    _trick = property(lambda self: self.tricks.trick)
+    _history = property(lambda self: self.tricks.history)
+
+    @property
+    def taken(self) -> list[int]:
+        "Tagna stick per plats."
+        return self.tricks.taken
+
+    @property
+    def leader(self) -> int | None:
+        "Den som spelar ut till sticket som pågår, eller `None` innan sticken har börjat."
+        return self.tricks.leader if self.phase in ('playing', 'done') else None
+
+    @property
+    def trick(self) -> Cards:
+        "Sticket som pågår, utspelet först."
+        return Cards(card_from_id(c) for c in self._trick)
+
+    @property
+    def hands(self) -> list[Cards]:
+        "Alla händer som de ser ut nu."
+        return [self.hand(s) for s in range(self.n)]
+
+    def _seat(self, seat) -> int:
+        "`seat` om det är en av platserna, annars spelets fel."
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise self.error(f"Platsen {quoted(seat)} finns inte; platserna är 0–{self.n - 1} (0 är den första spelaren).")
+        return seat
+
+    def hand(self, seat: int) -> Cards:
+        "Korten som platsen `seat` har kvar, sorterade."
+        return sort_hand(card_from_id(c) for c in self._hands[self._seat(seat)])
+
+    def legal_cards(self) -> Cards:
+        "Korten som spelaren i tur får lägga."
+        if self.phase != 'playing': return Cards()
+        return sort_hand(card_from_id(c) for c in self.tricks.legal())
+
+    def play(self, seat: int, card):
+        "Platsen `seat` lägger kortet `card` (ett `Card` eller text som `'♥E'`)."
+        self._check_turn(seat, 'playing', "spela ett kort")
+        try: card = parse_card(card)
+        except CardError as e: raise self.error(str(e)) from None
+        why = self._refusal(seat, card)
+        if why: raise self.error(why)
+        self.tricks.play(card.id)
+        if self.tricks.done: self.phase = 'done'
+        return self
+
+    def undo_card(self) -> Card:
+        "Ta tillbaka det senast lagda kortet till handen; svarar med kortet."
+        if self.phase not in ('playing', 'done') or not (self._trick or self._history):
+            raise self.error("Inget kort är lagt i given, så inget kan tas tillbaka.")
+        card = card_from_id(self.tricks.undo())
+        self.phase = 'playing'
+        return card
+
+    def _check_turn(self, seat, phase: str, what: str): raise NotImplementedError   # spelets egna ord
+    def _refusal(self, seat: int, card: Card) -> str | None: raise NotImplementedError
