@@ -26,7 +26,9 @@ _FRONT_DOOR = {
     **dict.fromkeys(["PlumpState", "BismarckState", "SeatView", "playout"], "engine.state"),
     **dict.fromkeys(["ScoreKeeper", "load_protocol", "FileError", "FileChanged"], "engine.scoresheet"),
     "load": "engine.files",
-    **dict.fromkeys(["make_bot", "hint", "analyse_deal", "Bot", "Decision"], "bots.players"),
+    **dict.fromkeys(["make_bot", "Bot"], "bots.players"),
+    **dict.fromkeys(["hint", "analyse_deal"], "bots.coach"),
+    "Decision": "bots.heuristics",
     **dict.fromkeys(["make_puzzle", "Puzzle", "PUZZLE_KINDS"], "puzzles.plump"),
 }
 __all__ = sorted(_FRONT_DOOR)
@@ -53,5 +55,7 @@ if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr
     from .engine.state import PlumpState, BismarckState, SeatView, playout
     from .engine.scoresheet import ScoreKeeper, load_protocol, FileError, FileChanged
     from .engine.files import load
-    from .bots.players import make_bot, hint, analyse_deal, Bot, Decision
+    from .bots.heuristics import Decision
+    from .bots.players import make_bot, Bot
+    from .bots.coach import hint, analyse_deal
     from .puzzles.plump import make_puzzle, Puzzle, PUZZLE_KINDS

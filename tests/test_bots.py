@@ -1,4 +1,4 @@
-"""Tests for the computer players (`plump_teach.bots.players`, nbs/20_datorspelare.ipynb).
+"""Tests for the computer players (`plump_teach.bots`: nbs/20_tumregler.ipynb to nbs/24_tips_och_analys.ipynb).
 
 Whole games of bots on all three levels, mixed at one table, for 2-6 players of Plump under random house rules
 and for Bismarck: every decision must be one of the engine's legal actions, is applied through the engine (which
@@ -21,9 +21,11 @@ from pathlib import Path
 import pytest
 
 from plump_teach.engine.bismarck import BismarckError, BismarckGame, normal_tricks
-from plump_teach.bots.players import (COSTLY_POINTS, LEVELS, STUDY_SAMPLES, Decision, analyse_deal, hint, make_bot, own_puzzles,
-                              public_reason, value_hand, distribution_text, ismcts_action, study_cards, _bismarck_replay,
-                              discard_summary)
+from plump_teach.bots.heuristics import LEVELS, Decision, value_hand
+from plump_teach.bots.bismarck import discard_summary
+from plump_teach.bots.search import distribution_text, ismcts_action, study_cards
+from plump_teach.bots.players import make_bot, public_reason
+from plump_teach.bots.coach import COSTLY_POINTS, STUDY_SAMPLES, analyse_deal, hint, own_puzzles, _bismarck_replay
 from plump_teach.engine.cards import parse_card, parse_cards
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.actions import Bid, ChooseMode, Discard, PlayCard
@@ -208,8 +210,8 @@ def test_a_forced_one_card_bid_names_the_rule_that_forces_it():
 
 
 def test_a_chance_between_0_and_1_never_reads_as_0_or_100_percent():
-    from plump_teach.bots.players import _pct
-    assert [_pct(p) for p in (0, 0.004, 0.005, 0.5, 0.994, 0.996, 1)] == \
+    from plump_teach.bots.heuristics import percent
+    assert [percent(p) for p in (0, 0.004, 0.005, 0.5, 0.994, 0.996, 1)] == \
         ["0 %", "under 1 %", "1 %", "50 %", "99 %", "över 99 %", "100 %"]
 
 
@@ -361,7 +363,7 @@ def test_an_even_bid_sum_is_called_even_not_underbid():
 
 def test_a_kept_rule_of_thumb_plan_says_why_when_another_plan_scored_a_little_more():
     "B9: the expert keeps the rule-of-thumb plan within half a point; then the reason says so instead of looking wrong."
-    from plump_teach.bots.players import simulated_plan
+    from plump_teach.bots.search import simulated_plan
     num = lambda t: float(t.replace('−', '-').replace(',', '.'))
     seen = {'kept': 0, 'best': 0}
     for seed in range(40):
@@ -384,7 +386,7 @@ def test_a_kept_rule_of_thumb_plan_says_why_when_another_plan_scored_a_little_mo
 
 def test_a_plan_that_beat_the_rule_of_thumb_is_called_det_spelsattet():
     "Issue 27: 'Välj pass. Den gav flest poäng' named nothing (a mode is 'ett spelsätt'): the reason says 'det spelsättet'."
-    from plump_teach.bots.players import simulated_plan
+    from plump_teach.bots.search import simulated_plan
     for seed in range(60):
         g = BismarckGame(['Anna', 'Bo', 'Cissi'], seed=seed)
         st = BismarckState.from_game(g)
@@ -397,7 +399,7 @@ def test_a_plan_that_beat_the_rule_of_thumb_is_called_det_spelsattet():
 
 def test_the_lead_note_for_a_player_who_has_made_the_bid():
     "P20 duck: a high card that leads the trick so far gets a sentence saying later players may go over; a low card none."
-    from plump_teach.bots.players import _lead_note
+    from plump_teach.bots.coach import _lead_note
     deal = PlumpDeal(3, ["♠5 ♥3", "♠K ♠2", "♠E ♦4"], trump_card="♣2", dealer=2)
     st = PlumpState.from_deal(deal)
     for b in (1, 0, 2): st.apply(Bid(b))
@@ -733,7 +735,7 @@ def test_distribution_text_reads_like_the_chart():
 
 def test_bots_import_pulls_in_no_notebook_stack():
     "The bots run in Pyodide and in plain Python: no ipywidgets, IPython, fastcore or numpy at import."
-    code = ("import importlib, json, sys\nimportlib.import_module('plump_teach.bots.players')\n"
+    code = ("import importlib, json, sys\n[importlib.import_module('plump_teach.bots.' + m) for m in ('heuristics', 'bismarck', 'search', 'players', 'coach')]\n"
             "heavy = ('ipywidgets', 'IPython', 'fastcore', 'numpy')\n"
             "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -885,7 +887,7 @@ def _bismarck_state(mode: str, lead: str) -> BismarckState:
 
 def test_bismarck_tips_say_when_a_low_card_lets_a_trick_go_or_a_high_card_is_shed():
     "B7/B9 at the table: the card tip explains a card that does not take the trick, as the Plump tip does (P20)."
-    from plump_teach.bots.players import _lead_note
+    from plump_teach.bots.coach import _lead_note
     st = _bismarck_state('pass', '♥2')            # Anna har ingen hjärter: ett högt kort kan sakas utan risk
     v = st.view(1)
     assert _lead_note(v, parse_card("♠E"), goal='duck') == \
@@ -934,7 +936,7 @@ def test_mode_tips_say_why_the_rule_of_thumb_mode_is_closed_in_the_pupils_voice(
 
 def test_plump_tips_say_when_a_high_card_is_shed_because_it_cannot_take_the_trick():
     "P20 at the table: a pupil who has made the bid and cannot follow suit is told why shedding a high card is safe."
-    from plump_teach.bots.players import _lead_note
+    from plump_teach.bots.coach import _lead_note
     st = PlumpState.from_deal(PlumpDeal(3, ["♥E ♥K", "♥3 ♥4", "♠E ♦5"], "♣2", dealer=0))
     for b in (1, 0, 2): st.apply(Bid(b))                     # Bo 1, Cissi (eleven) 0, Anna som givare 2
     st.apply(PlayCard(parse_card("♥3")))
@@ -962,7 +964,7 @@ def test_the_bid_tip_names_the_dealers_forbidden_bid_only_next_to_its_suggestion
 
 def test_the_card_tip_after_the_bid_is_made_counts_in_words():
     "P20 duck: with the bid made the tip says 'det stick du bjöd' for one trick and 'de 2 stick du bjöd' for two."
-    from plump_teach.bots.players import _goal_sentence
+    from plump_teach.bots.coach import _goal_sentence
     for bid, words in ((1, "Du har redan tagit det stick du bjöd."), (2, "Du har redan tagit de 2 stick du bjöd.")):
         deal = PlumpDeal(3, ["♠E ♠K ♥2", "♠2 ♠3 ♥3", "♠4 ♠5 ♥4"], trump_card="♦2", dealer=2)
         st = PlumpState.from_deal(deal)
@@ -975,7 +977,7 @@ def test_the_card_tip_after_the_bid_is_made_counts_in_words():
 
 def test_small_trumps_among_the_possible_tricks_are_called_trumps():
     "P20/P11: lesson 6 counts queens, knaves and kings as possible; a small trump counted there is named as a trump."
-    from plump_teach.bots.players import value_hand
+    from plump_teach.bots.heuristics import value_hand
     v = value_hand("♠D ♦6 ♦3 ♣2 ♥4", "♦", 4)
     assert set(v.possible) == set(parse_cards("♠D ♦6 ♦3"))
     assert v.text() == "inga säkra, möjliga ♠D och de små trumfen ♦6 ♦3, fyllnad ♥4 ♣2"
@@ -988,21 +990,21 @@ def test_small_trumps_among_the_possible_tricks_are_called_trumps():
 
 def test_the_bid_reason_also_names_the_second_best_bid_when_it_is_not_a_neighbour():
     "P20: when 1 trick is nearly as good as the chosen 3, the tip and the expert's reason say so, not only 2 and 4."
-    from plump_teach.bots.players import _compared_bids
-    assert _compared_bids(3, {0: 1.0, 1: 4.8, 2: 1.6, 3: 4.9}) == [1, 2]
-    assert _compared_bids(1, {0: 1.0, 1: 5.0, 2: 3.0}) == [0, 2]
-    assert _compared_bids(0, {0: 9.0}) == []
+    from plump_teach.bots.search import compared_bids
+    assert compared_bids(3, {0: 1.0, 1: 4.8, 2: 1.6, 3: 4.9}) == [1, 2]
+    assert compared_bids(1, {0: 1.0, 1: 5.0, 2: 3.0}) == [0, 2]
+    assert compared_bids(0, {0: 9.0}) == []
     found = 0
     for seed in range(60):
         g = PlumpGame(["Anna", "Bo"], PlumpRules(), seed=seed, first_deal=7)    # 3 cards each
         d = hint(PlumpState.from_game(g).view(g.deal.to_act))
         exp = d.details['expected']
         bid = d.action.tricks
-        compared = _compared_bids(bid, exp)
+        compared = compared_bids(bid, exp)
         for i, b in enumerate(compared):
             said = f"bjöd {b} och spelade för det" if i == 0 else f"med bud {b} i "
             assert said in d.reason and f"({str(round(exp[b], 1)).replace('.', ',')} poäng i snitt)" in d.reason, d.reason
-        if any(abs(b - bid) > 1 for b in _compared_bids(bid, exp)): found += 1
+        if any(abs(b - bid) > 1 for b in compared_bids(bid, exp)): found += 1
     assert found, "no deal where the second best bid is two or more away"
 
 
@@ -1054,7 +1056,7 @@ def test_the_one_card_tip_and_the_analysis_show_the_same_chance():
         k = len(g.deals) - 1                       # the last deal has one card
         deal = g.deals[k]
         assert deal.cards == 1
-        from plump_teach.bots.players import _replay
+        from plump_teach.bots.coach import _replay
         st, _ = _replay(deal)                      # the deal from its start
         for s in range(3):                          # Tips for each seat, at its turn to bid
             seat = st.to_act
@@ -1067,7 +1069,7 @@ def test_the_one_card_tip_and_the_analysis_show_the_same_chance():
 
 def test_a_high_lead_for_a_player_who_wants_no_tricks_is_explained():
     "P20 duck: when the tip leads a high card after a zero bid, it says why; not when a lower card did as well."
-    from plump_teach.bots.players import _lead_note
+    from plump_teach.bots.coach import _lead_note
     deal = PlumpDeal(3, ["♠Kn ♣5 ♥2", "♠E ♠2 ♦4", "♠K ♥3 ♦5"], trump_card="♣2", dealer=2)
     st = PlumpState.from_deal(deal)
     for b in (0, 1, 1): st.apply(Bid(b))
@@ -1082,7 +1084,7 @@ def test_a_high_lead_for_a_player_who_wants_no_tricks_is_explained():
 
 def test_a_sang_plan_with_a_long_weak_suit_does_not_say_no_long_suit():
     "Issue 27: seven small spades are a long suit, only not a strong one (B9); the plan says so."
-    from plump_teach.bots.players import heuristic_plan
+    from plump_teach.bots.bismarck import heuristic_plan
     hand = parse_cards("♠2 ♠3 ♠4 ♠5 ♠6 ♠7 ♠8 ♥E ♥K ♥D ♥3 ♥4 ♦E ♦K ♦3 ♦4 ♣E ♣3 ♣4 ♣5")
     mode, _, why = heuristic_plan(hand, ['spader', 'trumf', 'sang', 'pass'])
     assert mode == 'sang' and "ingen lång färg med höga kort" in why, why
@@ -1126,7 +1128,7 @@ def test_the_one_card_chance_is_for_the_bid_that_decides_who_leads():
     lets forehand lead. Tips gives the chance with the bid it suggests, and that chance agrees with an exact count
     over every way the 50 unseen cards can lie (no sampling, no bot code: the engine's P9 leader and trick winner)."""
     from itertools import permutations
-    from plump_teach.bots.players import one_card_study
+    from plump_teach.bots.heuristics import one_card_study
     from plump_teach.engine.plump_rules import first_leader
     from plump_teach.engine.tricks import trick_winner
     from plump_teach.engine.cards import FULL_DECK

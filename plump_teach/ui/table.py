@@ -29,8 +29,11 @@ from ..engine.scoresheet import write_file, as_path, digest, file_key, shown_pat
 from .keeper import free_path, files_url
 from ..engine.state import PlumpState, BismarckState
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
-from ..bots.players import make_bot, hint, analyse_deal, own_puzzles, distribution_text, public_reason, LEVELS
-from ..bots.players import signed_decimal
+from ..bots.heuristics import LEVELS
+from ..bots.search import distribution_text
+from ..bots.players import make_bot, public_reason
+from ..bots.coach import hint, analyse_deal, own_puzzles
+from ..bots.search import signed_decimal
 from ..engine.bismarck import mode_words
 from ..engine.names import signed_points
 from ..course.results import RESULTS_ENV, current_recorder, register

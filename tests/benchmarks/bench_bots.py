@@ -15,7 +15,7 @@ Agents (--agents, one per seat, comma-separated; a shorter list is repeated arou
   random              a random legal action
   ismcts[:SIMS]       OpenSpiel's C++ ISMCTS bot (pyspiel.ISMCTSBot), SIMS simulations (default --sims, 300),
                       random-rollout evaluator, uct_c 2, --ismcts-policy for the final policy
-  ismcts-honest[:SIMS] the same search in pure Python (plump_teach.bots.players.ismcts_action, SIMS iterations, default
+  ismcts-honest[:SIMS] the same search in pure Python (plump_teach.bots.search.ismcts_action, SIMS iterations, default
                       --sims, uct_c --uct-c, the most visited action), but each simulation deals the cards the seat
                       has not seen at random over the other hands AND the stock (SeatView.sample): only what the
                       seat may know. OpenSpiel's ISMCTS does not do that: oh_hell's resample_from_infostate
@@ -56,7 +56,7 @@ applied without asking the agent), reported as median and 95th percentile for bi
 With --parallel the workers share the machine's cores, so times are only comparable between runs with the
 same setting.
 
---pyodide N measures the learner's hint (plump_teach.bots.players.hint, the expert's suggestion with its reasons) at N
+--pyodide N measures the learner's hint (plump_teach.bots.coach.hint, the expert's suggestion with its reasons) at N
 bid and N card positions of random 3- and 4-player deals (5 and 10 cards), once in this Python and once in the
 zero-install site's Pyodide run by Node (tools/pyodide_run.mjs, with the working tree's plump_teach; needs
 `python3 tools/lite.py build` once for _lite/site/static/pyodide). The issue's targets: 300 ms in JupyterLab,
@@ -89,9 +89,9 @@ from oh_hell_mirror import MirroredDeal, os_to_action, random_deal  # noqa: E402
 from plump_teach.engine.actions import Bid  # noqa: E402
 
 try:
-    from plump_teach.bots import players as our_bots   # written in nbs/20_datorspelare.ipynb
+    from plump_teach.bots import players as our_bots, search as our_search   # nbs/23_datorspelarna, 22_sokning
 except ImportError:
-    our_bots = None
+    our_bots = our_search = None
 
 LEVEL_ALIASES = {"nybörjare": "nybörjare", "nyborjare": "nybörjare", "van": "van", "expert": "expert"}
 ISMCTS_POLICIES = {"visits": "NORMALIZED_VISIT_COUNT", "max_visits": "MAX_VISIT_COUNT", "max_value": "MAX_VALUE"}
@@ -130,7 +130,7 @@ class HonestISMCTSAgent:
         self.rng, self.sims, self.c = random.Random(seed), sims, opts["uct_c"]
 
     def act(self, md: MirroredDeal, seat: int):
-        return our_bots.ismcts_action(md.state.view(seat), self.rng, iterations=self.sims, c=self.c)[0]
+        return our_search.ismcts_action(md.state.view(seat), self.rng, iterations=self.sims, c=self.c)[0]
 
 
 def leaky_view(state, seat: int):
@@ -183,17 +183,17 @@ def agent_factory(name: str, default_sims: int):
         sims = int(arg) if arg else default_sims
         return lambda seed, opts: ISMCTSAgent(seed, opts, sims)
     if base == "ismcts-honest":
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/20_datorspelare.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/23_datorspelarna.ipynb)")
         sims = int(arg) if arg else default_sims
         return lambda seed, opts: HonestISMCTSAgent(seed, opts, sims)
     if base == "expert-leak" and not arg:
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/20_datorspelare.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/23_datorspelarna.ipynb)")
         return lambda seed, opts: LeakyExpert(seed, opts, "expert")
     if base == "expert-oracle" and not arg:
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/20_datorspelare.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/23_datorspelarna.ipynb)")
         return lambda seed, opts: OracleExpert(seed, opts, "expert")
     if base in LEVEL_ALIASES and not arg:
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/20_datorspelare.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/23_datorspelarna.ipynb)")
         level = LEVEL_ALIASES[base]
         return lambda seed, opts: OurBot(seed, opts, level)
     sys.exit(f"unknown agent {name!r}: random, ismcts[:SIMS], ismcts-honest[:SIMS], nybörjare, van, expert or "
@@ -336,7 +336,7 @@ from plump_teach.engine.plump import PlumpDeal
 from plump_teach.engine.state import PlumpState
 from plump_teach.engine.actions import Bid
 from plump_teach.engine.cards import FULL_DECK
-from plump_teach.bots.players import hint
+from plump_teach.bots.coach import hint
 
 def positions(n_each):
     rng = random.Random(2024)
@@ -393,7 +393,7 @@ def hint_times(n: int) -> dict:
 
 
 def report_hints(times: dict):
-    print("\n== hint (plump_teach.bots.players.hint) decision time, ms: median, 95th percentile, max (n)")
+    print("\n== hint (plump_teach.bots.coach.hint) decision time, ms: median, 95th percentile, max (n)")
     for where, kinds in times.items():
         for kind, ts in kinds.items():
             print(f"  {where:<8} {kind:<5} {1000 * percentile(ts, 0.5):8.1f} {1000 * percentile(ts, 0.95):8.1f} "

@@ -32,7 +32,8 @@ from plump_teach.engine.plump import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.actions import Bid
-from plump_teach.bots.players import analyse_deal, hint, make_bot
+from plump_teach.bots.players import make_bot
+from plump_teach.bots.coach import analyse_deal, hint
 from plump_teach.engine.bismarck import BismarckGame
 
 rules = PlumpRules(down_only=True)
