@@ -104,7 +104,7 @@ def test_the_readme_library_examples_run_as_written(tmp_path, monkeypatch):
 def test_load_reads_every_kind_of_saved_file_the_course_writes(tmp_path):
     "`load` knows a Plump game, a Bismarck game, a score sheet and the table's file (which holds a game)."
     from plump_teach import ScoreKeeper, load
-    from plump_teach.ui.table import table_dict
+    from plump_teach.ui.table_files import table_dict
     plump, bismarck = PlumpGame(["Anna", "Bo"], seed=1), BismarckGame(["Anna", "Björn", "Cecilia"], seed=2)
     plump.apply(Bid(1))
     keeper = ScoreKeeper(["Anna", "Bo", "Cissi"]).bid("Bo", 2)

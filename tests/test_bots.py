@@ -571,7 +571,7 @@ def played_by(deal, seat: int, trick: int):
 
 def test_bismarck_analysis_names_the_forehands_twenty_cards():
     "A learner called Anna, förhand in deal 1: her analysis heads the 20 cards 'Annas 20 kort' and then the discards."
-    from plump_teach.ui.table import analysis_html
+    from plump_teach.ui.analysis import analysis_html
     b = played_bismarck(3)
     assert b.deals[0].forehand == 0
     html = analysis_html(analyse_deal(b, 0, 0, seed=5, samples=6, card_samples=3), 1)

@@ -25,7 +25,10 @@ from plump_teach.engine.plump import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules
 from plump_teach.engine.actions import ChooseMode
 from plump_teach.engine.names import esc
-from plump_teach.ui.table import SAVE_FOLDER_ENV, BismarckTable, PlayTable, read_table, table_dict, table_style, you_text, _percent
+from plump_teach.ui.table import SAVE_FOLDER_ENV, BismarckTable, PlayTable, you_text
+from plump_teach.ui.table_files import read_table, table_dict
+from plump_teach.ui.styles import table_style
+from plump_teach.ui.analysis import nobreak_percent
 
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
 CARD_TEXT = re.compile(r'[♠♥♦♣](?:10|Kn|[2-9EKD])(?![0-9n])')
@@ -266,7 +269,7 @@ def check_puzzles(t, words: str):
     assert "pt-vald" in t.puzzle_cards[p.better]._dom_classes
     t.puzzle_cards[p.better].click()
     assert 'role="status"' in t.puzzle_feedback.value and "Rätt!" in t.puzzle_feedback.value
-    assert _percent(esc(p.explanation)) in t.puzzle_feedback.value
+    assert nobreak_percent(esc(p.explanation)) in t.puzzle_feedback.value
     if len(own) > 1:
         t.next_puzzle.click()
         assert f"Pussel 2 av {len(own)}" in t.puzzle_box.children[0].value
@@ -287,12 +290,12 @@ def test_bismarck_deals_can_be_looked_at_again_with_own_puzzles():
         b.analysis_buttons[k].click()
         html, a = b.analysis_html.value, b._analysis(k, 0)
         assert (a.game, a.mode, a.tricks, a.points) == ("bismarck", d.mode, d.taken[0], d.points()[0])
-        assert f"Giv {k + 1}: Du" in html and _percent(esc(a.verdict)) in html and f"Du tog {d.taken[0]} stick" in html
+        assert f"Giv {k + 1}: Du" in html and nobreak_percent(esc(a.verdict)) in html and f"Du tog {d.taken[0]} stick" in html
         assert f"{esc(b.game.players[d.forehand])} var förhand och valde" in html
         assert html.count("pt-spelsatt") == len(a.mode_values) == (4 if d.forehand == 0 else 0)
         assert ("Dina 20 kort:" in html and "Bortlagda kort:" in html) == (d.forehand == 0)
         assert ("(normalen)" in html) == (a.distribution.get(a.normal, 0) >= 0.005)
-        assert all(_percent(esc(c.why)) in html for c in a.costly)
+        assert all(nobreak_percent(esc(c.why)) in html for c in a.costly)
         assert "bjöd" not in html
     check_puzzles(b, "fler poäng i snitt")
 
