@@ -61,7 +61,7 @@ def expected_answers(p):
     if p.kind == 'trump':
         r, shown = d['rules'], d['shown']
         # P8: in a deal that is sang by the house rules no card is turned, and none is shown
-        no_card = r.sang or (d['case'] == 'first_deal' and d['first_deal']) or (d['case'] == 'empty' and r.empty_stock_sang)
+        no_card = r.sang or (d['case'] == 'first_deal' and d['opening_deal']) or (d['case'] == 'empty' and r.empty_stock_sang)
         assert (shown is None) == no_card and ('<svg' in p.situation) == (not no_card), (d, p.situation)
         if no_card: return {'sang'}
         if d['case'] == 'ace' and shown.rank == 14: return {'sang'}

@@ -243,7 +243,7 @@ def test_set_hands_trump_card_follows_the_house_rules(rules, first_deal, trump):
     rest = [c for c in FULL_DECK if str(c) != "♦E"]
     hands = HANDS_2 if first_deal == 8 else [rest[s:40:4] for s in range(4)]
     g = PlumpGame(NAMES, rules, seed=1, first_deal=first_deal)
-    if turns_no_card(rules, first_deal=True):
+    if turns_no_card(rules, opening_deal=True):
         # P8: a deal that is sang by the house rules turns no card, so a trump card is refused and nothing changes
         before = g.to_json(), g.deal.hands, g.deal.trump_card
         with pytest.raises(PlumpError, match="då vänds inget kort upp"):

@@ -270,7 +270,7 @@ class DealAnalysis:
 def _replay(deal: PlumpDeal):
     "Givens början som ett `PlumpState` och alla drag i ordning: buden i budordningen, sedan korten stick för stick."
     fresh = PlumpDeal(deal.n, [list(h) for h in deal.dealt], deal.trump_card, deal.dealer, deal.rules,
-                      deal.first_deal, deal.zero_last, deal.names)
+                      deal.opening_deal, deal.zero_last, deal.names)
     actions = [Bid(deal.bids[s]) for s in deal.order]
     for _, cards, _ in deal.history: actions += [PlayCard(c) for c in cards]
     return PlumpState.from_deal(fresh), actions

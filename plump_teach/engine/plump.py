@@ -33,13 +33,13 @@ class PlumpDeal(TrickDeal):
                  trump_card=None,            # det uppvända kortet (P8), eller `None`
                  dealer: int = 0,            # givarens plats
                  rules: PlumpRules = PlumpRules(),
-                 first_deal: bool = False,   # partiets första giv (för husregeln `first_deal_sang`)
+                 opening_deal: bool = False, # partiets första giv (för husregeln `first_deal_sang`)
                  zero_last=(),               # platser som bjöd noll i förra given (P16)
                  names=None):                # spelarnas namn, för felmeddelanden (annars "plats 1" …)
         n = player_count(players)
         if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
-        if type(first_deal) is not bool: raise PlumpError("Ange om det är partiets första giv med True eller False.")
-        self.n, self.rules, self.first_deal = n, rules, first_deal
+        if type(opening_deal) is not bool: raise PlumpError("Ange om det är partiets första giv med True eller False.")
+        self.n, self.rules, self.opening_deal = n, rules, opening_deal
         self.names = ([f"plats {i + 1}" for i in range(n)] if names is None
                       else check_names(names, PlumpError, count=(n, n), rule='P2'))
         if type(dealer) is not int or not 0 <= dealer < n:
@@ -59,14 +59,14 @@ class PlumpDeal(TrickDeal):
         if len(set(dealt)) != len(dealt): raise PlumpError("Samma kort finns på två händer.")
         if tc is not None and tc in dealt and len(dealt) < 52:
             raise PlumpError(f"Trumfkortet {tc} ligger i talongen och kan inte samtidigt finnas på en hand (P8).")
-        if tc is not None and turns_no_card(rules, first_deal):
+        if tc is not None and turns_no_card(rules, opening_deal):
             which = "sang spelas varje giv" if rules.sang else "om första given spelas den"
             raise PlumpError(f"Med husregeln {which} utan trumf, och då vänds inget kort upp (P8). Ange given utan "
                              f"trumfkort i stället för {tc}.")
         if tc is not None and len(dealt) == 52 and rules.empty_stock_sang:
             raise PlumpError("Hela leken är utdelad, och med husregeln att ingen talong betyder sang vänds inget "
                              f"trumfkort (P8). Ange given utan trumfkort i stället för {tc}.")
-        self.trump_card, self.trump = tc, trump_suit(tc, rules, first_deal)
+        self.trump_card, self.trump = tc, trump_suit(tc, rules, opening_deal)
         self._trump = suit_index(self.trump)
         # sticktagningens gemensamma läge (03_stick); den som spelar ut är känd när alla har bjudit (P9)
         self.tricks = TrickPlay([[c.id for c in h] for h in hs], leader=forehand(dealer, n), trump=self._trump,
@@ -247,12 +247,12 @@ def _start_deal(self: PlumpGame, index: int, hands=None, trump_card=None):
         rng = random.Random(f"plump:{self.seed}:{index}")
         deck = list(DECK_IDS)
         rng.shuffle(deck)
-        ids, turned = deal_ids(deck, self.n, cards, dealer, self.rules, rng, first_deal=index == self.first_deal)
+        ids, turned = deal_ids(deck, self.n, cards, dealer, self.rules, rng, opening_deal=index == self.first_deal)
         hands = [[card_from_id(c) for c in h] for h in ids]
         trump_card = None if turned is None else card_from_id(turned)
     prev = self.deals[-1] if self.deals else None
     zero_last = [s for s in range(self.n) if prev.bids[s] == 0] if prev and self.rules.no_zero_twice else []
-    self.deal = PlumpDeal(self.n, hands, trump_card, dealer, self.rules, first_deal=index == self.first_deal,
+    self.deal = PlumpDeal(self.n, hands, trump_card, dealer, self.rules, opening_deal=index == self.first_deal,
                           zero_last=zero_last, names=self.players)
 
 @patch

@@ -336,29 +336,29 @@ def describe_bids(cards: int, bids) -> str:
     return f"Budsumman {s} är lika med antalet stick. Det är bara möjligt när alla bjuder samtidigt (P6)."
 
 # %% ../../nbs/04_plumpregler.ipynb #98ec229e
-def turns_no_card(rules: PlumpRules = PlumpRules(), first_deal: bool = False) -> bool:
+def turns_no_card(rules: PlumpRules = PlumpRules(), opening_deal: bool = False) -> bool:
     """Om given spelas i sang redan enligt husreglerna (`sang`, eller första given med `first_deal_sang`): då vänds
     inget kort upp, och ingen ser något kort ur talongen (P8). Ett uppvänt ess (`turned_ace_sang`) vänds däremot."""
     check_rules(rules)
-    if type(first_deal) is not bool: raise PlumpError("Ange om det är partiets första giv med True eller False.")
-    return rules.sang or (rules.first_deal_sang and first_deal)
+    if type(opening_deal) is not bool: raise PlumpError("Ange om det är partiets första giv med True eller False.")
+    return rules.sang or (rules.first_deal_sang and opening_deal)
 
 
 #| export
-def trump_suit(turned: Card | None, rules: PlumpRules = PlumpRules(), first_deal: bool = False) -> str | None:
+def trump_suit(turned: Card | None, rules: PlumpRules = PlumpRules(), opening_deal: bool = False) -> str | None:
     "Trumffärgen i en giv där kortet `turned` vändes upp (`None` om inget vändes), eller `None` för sang (P8)."
     check_rules(rules)
-    if type(first_deal) is not bool: raise PlumpError("Ange om det är partiets första giv med True eller False.")
+    if type(opening_deal) is not bool: raise PlumpError("Ange om det är partiets första giv med True eller False.")
     if turned is not None and not isinstance(turned, Card):
         try: turned = parse_card(turned)
         except CardError as e: raise PlumpError(f"Det uppvända kortet: {e}") from None
-    if turned is None or turns_no_card(rules, first_deal): return None
+    if turned is None or turns_no_card(rules, opening_deal): return None
     if rules.turned_ace_sang and turned.rank == 14: return None
     return turned.suit
 
 # %% ../../nbs/04_plumpregler.ipynb #e1ecea30
 def deal_ids(deck: list[int], players: int, cards: int, dealer: int, rules: PlumpRules = PlumpRules(),
-             rng: random.Random | None = None, first_deal: bool = False) -> tuple[list[list[int]], int | None]:
+             rng: random.Random | None = None, opening_deal: bool = False) -> tuple[list[list[int]], int | None]:
     """Dela ut `cards` kort var ur den blandade leken `deck` med början hos förhand; svarar med (händer, uppvänt
     kort). I en giv som är sang enligt husreglerna vänds inget kort (`None`); händerna blir ändå desamma som
     annars, så att ett frö ger samma kort vilka husregler för trumfen man än väljer."""
@@ -374,7 +374,7 @@ def deal_ids(deck: list[int], players: int, cards: int, dealer: int, rules: Plum
     first = forehand(dealer, players)
     hands = [None] * players
     for i in range(players): hands[(first + i) % players] = deck[i:need:players]  # ett kort i taget, medsols
-    return hands, None if turns_no_card(rules, first_deal) else turned
+    return hands, None if turns_no_card(rules, opening_deal) else turned
 
 # %% ../../nbs/04_plumpregler.ipynb #8c2d1977
 def first_leader(dealer: int, bids, rules: PlumpRules = PlumpRules()) -> int:

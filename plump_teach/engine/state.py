@@ -287,7 +287,7 @@ def to_dict(self: _State) -> dict:
            'hands': [str(Cards(h)) for h in d.dealt]}
     if self.game == 'plump':
         out |= {'trump_card': None if d.trump_card is None else str(d.trump_card), 'rules': d.rules.changed(),
-                'first_deal': d.first_deal, 'zero_last': sorted(d.zero_last)}
+                'opening_deal': d.opening_deal, 'zero_last': sorted(d.zero_last)}
     else:
         out |= {'upcards': str(d.upcards), 'modes': list(d.modes), 'discards_count_as_trick': d.discards_count_as_trick,
                 'game_deal': None if d.game_deal is None else list(d.game_deal)}
@@ -316,7 +316,7 @@ def from_dict(cls: _State, data) -> _State:
     try:
         if game == 'plump':
             deal = PlumpDeal(len(data['hands']), data['hands'], data['trump_card'], data['dealer'],
-                             PlumpRules.from_dict(data['rules']), first_deal=data['first_deal'],
+                             PlumpRules.from_dict(data['rules']), opening_deal=data['opening_deal'],
                              zero_last=data['zero_last'], names=data['names'])
         else:
             deal = BismarckDeal(data['hands'], data['upcards'], data['dealer'], data['names'], data['modes'],

@@ -591,22 +591,22 @@ _TRUMP_CASES = ['plain', 'sang', 'first_deal', 'ace', 'empty']
 def _make_trump(rng, level):
     case = rng.choice(_TRUMP_CASES)
     deck = list(FULL_DECK); rng.shuffle(deck)
-    first_deal = False
+    opening = False
     players, cards = 4, rng.randint(2, 10)
     if case == 'plain': rules = PlumpRules()
     elif case == 'sang': rules = PlumpRules(sang=True)
     elif case == 'first_deal':
-        rules, first_deal = PlumpRules(first_deal_sang=True), rng.random() < 0.5
+        rules, opening = PlumpRules(first_deal_sang=True), rng.random() < 0.5
     elif case == 'ace':
         rules = PlumpRules(turned_ace_sang=True)
         if rng.random() < 0.6:
             ace = next(c for c in deck if c.rank == 14); deck.remove(ace); deck.insert(players * cards, ace)
     else:
         rules, cards = PlumpRules(thirteen_cards=True, empty_stock_sang=rng.random() < 0.5), 13
-    ids, turned = deal_ids([c.id for c in deck], players, cards, 0, rules, random.Random(1), first_deal=first_deal)
+    ids, turned = deal_ids([c.id for c in deck], players, cards, 0, rules, random.Random(1), opening_deal=opening)
     # kortet som syns: det uppvända, eller inget alls i en giv som redan är sang enligt husreglerna (P8)
     shown = None if turned is None else card_from_id(turned)
-    trump = trump_suit(None if turned is None else card_from_id(turned), rules, first_deal)
+    trump = trump_suit(None if turned is None else card_from_id(turned), rules, opening)
     if case == 'empty':
         story = (f"Fyra spelare får 13 kort var, så hela leken delas ut och ingen talong blir kvar. "
                  + ("Husregel: ingen talong kvar betyder sang." if rules.empty_stock_sang else
@@ -615,7 +615,7 @@ def _make_trump(rng, level):
         story = f"Givaren delade ut {cards} kort var till fyra spelare och vände inte upp något kort."
     else:
         story = f"Givaren delade ut {cards} kort var till fyra spelare och vände upp {shown}."
-    if case == 'first_deal': story += " Det är partiets " + ("första giv." if first_deal else "andra giv.")
+    if case == 'first_deal': story += " Det är partiets " + ("första giv." if opening else "andra giv.")
     rule_text = '; '.join(HOUSE_RULE_TEXT[k] for k in rules.changed()) or 'grundreglerna'
     picture = '' if shown is None else f'<p>{cards_html([shown], 56)}</p>'
     situation = f'<p>{story}</p>{picture}<p>Regler: {rule_text}.</p>'
@@ -646,7 +646,7 @@ def _make_trump(rng, level):
                   frozenset(['sang' if trump is None else trump]),
                   "Vilka husregler gäller, och säger någon av dem något om just "
                   + ("den här given?" if shown is None else "det här kortet?"), explain,
-                  {'case': case, 'rules': rules, 'shown': shown, 'first_deal': first_deal}, nudge=nudge)
+                  {'case': case, 'rules': rules, 'shown': shown, 'opening_deal': opening}, nudge=nudge)
 
 # %% ../../nbs/30_pusselmotor.ipynb #d27c0b89
 _SCHEDULE_RULES = [('grundreglerna', PlumpRules()), ('down_only', PlumpRules(down_only=True)),

@@ -199,9 +199,9 @@ def deal_with_top(top, rules: PlumpRules = PlumpRules(), situation: str = 'plain
     rest = [c for c in DECK_IDS if c != card_id(top)]
     need = n * cards
     deck = [card_id(top)] + rest if need == len(DECK_IDS) else rest[:need] + [card_id(top)] + rest[need:]
-    ids, turned = deal_ids(deck, n, cards, n - 1, rules, random.Random(need), first_deal=first)
+    ids, turned = deal_ids(deck, n, cards, n - 1, rules, random.Random(need), opening_deal=first)
     tc = None if turned is None else card_from_id(turned)
-    return PlumpDeal(n, [[card_from_id(c) for c in h] for h in ids], tc, n - 1, rules, first_deal=first,
+    return PlumpDeal(n, [[card_from_id(c) for c in h] for h in ids], tc, n - 1, rules, opening_deal=first,
                      names=player_names(n))
 
 
