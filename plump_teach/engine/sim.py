@@ -63,7 +63,7 @@ def play_to_end(ctx: PlayoutContext, policy=None) -> list[int]:
                 legal = list(opts) if opts is not None else [x for s in h for x in s]
                 c = policy(seat, legal, ctx)
                 if c not in legal:
-                    raise PlumpError(f"policy gav kortet {c!r}, men plats {seat + 1} får bara lägga "
+                    raise PlumpError(f"policy gav kortet {c!r}, men platsen {seat} (0 är den första spelaren) får bara lägga "
                                      f"{Cards(map(card_from_id, legal))} (P10).")
                 h[c >> 4].remove(c)
                 ctx.gone.add(c)

@@ -647,7 +647,7 @@ def _random_bids(ctx, state, bid_policy):
         if bids[seat] is not None: continue
         opts = bid_options(d.cards, total, i == d.n - 1, d.rules, seat in d.zero_last)
         b = bid_policy(seat, opts, ctx) if bid_policy else opts[int(ctx.rnd() * len(opts))]
-        if b not in opts: raise PlumpError(f"bid_policy gav budet {b!r}, men plats {seat + 1} får bara bjuda {opts} (P5, P6).")
+        if b not in opts: raise PlumpError(f"bid_policy gav budet {b!r}, men platsen {seat} (0 är den första spelaren) får bara bjuda {opts} (P5, P6).")
         bids[seat] = b
         total += b
     ctx.leader = first_leader(d.dealer, bids, d.rules)
