@@ -130,3 +130,17 @@ def test_file_errors_are_told_apart_from_rule_errors(tmp_path):
     (tmp_path / "fel.json").write_text('{"format": "plump_teach.ScoreKeeper", "version": 1}', encoding="utf-8")
     with pytest.raises(PlumpError):                    # a damaged file read from disk: the contents, not the file
         load_protocol(tmp_path / "fel.json")
+
+
+def test_the_state_api_is_documented():
+    "Every public property and method of the states has a docstring (help() and an editor show them)."
+    import inspect
+    missing = []
+    for cls in (PlumpState, BismarckState):
+        for name in dir(cls):
+            if name.startswith("_"): continue
+            v = inspect.getattr_static(cls, name)
+            f = v.fget if isinstance(v, property) else getattr(v, "__func__", v)
+            doc = v.__doc__ if isinstance(v, property) else getattr(f, "__doc__", None)
+            if callable(f) and not (doc or "").strip(): missing.append(f"{cls.__name__}.{name}")
+    assert not missing, missing

@@ -71,15 +71,17 @@ class _State:
         if not self._owned:
             self.deal, self._owned = _copy_deal(self.deal), True
 
-    names = property(lambda self: list(self.deal.names))
-    dealer = property(lambda self: self.deal.dealer)
+    names = property(lambda self: list(self.deal.names), doc="Spelarnas namn i sittordning (en kopia).")
+    dealer = property(lambda self: self.deal.dealer, doc="Givarens plats.")
     phase = property(lambda self: self.deal.phase, doc="'bidding', 'discard', 'mode', 'playing' eller 'done'.")
     to_act = property(lambda self: self.deal.to_act, doc="Platsen (ett tal) som står i tur, eller `None` när given är slut.")
-    taken = property(lambda self: list(self.deal.taken))
-    leader = property(lambda self: self.deal.leader)
-    trick = property(lambda self: self.deal.trick)
-    history = property(lambda self: self.deal.history)
-    def is_terminal(self) -> bool: return self.deal.phase == 'done'
+    taken = property(lambda self: list(self.deal.taken), doc="Tagna stick per plats hittills (en kopia).")
+    leader = property(lambda self: self.deal.leader, doc="Platsen som spelar ut till sticket som pågår, eller `None` innan sticken har börjat.")
+    trick = property(lambda self: self.deal.trick, doc="Sticket som pågår, utspelet först (`Cards`).")
+    history = property(lambda self: self.deal.history, doc="De färdiga sticken: (den som spelade ut, korten i spelordning, vinnaren).")
+    def is_terminal(self) -> bool:
+        "Är given slut? Då ger `returns` poängen."
+        return self.deal.phase == 'done'
     def hand(self, seat: int) -> Cards:
         "Platsens kort just nu. Full information: en datorspelare ska använda `view` i stället."
         return self.deal.hand(seat)
@@ -129,12 +131,12 @@ class PlumpState(_State):
 
     n = property(lambda self: self.deal.n, doc="Antalet spelare.")
     cards = property(lambda self: self.deal.cards, doc="Korten per hand när given delades ut.")
-    rules = property(lambda self: self.deal.rules)
-    forehand = property(lambda self: forehand(self.deal.dealer, self.deal.n))
-    trump = property(lambda self: self.deal.trump)
-    trump_card = property(lambda self: self.deal.trump_card)
+    rules = property(lambda self: self.deal.rules, doc="Husreglerna (`PlumpRules`).")
+    forehand = property(lambda self: forehand(self.deal.dealer, self.deal.n), doc="Förhands plats: den som sitter efter givaren (P5).")
+    trump = property(lambda self: self.deal.trump, doc="Trumffärgen ('♥' …), eller `None` i sang (P8).")
+    trump_card = property(lambda self: self.deal.trump_card, doc="Det uppvända kortet, eller `None` när inget kort vändes (P8).")
     mode = None
-    bids = property(lambda self: list(self.deal.bids))
+    bids = property(lambda self: list(self.deal.bids), doc="Buden per plats; `None` för den som inte har bjudit (en kopia).")
 
     def _wrong_kind(self, action) -> str:
         return f"Nu ska {self.deal.names[self.deal.to_act]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
@@ -174,15 +176,17 @@ class BismarckState(_State):
         self.pending: list[Card] = []
 
     def clone(self):
+        "En billig kopia av läget, med förhands valda men inte lagda kort (se `_State.clone`)."
         new = super().clone()
         new.pending = list(self.pending)
         return new
 
-    forehand = property(lambda self: self.deal.forehand)
-    trump = property(lambda self: self.deal.trump)
-    mode = property(lambda self: self.deal.mode)
-    upcards = property(lambda self: self.deal.upcards)
+    forehand = property(lambda self: self.deal.forehand, doc="Förhands plats: den som lägger bort och väljer spelsätt (B2, B4).")
+    trump = property(lambda self: self.deal.trump, doc="Trumffärgen i spelsättet trumf, spader i spader, annars `None` (B4).")
+    mode = property(lambda self: self.deal.mode, doc="Spelsättet: 'spader', 'trumf', 'sang' eller 'pass', eller `None` innan det är valt (B4).")
+    upcards = property(lambda self: self.deal.upcards, doc="De fyra uppvända korten som förhand tog upp (B2).")
     def hand(self, seat: int) -> Cards:
+        "Platsens kort just nu, utan förhands valda bortlagda kort. Full information: en datorspelare ska använda `view`."
         h = self.deal.hand(seat)
         return Cards(c for c in h if c not in self.pending) if self.pending else h
 
