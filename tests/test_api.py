@@ -144,3 +144,13 @@ def test_the_state_api_is_documented():
             doc = v.__doc__ if isinstance(v, property) else getattr(f, "__doc__", None)
             if callable(f) and not (doc or "").strip(): missing.append(f"{cls.__name__}.{name}")
     assert not missing, missing
+
+
+def test_both_games_number_their_deals_the_same_way():
+    "first_deal, n_deals and shown_number mean the same in both games, so a table or an app needs no branch for them."
+    p = PlumpGame(["Anna", "Bo", "Cissi"], seed=1, first_deal=4)
+    b = BismarckGame(["Anna", "Björn", "Cecilia"], seed=1, short=True)
+    assert (p.first_deal, p.n_deals, p.shown_number(p.deal_index)) == (4, len(p.schedule), 1)
+    assert (b.first_deal, b.n_deals, b.shown_number(b.deal_index)) == (0, 3, 1)
+    from plump_teach.ui.table_files import game_where
+    assert game_where(p) == f"giv 1 av {len(p.schedule) - 4}" and game_where(b) == "giv 1 av 3"

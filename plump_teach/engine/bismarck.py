@@ -414,8 +414,16 @@ class BismarckGame:
             raise BismarckError(f"Det finns ingen spelare {quoted(player, 30)} i partiet; spelarna är {a}, {b} och {c}.")
         raise BismarckError(f"Ange spelaren med namn ({a}, {b} eller {c}) eller plats 0, 1 eller 2, inte {quoted(player)}.")
 
+    first_deal = 0   # Bismarck börjar alltid på första given (samma ord som `PlumpGame.first_deal`)
+
     @property
-    def n_deals(self) -> int: return deal_count(self.short)
+    def n_deals(self) -> int:
+        "Antalet givar i partiet: 12, eller 3 i ett kort parti (B5)."
+        return deal_count(self.short)
+
+    def shown_number(self, index: int) -> int:
+        "Givens nummer som en människa ser det, räknat från 1: giv `index` (från 0) i partiet."
+        return index - self.first_deal + 1
 
 # %% ../../nbs/08_bismarck.ipynb #274350c8
 @patch

@@ -222,7 +222,7 @@ class PlumpGame:
                              f"{len(self.schedule)-1} (0 är den första), inte {shown_value(first_deal)}.")
         if seed is None: seed = random.randrange(2**32)
         if type(seed) is not int: raise PlumpError(f"Fröet ska vara ett heltal, inte {shown_value(seed)}.")
-        self.seed, self.first_deal = seed, first_deal
+        self.seed, self.first_deal = seed, first_deal   # given i givschemat som partiet börjar på (0 är den första)
         self.first_dealer = self.seat(dealer)
         self.deals: list[PlumpDeal] = []
         self.events: list[list] = []
@@ -350,6 +350,17 @@ def legal_bids(self: PlumpGame) -> list[int]:
 def legal_cards(self: PlumpGame) -> Cards:
     "Korten som spelaren i tur får lägga."
     return Cards() if self.deal is None else self.deal.legal_cards()
+
+@patch(as_prop=True)
+def n_deals(self: PlumpGame) -> int:
+    "Antalet givar i givschemat (P3); partiet spelar dem från `first_deal`."
+    return len(self.schedule)
+
+@patch
+def shown_number(self: PlumpGame, index: int) -> int:
+    "Givens nummer som en människa ser det, räknat från 1 från partiets första giv: giv `index` i givschemat."
+    return index - self.first_deal + 1
+
 
 # %% ../../nbs/07_plumpspelet.ipynb #a991e002
 @patch

@@ -357,7 +357,7 @@ def _record_deal(self: PlayTable, k: int):
     if rec is None: return
     g, d = self.game, self.game.deals[k]
     pts = d.points()
-    number = self._deal_number(k if self.kind == 'bismarck' else g.first_deal + k)
+    number = self._deal_number(g.first_deal + k)
     for s in self.humans:
         ev = dict(game=self.kind, bots=self.level, number=number, seed=g.seed, player=g.players[s],
                   tricks=d.taken[s], points=pts[s], tips=tips.get(s, 0))
@@ -368,7 +368,7 @@ def _record_deal(self: PlayTable, k: int):
 @patch
 def _deal_number(self: PlayTable, index: int) -> int:
     "Givens nummer som eleven ser det, räknat från 1 (i Plump från partiets första giv)."
-    return index + 1 if self.kind == 'bismarck' else index - self.game.first_deal + 1
+    return self.game.shown_number(index)
 
 @patch
 def _deal_result_html(self: PlayTable, k: int) -> str:
@@ -376,7 +376,7 @@ def _deal_result_html(self: PlayTable, k: int) -> str:
     g = self.game
     d = g.deals[k]
     pts = d.points()
-    index = k if self.kind == 'bismarck' else g.first_deal + k
+    index = g.first_deal + k
     parts = []
     if self.kind == 'plump':
         head = f"Giv {self._deal_number(index)} ({d.cards} kort) är klar."
@@ -1130,7 +1130,7 @@ def _after_game(self: PlayTable):
 @patch
 def _analysis_number(self: PlayTable, k: int) -> int:
     "Givens nummer som eleven ser det, för giv `k` (plats i `game.deals`)."
-    return self._deal_number(k if self.kind == 'bismarck' else self.game.first_deal + k)
+    return self._deal_number(self.game.first_deal + k)
 
 _ANALYSIS_TEXT = {
     'plump': ("Tryck på en giv. Då ser du din hand, ditt bud och vad datorn tror om samma hand.",

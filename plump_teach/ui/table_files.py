@@ -77,6 +77,5 @@ def unfinished_table(files, kind: str, look: int = 5) -> tuple | None:
 def game_where(game) -> str:
     "Var ett parti är, som eleven ser det: 'giv 2 av 3' (givarna räknade från 1), eller 'partiet är slut'."
     if game.deal is None: return "partiet är slut"
-    if isinstance(game, BismarckGame): return f"giv {game.deal_index + 1} av {game.n_deals}"
-    return f"giv {game.deal_index - game.first_deal + 1} av {len(game.schedule) - game.first_deal}"
+    return f"giv {game.shown_number(game.deal_index)} av {game.n_deals - game.first_deal}"
 
