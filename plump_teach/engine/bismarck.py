@@ -8,7 +8,6 @@ Docs: https://plump-teach.github.io/plump_teach/bismarck.html.md"""
 from __future__ import annotations
 import json
 import random
-from .methods import patch
 from .cards import (Card, Cards, CardError, PlumpTeachError, SUITS, SUIT_NAMES, SUIT_LETTERS, FULL_DECK, DECK_IDS,
                                card_from_id, parse_card, parse_cards, sort_hand, cards_html, quoted, clean_card_text)
 from .names import check_names, find_name, genitive, esc, signed_points
@@ -279,98 +278,109 @@ class BismarckDeal(TrickDeal):
         self.trump: str | None = None
         self.phase = 'discard'
 
+    @property
+    def to_act(self) -> int | None:
+        "Platsen som står i tur, eller `None` när given är slut."
+        if self.phase in ('discard', 'mode'): return self.forehand
+        if self.phase == 'playing': return self.tricks.to_act
+        return None
+
+    def _check_turn(self, seat, phase: str, what: str):
+        if self.phase != phase: raise BismarckError(f"Det går inte att {what} nu: {_PHASE_TEXT[self.phase]}.")
+        _check_seat(seat)
+        if seat != self.to_act:
+            raise BismarckError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.")
+
+    def discard(self, seat: int, cards) -> BismarckDeal:
+        "Förhand (`seat`) lägger bort fyra av sina 20 kort (B2)."
+        self._check_turn(seat, 'discard', "lägga bort kort")
+        err = discard_error(self.hand(seat), cards, self.names[seat])
+        if err: raise BismarckError(err)
+        cards = parse_cards(cards)
+        for c in cards: self._hands[seat].remove(c.id)
+        self.discards, self.phase = sort_hand(cards), 'mode'
+        return self
+
+    def choose_mode(self, seat: int, mode, trump=None) -> BismarckDeal:
+        "Förhand (`seat`) väljer spelsätt, och i spelsättet trumf också färg (B4, B5)."
+        self._check_turn(seat, 'mode', "välja spelsätt")
+        mode = check_mode(mode)
+        if mode not in self.modes:
+            raise BismarckError(self.refusals.get(mode) or
+                                f"{self.names[seat]} får inte välja {mode} i den här given; "
+                                f"tillåtet är {', '.join(self.modes)} (B5).")
+        t = mode_trump(mode, trump)
+        self.mode, self.trump, self.tricks.trump = mode, t, suit_index(t)
+        self.phase = 'playing'
+        return self
+
+    @property
+    def _trump(self): return self.tricks.trump
+
+    def _refusal(self, seat: int, card: Card) -> str | None:
+        "Varför `card` inte får läggas: \"finns inte på Annas hand\", \"måste följa färg … (B6)\", eller `None`."
+        return self.tricks.reason(card.id)
+
+    def _seat(self, seat) -> int: return _check_seat(seat)
+
+    def undo_discard(self) -> Cards:
+        "Ta tillbaka förhands fyra bortlagda kort till handen, innan spelsättet är valt; svarar med korten."
+        if self.phase != 'mode': raise BismarckError("De bortlagda korten kan bara tas tillbaka innan spelsättet är valt.")
+        cards, self.discards, self.phase = self.discards, None, 'discard'
+        self._hands[self.forehand].extend(c.id for c in cards)
+        return cards
+
+    def undo_mode(self) -> str:
+        "Ta tillbaka spelsättet, innan något kort är lagt; svarar med det."
+        if self.phase != 'playing' or self._trick or self._history:
+            raise BismarckError("Spelsättet kan bara tas tillbaka innan något kort är lagt.")
+        mode, self.mode, self.trump, self.tricks.trump, self.phase = self.mode, None, None, None, 'mode'
+        return mode
+
+    @property
+    def counted(self) -> list[int]:
+        "Sticken som räknas per plats: de tagna, plus ett åt förhand med husregeln `discards_count_as_trick`."
+        extra = self.discards_count_as_trick and self.discards is not None
+        return [t + (extra and s == self.forehand) for s, t in enumerate(self.taken)]
+
+    def points(self) -> list[int]:
+        "Poängen per plats (B7); bara när given är slut."
+        if self.phase != 'done': raise BismarckError("Poängen räknas först när given är slut (B7).")
+        return bismarck_score(self.mode, self.taken, self.forehand, self.discards_count_as_trick)
+
+    @property
+    def history(self):
+        "De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren)."
+        return [(l, Cards(card_from_id(c) for c in t), w) for l, t, w in self._history]
+
+    def _repr_html_(self) -> str:
+        mode = ("spelsättet är inte valt än" if self.mode is None
+                else f"spelsätt: {mode_label(self.mode, self.trump)} ({MODE_TEXT[self.mode]})")
+        rows = []
+        for s in range(PLAYERS):
+            role = ' (givare)' if s == self.dealer else ' (förhand)' if s == self.forehand else ''
+            turn = ' ◀' if s == self.to_act else ''
+            rows.append(f'<tr><th scope="row" style="text-align:left;padding:2px 8px">{esc(self.names[s])}{role}{turn}</th>'
+                        f'<td style="text-align:center">{self.taken[s]}</td><td>{cards_html(self.hand(s), 32)}</td></tr>')
+        up = f'<p>Uppvända kort: {cards_html(self.upcards, 32)}</p>' if self.discards is None else ''
+        trick = f'<p>Sticket: {cards_html(self.trick, 32)}</p>' if self._trick else ''
+        return (f'<div class="bismarck-giv"><p>{mode}</p>{up}<table><thead><tr><th></th><th scope="col">Stick</th>'
+                f'<th scope="col">Hand</th></tr></thead><tbody>{"".join(rows)}</tbody></table>{trick}</div>')
+
+    def tricks_html(self) -> _Html:
+        "De färdiga sticken, ett per rad, med vinnaren markerad."
+        rows = []
+        for i, (lead, cards, win) in enumerate(self.history):
+            seats = [(lead + j) % PLAYERS for j in range(PLAYERS)]
+            cells = ''.join(f'<td style="padding:0 4px;{"background:#fdf2c8" if s == win else ""}">'
+                            f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 32)}</td>' for s, c in zip(seats, cards))
+            rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
+        return _Html(f'<table class="bismarck-stick">{"".join(rows)}</table>')
+
 # %% ../../nbs/08_bismarck.ipynb #81b93894
 _PHASE_TEXT = {'discard': "förhand ska först lägga bort fyra kort (B2)",
                'mode': "förhand ska först välja spelsätt (B4)",
                'playing': "sticken spelas (B6)", 'done': "given är slut"}
-
-@patch(as_prop=True)
-def to_act(self: BismarckDeal) -> int | None:
-    "Platsen som står i tur, eller `None` när given är slut."
-    if self.phase in ('discard', 'mode'): return self.forehand
-    if self.phase == 'playing': return self.tricks.to_act
-    return None
-
-@patch
-def _check_turn(self: BismarckDeal, seat, phase: str, what: str):
-    if self.phase != phase: raise BismarckError(f"Det går inte att {what} nu: {_PHASE_TEXT[self.phase]}.")
-    _check_seat(seat)
-    if seat != self.to_act:
-        raise BismarckError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.")
-
-# %% ../../nbs/08_bismarck.ipynb #fe4a05b1
-@patch
-def discard(self: BismarckDeal, seat: int, cards) -> BismarckDeal:
-    "Förhand (`seat`) lägger bort fyra av sina 20 kort (B2)."
-    self._check_turn(seat, 'discard', "lägga bort kort")
-    err = discard_error(self.hand(seat), cards, self.names[seat])
-    if err: raise BismarckError(err)
-    cards = parse_cards(cards)
-    for c in cards: self._hands[seat].remove(c.id)
-    self.discards, self.phase = sort_hand(cards), 'mode'
-    return self
-
-@patch
-def choose_mode(self: BismarckDeal, seat: int, mode, trump=None) -> BismarckDeal:
-    "Förhand (`seat`) väljer spelsätt, och i spelsättet trumf också färg (B4, B5)."
-    self._check_turn(seat, 'mode', "välja spelsätt")
-    mode = check_mode(mode)
-    if mode not in self.modes:
-        raise BismarckError(self.refusals.get(mode) or
-                            f"{self.names[seat]} får inte välja {mode} i den här given; "
-                            f"tillåtet är {', '.join(self.modes)} (B5).")
-    t = mode_trump(mode, trump)
-    self.mode, self.trump, self.tricks.trump = mode, t, suit_index(t)
-    self.phase = 'playing'
-    return self
-
-# %% ../../nbs/08_bismarck.ipynb #e4fd449b
-@patch(as_prop=True)
-def _trump(self: BismarckDeal): return self.tricks.trump
-
-@patch
-def _refusal(self: BismarckDeal, seat: int, card: Card) -> str | None:
-    "Varför `card` inte får läggas: \"finns inte på Annas hand\", \"måste följa färg … (B6)\", eller `None`."
-    return self.tricks.reason(card.id)
-
-@patch
-def _seat(self: BismarckDeal, seat) -> int: return _check_seat(seat)
-
-@patch
-def undo_discard(self: BismarckDeal) -> Cards:
-    "Ta tillbaka förhands fyra bortlagda kort till handen, innan spelsättet är valt; svarar med korten."
-    if self.phase != 'mode': raise BismarckError("De bortlagda korten kan bara tas tillbaka innan spelsättet är valt.")
-    cards, self.discards, self.phase = self.discards, None, 'discard'
-    self._hands[self.forehand].extend(c.id for c in cards)
-    return cards
-
-@patch
-def undo_mode(self: BismarckDeal) -> str:
-    "Ta tillbaka spelsättet, innan något kort är lagt; svarar med det."
-    if self.phase != 'playing' or self._trick or self._history:
-        raise BismarckError("Spelsättet kan bara tas tillbaka innan något kort är lagt.")
-    mode, self.mode, self.trump, self.tricks.trump, self.phase = self.mode, None, None, None, 'mode'
-    return mode
-
-
-# %% ../../nbs/08_bismarck.ipynb #a8631566
-@patch(as_prop=True)
-def counted(self: BismarckDeal) -> list[int]:
-    "Sticken som räknas per plats: de tagna, plus ett åt förhand med husregeln `discards_count_as_trick`."
-    extra = self.discards_count_as_trick and self.discards is not None
-    return [t + (extra and s == self.forehand) for s, t in enumerate(self.taken)]
-
-@patch
-def points(self: BismarckDeal) -> list[int]:
-    "Poängen per plats (B7); bara när given är slut."
-    if self.phase != 'done': raise BismarckError("Poängen räknas först när given är slut (B7).")
-    return bismarck_score(self.mode, self.taken, self.forehand, self.discards_count_as_trick)
-
-@patch(as_prop=True)
-def history(self: BismarckDeal):
-    "De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren)."
-    return [(l, Cards(card_from_id(c) for c in t), w) for l, t, w in self._history]
-
 
 # %% ../../nbs/08_bismarck.ipynb #2e501c75
 FORMAT = "plump_teach.BismarckGame"
@@ -425,149 +435,185 @@ class BismarckGame:
         "Givens nummer som en människa ser det, räknat från 1: giv `index` (från 0) i partiet."
         return index - self.first_deal + 1
 
-# %% ../../nbs/08_bismarck.ipynb #274350c8
-@patch
-def used_modes(self: BismarckGame, player) -> list[str]:
-    "Spelsätten som spelaren redan har valt som förhand, i den ordning hen valde dem (B5)."
-    seat = self.seat(player)
-    current = [] if self.deal is None else [self.deal]
-    return [d.mode for d in [*self.deals, *current] if d.forehand == seat and d.mode is not None]
+    def used_modes(self, player) -> list[str]:
+        "Spelsätten som spelaren redan har valt som förhand, i den ordning hen valde dem (B5)."
+        seat = self.seat(player)
+        current = [] if self.deal is None else [self.deal]
+        return [d.mode for d in [*self.deals, *current] if d.forehand == seat and d.mode is not None]
 
-@patch
-def _start_deal(self: BismarckGame, index: int, hands=None, upcards=None):
-    self.deal_index = index
-    dealer = dealer_of_deal(self.first_dealer, index)
-    if hands is None:
-        rng = random.Random(f"bismarck:{self.seed}:{index}")
-        deck = list(DECK_IDS)
-        rng.shuffle(deck)
-        up, ids = deal_ids(deck, dealer)
-        hands, upcards = [[card_from_id(c) for c in h] for h in ids], [card_from_id(c) for c in up]
-    done = [d.mode for d in self.deals if d.forehand == forehand_of(dealer)]
-    modes = allowed_modes(done, self.short, index)
-    self.deal = BismarckDeal(hands, upcards, dealer, self.players, modes, self.discards_count_as_trick)
-    # partiet vet varför ett spelsätt är stängt (B5), given vet bara vilka som är öppna
-    name = self.players[forehand_of(dealer)]
-    self.deal.refusals = {m: mode_budget_error(m, done, self.short, index, name) for m in MODES if m not in modes}
-    self.deal.closed_note = closed_modes_note(done, self.short, index, name)
-    self.deal.game_deal = ('short' if self.short else 'full', index)
+    def _start_deal(self, index: int, hands=None, upcards=None):
+        self.deal_index = index
+        dealer = dealer_of_deal(self.first_dealer, index)
+        if hands is None:
+            rng = random.Random(f"bismarck:{self.seed}:{index}")
+            deck = list(DECK_IDS)
+            rng.shuffle(deck)
+            up, ids = deal_ids(deck, dealer)
+            hands, upcards = [[card_from_id(c) for c in h] for h in ids], [card_from_id(c) for c in up]
+        done = [d.mode for d in self.deals if d.forehand == forehand_of(dealer)]
+        modes = allowed_modes(done, self.short, index)
+        self.deal = BismarckDeal(hands, upcards, dealer, self.players, modes, self.discards_count_as_trick)
+        # partiet vet varför ett spelsätt är stängt (B5), given vet bara vilka som är öppna
+        name = self.players[forehand_of(dealer)]
+        self.deal.refusals = {m: mode_budget_error(m, done, self.short, index, name) for m in MODES if m not in modes}
+        self.deal.closed_note = closed_modes_note(done, self.short, index, name)
+        self.deal.game_deal = ('short' if self.short else 'full', index)
 
-@patch
-def set_hands(self: BismarckGame, hands, upcards) -> BismarckGame:
-    "Ge den aktuella given exakt dessa händer (16 kort per plats) och uppvända kort, innan förhand har agerat."
-    self._check_open()
-    if self.deal.phase != 'discard': raise BismarckError("Korten kan bara bytas innan förhand har lagt bort i given.")
-    if hands is None or upcards is None: raise BismarckError("Ange både händerna (en per spelare) och de fyra uppvända korten.")
-    if isinstance(hands, dict):
-        by_seat = [[] for _ in range(PLAYERS)]
-        for player, hand in hands.items(): by_seat[self.seat(player)] = hand
-        hands = by_seat
-    self._start_deal(self.deal_index, hands, upcards)  # ger ett fel och lämnar den gamla given orörd om korten är fel
-    self.events.append(['hands', [str(h) for h in self.deal.dealt], str(self.deal.upcards)])
-    return self
-
-# %% ../../nbs/08_bismarck.ipynb #14a72311
-@patch(as_prop=True)
-def phase(self: BismarckGame):
-    "'discard', 'mode', 'playing' eller 'over'."
-    return 'over' if self.deal is None else self.deal.phase
-
-@patch(as_prop=True)
-def to_act(self: BismarckGame):
-    "Namnet på den som står i tur, eller `None` när partiet är över."
-    return None if self.deal is None else self.players[self.deal.to_act]
-
-@patch(as_prop=True)
-def forehand(self: BismarckGame):
-    "Namnet på förhand i den aktuella given."
-    return None if self.deal is None else self.players[self.deal.forehand]
-
-@patch
-def _check_open(self: BismarckGame):
-    if self.deal is None: raise BismarckError("Partiet är slut; inga fler drag tas emot.")
-
-@patch
-def _after_action(self: BismarckGame):
-    if self.deal.phase == 'done':
-        self.deals.append(self.deal)
-        if self.deal_index + 1 < self.n_deals: self._start_deal(self.deal_index + 1)
-        else: self.deal = None
-
-@patch
-def discard(self: BismarckGame, player, cards) -> BismarckGame:
-    "Förhand lägger bort fyra av sina 20 kort (B2)."
-    self._check_open()
-    seat = self.seat(player)
-    self.deal.discard(seat, cards)
-    self.events.append(['discard', seat, str(self.deal.discards)])
-    return self
-
-@patch
-def choose_mode(self: BismarckGame, player, mode, trump=None) -> BismarckGame:
-    "Förhand väljer spelsätt (B4) bland dem hen har kvar (B5); i spelsättet trumf också färg."
-    self._check_open()
-    seat = self.seat(player)
-    self.deal._check_turn(seat, 'mode', "välja spelsätt")
-    done = [d.mode for d in self.deals if d.forehand == seat]
-    err = mode_budget_error(mode, done, self.short, self.deal_index, self.players[seat])
-    if err: raise BismarckError(err)
-    self.deal.choose_mode(seat, mode, trump)
-    self.events.append(['mode', seat, self.deal.mode, self.deal.trump])
-    return self
-
-@patch
-def play(self: BismarckGame, player, card) -> BismarckGame:
-    "Spelaren lägger kortet `card` (B6)."
-    self._check_open()
-    seat = self.seat(player)
-    self.deal.play(seat, card)
-    self.events.append(['play', seat, str(parse_card(card))])
-    self._after_action()
-    return self
-
-@patch
-def play_cards(self: BismarckGame, cards) -> BismarckGame:
-    "Lägg korten i ordning, vart och ett av den som står i tur; går ett inte att lägga blir inget lagt."
-    try: cards = parse_cards(cards)
-    except CardError as e: raise BismarckError(str(e)) from None
-    saved = self.to_dict()
-    try:
-        for c in cards:
-            self._check_open()
-            self.play(self.deal.to_act, c)
-    except BismarckError:
-        self.__dict__.update(type(self).from_dict(saved).__dict__)
-        raise
-    return self
-
-@patch
-def legal_cards(self: BismarckGame) -> Cards:
-    "Korten som spelaren i tur får lägga (B6)."
-    return Cards() if self.deal is None else self.deal.legal_cards()
-
-# %% ../../nbs/08_bismarck.ipynb #b991e002
-@patch
-def apply(self: BismarckGame, action: Action, player=None) -> BismarckGame:
-    """Gör draget `action` (`Discard`, `ChooseMode` eller `PlayCard`) för `player`, eller för den som står i tur.
-    Samma kontroller som `discard`, `choose_mode` och `play`; ett otillåtet drag ger ett svenskt fel och ändrar ingenting."""
-    self._check_open()
-    who = self.to_act if player is None else player
-    if isinstance(action, Discard):
-        seat, d = self.seat(who), self.deal
-        d._check_turn(seat, 'discard', "lägga bort kort")
-        card = action.card
-        if not isinstance(card, Card) or card not in d.hand(seat) or card in self.pending_discards:
-            raise BismarckError(f"{quoted(card)} finns inte bland korten som {self.players[seat]} kan lägga bort (B2).")
-        if len(self.pending_discards) < DISCARDS - 1:
-            self.pending_discards.append(card)
-            return self
-        self.discard(seat, [*self.pending_discards, card])
-        self.pending_discards = []
+    def set_hands(self, hands, upcards) -> BismarckGame:
+        "Ge den aktuella given exakt dessa händer (16 kort per plats) och uppvända kort, innan förhand har agerat."
+        self._check_open()
+        if self.deal.phase != 'discard': raise BismarckError("Korten kan bara bytas innan förhand har lagt bort i given.")
+        if hands is None or upcards is None: raise BismarckError("Ange både händerna (en per spelare) och de fyra uppvända korten.")
+        if isinstance(hands, dict):
+            by_seat = [[] for _ in range(PLAYERS)]
+            for player, hand in hands.items(): by_seat[self.seat(player)] = hand
+            hands = by_seat
+        self._start_deal(self.deal_index, hands, upcards)  # ger ett fel och lämnar den gamla given orörd om korten är fel
+        self.events.append(['hands', [str(h) for h in self.deal.dealt], str(self.deal.upcards)])
         return self
-    if isinstance(action, ChooseMode): return self.choose_mode(who, action.mode, action.trump)
-    if isinstance(action, PlayCard): return self.play(who, action.card)
-    raise BismarckError("Ett drag i Bismarck är ett bortlagt kort (Discard), ett spelsätt (ChooseMode) eller ett kort "
-                        f"(PlayCard), inte {type(action).__name__}.")
+
+    @property
+    def phase(self):
+        "'discard', 'mode', 'playing' eller 'over'."
+        return 'over' if self.deal is None else self.deal.phase
+
+    @property
+    def to_act(self):
+        "Namnet på den som står i tur, eller `None` när partiet är över."
+        return None if self.deal is None else self.players[self.deal.to_act]
+
+    @property
+    def forehand(self):
+        "Namnet på förhand i den aktuella given."
+        return None if self.deal is None else self.players[self.deal.forehand]
+
+    def _check_open(self):
+        if self.deal is None: raise BismarckError("Partiet är slut; inga fler drag tas emot.")
+
+    def _after_action(self):
+        if self.deal.phase == 'done':
+            self.deals.append(self.deal)
+            if self.deal_index + 1 < self.n_deals: self._start_deal(self.deal_index + 1)
+            else: self.deal = None
+
+    def discard(self, player, cards) -> BismarckGame:
+        "Förhand lägger bort fyra av sina 20 kort (B2)."
+        self._check_open()
+        seat = self.seat(player)
+        self.deal.discard(seat, cards)
+        self.events.append(['discard', seat, str(self.deal.discards)])
+        return self
+
+    def choose_mode(self, player, mode, trump=None) -> BismarckGame:
+        "Förhand väljer spelsätt (B4) bland dem hen har kvar (B5); i spelsättet trumf också färg."
+        self._check_open()
+        seat = self.seat(player)
+        self.deal._check_turn(seat, 'mode', "välja spelsätt")
+        done = [d.mode for d in self.deals if d.forehand == seat]
+        err = mode_budget_error(mode, done, self.short, self.deal_index, self.players[seat])
+        if err: raise BismarckError(err)
+        self.deal.choose_mode(seat, mode, trump)
+        self.events.append(['mode', seat, self.deal.mode, self.deal.trump])
+        return self
+
+    def play(self, player, card) -> BismarckGame:
+        "Spelaren lägger kortet `card` (B6)."
+        self._check_open()
+        seat = self.seat(player)
+        self.deal.play(seat, card)
+        self.events.append(['play', seat, str(parse_card(card))])
+        self._after_action()
+        return self
+
+    def play_cards(self, cards) -> BismarckGame:
+        "Lägg korten i ordning, vart och ett av den som står i tur; går ett inte att lägga blir inget lagt."
+        try: cards = parse_cards(cards)
+        except CardError as e: raise BismarckError(str(e)) from None
+        saved = self.to_dict()
+        try:
+            for c in cards:
+                self._check_open()
+                self.play(self.deal.to_act, c)
+        except BismarckError:
+            self.__dict__.update(type(self).from_dict(saved).__dict__)
+            raise
+        return self
+
+    def legal_cards(self) -> Cards:
+        "Korten som spelaren i tur får lägga (B6)."
+        return Cards() if self.deal is None else self.deal.legal_cards()
+
+    def apply(self, action: Action, player=None) -> BismarckGame:
+        """Gör draget `action` (`Discard`, `ChooseMode` eller `PlayCard`) för `player`, eller för den som står i tur.
+        Samma kontroller som `discard`, `choose_mode` och `play`; ett otillåtet drag ger ett svenskt fel och ändrar ingenting."""
+        self._check_open()
+        who = self.to_act if player is None else player
+        if isinstance(action, Discard):
+            seat, d = self.seat(who), self.deal
+            d._check_turn(seat, 'discard', "lägga bort kort")
+            card = action.card
+            if not isinstance(card, Card) or card not in d.hand(seat) or card in self.pending_discards:
+                raise BismarckError(f"{quoted(card)} finns inte bland korten som {self.players[seat]} kan lägga bort (B2).")
+            if len(self.pending_discards) < DISCARDS - 1:
+                self.pending_discards.append(card)
+                return self
+            self.discard(seat, [*self.pending_discards, card])
+            self.pending_discards = []
+            return self
+        if isinstance(action, ChooseMode): return self.choose_mode(who, action.mode, action.trump)
+        if isinstance(action, PlayCard): return self.play(who, action.card)
+        raise BismarckError("Ett drag i Bismarck är ett bortlagt kort (Discard), ett spelsätt (ChooseMode) eller ett kort "
+                            f"(PlayCard), inte {type(action).__name__}.")
+
+    def to_dict(self) -> dict:
+        "Partiet som ett lexikon som går att skriva som JSON."
+        return {'format': FORMAT, 'version': FORMAT_VERSION, 'players': list(self.players), 'seed': self.seed,
+                'short': self.short, 'discards_count_as_trick': self.discards_count_as_trick,
+                'dealer': self.first_dealer, 'events': [list(e) for e in self.events]}
+
+    def to_json(self, indent: int | None = None) -> str:
+        "Partiet som JSON-text."
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_dict(cls, d) -> BismarckGame:
+        "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `06_sparade_spel`)."
+        return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Bismarck-parti", error=BismarckError,
+                          make=lambda d: cls(d['players'], d['seed'], d['short'], d['discards_count_as_trick'], d['dealer']),
+                          events={'hands': cls.set_hands, 'discard': cls.discard, 'mode': cls.choose_mode, 'play': cls.play})
+
+    @classmethod
+    def from_json(cls, text: str) -> BismarckGame:
+        "Ett parti från JSON-text skriven av `to_json`."
+        return cls.from_dict(parse_saved(text, BismarckError))
+
+    def __eq__(self, other): return isinstance(other, BismarckGame) and self.to_dict() == other.to_dict()
+
+    def sheet(self, only_played: bool = False) -> BismarckSheet:
+        "Protokollet: alla givar, eller med `only_played` bara de färdigspelade."
+        rows, totals = [], [0, 0, 0]
+        current = [] if self.deal is None or only_played else [self.deal]
+        for i, d in enumerate([*self.deals, *current]):
+            pts = d.points() if d.phase == 'done' else None
+            if pts: totals = [t + p for t, p in zip(totals, pts)]
+            rows.append({'deal': i + 1, 'dealer': d.dealer, 'forehand': d.forehand,
+                         'mode': d.mode if d.mode or not self.short else SHORT_ORDER[i], 'trump': d.trump,
+                         'chosen': d.mode is not None, 'tricks': list(d.counted) if pts else None,
+                         'points': pts, 'running': list(totals) if pts else None})
+        if not only_played:
+            for i in range(len(rows), self.n_deals):
+                dealer = dealer_of_deal(self.first_dealer, i)
+                rows.append({'deal': i + 1, 'dealer': dealer, 'forehand': forehand_of(dealer),
+                             'mode': SHORT_ORDER[i] if self.short else None, 'trump': None, 'chosen': False,
+                             'tricks': None, 'points': None, 'running': None})
+        return BismarckSheet(self.players, rows, totals)
+
+    @property
+    def totals(self):
+        "Varje spelares summa hittills."
+        return self.sheet(only_played=True).totals
+
+    def _repr_html_(self): return self.sheet()._repr_html_()
 
 # %% ../../nbs/08_bismarck.ipynb #6c8395ea
 def modes_left(game: BismarckGame, player) -> list[str]:
@@ -578,34 +624,6 @@ def modes_left(game: BismarckGame, player) -> list[str]:
     if not game.short: return [m for m in MODES if m not in used]
     mine = [i for i in range(SHORT_DEALS) if forehand_of(dealer_of_deal(game.first_dealer, i)) == seat]
     return [SHORT_ORDER[i] for i in mine if SHORT_ORDER[i] not in used]
-
-# %% ../../nbs/08_bismarck.ipynb #e95a50ed
-@patch
-def to_dict(self: BismarckGame) -> dict:
-    "Partiet som ett lexikon som går att skriva som JSON."
-    return {'format': FORMAT, 'version': FORMAT_VERSION, 'players': list(self.players), 'seed': self.seed,
-            'short': self.short, 'discards_count_as_trick': self.discards_count_as_trick,
-            'dealer': self.first_dealer, 'events': [list(e) for e in self.events]}
-
-@patch
-def to_json(self: BismarckGame, indent: int | None = None) -> str:
-    "Partiet som JSON-text."
-    return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
-
-@patch(cls_method=True)
-def from_dict(cls: BismarckGame, d) -> BismarckGame:
-    "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `06_sparade_spel`)."
-    return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Bismarck-parti", error=BismarckError,
-                      make=lambda d: cls(d['players'], d['seed'], d['short'], d['discards_count_as_trick'], d['dealer']),
-                      events={'hands': cls.set_hands, 'discard': cls.discard, 'mode': cls.choose_mode, 'play': cls.play})
-
-@patch(cls_method=True)
-def from_json(cls: BismarckGame, text: str) -> BismarckGame:
-    "Ett parti från JSON-text skriven av `to_json`."
-    return cls.from_dict(parse_saved(text, BismarckError))
-
-@patch
-def __eq__(self: BismarckGame, other): return isinstance(other, BismarckGame) and self.to_dict() == other.to_dict()
 
 # %% ../../nbs/08_bismarck.ipynb #667de90d
 class BismarckSheet:
@@ -649,65 +667,11 @@ class BismarckSheet:
                 f'<th scope="col">Giv</th><th scope="col">Förhand</th><th scope="col">Spelsätt</th>{th}</tr></thead>'
                 f'<tbody>{"".join(trs)}</tbody><tfoot><tr><th scope="row" colspan="2">Summa</th><td></td>{tot}</tr></tfoot></table>')
 
-@patch
-def sheet(self: BismarckGame, only_played: bool = False) -> BismarckSheet:
-    "Protokollet: alla givar, eller med `only_played` bara de färdigspelade."
-    rows, totals = [], [0, 0, 0]
-    current = [] if self.deal is None or only_played else [self.deal]
-    for i, d in enumerate([*self.deals, *current]):
-        pts = d.points() if d.phase == 'done' else None
-        if pts: totals = [t + p for t, p in zip(totals, pts)]
-        rows.append({'deal': i + 1, 'dealer': d.dealer, 'forehand': d.forehand,
-                     'mode': d.mode if d.mode or not self.short else SHORT_ORDER[i], 'trump': d.trump,
-                     'chosen': d.mode is not None, 'tricks': list(d.counted) if pts else None,
-                     'points': pts, 'running': list(totals) if pts else None})
-    if not only_played:
-        for i in range(len(rows), self.n_deals):
-            dealer = dealer_of_deal(self.first_dealer, i)
-            rows.append({'deal': i + 1, 'dealer': dealer, 'forehand': forehand_of(dealer),
-                         'mode': SHORT_ORDER[i] if self.short else None, 'trump': None, 'chosen': False,
-                         'tricks': None, 'points': None, 'running': None})
-    return BismarckSheet(self.players, rows, totals)
-
-@patch(as_prop=True)
-def totals(self: BismarckGame):
-    "Varje spelares summa hittills."
-    return self.sheet(only_played=True).totals
-
-@patch
-def _repr_html_(self: BismarckGame): return self.sheet()._repr_html_()
-
 # %% ../../nbs/08_bismarck.ipynb #43bd61c5
-@patch
-def _repr_html_(self: BismarckDeal) -> str:
-    mode = ("spelsättet är inte valt än" if self.mode is None
-            else f"spelsätt: {mode_label(self.mode, self.trump)} ({MODE_TEXT[self.mode]})")
-    rows = []
-    for s in range(PLAYERS):
-        role = ' (givare)' if s == self.dealer else ' (förhand)' if s == self.forehand else ''
-        turn = ' ◀' if s == self.to_act else ''
-        rows.append(f'<tr><th scope="row" style="text-align:left;padding:2px 8px">{esc(self.names[s])}{role}{turn}</th>'
-                    f'<td style="text-align:center">{self.taken[s]}</td><td>{cards_html(self.hand(s), 32)}</td></tr>')
-    up = f'<p>Uppvända kort: {cards_html(self.upcards, 32)}</p>' if self.discards is None else ''
-    trick = f'<p>Sticket: {cards_html(self.trick, 32)}</p>' if self._trick else ''
-    return (f'<div class="bismarck-giv"><p>{mode}</p>{up}<table><thead><tr><th></th><th scope="col">Stick</th>'
-            f'<th scope="col">Hand</th></tr></thead><tbody>{"".join(rows)}</tbody></table>{trick}</div>')
-
 class _Html:
     "Färdig HTML som visas som den är i en notebook."
     def __init__(self, html: str): self.html = html
     def _repr_html_(self): return self.html
-
-@patch
-def tricks_html(self: BismarckDeal) -> _Html:
-    "De färdiga sticken, ett per rad, med vinnaren markerad."
-    rows = []
-    for i, (lead, cards, win) in enumerate(self.history):
-        seats = [(lead + j) % PLAYERS for j in range(PLAYERS)]
-        cells = ''.join(f'<td style="padding:0 4px;{"background:#fdf2c8" if s == win else ""}">'
-                        f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 32)}</td>' for s, c in zip(seats, cards))
-        rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
-    return _Html(f'<table class="bismarck-stick">{"".join(rows)}</table>')
 
 # %% ../../nbs/08_bismarck.ipynb #0054d6db
 HONOUR_POINTS = {14: 4, 13: 3, 12: 2, 11: 1}

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import html
 import random
 import unicodedata
-from .methods import patch
 
 # %% auto #0
 __all__ = ['SUITS', 'SUIT_NAMES', 'SUIT_LETTERS', 'RANKS', 'RANK_SYMBOLS', 'RANK_NAMES', 'RED_SUITS', 'FULL_DECK', 'DECK_IDS',
@@ -93,11 +92,17 @@ class Card:
         "Kortet med heltals-id `cid` (se `card_from_id`)."
         return card_from_id(cid)
 
+    def _repr_html_(self): return cards_html([self])
+
+    @property
+    def id(self) -> int:
+        "Kortets heltals-id (se `card_id`)."
+        return SUITS.index(self.suit) * 16 + self.rank
+
 # %% ../../nbs/02_kort.ipynb #2ef9c8cb
 def _check_width(width) -> None:
     if isinstance(width, bool) or not isinstance(width, (int, float)) or not 10 <= width <= 1000:
         raise CardError(f"Bredden på ett kort ska vara ett tal från 10 till 1000 (bildpunkter), inte {quoted(width)}.")
-
 
 def _card_list(cards) -> list:
     "Korten i en lista, tupel, `Cards` eller annan följd; text, lexikon och enstaka värden stoppas."
@@ -106,7 +111,6 @@ def _card_list(cards) -> list:
         raise CardError(f"Kort ska skrivas som text, till exempel '♥E ♠10', eller som en lista med kort, inte som {quoted(cards)}.")
     try: return list(cards)
     except TypeError: raise CardError("Korten ska vara en lista med kort, till exempel ['♥E', '♠10'].") from None
-
 
 def card_svg(card: Card, width: int = 54) -> str:
     "Ett kort som en liten SVG-bild med valör, färgtecken och en svensk `aria-label`."
@@ -126,7 +130,6 @@ def card_svg(card: Card, width: int = 54) -> str:
             f'<text x="{width/2+4}" y="{h*0.78}" text-anchor="middle" font-family="sans-serif" '
             f'font-size="{round(width*0.62)}" fill="{colour}">{card.suit}</text></svg>')
 
-
 def cards_html(cards, width: int = 54) -> str:
     "Flera kort bredvid varandra, som HTML."
     cards = parse_cards(cards) if isinstance(cards, str) else _card_list(cards)
@@ -134,10 +137,6 @@ def cards_html(cards, width: int = 54) -> str:
     _check_width(width)
     inner = ''.join(card_svg(c, width) for c in cards) or '<em>(inga kort)</em>'
     return f'<span class="plump-cards" style="display:inline-block">{inner}</span>'
-
-
-@patch
-def _repr_html_(self: Card): return cards_html([self])
 
 # %% ../../nbs/02_kort.ipynb #ee1970af
 _CARDS_BY_ID: dict[int, Card] = {}
@@ -157,11 +156,6 @@ def card_from_id(cid: int) -> Card:
 FULL_DECK: tuple[Card, ...] = tuple(Card(s, r) for s in SUITS for r in range(14, 1, -1))
 for _c in FULL_DECK: _CARDS_BY_ID[SUITS.index(_c.suit) * 16 + _c.rank] = _c
 DECK_IDS: tuple[int, ...] = tuple(card_id(c) for c in FULL_DECK)
-
-@patch(as_prop=True)
-def id(self: Card) -> int:
-    "Kortets heltals-id (se `card_id`)."
-    return SUITS.index(self.suit) * 16 + self.rank
 
 # %% ../../nbs/02_kort.ipynb #c369ce0f
 _RANK_WORDS = {'E': 14, 'A': 14, 'K': 13, 'D': 12, 'Q': 12, 'KN': 11, 'J': 11, 'T': 10,

@@ -8,7 +8,6 @@ Docs: https://plump-teach.github.io/plump_teach/plumpspelet.html.md"""
 from __future__ import annotations
 import json
 import random
-from .methods import patch
 from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, DECK_IDS, card_from_id,
                                parse_card, parse_cards, sort_hand, cards_html)
 from .tricks import TrickDeal, TrickPlay, suit_index
@@ -83,120 +82,128 @@ class PlumpDeal(TrickDeal):
         self.played = True  # False när resultatet skrevs in i stället för att spelas
         self.phase = 'bidding'
 
-# %% ../../nbs/07_plumpspelet.ipynb #709c335e
-@patch
-def _bids_made(self: PlumpDeal) -> int: return sum(b is not None for b in self.bids)
+    def _bids_made(self) -> int: return sum(b is not None for b in self.bids)
 
-@patch(as_prop=True)
-def to_act(self: PlumpDeal) -> int | None:
-    "Platsen som står i tur, eller `None` när given är slut."
-    if self.phase == 'bidding': return self.order[self._bids_made()]
-    if self.phase == 'playing': return self.tricks.to_act
-    return None
+    @property
+    def to_act(self) -> int | None:
+        "Platsen som står i tur, eller `None` när given är slut."
+        if self.phase == 'bidding': return self.order[self._bids_made()]
+        if self.phase == 'playing': return self.tricks.to_act
+        return None
 
-@patch
-def _check_turn(self: PlumpDeal, seat, phase: str, what: str):
-    if self.phase != phase:
-        now = {'bidding': 'budgivningen pågår', 'playing': 'sticken spelas', 'done': 'given är slut'}[self.phase]
-        raise PlumpError(f"Det går inte att {what} nu: {now}.")
-    if type(seat) is not int or not 0 <= seat < self.n:
-        raise PlumpError(f"Platsen {shown_value(seat)} finns inte; platserna är 0–{self.n - 1} (0 är den första spelaren).")
-    if seat != self.to_act:
-        said = self.bids[seat] if phase == 'bidding' else None    # ett bud som är sagt gäller (P5)
-        again = f" {self.names[seat]} har redan bjudit {said}, och ett bud som är sagt går inte att ändra." if said is not None else ''
-        raise PlumpError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.{again}")
+    def _check_turn(self, seat, phase: str, what: str):
+        if self.phase != phase:
+            now = {'bidding': 'budgivningen pågår', 'playing': 'sticken spelas', 'done': 'given är slut'}[self.phase]
+            raise PlumpError(f"Det går inte att {what} nu: {now}.")
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise PlumpError(f"Platsen {shown_value(seat)} finns inte; platserna är 0–{self.n - 1} (0 är den första spelaren).")
+        if seat != self.to_act:
+            said = self.bids[seat] if phase == 'bidding' else None    # ett bud som är sagt gäller (P5)
+            again = f" {self.names[seat]} har redan bjudit {said}, och ett bud som är sagt går inte att ändra." if said is not None else ''
+            raise PlumpError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.{again}")
 
-# %% ../../nbs/07_plumpspelet.ipynb #8ee2be38
-@patch
-def _earlier_bids(self: PlumpDeal) -> list[int]:
-    return [self.bids[s] for s in self.order[:self._bids_made()]]
+    def _earlier_bids(self) -> list[int]:
+        return [self.bids[s] for s in self.order[:self._bids_made()]]
 
-@patch
-def legal_bids(self: PlumpDeal) -> list[int]:
-    "Buden som spelaren i tur får lägga (P5, P6, P16)."
-    if self.phase != 'bidding': return []
-    # regelbokens legal_bids: @patch lämnar namnet i modulen som det var
-    return legal_bids(self.cards, self._earlier_bids(), self.n, self.rules, self.to_act in self.zero_last)
+    def legal_bids(self) -> list[int]:
+        "Buden som spelaren i tur får lägga (P5, P6, P16)."
+        if self.phase != 'bidding': return []
+        # regelbokens legal_bids, modulens namn (metoden skuggar det inte)
+        return legal_bids(self.cards, self._earlier_bids(), self.n, self.rules, self.to_act in self.zero_last)
 
-@patch
-def bid(self: PlumpDeal, seat: int, bid: int) -> PlumpDeal:
-    "Platsen `seat` bjuder `bid` stick."
-    self._check_turn(seat, 'bidding', 'bjuda')
-    err = bid_error(bid, self.cards, self._earlier_bids(), self.n, self.rules, seat in self.zero_last)
-    if err: raise PlumpError(err)
-    self.bids[seat] = bid
-    if self._bids_made() == self.n:
-        self.phase = 'playing'
-        self.tricks.leader = first_leader(self.dealer, self.bids, self.rules)
-    return self
+    def bid(self, seat: int, bid: int) -> PlumpDeal:
+        "Platsen `seat` bjuder `bid` stick."
+        self._check_turn(seat, 'bidding', 'bjuda')
+        err = bid_error(bid, self.cards, self._earlier_bids(), self.n, self.rules, seat in self.zero_last)
+        if err: raise PlumpError(err)
+        self.bids[seat] = bid
+        if self._bids_made() == self.n:
+            self.phase = 'playing'
+            self.tricks.leader = first_leader(self.dealer, self.bids, self.rules)
+        return self
 
-# %% ../../nbs/07_plumpspelet.ipynb #cc45bce6
-@patch
-def _illegal_card_reason(self: PlumpDeal, seat: int, card: Card) -> str:
-    hand = [card_from_id(c) for c in self._hands[seat]]
-    led = card_from_id(self._trick[0]).suit
-    same = Cards(sort_hand(c for c in hand if c.suit == led))
-    if same:
-        return (f"{self.names[seat]} måste följa färg: {SUIT_NAMES[led]} spelades ut och {self.names[seat]} "
-                f"har {same}. Att lägga {card} vore renons (P10, P12).")
-    trumps = Cards(sort_hand(c for c in hand if c.suit == self.trump))
-    return (f"Trumftvång: {self.names[seat]} saknar {SUIT_NAMES[led]} men har trumf ({trumps}) "
-            f"och måste trumfa (P10).")
+    def _illegal_card_reason(self, seat: int, card: Card) -> str:
+        hand = [card_from_id(c) for c in self._hands[seat]]
+        led = card_from_id(self._trick[0]).suit
+        same = Cards(sort_hand(c for c in hand if c.suit == led))
+        if same:
+            return (f"{self.names[seat]} måste följa färg: {SUIT_NAMES[led]} spelades ut och {self.names[seat]} "
+                    f"har {same}. Att lägga {card} vore renons (P10, P12).")
+        trumps = Cards(sort_hand(c for c in hand if c.suit == self.trump))
+        return (f"Trumftvång: {self.names[seat]} saknar {SUIT_NAMES[led]} men har trumf ({trumps}) "
+                f"och måste trumfa (P10).")
 
-@patch
-def _refusal(self: PlumpDeal, seat: int, card: Card) -> str | None:
-    "Varför `card` inte får läggas av `seat` (P10, P12), eller `None`."
-    why = self.tricks.problem(card.id)
-    if why == 'not_in_hand': return f"{card} finns inte på {genitive(self.names[seat])} hand."
-    return self._illegal_card_reason(seat, card) if why else None
+    def _refusal(self, seat: int, card: Card) -> str | None:
+        "Varför `card` inte får läggas av `seat` (P10, P12), eller `None`."
+        why = self.tricks.problem(card.id)
+        if why == 'not_in_hand': return f"{card} finns inte på {genitive(self.names[seat])} hand."
+        return self._illegal_card_reason(seat, card) if why else None
 
-@patch
-def undo_bid(self: PlumpDeal) -> int:
-    "Ta tillbaka det senaste budet, innan något kort är lagt; svarar med budet. Utspelet går tillbaka till förhand."
-    made = self._bids_made()
-    if made == 0 or self._trick or self._history:
-        raise PlumpError("Det finns inget bud att ta tillbaka: inget bud är sagt, eller sticken har redan börjat.")
-    seat = self.order[made - 1]
-    bid, self.bids[seat], self.phase = self.bids[seat], None, 'bidding'
-    self.tricks.leader = forehand(self.dealer, self.n)
-    return bid
+    def undo_bid(self) -> int:
+        "Ta tillbaka det senaste budet, innan något kort är lagt; svarar med budet. Utspelet går tillbaka till förhand."
+        made = self._bids_made()
+        if made == 0 or self._trick or self._history:
+            raise PlumpError("Det finns inget bud att ta tillbaka: inget bud är sagt, eller sticken har redan börjat.")
+        seat = self.order[made - 1]
+        bid, self.bids[seat], self.phase = self.bids[seat], None, 'bidding'
+        self.tricks.leader = forehand(self.dealer, self.n)
+        return bid
 
+    def points(self) -> list[int]:
+        "Poängen per plats (P13); bara när given är slut."
+        if self.phase != 'done': raise PlumpError("Poängen räknas först när given är slut.")
+        return [score(self.bids[s], self.taken[s], self.cards, self.rules, renons=s in self.renons) for s in range(self.n)]
 
-# %% ../../nbs/07_plumpspelet.ipynb #809bd0be
-@patch
-def points(self: PlumpDeal) -> list[int]:
-    "Poängen per plats (P13); bara när given är slut."
-    if self.phase != 'done': raise PlumpError("Poängen räknas först när given är slut.")
-    return [score(self.bids[s], self.taken[s], self.cards, self.rules, renons=s in self.renons) for s in range(self.n)]
+    def visible_hands(self, seat: int) -> dict[int, Cards]:
+        "Händerna som spelaren på `seat` ser under budgivningen: sin egen, eller med kortet i pannan allas utom sin egen (P15)."
+        return {s: self.hand(s) for s in visible_seats(seat, self.n, self.cards, self.rules)}
 
-@patch
-def visible_hands(self: PlumpDeal, seat: int) -> dict[int, Cards]:
-    "Händerna som spelaren på `seat` ser under budgivningen: sin egen, eller med kortet i pannan allas utom sin egen (P15)."
-    return {s: self.hand(s) for s in visible_seats(seat, self.n, self.cards, self.rules)}
+    @property
+    def history(self):
+        "De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren)."
+        return [(l, tuple(card_from_id(c) for c in t), w) for l, t, w in self._history]
 
-@patch(as_prop=True)
-def history(self: PlumpDeal):
-    "De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren)."
-    return [(l, tuple(card_from_id(c) for c in t), w) for l, t, w in self._history]
+    def record_result(self, tricks, renons=()) -> PlumpDeal:
+        "För in givens resultat utan att spela: stick per plats, och platser som gjort renons (P12)."
+        if self.phase != 'playing' or self._history or self._trick:
+            raise PlumpError("Ett resultat kan bara föras in när budgivningen är klar och inget kort är spelat.")
+        tricks = list(tricks) if isinstance(tricks, (list, tuple)) else None
+        if tricks is None or len(tricks) != self.n or any(type(t) is not int or t < 0 for t in tricks):
+            raise PlumpError(f"Ange antalet tagna stick för var och en av de {self.n} spelarna, som heltal från 0.")
+        if sum(tricks) != self.cards:
+            raise PlumpError(f"Sticken summerar till {sum(tricks)}, men given hade {self.cards} stick. Räkna om.")
+        if not isinstance(renons, (list, tuple, set, frozenset)) or any(type(s) is not int for s in renons):
+            raise PlumpError("Renons anges som en lista med platser.")
+        rs = frozenset(renons)
+        if not rs <= set(range(self.n)): raise PlumpError(f"Renons kan bara noteras för platserna 0–{self.n-1}.")
+        self.tricks.taken, self.renons, self.played, self.phase = tricks, rs, False, 'done'
+        return self
 
+    def _repr_html_(self) -> str:
+        trump = (f"trumf: {SUIT_NAMES[self.trump]} {cards_html([self.trump_card], 36)}" if self.trump
+                 else "sang (ingen trumf)" + (f", uppvänt {cards_html([self.trump_card], 36)}" if self.trump_card else ""))
+        rows = []
+        for s in range(self.n):
+            role = ' (givare)' if s == self.dealer else ' (förhand)' if s == forehand(self.dealer, self.n) else ''
+            turn = ' ◀' if s == self.to_act else ''
+            bid = '' if self.bids[s] is None else self.bids[s]
+            rows.append(f'<tr><th scope="row" style="text-align:left;padding:2px 8px">{esc(self.names[s])}{role}{turn}</th>'
+                        f'<td style="text-align:center">{bid}</td><td style="text-align:center">{self.taken[s]}</td>'
+                        f'<td>{cards_html(self.hand(s), 36)}</td></tr>')
+        trick = f'<p>Sticket: {cards_html(self.trick, 36)}</p>' if self._trick else ''
+        return (f'<div class="plump-giv"><p>{self.cards} kort, {trump}</p>'
+                f'<table><thead><tr><th></th><th scope="col">Bud</th><th scope="col">Stick</th><th scope="col">Hand</th></tr></thead>'
+                f'<tbody>{"".join(rows)}</tbody></table>{trick}</div>')
 
-# %% ../../nbs/07_plumpspelet.ipynb #72fc560c
-@patch
-def record_result(self: PlumpDeal, tricks, renons=()) -> PlumpDeal:
-    "För in givens resultat utan att spela: stick per plats, och platser som gjort renons (P12)."
-    if self.phase != 'playing' or self._history or self._trick:
-        raise PlumpError("Ett resultat kan bara föras in när budgivningen är klar och inget kort är spelat.")
-    tricks = list(tricks) if isinstance(tricks, (list, tuple)) else None
-    if tricks is None or len(tricks) != self.n or any(type(t) is not int or t < 0 for t in tricks):
-        raise PlumpError(f"Ange antalet tagna stick för var och en av de {self.n} spelarna, som heltal från 0.")
-    if sum(tricks) != self.cards:
-        raise PlumpError(f"Sticken summerar till {sum(tricks)}, men given hade {self.cards} stick. Räkna om.")
-    if not isinstance(renons, (list, tuple, set, frozenset)) or any(type(s) is not int for s in renons):
-        raise PlumpError("Renons anges som en lista med platser.")
-    rs = frozenset(renons)
-    if not rs <= set(range(self.n)): raise PlumpError(f"Renons kan bara noteras för platserna 0–{self.n-1}.")
-    self.tricks.taken, self.renons, self.played, self.phase = tricks, rs, False, 'done'
-    return self
+    def tricks_html(self) -> _Html:
+        "De färdiga sticken, ett per rad, med vinnaren utskriven."
+        rows = []
+        for i, (lead, cards, win) in enumerate(self.history):
+            seats = [(lead + j) % self.n for j in range(self.n)]
+            cells = ''.join(f'<td style="padding:0 4px;{"background:#fdf2c8" if s == win else ""}">'
+                            f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 36)}</td>' for s, c in zip(seats, cards))
+            rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
+        return _Html(f'<table class="plump-stick">{"".join(rows)}</table>')
 
 # %% ../../nbs/07_plumpspelet.ipynb #8593e11b
 FORMAT = "plump_teach.PlumpGame"
@@ -237,173 +244,177 @@ class PlumpGame:
         if seat is not None: return seat
         raise PlumpError(f"Det finns ingen spelare {shown_value(player)} i partiet; spelarna är {', '.join(self.players)}.")
 
-# %% ../../nbs/07_plumpspelet.ipynb #d1cea944
-@patch
-def _start_deal(self: PlumpGame, index: int, hands=None, trump_card=None):
-    self.deal_index = index
-    dealer = dealer_of_deal(self.first_dealer, index - self.first_deal, self.n)
-    cards = self.schedule[index]
-    if hands is None:
-        rng = random.Random(f"plump:{self.seed}:{index}")
-        deck = list(DECK_IDS)
-        rng.shuffle(deck)
-        ids, turned = deal_ids(deck, self.n, cards, dealer, self.rules, rng, opening_deal=index == self.first_deal)
-        hands = [[card_from_id(c) for c in h] for h in ids]
-        trump_card = None if turned is None else card_from_id(turned)
-    prev = self.deals[-1] if self.deals else None
-    zero_last = [s for s in range(self.n) if prev.bids[s] == 0] if prev and self.rules.no_zero_twice else []
-    self.deal = PlumpDeal(self.n, hands, trump_card, dealer, self.rules, opening_deal=index == self.first_deal,
-                          zero_last=zero_last, names=self.players)
+    def _start_deal(self, index: int, hands=None, trump_card=None):
+        self.deal_index = index
+        dealer = dealer_of_deal(self.first_dealer, index - self.first_deal, self.n)
+        cards = self.schedule[index]
+        if hands is None:
+            rng = random.Random(f"plump:{self.seed}:{index}")
+            deck = list(DECK_IDS)
+            rng.shuffle(deck)
+            ids, turned = deal_ids(deck, self.n, cards, dealer, self.rules, rng, opening_deal=index == self.first_deal)
+            hands = [[card_from_id(c) for c in h] for h in ids]
+            trump_card = None if turned is None else card_from_id(turned)
+        prev = self.deals[-1] if self.deals else None
+        zero_last = [s for s in range(self.n) if prev.bids[s] == 0] if prev and self.rules.no_zero_twice else []
+        self.deal = PlumpDeal(self.n, hands, trump_card, dealer, self.rules, opening_deal=index == self.first_deal,
+                              zero_last=zero_last, names=self.players)
 
-@patch
-def set_hands(self: PlumpGame, hands, trump_card=None) -> PlumpGame:
-    "Ge den aktuella given exakt dessa händer (en per plats) och detta trumfkort, innan någon har bjudit."
-    if self.phase != 'bidding' or self.deal._bids_made():
-        raise PlumpError("Korten kan bara bytas innan någon har bjudit i given.")
-    if isinstance(hands, dict):
-        by_seat = {self.seat(p): h for p, h in hands.items()}
-        missing = [p for s, p in enumerate(self.players) if s not in by_seat]
-        if missing: raise PlumpError(f"Ange en hand för varje spelare; {', '.join(missing)} saknas.")
-        hands = [by_seat[s] for s in range(self.n)]
-    if isinstance(hands, str) or not isinstance(hands, (list, tuple)):
-        raise PlumpError("Ange händerna som en lista med en hand per spelare.")
-    if len(hands) != self.n: raise PlumpError(f"Det ska finnas en hand per spelare: {self.n}, inte {len(hands)}.")
-    try: hands = [parse_cards(h) for h in hands]
-    except CardError as e: raise PlumpError(str(e)) from None
-    cards = self.schedule[self.deal_index]
-    if any(len(h) != cards for h in hands):
-        raise PlumpError(f"I den här given ska alla ha {cards} kort (P3); händerna har {[len(h) for h in hands]}.")
-    first, no_stock = self.deal_index == self.first_deal, self.n * cards == 52
-    if trump_card is None and not (turns_no_card(self.rules, first) or (no_stock and self.rules.empty_stock_sang)):
-        where = ("översta kortet vänds före utdelningen" if no_stock else
-                 f"{52 - self.n * cards} kort blir kvar i talongen och det översta vänds upp")
-        raise PlumpError(f"Ange trumfkortet också: i den här given {where}, och dess färg är trumf (P8). "
-                         "Spelar ni utan trumf, välj husregeln sang.")
-    old = self.deal
-    self._start_deal(self.deal_index, hands, trump_card)  # ger ett fel och lämnar `old` orörd om korten är fel
-    self.events.append(['hands', [str(h) for h in hands], None if self.deal.trump_card is None else str(self.deal.trump_card)])
-    return self
+    def set_hands(self, hands, trump_card=None) -> PlumpGame:
+        "Ge den aktuella given exakt dessa händer (en per plats) och detta trumfkort, innan någon har bjudit."
+        if self.phase != 'bidding' or self.deal._bids_made():
+            raise PlumpError("Korten kan bara bytas innan någon har bjudit i given.")
+        if isinstance(hands, dict):
+            by_seat = {self.seat(p): h for p, h in hands.items()}
+            missing = [p for s, p in enumerate(self.players) if s not in by_seat]
+            if missing: raise PlumpError(f"Ange en hand för varje spelare; {', '.join(missing)} saknas.")
+            hands = [by_seat[s] for s in range(self.n)]
+        if isinstance(hands, str) or not isinstance(hands, (list, tuple)):
+            raise PlumpError("Ange händerna som en lista med en hand per spelare.")
+        if len(hands) != self.n: raise PlumpError(f"Det ska finnas en hand per spelare: {self.n}, inte {len(hands)}.")
+        try: hands = [parse_cards(h) for h in hands]
+        except CardError as e: raise PlumpError(str(e)) from None
+        cards = self.schedule[self.deal_index]
+        if any(len(h) != cards for h in hands):
+            raise PlumpError(f"I den här given ska alla ha {cards} kort (P3); händerna har {[len(h) for h in hands]}.")
+        first, no_stock = self.deal_index == self.first_deal, self.n * cards == 52
+        if trump_card is None and not (turns_no_card(self.rules, first) or (no_stock and self.rules.empty_stock_sang)):
+            where = ("översta kortet vänds före utdelningen" if no_stock else
+                     f"{52 - self.n * cards} kort blir kvar i talongen och det översta vänds upp")
+            raise PlumpError(f"Ange trumfkortet också: i den här given {where}, och dess färg är trumf (P8). "
+                             "Spelar ni utan trumf, välj husregeln sang.")
+        old = self.deal
+        self._start_deal(self.deal_index, hands, trump_card)  # ger ett fel och lämnar `old` orörd om korten är fel
+        self.events.append(['hands', [str(h) for h in hands], None if self.deal.trump_card is None else str(self.deal.trump_card)])
+        return self
 
-# %% ../../nbs/07_plumpspelet.ipynb #d2287911
-@patch(as_prop=True)
-def phase(self: PlumpGame) -> str:
-    "'bidding', 'playing' eller 'over'."
-    return 'over' if self.deal is None else self.deal.phase
+    @property
+    def phase(self) -> str:
+        "'bidding', 'playing' eller 'over'."
+        return 'over' if self.deal is None else self.deal.phase
 
-@patch(as_prop=True)
-def to_act(self: PlumpGame):
-    "Namnet på den som står i tur, eller `None` när partiet är över."
-    return None if self.deal is None else self.players[self.deal.to_act]
+    @property
+    def to_act(self):
+        "Namnet på den som står i tur, eller `None` när partiet är över."
+        return None if self.deal is None else self.players[self.deal.to_act]
 
-@patch
-def _check_open(self: PlumpGame):
-    if self.deal is None: raise PlumpError("Partiet är slut; inga fler drag tas emot.")
+    def _check_open(self):
+        if self.deal is None: raise PlumpError("Partiet är slut; inga fler drag tas emot.")
 
-@patch
-def _after_action(self: PlumpGame):
-    if self.deal.phase == 'done':
-        self.deals.append(self.deal)
-        nxt = self.deal_index + 1
-        if nxt < len(self.schedule): self._start_deal(nxt)
-        else: self.deal = None
+    def _after_action(self):
+        if self.deal.phase == 'done':
+            self.deals.append(self.deal)
+            nxt = self.deal_index + 1
+            if nxt < len(self.schedule): self._start_deal(nxt)
+            else: self.deal = None
 
-@patch
-def bid(self: PlumpGame, player, bid: int) -> PlumpGame:
-    "Spelaren `player` bjuder `bid` stick."
-    self._check_open()
-    self.deal.bid(self.seat(player), bid)
-    self.events.append(['bid', self.seat(player), bid])
-    self._after_action()
-    return self
+    def bid(self, player, bid: int) -> PlumpGame:
+        "Spelaren `player` bjuder `bid` stick."
+        self._check_open()
+        self.deal.bid(self.seat(player), bid)
+        self.events.append(['bid', self.seat(player), bid])
+        self._after_action()
+        return self
 
-@patch
-def play(self: PlumpGame, player, card) -> PlumpGame:
-    "Spelaren `player` lägger kortet `card`."
-    self._check_open()
-    seat = self.seat(player)
-    self.deal.play(seat, card)
-    self.events.append(['play', seat, str(parse_card(card))])
-    self._after_action()
-    return self
+    def play(self, player, card) -> PlumpGame:
+        "Spelaren `player` lägger kortet `card`."
+        self._check_open()
+        seat = self.seat(player)
+        self.deal.play(seat, card)
+        self.events.append(['play', seat, str(parse_card(card))])
+        self._after_action()
+        return self
 
-@patch
-def record_result(self: PlumpGame, tricks, renons=()) -> PlumpGame:
-    "För in resultatet av en giv som spelats med riktiga kort: stick per spelare (lista eller lexikon) och renons."
-    self._check_open()
-    if isinstance(tricks, dict):
-        by_seat = {self.seat(p): t for p, t in tricks.items()}
-        tricks = [by_seat.get(s) for s in range(self.n)]
-    if isinstance(renons, str): renons = [renons]
-    if not isinstance(renons, (list, tuple, set, frozenset)): raise PlumpError("Ange renons som en lista med namn.")
-    rs = sorted({self.seat(p) for p in renons})
-    self.deal.record_result(tricks, rs)
-    self.events.append(['result', list(tricks), rs])
-    self._after_action()
-    return self
+    def record_result(self, tricks, renons=()) -> PlumpGame:
+        "För in resultatet av en giv som spelats med riktiga kort: stick per spelare (lista eller lexikon) och renons."
+        self._check_open()
+        if isinstance(tricks, dict):
+            by_seat = {self.seat(p): t for p, t in tricks.items()}
+            tricks = [by_seat.get(s) for s in range(self.n)]
+        if isinstance(renons, str): renons = [renons]
+        if not isinstance(renons, (list, tuple, set, frozenset)): raise PlumpError("Ange renons som en lista med namn.")
+        rs = sorted({self.seat(p) for p in renons})
+        self.deal.record_result(tricks, rs)
+        self.events.append(['result', list(tricks), rs])
+        self._after_action()
+        return self
 
-@patch
-def legal_bids(self: PlumpGame) -> list[int]:
-    "Buden som spelaren i tur får lägga."
-    return [] if self.deal is None else self.deal.legal_bids()
+    def legal_bids(self) -> list[int]:
+        "Buden som spelaren i tur får lägga."
+        return [] if self.deal is None else self.deal.legal_bids()
 
-@patch
-def legal_cards(self: PlumpGame) -> Cards:
-    "Korten som spelaren i tur får lägga."
-    return Cards() if self.deal is None else self.deal.legal_cards()
+    def legal_cards(self) -> Cards:
+        "Korten som spelaren i tur får lägga."
+        return Cards() if self.deal is None else self.deal.legal_cards()
 
-@patch(as_prop=True)
-def n_deals(self: PlumpGame) -> int:
-    "Antalet givar i givschemat (P3); partiet spelar dem från `first_deal`."
-    return len(self.schedule)
+    @property
+    def n_deals(self) -> int:
+        "Antalet givar i givschemat (P3); partiet spelar dem från `first_deal`."
+        return len(self.schedule)
 
-@patch
-def shown_number(self: PlumpGame, index: int) -> int:
-    "Givens nummer som en människa ser det, räknat från 1 från partiets första giv: giv `index` i givschemat."
-    return index - self.first_deal + 1
+    def shown_number(self, index: int) -> int:
+        "Givens nummer som en människa ser det, räknat från 1 från partiets första giv: giv `index` i givschemat."
+        return index - self.first_deal + 1
 
+    def apply(self, action: Action, player=None) -> PlumpGame:
+        """Gör draget `action` (`Bid` eller `PlayCard`) för `player`, eller för den som står i tur om ingen anges.
+        Samma kontroller som `bid` och `play`: ett otillåtet drag ger ett svenskt fel och ändrar ingenting."""
+        self._check_open()
+        who = self.to_act if player is None else player
+        if isinstance(action, Bid): return self.bid(who, action.tricks)
+        if isinstance(action, PlayCard): return self.play(who, action.card)
+        raise PlumpError(f"Ett drag i Plump är ett bud (Bid) eller ett kort (PlayCard), inte {type(action).__name__}.")
 
-# %% ../../nbs/07_plumpspelet.ipynb #a991e002
-@patch
-def apply(self: PlumpGame, action: Action, player=None) -> PlumpGame:
-    """Gör draget `action` (`Bid` eller `PlayCard`) för `player`, eller för den som står i tur om ingen anges.
-    Samma kontroller som `bid` och `play`: ett otillåtet drag ger ett svenskt fel och ändrar ingenting."""
-    self._check_open()
-    who = self.to_act if player is None else player
-    if isinstance(action, Bid): return self.bid(who, action.tricks)
-    if isinstance(action, PlayCard): return self.play(who, action.card)
-    raise PlumpError(f"Ett drag i Plump är ett bud (Bid) eller ett kort (PlayCard), inte {type(action).__name__}.")
+    def to_dict(self) -> dict:
+        "Partiet som ett lexikon som går att skriva som JSON."
+        return {'format': FORMAT, 'version': FORMAT_VERSION, 'players': list(self.players),
+                'rules': self.rules.changed(), 'seed': self.seed, 'first_deal': self.first_deal,
+                'dealer': self.first_dealer, 'events': [list(e) for e in self.events]}
+
+    def to_json(self, indent: int | None = None) -> str:
+        "Partiet som JSON-text."
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_dict(cls, d) -> PlumpGame:
+        "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `06_sparade_spel`)."
+        return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Plump-parti", error=PlumpError,
+                          make=lambda d: cls(d['players'], PlumpRules.from_dict(d['rules']), d['seed'], d['first_deal'], d['dealer']),
+                          events={'bid': cls.bid, 'play': cls.play, 'result': cls.record_result, 'hands': _replay_hands})
+
+    @classmethod
+    def from_json(cls, text: str) -> PlumpGame:
+        "Ett parti från JSON-text skriven av `to_json`."
+        return cls.from_dict(parse_saved(text, PlumpError))
+
+    def __eq__(self, other): return isinstance(other, PlumpGame) and self.to_dict() == other.to_dict()
+
+    def sheet(self, only_played: bool = False) -> ScoreSheet:
+        "Protokollet (P14) för partiet hittills."
+        rows, totals = [], [0] * self.n
+        current = [] if self.deal is None else [self.deal]
+        for d in [*self.deals, *current]:
+            done = d.phase == 'done'
+            pts = d.points() if done else None
+            if done: totals = [t + p for t, p in zip(totals, pts)]
+            rows.append({'cards': d.cards, 'dealer': d.dealer, 'bids': list(d.bids), 'points': pts,
+                         'hit': [done and d.bids[s] == d.taken[s] and s not in d.renons for s in range(self.n)],
+                         'tricks': list(d.taken) if done else None, 'renons': sorted(d.renons)})
+        if not only_played:
+            for i in range(self.deal_index + 1, len(self.schedule)):
+                rows.append({'cards': self.schedule[i], 'dealer': dealer_of_deal(self.first_dealer, i - self.first_deal, self.n),
+                             'bids': [None] * self.n, 'points': None, 'hit': [False] * self.n, 'tricks': None, 'renons': []})
+        return ScoreSheet(self.players, rows, totals, self.rules)
+
+    @property
+    def totals(self):
+        "Varje spelares summa hittills."
+        return self.sheet(only_played=True).totals
 
 # %% ../../nbs/07_plumpspelet.ipynb #2deb70d0
-@patch
-def to_dict(self: PlumpGame) -> dict:
-    "Partiet som ett lexikon som går att skriva som JSON."
-    return {'format': FORMAT, 'version': FORMAT_VERSION, 'players': list(self.players),
-            'rules': self.rules.changed(), 'seed': self.seed, 'first_deal': self.first_deal,
-            'dealer': self.first_dealer, 'events': [list(e) for e in self.events]}
-
-@patch
-def to_json(self: PlumpGame, indent: int | None = None) -> str:
-    "Partiet som JSON-text."
-    return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
-
-@patch(cls_method=True)
-def from_dict(cls: PlumpGame, d) -> PlumpGame:
-    "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `06_sparade_spel`)."
-    return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Plump-parti", error=PlumpError,
-                      make=lambda d: cls(d['players'], PlumpRules.from_dict(d['rules']), d['seed'], d['first_deal'], d['dealer']),
-                      events={'bid': cls.bid, 'play': cls.play, 'result': cls.record_result, 'hands': _replay_hands})
-
 def _replay_hands(game: PlumpGame, hands, trump_card=None) -> PlumpGame:
     "Ett sparat 'hands'-drag; filer från före P8-rättelsen kan ha ett trumfkort i en sang-giv, och det kortet syntes aldrig."
     return game.set_hands(hands, None if turns_no_card(game.rules, game.deal_index == game.first_deal) else trump_card)
-
-@patch(cls_method=True)
-def from_json(cls: PlumpGame, text: str) -> PlumpGame:
-    "Ett parti från JSON-text skriven av `to_json`."
-    return cls.from_dict(parse_saved(text, PlumpError))
-
-@patch
-def __eq__(self: PlumpGame, other): return isinstance(other, PlumpGame) and self.to_dict() == other.to_dict()
 
 # %% ../../nbs/07_plumpspelet.ipynb #395e48dd
 class ScoreSheet:
@@ -454,60 +465,8 @@ class ScoreSheet:
         return (f'<table class="plump-protokoll"><caption>Protokoll</caption><thead><tr><th scope="col">Kort</th>{th}</tr></thead>'
                 f'<tbody>{"".join(trs)}</tbody><tfoot><tr><th scope="row">Summa</th>{tot}</tr></tfoot></table>')
 
-# %% ../../nbs/07_plumpspelet.ipynb #5f487658
-@patch
-def sheet(self: PlumpGame, only_played: bool = False) -> ScoreSheet:
-    "Protokollet (P14) för partiet hittills."
-    rows, totals = [], [0] * self.n
-    current = [] if self.deal is None else [self.deal]
-    for d in [*self.deals, *current]:
-        done = d.phase == 'done'
-        pts = d.points() if done else None
-        if done: totals = [t + p for t, p in zip(totals, pts)]
-        rows.append({'cards': d.cards, 'dealer': d.dealer, 'bids': list(d.bids), 'points': pts,
-                     'hit': [done and d.bids[s] == d.taken[s] and s not in d.renons for s in range(self.n)],
-                     'tricks': list(d.taken) if done else None, 'renons': sorted(d.renons)})
-    if not only_played:
-        for i in range(self.deal_index + 1, len(self.schedule)):
-            rows.append({'cards': self.schedule[i], 'dealer': dealer_of_deal(self.first_dealer, i - self.first_deal, self.n),
-                         'bids': [None] * self.n, 'points': None, 'hit': [False] * self.n, 'tricks': None, 'renons': []})
-    return ScoreSheet(self.players, rows, totals, self.rules)
-
-@patch(as_prop=True)
-def totals(self: PlumpGame):
-    "Varje spelares summa hittills."
-    return self.sheet(only_played=True).totals
-
 # %% ../../nbs/07_plumpspelet.ipynb #3fd64884
 class _Html:
     "Färdig HTML som visas som den är i en notebook."
     def __init__(self, html: str): self.html = html
     def _repr_html_(self): return self.html
-
-@patch
-def _repr_html_(self: PlumpDeal) -> str:
-    trump = (f"trumf: {SUIT_NAMES[self.trump]} {cards_html([self.trump_card], 36)}" if self.trump
-             else "sang (ingen trumf)" + (f", uppvänt {cards_html([self.trump_card], 36)}" if self.trump_card else ""))
-    rows = []
-    for s in range(self.n):
-        role = ' (givare)' if s == self.dealer else ' (förhand)' if s == forehand(self.dealer, self.n) else ''
-        turn = ' ◀' if s == self.to_act else ''
-        bid = '' if self.bids[s] is None else self.bids[s]
-        rows.append(f'<tr><th scope="row" style="text-align:left;padding:2px 8px">{esc(self.names[s])}{role}{turn}</th>'
-                    f'<td style="text-align:center">{bid}</td><td style="text-align:center">{self.taken[s]}</td>'
-                    f'<td>{cards_html(self.hand(s), 36)}</td></tr>')
-    trick = f'<p>Sticket: {cards_html(self.trick, 36)}</p>' if self._trick else ''
-    return (f'<div class="plump-giv"><p>{self.cards} kort, {trump}</p>'
-            f'<table><thead><tr><th></th><th scope="col">Bud</th><th scope="col">Stick</th><th scope="col">Hand</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>{trick}</div>')
-
-@patch
-def tricks_html(self: PlumpDeal) -> _Html:
-    "De färdiga sticken, ett per rad, med vinnaren utskriven."
-    rows = []
-    for i, (lead, cards, win) in enumerate(self.history):
-        seats = [(lead + j) % self.n for j in range(self.n)]
-        cells = ''.join(f'<td style="padding:0 4px;{"background:#fdf2c8" if s == win else ""}">'
-                        f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 36)}</td>' for s, c in zip(seats, cards))
-        rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
-    return _Html(f'<table class="plump-stick">{"".join(rows)}</table>')

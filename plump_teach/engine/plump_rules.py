@@ -8,7 +8,6 @@ Docs: https://plump-teach.github.io/plump_teach/plumpregler.html.md"""
 from __future__ import annotations
 from dataclasses import dataclass, fields, asdict
 import random
-from .methods import patch
 from .cards import Card, CardError, PlumpTeachError, FULL_DECK, DECK_IDS, card_from_id, parse_card
 
 # %% auto #0
@@ -95,6 +94,22 @@ class PlumpRules:
             raise PlumpError(f"Okänd husregel: {', '.join(sorted(shown))}.")
         return cls(**d)
 
+    @classmethod
+    def preset(cls, key: str) -> PlumpRules:
+        "Husreglerna i regeluppsättningen `key`: 'guiden', 'regeltexten' eller 'uppat'."
+        return rule_preset(key).rules
+
+    def preset_key(self) -> str | None:
+        "Namnet på källornas regeluppsättning som är precis de här husreglerna, eller `None`."
+        return next((k for k, p in RULE_PRESETS.items() if p.rules == self), None)
+
+    def _repr_markdown_(self) -> str:
+        "Husreglerna som de visas i en notebook: källans uppsättning om de är en, och varje husregel på svenska."
+        ch, key = self.changed(), self.preset_key()
+        if not ch: return "**Grundreglerna** (spelguidens regler, inga husregler)"
+        head = f"**{RULE_PRESETS[key].title}.** " if key else ""
+        return head + "**Husregler:** " + "; ".join(HOUSE_RULE_TEXT[k] for k in ch)
+
 # %% ../../nbs/04_plumpregler.ipynb #aab366b0
 HOUSE_RULE_TEXT = {
     'down_only': "bara nedåt: partiet slutar vid ett kort (P3)",
@@ -128,7 +143,6 @@ class RulePreset:
     rules: PlumpRules     # husreglerna
     draw_for_dealer: bool = False  # första givaren dras (P4)
 
-
 RULE_PRESETS: dict[str, RulePreset] = {p.key: p for p in [
     RulePreset('guiden', "Spelguidens regler", 'G',
                "Tio kort ner till ett och upp till tio igen (19 givar, 15 med sex spelare). Trumf i varje giv, "
@@ -145,7 +159,6 @@ RULE_PRESETS: dict[str, RulePreset] = {p.key: p for p in [
                           zero_scores_five_plus_tricks=True), draw_for_dealer=True),
 ]}
 
-
 def rule_preset(key: str) -> RulePreset:
     "Regeluppsättningen med namnet `key` (eller titeln); okända namn stoppas med ett svenskt felmeddelande."
     names = ', '.join(f"{k} ({p.title})" for k, p in RULE_PRESETS.items())
@@ -154,26 +167,6 @@ def rule_preset(key: str) -> RulePreset:
         for p in RULE_PRESETS.values():
             if k in (p.key, p.title.casefold()): return p
     raise PlumpError(f"Det finns ingen sådan regeluppsättning. Välj en av: {names}.")
-
-
-@patch(cls_method=True)
-def preset(cls: PlumpRules, key: str) -> PlumpRules:
-    "Husreglerna i regeluppsättningen `key`: 'guiden', 'regeltexten' eller 'uppat'."
-    return rule_preset(key).rules
-
-@patch
-def preset_key(self: PlumpRules) -> str | None:
-    "Namnet på källornas regeluppsättning som är precis de här husreglerna, eller `None`."
-    return next((k for k, p in RULE_PRESETS.items() if p.rules == self), None)
-
-
-@patch
-def _repr_markdown_(self: PlumpRules) -> str:
-    "Husreglerna som de visas i en notebook: källans uppsättning om de är en, och varje husregel på svenska."
-    ch, key = self.changed(), self.preset_key()
-    if not ch: return "**Grundreglerna** (spelguidens regler, inga husregler)"
-    head = f"**{RULE_PRESETS[key].title}.** " if key else ""
-    return head + "**Husregler:** " + "; ".join(HOUSE_RULE_TEXT[k] for k in ch)
 
 # %% ../../nbs/04_plumpregler.ipynb #71f82757
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

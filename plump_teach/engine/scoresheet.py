@@ -16,7 +16,6 @@ import re
 import tempfile
 from datetime import datetime
 from pathlib import Path
-from .methods import patch
 from .cards import PlumpTeachError
 from .plump import PlumpGame, ScoreSheet
 from .plump_rules import PlumpError, PlumpRules, deal_schedule
@@ -88,134 +87,332 @@ class ScoreKeeper:
         if who: return PlumpError(f"{where}: det finns ingen spelare {who} i protokollet; spelarna är {', '.join(self.players)}.")
         return PlumpError(f"{where}: ange spelaren med namn, en av {', '.join(self.players)}.")
 
-# %% ../../nbs/11_protokoll.ipynb #3e9a3fe6
-@patch
-def status(self: ScoreKeeper) -> dict:
-    """Läget: giv, kort, givare, förhand, vem som bjuder och vad som väntar ('bid', 'tricks' eller 'over').
-    `step` är antalet inskrivningar hittills; tillsammans med `deal` och `seat` (platsen som bjuder, från 0)
-    säger det exakt vilket läge en knapp ritades för."""
-    g = self.game
-    if g.deal is None: return {'phase': 'over', 'step': len(self.events)}
-    d = g.deal
-    bidding = d.phase == 'bidding'
-    return {'phase': 'bid' if bidding else 'tricks', 'deal': g.deal_index + 1,
-            'deals': len(self.schedule), 'cards': d.cards, 'dealer': self.players[d.dealer],
-            'forehand': self.players[forehand(d.dealer, g.n)],
-            'to_bid': self.players[d.to_act] if bidding else None,
-            'seat': d.to_act if bidding else None, 'step': len(self.events),
-            'bids': {self.players[s]: d.bids[s] for s in range(g.n) if d.bids[s] is not None}}
+    def status(self) -> dict:
+        """Läget: giv, kort, givare, förhand, vem som bjuder och vad som väntar ('bid', 'tricks' eller 'over').
+        `step` är antalet inskrivningar hittills; tillsammans med `deal` och `seat` (platsen som bjuder, från 0)
+        säger det exakt vilket läge en knapp ritades för."""
+        g = self.game
+        if g.deal is None: return {'phase': 'over', 'step': len(self.events)}
+        d = g.deal
+        bidding = d.phase == 'bidding'
+        return {'phase': 'bid' if bidding else 'tricks', 'deal': g.deal_index + 1,
+                'deals': len(self.schedule), 'cards': d.cards, 'dealer': self.players[d.dealer],
+                'forehand': self.players[forehand(d.dealer, g.n)],
+                'to_bid': self.players[d.to_act] if bidding else None,
+                'seat': d.to_act if bidding else None, 'step': len(self.events),
+                'bids': {self.players[s]: d.bids[s] for s in range(g.n) if d.bids[s] is not None}}
 
-@patch
-def status_text(self: ScoreKeeper) -> str:
-    "Läget som en svensk mening."
-    st = self.status()
-    if st['phase'] == 'over': return "Partiet är slut."
-    head = (f"Giv {st['deal']} av {st['deals']}: {st['cards']} kort. {st['dealer']} ger och "
-            f"{st['forehand']} är förhand.")
-    if st['phase'] == 'bid': return f"{head} {st['to_bid']} bjuder."
-    bids = list(st['bids'].values())
-    return f"{head} Alla har bjudit. {describe_bids(st['cards'], bids)} För in sticken."
+    def status_text(self) -> str:
+        "Läget som en svensk mening."
+        st = self.status()
+        if st['phase'] == 'over': return "Partiet är slut."
+        head = (f"Giv {st['deal']} av {st['deals']}: {st['cards']} kort. {st['dealer']} ger och "
+                f"{st['forehand']} är förhand.")
+        if st['phase'] == 'bid': return f"{head} {st['to_bid']} bjuder."
+        bids = list(st['bids'].values())
+        return f"{head} Alla har bjudit. {describe_bids(st['cards'], bids)} För in sticken."
 
-# %% ../../nbs/11_protokoll.ipynb #e3cd568b
-@patch
-def bid_options(self: ScoreKeeper) -> dict[int, str | None]:
-    "Varje bud 0 … antalet kort för den som bjuder nu, med skälet om budet inte är tillåtet (annars `None`)."
-    d = self.game.deal
-    if d is None or d.phase != 'bidding': return {}
-    earlier, seat = d._earlier_bids(), d.to_act
-    return {b: bid_error(b, d.cards, earlier, d.n, self.rules, seat in d.zero_last) for b in range(d.cards + 1)}
+    def bid_options(self) -> dict[int, str | None]:
+        "Varje bud 0 … antalet kort för den som bjuder nu, med skälet om budet inte är tillåtet (annars `None`)."
+        d = self.game.deal
+        if d is None or d.phase != 'bidding': return {}
+        earlier, seat = d._earlier_bids(), d.to_act
+        return {b: bid_error(b, d.cards, earlier, d.n, self.rules, seat in d.zero_last) for b in range(d.cards + 1)}
 
-@patch
-def bid(self: ScoreKeeper, player, bid: int) -> ScoreKeeper:
-    "För in spelarens bud. Går det inte säger felet vilken giv, vem och varför, och ingenting ändras."
-    g = self.game
-    if g.deal is None: raise PlumpError("Partiet är slut; det finns inga fler bud att föra in.")
-    d, where = g.deal, self._where()
-    seat = _find_seat(self.players, player)
-    if seat is None: raise self._no_player(player, where)
-    name = self.players[seat]
-    if d.phase != 'bidding':
-        raise PlumpError(f"{where}: alla har redan bjudit; för in sticken (eller ångra för att ändra ett bud).")
-    if seat != d.to_act:
-        raise PlumpError(f"{where}: det är inte {genitive(name)} tur att bjuda; nu bjuder {self.players[d.to_act]}.")
-    if not _is_int(bid):
-        raise PlumpError(f"{where}, {name}: ett bud är ett heltal från 0 till {d.cards} (P5).")
-    if not 0 <= bid <= d.cards:
-        raise PlumpError(f"{where}, {name}: Budet {_num(bid)} finns inte: ett bud är ett heltal från 0 till {d.cards} (P5).")
-    try: g.bid(seat, bid)
-    except PlumpError as e: raise PlumpError(f"{where}, {name}: {e}") from None
-    self.events.append(['bid', name, bid])
-    return self
+    def bid(self, player, bid: int) -> ScoreKeeper:
+        "För in spelarens bud. Går det inte säger felet vilken giv, vem och varför, och ingenting ändras."
+        g = self.game
+        if g.deal is None: raise PlumpError("Partiet är slut; det finns inga fler bud att föra in.")
+        d, where = g.deal, self._where()
+        seat = _find_seat(self.players, player)
+        if seat is None: raise self._no_player(player, where)
+        name = self.players[seat]
+        if d.phase != 'bidding':
+            raise PlumpError(f"{where}: alla har redan bjudit; för in sticken (eller ångra för att ändra ett bud).")
+        if seat != d.to_act:
+            raise PlumpError(f"{where}: det är inte {genitive(name)} tur att bjuda; nu bjuder {self.players[d.to_act]}.")
+        if not _is_int(bid):
+            raise PlumpError(f"{where}, {name}: ett bud är ett heltal från 0 till {d.cards} (P5).")
+        if not 0 <= bid <= d.cards:
+            raise PlumpError(f"{where}, {name}: Budet {_num(bid)} finns inte: ett bud är ett heltal från 0 till {d.cards} (P5).")
+        try: g.bid(seat, bid)
+        except PlumpError as e: raise PlumpError(f"{where}, {name}: {e}") from None
+        self.events.append(['bid', name, bid])
+        return self
 
-# %% ../../nbs/11_protokoll.ipynb #474d1124
-@patch
-def _read_tricks(self: ScoreKeeper, tricks, cards: int, where: str) -> list[int]:
-    "Sticken i sittordning ur en lista (i sittordning) eller ett lexikon namn → stick, kontrollerade en och en."
-    n = len(self.players)
-    example = ', '.join(f'"{p}": {i % 2}' for i, p in enumerate(self.players[:2]))
-    if isinstance(tricks, dict):
-        got = {}
-        for key, value in tricks.items():
+    def _read_tricks(self, tricks, cards: int, where: str) -> list[int]:
+        "Sticken i sittordning ur en lista (i sittordning) eller ett lexikon namn → stick, kontrollerade en och en."
+        n = len(self.players)
+        example = ', '.join(f'"{p}": {i % 2}' for i, p in enumerate(self.players[:2]))
+        if isinstance(tricks, dict):
+            got = {}
+            for key, value in tricks.items():
+                seat = find_name(self.players, key)
+                if seat is None: raise self._no_player(key, where)
+                if seat in got: raise PlumpError(f"{where}: sticken för {self.players[seat]} står två gånger.")
+                got[seat] = value
+            missing = [p for s, p in enumerate(self.players) if s not in got]
+            if missing: raise PlumpError(f"{where}: sticken för {', '.join(missing)} saknas; ange dem för alla {n} spelarna.")
+            tricks = [got[s] for s in range(n)]
+        elif isinstance(tricks, (list, tuple)):
+            if len(tricks) != n:
+                raise PlumpError(f"{where}: ange sticken för alla {n} spelarna, i sittordning ({', '.join(self.players)}).")
+            tricks = list(tricks)
+        else:
+            raise PlumpError(f"{where}: ange sticken som namn och antal, till exempel {{{example}, …}}, "
+                             "eller som en lista i sittordning.")
+        for p, t in zip(self.players, tricks):
+            if not _is_int(t): raise PlumpError(f"{where}: skriv {genitive(p)} stick som ett heltal från 0 till {cards}.")
+            if not 0 <= t <= cards:
+                raise PlumpError(f"{where}: {p} kan inte ha tagit {_num(t)} stick; given har {cards} kort, så det går bara 0–{cards}.")
+        return tricks
+
+    def _read_renons(self, renons, where: str) -> list[int]:
+        "Platserna som gjort renons, ur namn (eller en lista med namn)."
+        if renons is None: return []
+        if isinstance(renons, str): renons = [renons]
+        if not isinstance(renons, (list, tuple, set, frozenset)):
+            raise PlumpError(f"{where}: ange renons som en lista med namn, till exempel [\"{self.players[0]}\"].")
+        seats = []
+        for p in renons:
+            s = _find_seat(self.players, p)
+            if s is None: raise self._no_player(p, where)
+            seats.append(s)
+        return sorted(set(seats))
+
+    def tricks(self, tricks, renons=()) -> ScoreKeeper:
+        "Stäng given: tagna stick per spelare (lista i sittordning eller lexikon med namn) och vilka som gjort renons."
+        g = self.game
+        if g.deal is None: raise PlumpError("Partiet är slut; det finns ingen giv att stänga.")
+        d, where = g.deal, self._where()
+        if d.phase == 'bidding':
+            raise PlumpError(f"{where}: budgivningen är inte klar; {self.players[d.to_act]} ska bjuda innan sticken förs in.")
+        taken = self._read_tricks(tricks, d.cards, where)
+        out = self._read_renons(renons, where)
+        try: g.record_result(taken, out)
+        except PlumpError as e: raise PlumpError(f"{where}: {e}") from None
+        self.events.append(['tricks', taken, [self.players[s] for s in out]])
+        return self
+
+    @property
+    def totals(self):
+        "Summan för varje spelare hittills."
+        return self.game.totals
+
+    def sheet(self) -> ScoreSheet:
+        "Protokollet (P14) med alla givar i schemat."
+        return self.game.sheet()
+
+    def sheet_html(self) -> str:
+        "Protokollet som HTML, med löpande summor och, när partiet är slut, placeringarna. Rutornas text kommer från `ScoreSheet`."
+        sh = self.sheet()
+        running, rows = [0] * len(self.players), []
+        cur = self.game.deal_index if self.game.deal is not None else None
+        for i, r in enumerate(sh.rows):
+            cells = []
+            for s in range(len(self.players)):
+                bid = r['bids'][s]
+                if r['points'] is not None:
+                    running[s] += r['points'][s]
+                    if r['hit'][s]: main = esc(sh.cell_text(r, s))
+                    else:
+                        why = 'renons' if s in r['renons'] else 'plump'
+                        main = (f'<s aria-label="budet {bid}, {why}" style="color:#b03a2e">{bid}</s> <small>{why}</small>')
+                    cells.append(f'<td>{main}<br><small style="color:#555">Σ {running[s]}</small></td>')
+                else:
+                    cells.append(f'<td>{esc(sh.cell_text(r, s))}</td>')
+            mark = ' class="aktuell" style="background:#fdf2c8"' if i + self.first_deal == cur else ''
+            dealer = self.players[r['dealer']]
+            rows.append(f'<tr{mark}><th scope="row" title="{esc(dealer)} ger">{r["cards"]}</th>'
+                        f'<td class="givare">{esc(dealer)}</td>{"".join(cells)}</tr>')
+        head = ''.join(f'<th scope="col">{esc(p)}</th>' for p in self.players)
+        tot = ''.join(f'<td><b>{t}</b></td>' for t in sh.totals)
+        rank = ''
+        if self.game.deal is None:
+            rank = '<p><b>Placering:</b> ' + ', '.join(f"{pl}. {esc(n)} ({t})" for pl, n, t in sh.ranking()) + '</p>'
+        return (f'<table class="plump-protokoll" style="border-collapse:collapse;text-align:center">'
+                f'<caption style="caption-side:bottom;font-size:smaller">Regler: {esc(rules_text(self.rules))}</caption>'
+                f'<thead><tr><th scope="col">Kort</th><th scope="col">Ger</th>{head}</tr></thead>'
+                f'<tbody>{"".join(rows)}</tbody><tfoot><tr><th scope="row">Summa</th><td></td>{tot}</tr></tfoot></table>{rank}')
+
+    def _repr_html_(self) -> str:
+        "Protokollet som HTML i en notebook (samma som `sheet_html`)."
+        return self.sheet_html()
+
+    def _replay(self, events) -> ScoreKeeper:
+        """Ett nytt protokoll med samma namn, givare och regler, där `events` förs in en i taget genom `bid` och
+        `tricks`. Går något inte säger felet vilken giv och vilken spelare, som när det skrevs in för hand."""
+        s = self._setup
+        k = ScoreKeeper(s['players'], s['dealer'], s['rules'], s['first_deal'])
+        if not isinstance(events, list): raise PlumpError("buden och resultaten ska vara en lista.")
+        for e in events:
+            kind = e[0] if isinstance(e, list) and e else None
+            if kind == 'bid' and len(e) == 3: k.bid(e[1], e[2])
+            elif kind == 'tricks' and len(e) in (2, 3): k.tricks(*e[1:])
+            elif kind in ('bid', 'tricks'):
+                raise PlumpError(f"{k._where()}: {'ett bud' if kind == 'bid' else 'ett resultat'} har fel antal värden.")
+            else: raise PlumpError(f"{k._where()}: en rad är varken ett bud eller ett resultat.")
+        return k
+
+    def _check_steps(self, steps) -> int:
+        if not _is_int(steps): raise PlumpError("Ange hur många steg som ska ångras som ett heltal, till exempel 1.")
+        if not self.events: raise PlumpError("Det finns inget att ångra.")
+        if steps < 1: raise PlumpError("Ange minst ett steg att ångra.")
+        if steps > len(self.events): raise PlumpError(f"Det går bara att ångra {len(self.events)} steg.")
+        return steps
+
+    def undo(self, steps: int = 1) -> ScoreKeeper:
+        "Ta bort de `steps` senaste inskrivningarna."
+        k = self._replay(self.events[:-self._check_steps(steps)])
+        self.game, self.events = k.game, k.events
+        return self
+
+    def _deal_events(self) -> list[tuple[int, int]]:
+        "För varje giv som har börjat: (första, sista) index i händelselistan."
+        spans, start = [], 0
+        for i, (kind, *_) in enumerate(self.events):
+            if kind == 'tricks': spans.append((start, i)); start = i + 1
+        if start < len(self.events): spans.append((start, len(self.events) - 1))
+        return spans
+
+    def edit_deal(self, number: int, bids: dict, tricks, renons=()) -> ScoreKeeper:
+        """Ändra en stängd giv: `number` är givens nummer i protokollet (som i `status_text`), nya bud (namn → bud),
+        stick och renons. Allt efter given räknas om; går det inte ihop ändras ingenting."""
+        closed = [sp for sp in self._deal_events() if self.events[sp[1]][0] == 'tricks']
+        first = self.first_deal + 1
+        if not _is_int(number): raise PlumpError("Ange givens nummer i protokollet som ett heltal, till exempel 3.")
+        if not closed: raise PlumpError("Ingen giv är stängd än, så det finns ingen att ändra. Ett bud ångras med Ångra.")
+        last = first + len(closed) - 1
+        if not first <= number <= last:
+            span = f"giv {first}" if first == last else f"givarna {first}–{last}"
+            raise PlumpError(f"Giv {_num(number)} är inte stängd; det som går att ändra är {span}.")
+        where = f"Giv {number}"
+        a, b = closed[number - first]
+        order = [e[1] for e in self.events[a:b]]
+        if not isinstance(bids, dict):
+            raise PlumpError(f"{where}: ange buden som namn och bud, till exempel {{\"{order[0]}\": 1, …}}.")
+        new_bids = {}
+        for key, value in bids.items():
             seat = find_name(self.players, key)
             if seat is None: raise self._no_player(key, where)
-            if seat in got: raise PlumpError(f"{where}: sticken för {self.players[seat]} står två gånger.")
-            got[seat] = value
-        missing = [p for s, p in enumerate(self.players) if s not in got]
-        if missing: raise PlumpError(f"{where}: sticken för {', '.join(missing)} saknas; ange dem för alla {n} spelarna.")
-        tricks = [got[s] for s in range(n)]
-    elif isinstance(tricks, (list, tuple)):
-        if len(tricks) != n:
-            raise PlumpError(f"{where}: ange sticken för alla {n} spelarna, i sittordning ({', '.join(self.players)}).")
-        tricks = list(tricks)
-    else:
-        raise PlumpError(f"{where}: ange sticken som namn och antal, till exempel {{{example}, …}}, "
-                         "eller som en lista i sittordning.")
-    for p, t in zip(self.players, tricks):
-        if not _is_int(t): raise PlumpError(f"{where}: skriv {genitive(p)} stick som ett heltal från 0 till {cards}.")
-        if not 0 <= t <= cards:
-            raise PlumpError(f"{where}: {p} kan inte ha tagit {_num(t)} stick; given har {cards} kort, så det går bara 0–{cards}.")
-    return tricks
+            if self.players[seat] in new_bids: raise PlumpError(f"{where}: budet för {self.players[seat]} står två gånger.")
+            new_bids[self.players[seat]] = value
+        missing = [p for p in order if p not in new_bids]
+        if missing: raise PlumpError(f"{where}: ange ett bud för var och en: {', '.join(order)} ({', '.join(missing)} saknas).")
+        new = [['bid', p, new_bids[p]] for p in order] + [['tricks', tricks, renons]]
+        try: k = self._replay(self.events[:a] + new + self.events[b + 1:])
+        except PlumpError as e: raise PlumpError(f"Ändringen av giv {number} går inte: {e}") from None
+        self.game, self.events = k.game, k.events
+        return self
 
-@patch
-def _read_renons(self: ScoreKeeper, renons, where: str) -> list[int]:
-    "Platserna som gjort renons, ur namn (eller en lista med namn)."
-    if renons is None: return []
-    if isinstance(renons, str): renons = [renons]
-    if not isinstance(renons, (list, tuple, set, frozenset)):
-        raise PlumpError(f"{where}: ange renons som en lista med namn, till exempel [\"{self.players[0]}\"].")
-    seats = []
-    for p in renons:
-        s = _find_seat(self.players, p)
-        if s is None: raise self._no_player(p, where)
-        seats.append(s)
-    return sorted(set(seats))
+    def to_dict(self) -> dict:
+        return {'format': FORMAT, 'version': FORMAT_VERSION, 'players': list(self.players),
+                'dealer': self.first_dealer, 'first_deal': self.first_deal, 'rules': self.rules.changed(),
+                'events': [list(e) for e in self.events]}
 
-@patch
-def tricks(self: ScoreKeeper, tricks, renons=()) -> ScoreKeeper:
-    "Stäng given: tagna stick per spelare (lista i sittordning eller lexikon med namn) och vilka som gjort renons."
-    g = self.game
-    if g.deal is None: raise PlumpError("Partiet är slut; det finns ingen giv att stänga.")
-    d, where = g.deal, self._where()
-    if d.phase == 'bidding':
-        raise PlumpError(f"{where}: budgivningen är inte klar; {self.players[d.to_act]} ska bjuda innan sticken förs in.")
-    taken = self._read_tricks(tricks, d.cards, where)
-    out = self._read_renons(renons, where)
-    try: g.record_result(taken, out)
-    except PlumpError as e: raise PlumpError(f"{where}: {e}") from None
-    self.events.append(['tricks', taken, [self.players[s] for s in out]])
-    return self
+    @classmethod
+    def from_dict(cls, d) -> ScoreKeeper:
+        "Ett protokoll ur `to_dict`. Allt prövas: namnen, reglerna och varje bud och resultat genom domaren."
+        if not isinstance(d, dict) or d.get('format') != FORMAT:
+            raise PlumpError("Filen är inget Plump-protokoll från plump_teach.")
+        v = d.get('version')
+        if not (_is_int(v) and v == FORMAT_VERSION):
+            shown = f"version {_num(v)}" if _is_int(v) else "en version som inte går att läsa"
+            raise PlumpError(f"Protokollet har {shown}; den här versionen av plump_teach läser version {FORMAT_VERSION}.")
+        missing = [f for f in _FIELDS if f not in d]
+        if missing: raise PlumpError(f"Protokollfilen är skadad: fältet \"{missing[0]}\" saknas.")
+        try:
+            k = cls(d['players'], d['dealer'], PlumpRules.from_dict(d['rules']), d['first_deal'])
+            replayed = k._replay(d['events'])
+        except PlumpError as e: raise PlumpError(f"Protokollfilen går inte att läsa in: {e}") from None
+        k.game, k.events = replayed.game, replayed.events
+        return k
 
-@patch(as_prop=True)
-def totals(self: ScoreKeeper):
-    "Summan för varje spelare hittills."
-    return self.game.totals
+    def to_json(self) -> str: return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> ScoreKeeper:
+        "Ett protokoll ur JSON-texten från `to_json`."
+        if isinstance(text, (bytes, bytearray)):
+            try: text = bytes(text).decode('utf-8-sig')
+            except UnicodeDecodeError: raise PlumpError("Protokollfilen är inte text i UTF-8; den är inget protokoll från plump_teach.") from None
+        if not isinstance(text, str): raise PlumpError("Ett protokoll läses ur text (JSON) från ScoreKeeper.to_json.")
+        if json_too_deep(text):
+            raise PlumpError("Protokollfilen är skadad: den har listor i fler nivåer än något protokoll har.")
+        try: d = json.loads(text.lstrip('\ufeff'))
+        except json.JSONDecodeError as e:
+            raise PlumpError(f"Protokollfilen är skadad eller avbruten: den går inte att läsa som JSON (felet är på rad {e.lineno}).") from None
+        except (ValueError, RecursionError):   # tal med tusentals siffror, listor i tusentals nivåer
+            raise PlumpError("Protokollfilen är skadad: den innehåller tal eller listor som inget protokoll har.") from None
+        return cls.from_dict(d)
+
+    def __eq__(self, o): return isinstance(o, ScoreKeeper) and self.to_dict() == o.to_dict()
+
+    def save(self, path, overwrite: bool = False) -> Path:
+        """Spara protokollet som JSON i `path` (atomärt). En fil som det här protokollet inte själv läste eller skrev
+        senast, eller som har ändrats sedan dess (en annan protokollförare, en annan kärna), skrivs inte över:
+        då blir det `FileChanged`, om inte `overwrite=True`."""
+        path = as_path(path, "protokollfilen")
+        key = file_key(path)
+        if not overwrite:
+            try: now = digest(path.read_bytes())
+            except FileNotFoundError: now = None
+            except OSError: now = None   # en mapp eller en oläslig fil: skrivningen säger vad som är fel
+            if now is not None and now != self._known.get(key):
+                if key in self._known:
+                    raise FileChanged(f"Filen {shown_path(path)} har ändrats sedan det här protokollet sparade den senast, kanske av en "
+                                      "annan protokollförare i en annan flik eller kärna. Den skrivs inte över. Läs in den "
+                                      "nyare filen och fortsätt där, eller spara det här protokollet under ett annat namn.")
+                raise FileChanged(f"Det finns redan en fil {shown_path(path)}, och det här protokollet har inte läst den. Den skrivs inte "
+                                  "över. Spara under ett annat namn, eller läs in filen om det är ert protokoll.")
+        text = self.to_json()
+        write_file(path, text, "Protokollet")
+        self._known[key] = digest(text.encode('utf-8'))
+        return path
+
+    def to_csv(self) -> str:
+        """Protokollet som CSV för ett svenskt kalkylark (UTF-8 med BOM och semikolon, som Excel och LibreOffice
+        väntar sig): först reglerna, sedan en rad per giv och spelare, sist en summarad per spelare."""
+        out = io.StringIO()
+        w = csv.writer(out, delimiter=';', lineterminator='\r\n')
+        w.writerow(['Regler', rules_text(self.rules), ' '.join(self.rules.changed())])
+        w.writerow(CSV_COLUMNS)
+        sh = self.sheet()
+        for i, d in enumerate(self.game.deals):
+            pts = d.points()
+            for s, p in enumerate(self.players):
+                w.writerow([self.first_deal + i + 1, d.cards, self.players[d.dealer], p, d.bids[s], d.taken[s], pts[s],
+                            'ja' if not sh.rows[i]['hit'][s] else 'nej', 'ja' if s in d.renons else 'nej',
+                            sh.cell_text(sh.rows[i], s)])
+        for p, t in zip(self.players, self.totals):
+            w.writerow(['summa', '', '', p, '', '', t, '', '', ''])
+        return '\ufeff' + out.getvalue()
+
+    @classmethod
+    def from_csv(cls, text, rules: PlumpRules | None = None) -> ScoreKeeper:
+        "Som `_from_csv`, men ett bud eller resultat som inte går sägs som ett fel i CSV-filen."
+        try: return _from_csv(cls, text, rules)
+        except PlumpError as e:
+            msg = str(e)
+            raise PlumpError(msg if msg.startswith('CSV-filen') else f"CSV-filen går inte att läsa in: {msg}") from None
+
+    def save_csv(self, path) -> Path:
+        "Spara protokollet som CSV (`to_csv`) i `path`."
+        return write_file(as_path(path, "CSV-filen"), self.to_csv(), "CSV-filen")
+
+    def to_html_page(self, title: str = "Protokoll, Plump") -> str:
+        "Protokollet som en fristående HTML-sida att skriva ut."
+        title = title if isinstance(title, str) else "Protokoll, Plump"
+        return (f'<!DOCTYPE html>\n<html lang="sv"><head><meta charset="utf-8"><title>{esc(title)}</title>'
+                f'<style>{_PRINT_CSS}</style></head><body><h1>{esc(title)}</h1>'
+                f'<p>Spelare: {esc(", ".join(self.players))}. Regler: {esc(rules_text(self.rules))}.</p>'
+                f'{self.sheet_html()}<p><small>Utskrivet {datetime.now():%Y-%m-%d %H:%M}</small></p></body></html>')
+
+    def save_page(self, path) -> Path:
+        "Spara sidan för utskrift (`to_html_page`) i `path`."
+        return write_file(as_path(path, "sidan"), self.to_html_page(), "Sidan för utskrift")
 
 # %% ../../nbs/11_protokoll.ipynb #9c573a82
-@patch
-def sheet(self: ScoreKeeper) -> ScoreSheet:
-    "Protokollet (P14) med alla givar i schemat."
-    return self.game.sheet()
-
 def rules_text(rules: PlumpRules) -> str:
     "Reglerna i ord: källans regeluppsättning när reglerna är precis en av dem, annars husreglerna."
     changed = '; '.join(HOUSE_RULE_TEXT[k] for k in rules.changed())
@@ -224,164 +421,8 @@ def rules_text(rules: PlumpRules) -> str:
     title = RULE_PRESETS[key].title
     return f"{title} ({changed})" if changed else title
 
-@patch
-def sheet_html(self: ScoreKeeper) -> str:
-    "Protokollet som HTML, med löpande summor och, när partiet är slut, placeringarna. Rutornas text kommer från `ScoreSheet`."
-    sh = self.sheet()
-    running, rows = [0] * len(self.players), []
-    cur = self.game.deal_index if self.game.deal is not None else None
-    for i, r in enumerate(sh.rows):
-        cells = []
-        for s in range(len(self.players)):
-            bid = r['bids'][s]
-            if r['points'] is not None:
-                running[s] += r['points'][s]
-                if r['hit'][s]: main = esc(sh.cell_text(r, s))
-                else:
-                    why = 'renons' if s in r['renons'] else 'plump'
-                    main = (f'<s aria-label="budet {bid}, {why}" style="color:#b03a2e">{bid}</s> <small>{why}</small>')
-                cells.append(f'<td>{main}<br><small style="color:#555">Σ {running[s]}</small></td>')
-            else:
-                cells.append(f'<td>{esc(sh.cell_text(r, s))}</td>')
-        mark = ' class="aktuell" style="background:#fdf2c8"' if i + self.first_deal == cur else ''
-        dealer = self.players[r['dealer']]
-        rows.append(f'<tr{mark}><th scope="row" title="{esc(dealer)} ger">{r["cards"]}</th>'
-                    f'<td class="givare">{esc(dealer)}</td>{"".join(cells)}</tr>')
-    head = ''.join(f'<th scope="col">{esc(p)}</th>' for p in self.players)
-    tot = ''.join(f'<td><b>{t}</b></td>' for t in sh.totals)
-    rank = ''
-    if self.game.deal is None:
-        rank = '<p><b>Placering:</b> ' + ', '.join(f"{pl}. {esc(n)} ({t})" for pl, n, t in sh.ranking()) + '</p>'
-    return (f'<table class="plump-protokoll" style="border-collapse:collapse;text-align:center">'
-            f'<caption style="caption-side:bottom;font-size:smaller">Regler: {esc(rules_text(self.rules))}</caption>'
-            f'<thead><tr><th scope="col">Kort</th><th scope="col">Ger</th>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody><tfoot><tr><th scope="row">Summa</th><td></td>{tot}</tr></tfoot></table>{rank}')
-
-@patch
-def _repr_html_(self: ScoreKeeper) -> str:
-    "Protokollet som HTML i en notebook (samma som `sheet_html`)."
-    return self.sheet_html()
-
-# %% ../../nbs/11_protokoll.ipynb #907c3288
-@patch
-def _replay(self: ScoreKeeper, events) -> ScoreKeeper:
-    """Ett nytt protokoll med samma namn, givare och regler, där `events` förs in en i taget genom `bid` och
-    `tricks`. Går något inte säger felet vilken giv och vilken spelare, som när det skrevs in för hand."""
-    s = self._setup
-    k = ScoreKeeper(s['players'], s['dealer'], s['rules'], s['first_deal'])
-    if not isinstance(events, list): raise PlumpError("buden och resultaten ska vara en lista.")
-    for e in events:
-        kind = e[0] if isinstance(e, list) and e else None
-        if kind == 'bid' and len(e) == 3: k.bid(e[1], e[2])
-        elif kind == 'tricks' and len(e) in (2, 3): k.tricks(*e[1:])
-        elif kind in ('bid', 'tricks'):
-            raise PlumpError(f"{k._where()}: {'ett bud' if kind == 'bid' else 'ett resultat'} har fel antal värden.")
-        else: raise PlumpError(f"{k._where()}: en rad är varken ett bud eller ett resultat.")
-    return k
-
-@patch
-def _check_steps(self: ScoreKeeper, steps) -> int:
-    if not _is_int(steps): raise PlumpError("Ange hur många steg som ska ångras som ett heltal, till exempel 1.")
-    if not self.events: raise PlumpError("Det finns inget att ångra.")
-    if steps < 1: raise PlumpError("Ange minst ett steg att ångra.")
-    if steps > len(self.events): raise PlumpError(f"Det går bara att ångra {len(self.events)} steg.")
-    return steps
-
-@patch
-def undo(self: ScoreKeeper, steps: int = 1) -> ScoreKeeper:
-    "Ta bort de `steps` senaste inskrivningarna."
-    k = self._replay(self.events[:-self._check_steps(steps)])
-    self.game, self.events = k.game, k.events
-    return self
-
-@patch
-def _deal_events(self: ScoreKeeper) -> list[tuple[int, int]]:
-    "För varje giv som har börjat: (första, sista) index i händelselistan."
-    spans, start = [], 0
-    for i, (kind, *_) in enumerate(self.events):
-        if kind == 'tricks': spans.append((start, i)); start = i + 1
-    if start < len(self.events): spans.append((start, len(self.events) - 1))
-    return spans
-
-@patch
-def edit_deal(self: ScoreKeeper, number: int, bids: dict, tricks, renons=()) -> ScoreKeeper:
-    """Ändra en stängd giv: `number` är givens nummer i protokollet (som i `status_text`), nya bud (namn → bud),
-    stick och renons. Allt efter given räknas om; går det inte ihop ändras ingenting."""
-    closed = [sp for sp in self._deal_events() if self.events[sp[1]][0] == 'tricks']
-    first = self.first_deal + 1
-    if not _is_int(number): raise PlumpError("Ange givens nummer i protokollet som ett heltal, till exempel 3.")
-    if not closed: raise PlumpError("Ingen giv är stängd än, så det finns ingen att ändra. Ett bud ångras med Ångra.")
-    last = first + len(closed) - 1
-    if not first <= number <= last:
-        span = f"giv {first}" if first == last else f"givarna {first}–{last}"
-        raise PlumpError(f"Giv {_num(number)} är inte stängd; det som går att ändra är {span}.")
-    where = f"Giv {number}"
-    a, b = closed[number - first]
-    order = [e[1] for e in self.events[a:b]]
-    if not isinstance(bids, dict):
-        raise PlumpError(f"{where}: ange buden som namn och bud, till exempel {{\"{order[0]}\": 1, …}}.")
-    new_bids = {}
-    for key, value in bids.items():
-        seat = find_name(self.players, key)
-        if seat is None: raise self._no_player(key, where)
-        if self.players[seat] in new_bids: raise PlumpError(f"{where}: budet för {self.players[seat]} står två gånger.")
-        new_bids[self.players[seat]] = value
-    missing = [p for p in order if p not in new_bids]
-    if missing: raise PlumpError(f"{where}: ange ett bud för var och en: {', '.join(order)} ({', '.join(missing)} saknas).")
-    new = [['bid', p, new_bids[p]] for p in order] + [['tricks', tricks, renons]]
-    try: k = self._replay(self.events[:a] + new + self.events[b + 1:])
-    except PlumpError as e: raise PlumpError(f"Ändringen av giv {number} går inte: {e}") from None
-    self.game, self.events = k.game, k.events
-    return self
-
 # %% ../../nbs/11_protokoll.ipynb #e85000d7
-@patch
-def to_dict(self: ScoreKeeper) -> dict:
-    return {'format': FORMAT, 'version': FORMAT_VERSION, 'players': list(self.players),
-            'dealer': self.first_dealer, 'first_deal': self.first_deal, 'rules': self.rules.changed(),
-            'events': [list(e) for e in self.events]}
-
 _FIELDS = ('players', 'dealer', 'first_deal', 'rules', 'events')
-
-@patch(cls_method=True)
-def from_dict(cls: ScoreKeeper, d) -> ScoreKeeper:
-    "Ett protokoll ur `to_dict`. Allt prövas: namnen, reglerna och varje bud och resultat genom domaren."
-    if not isinstance(d, dict) or d.get('format') != FORMAT:
-        raise PlumpError("Filen är inget Plump-protokoll från plump_teach.")
-    v = d.get('version')
-    if not (_is_int(v) and v == FORMAT_VERSION):
-        shown = f"version {_num(v)}" if _is_int(v) else "en version som inte går att läsa"
-        raise PlumpError(f"Protokollet har {shown}; den här versionen av plump_teach läser version {FORMAT_VERSION}.")
-    missing = [f for f in _FIELDS if f not in d]
-    if missing: raise PlumpError(f"Protokollfilen är skadad: fältet \"{missing[0]}\" saknas.")
-    try:
-        k = cls(d['players'], d['dealer'], PlumpRules.from_dict(d['rules']), d['first_deal'])
-        replayed = k._replay(d['events'])
-    except PlumpError as e: raise PlumpError(f"Protokollfilen går inte att läsa in: {e}") from None
-    k.game, k.events = replayed.game, replayed.events
-    return k
-
-@patch
-def to_json(self: ScoreKeeper) -> str: return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
-
-@patch(cls_method=True)
-def from_json(cls: ScoreKeeper, text: str) -> ScoreKeeper:
-    "Ett protokoll ur JSON-texten från `to_json`."
-    if isinstance(text, (bytes, bytearray)):
-        try: text = bytes(text).decode('utf-8-sig')
-        except UnicodeDecodeError: raise PlumpError("Protokollfilen är inte text i UTF-8; den är inget protokoll från plump_teach.") from None
-    if not isinstance(text, str): raise PlumpError("Ett protokoll läses ur text (JSON) från ScoreKeeper.to_json.")
-    if json_too_deep(text):
-        raise PlumpError("Protokollfilen är skadad: den har listor i fler nivåer än något protokoll har.")
-    try: d = json.loads(text.lstrip('\ufeff'))
-    except json.JSONDecodeError as e:
-        raise PlumpError(f"Protokollfilen är skadad eller avbruten: den går inte att läsa som JSON (felet är på rad {e.lineno}).") from None
-    except (ValueError, RecursionError):   # tal med tusentals siffror, listor i tusentals nivåer
-        raise PlumpError("Protokollfilen är skadad: den innehåller tal eller listor som inget protokoll har.") from None
-    return cls.from_dict(d)
-
-@patch
-def __eq__(self: ScoreKeeper, o): return isinstance(o, ScoreKeeper) and self.to_dict() == o.to_dict()
 
 # %% ../../nbs/11_protokoll.ipynb #f8bed366
 def _new_file_mode() -> int:
@@ -458,29 +499,6 @@ def write_file(path: Path, text: str, what: str) -> Path:
         raise FileError(f"{what} kunde inte sparas i {shown_path(path)}: {_os_reason(e)}. Inget är sparat där; "
                          "välj en annan mapp eller ett annat namn och spara igen.") from None
 
-@patch
-def save(self: ScoreKeeper, path, overwrite: bool = False) -> Path:
-    """Spara protokollet som JSON i `path` (atomärt). En fil som det här protokollet inte själv läste eller skrev
-    senast, eller som har ändrats sedan dess (en annan protokollförare, en annan kärna), skrivs inte över:
-    då blir det `FileChanged`, om inte `overwrite=True`."""
-    path = as_path(path, "protokollfilen")
-    key = file_key(path)
-    if not overwrite:
-        try: now = digest(path.read_bytes())
-        except FileNotFoundError: now = None
-        except OSError: now = None   # en mapp eller en oläslig fil: skrivningen säger vad som är fel
-        if now is not None and now != self._known.get(key):
-            if key in self._known:
-                raise FileChanged(f"Filen {shown_path(path)} har ändrats sedan det här protokollet sparade den senast, kanske av en "
-                                  "annan protokollförare i en annan flik eller kärna. Den skrivs inte över. Läs in den "
-                                  "nyare filen och fortsätt där, eller spara det här protokollet under ett annat namn.")
-            raise FileChanged(f"Det finns redan en fil {shown_path(path)}, och det här protokollet har inte läst den. Den skrivs inte "
-                              "över. Spara under ett annat namn, eller läs in filen om det är ert protokoll.")
-    text = self.to_json()
-    write_file(path, text, "Protokollet")
-    self._known[key] = digest(text.encode('utf-8'))
-    return path
-
 def load_protocol(path) -> ScoreKeeper:
     "Läs ett sparat protokoll; en skadad eller främmande fil stoppas med ett svenskt meddelande."
     path = as_path(path, "protokollfilen")
@@ -501,25 +519,6 @@ def load_protocol(path) -> ScoreKeeper:
 # %% ../../nbs/11_protokoll.ipynb #3929549f
 CSV_FIELDS = ['giv', 'kort', 'givare', 'spelare', 'bud', 'stick', 'poäng', 'plump', 'renons']
 CSV_COLUMNS = CSV_FIELDS + ['i protokollet']   # rutan som den står i protokollet, till exempel 05 eller "3 plump"
-
-@patch
-def to_csv(self: ScoreKeeper) -> str:
-    """Protokollet som CSV för ett svenskt kalkylark (UTF-8 med BOM och semikolon, som Excel och LibreOffice
-    väntar sig): först reglerna, sedan en rad per giv och spelare, sist en summarad per spelare."""
-    out = io.StringIO()
-    w = csv.writer(out, delimiter=';', lineterminator='\r\n')
-    w.writerow(['Regler', rules_text(self.rules), ' '.join(self.rules.changed())])
-    w.writerow(CSV_COLUMNS)
-    sh = self.sheet()
-    for i, d in enumerate(self.game.deals):
-        pts = d.points()
-        for s, p in enumerate(self.players):
-            w.writerow([self.first_deal + i + 1, d.cards, self.players[d.dealer], p, d.bids[s], d.taken[s], pts[s],
-                        'ja' if not sh.rows[i]['hit'][s] else 'nej', 'ja' if s in d.renons else 'nej',
-                        sh.cell_text(sh.rows[i], s)])
-    for p, t in zip(self.players, self.totals):
-        w.writerow(['summa', '', '', p, '', '', t, '', '', ''])
-    return '\ufeff' + out.getvalue()
 
 def _csv_int(r: dict, col: str, line: int) -> int:
     v = (r.get(col) or '').strip()
@@ -592,19 +591,6 @@ def _from_csv(cls, text: str, rules: PlumpRules | None = None) -> ScoreKeeper:
             raise PlumpError(f"CSV-filen: summan för {k.players[seat]} stämmer inte: filen säger {total}, givarna ger {k.totals[seat]}.")
     return k
 
-@patch(cls_method=True)
-def from_csv(cls: ScoreKeeper, text, rules: PlumpRules | None = None) -> ScoreKeeper:
-    "Som `_from_csv`, men ett bud eller resultat som inte går sägs som ett fel i CSV-filen."
-    try: return _from_csv(cls, text, rules)
-    except PlumpError as e:
-        msg = str(e)
-        raise PlumpError(msg if msg.startswith('CSV-filen') else f"CSV-filen går inte att läsa in: {msg}") from None
-
-@patch
-def save_csv(self: ScoreKeeper, path) -> Path:
-    "Spara protokollet som CSV (`to_csv`) i `path`."
-    return write_file(as_path(path, "CSV-filen"), self.to_csv(), "CSV-filen")
-
 # %% ../../nbs/11_protokoll.ipynb #47fc800a
 _PRINT_CSS = """
 body { font-family: sans-serif; margin: 2em; }
@@ -615,17 +601,3 @@ s { color: #000 !important; }
 tr.aktuell { background: none !important; }
 @media print { body { margin: 0; } a { display: none; } }
 """
-
-@patch
-def to_html_page(self: ScoreKeeper, title: str = "Protokoll, Plump") -> str:
-    "Protokollet som en fristående HTML-sida att skriva ut."
-    title = title if isinstance(title, str) else "Protokoll, Plump"
-    return (f'<!DOCTYPE html>\n<html lang="sv"><head><meta charset="utf-8"><title>{esc(title)}</title>'
-            f'<style>{_PRINT_CSS}</style></head><body><h1>{esc(title)}</h1>'
-            f'<p>Spelare: {esc(", ".join(self.players))}. Regler: {esc(rules_text(self.rules))}.</p>'
-            f'{self.sheet_html()}<p><small>Utskrivet {datetime.now():%Y-%m-%d %H:%M}</small></p></body></html>')
-
-@patch
-def save_page(self: ScoreKeeper, path) -> Path:
-    "Spara sidan för utskrift (`to_html_page`) i `path`."
-    return write_file(as_path(path, "sidan"), self.to_html_page(), "Sidan för utskrift")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import cached_property
-from .methods import patch
 from .cards import PlumpTeachError, parse_card, Card, Cards, SUITS, DECK_IDS, card_from_id, sort_hand
 from .tricks import TrickPlay, follow_options, beats, split_suits
 from .actions import Action, ACTION_TYPES, Bid, PlayCard, Discard, ChooseMode
@@ -122,6 +121,54 @@ class _State:
     def __repr__(self):
         return f"{type(self).__name__}({self.phase}, i tur: {self.to_act}, drag: {len(self.actions)})"
 
+    def to_dict(self) -> dict:
+        "Läget som ett lexikon som går att skriva som JSON; `from_dict` gör ett lika läge av det."
+        d = self.deal
+        if self.game == 'plump' and d.phase == 'done' and not d.history:
+            raise PlumpError("Given fördes in som ett resultat utan kort, så det finns inget läge att spara.")
+        out = {'format': STATE_FORMATS[self.game], 'version': STATE_VERSION, 'names': list(d.names), 'dealer': d.dealer,
+               'hands': [str(Cards(h)) for h in d.dealt]}
+        if self.game == 'plump':
+            out |= {'trump_card': None if d.trump_card is None else str(d.trump_card), 'rules': d.rules.changed(),
+                    'opening_deal': d.opening_deal, 'zero_last': sorted(d.zero_last)}
+        else:
+            out |= {'upcards': str(d.upcards), 'modes': list(d.modes), 'discards_count_as_trick': d.discards_count_as_trick,
+                    'game_deal': None if d.game_deal is None else list(d.game_deal)}
+        return out | {'moves': _moves(self)}
+
+    @classmethod
+    def from_dict(cls, data) -> _State:
+        "Ett läge ur `to_dict`: given delas som i lexikonet och dragen spelas upp igen genom domaren."
+        game = 'plump' if cls is PlumpState else 'bismarck'
+        err, what = cls.error, "ett läge i Plump" if game == 'plump' else "ett läge i Bismarck"
+        if not isinstance(data, dict) or data.get('format') != STATE_FORMATS[game]:
+            raise err(f"Det här är inte {what} från plump_teach (fältet \"format\" ska vara \"{STATE_FORMATS[game]}\").")
+        if type(data.get('version')) is not int or data['version'] != STATE_VERSION:
+            raise err(f"Läget har en version som den här plump_teach inte läser; den läser version {STATE_VERSION}.")
+        try:
+            if game == 'plump':
+                deal = PlumpDeal(len(data['hands']), data['hands'], data['trump_card'], data['dealer'],
+                                 PlumpRules.from_dict(data['rules']), opening_deal=data['opening_deal'],
+                                 zero_last=data['zero_last'], names=data['names'])
+            else:
+                deal = BismarckDeal(data['hands'], data['upcards'], data['dealer'], data['names'], data['modes'],
+                                    data['discards_count_as_trick'])
+                gd = data['game_deal']
+                deal.game_deal = None if gd is None else (gd[0], gd[1])
+            moves = data['moves']
+            if not isinstance(moves, list): raise err("dragen ska vara en lista med text")
+        except KeyError as e: raise err(f"Läget är skadat: fältet {e} saknas.") from None
+        except (TypeError, IndexError): raise err("Läget är skadat: ett fält har fel sorts värde.") from None
+        except PlumpTeachError as e: raise err(f"Läget går inte att läsa in: {e}") from None
+        state = cls(deal)
+        for i, text in enumerate(moves):
+            try: state.apply(_move(text, game))
+            except (ValueError, PlumpTeachError) as e:
+                why = f": {e}" if isinstance(e, PlumpTeachError) else ""
+                raise err(f"Drag {i + 1} i läget ({str(text)[:30]!r}) går inte att göra{why}.") from None
+        state.actions = []
+        return state
+
 # %% ../../nbs/10_spellage.ipynb #a871eec5
 _PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "lägga bort ett kort", 'mode': "välja spelsätt"}
 
@@ -163,6 +210,25 @@ class PlumpState(_State):
     def view(self, seat: int) -> SeatView:
         "Det som spelaren på `seat` får se av läget, och inget annat."
         return _plump_view(self, seat)
+
+    @classmethod
+    def new(cls, players: int = 4, cards: int | None = None, seed=None, dealer: int = 0,
+            rules: PlumpRules = PlumpRules(), names=None) -> PlumpState:
+        """En ny, blandad giv Plump: `players` spelare (2–6) med `cards` kort var (som standard 52 // players), givaren på
+        plats `dealer` och husreglerna `rules`. Samma frö ger samma giv."""
+        n = player_count(players)
+        if cards is None: cards = 52 // n
+        if type(cards) is not int or not 1 <= cards <= 52 // n:
+            raise PlumpError(f"Med {n} spelare kan varje spelare få 1–{52 // n} kort, inte {shown_value(cards)}.")
+        if type(dealer) is not int or not 0 <= dealer < n:
+            raise PlumpError(f"Givaren ska anges som en plats 0–{n - 1}, inte {shown_value(dealer)}.")
+        if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
+        rng = _rng(seed, PlumpError)
+        deck = list(DECK_IDS)
+        rng.shuffle(deck)
+        ids, turned = deal_ids(deck, n, cards, dealer, rules, rng)
+        hands = [[card_from_id(c) for c in h] for h in ids]
+        return cls(PlumpDeal(n, hands, None if turned is None else card_from_id(turned), dealer, rules, names=names))
 
 # %% ../../nbs/10_spellage.ipynb #02f09d2d
 class BismarckState(_State):
@@ -230,40 +296,21 @@ class BismarckState(_State):
         "Det som spelaren på `seat` får se av läget, och inget annat."
         return _bismarck_view(self, seat)
 
+    @classmethod
+    def new(cls, seed=None, dealer: int = 0, names=None) -> BismarckState:
+        "En ny, blandad giv Bismarck (B2): 16 kort var och fyra uppvända, givaren på plats `dealer`. Samma frö ger samma giv."
+        rng = _rng(seed, BismarckError)
+        deck = list(DECK_IDS)
+        rng.shuffle(deck)
+        up, ids = bismarck_deal_ids(deck, dealer)
+        return cls(BismarckDeal([[card_from_id(c) for c in h] for h in ids], [card_from_id(c) for c in up], dealer, names))
+
 # %% ../../nbs/10_spellage.ipynb #c0de0002
 def _rng(seed, error: type) -> random.Random:
     "En slumpkälla ur ett frö: ett heltal, en text, en `random.Random` eller `None` (en ny giv varje gång)."
     if isinstance(seed, random.Random): return seed
     if seed is None or type(seed) is int or isinstance(seed, str): return random.Random(seed)
     raise error(f"Fröet ska vara ett heltal, en text eller en random.Random, inte {type(seed).__name__}.")
-
-@patch(cls_method=True)
-def new(cls: PlumpState, players: int = 4, cards: int | None = None, seed=None, dealer: int = 0,
-        rules: PlumpRules = PlumpRules(), names=None) -> PlumpState:
-    """En ny, blandad giv Plump: `players` spelare (2–6) med `cards` kort var (som standard 52 // players), givaren på
-    plats `dealer` och husreglerna `rules`. Samma frö ger samma giv."""
-    n = player_count(players)
-    if cards is None: cards = 52 // n
-    if type(cards) is not int or not 1 <= cards <= 52 // n:
-        raise PlumpError(f"Med {n} spelare kan varje spelare få 1–{52 // n} kort, inte {shown_value(cards)}.")
-    if type(dealer) is not int or not 0 <= dealer < n:
-        raise PlumpError(f"Givaren ska anges som en plats 0–{n - 1}, inte {shown_value(dealer)}.")
-    if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
-    rng = _rng(seed, PlumpError)
-    deck = list(DECK_IDS)
-    rng.shuffle(deck)
-    ids, turned = deal_ids(deck, n, cards, dealer, rules, rng)
-    hands = [[card_from_id(c) for c in h] for h in ids]
-    return cls(PlumpDeal(n, hands, None if turned is None else card_from_id(turned), dealer, rules, names=names))
-
-@patch(cls_method=True)
-def new(cls: BismarckState, seed=None, dealer: int = 0, names=None) -> BismarckState:
-    "En ny, blandad giv Bismarck (B2): 16 kort var och fyra uppvända, givaren på plats `dealer`. Samma frö ger samma giv."
-    rng = _rng(seed, BismarckError)
-    deck = list(DECK_IDS)
-    rng.shuffle(deck)
-    up, ids = bismarck_deal_ids(deck, dealer)
-    return cls(BismarckDeal([[card_from_id(c) for c in h] for h in ids], [card_from_id(c) for c in up], dealer, names))
 
 # %% ../../nbs/10_spellage.ipynb #c0de0012
 STATE_FORMATS = {'plump': "plump_teach.PlumpState", 'bismarck': "plump_teach.BismarckState"}
@@ -281,22 +328,6 @@ def _moves(state) -> list[str]:
         out += [f"kort {card_from_id(c)}" for c in cards]
     return out
 
-@patch
-def to_dict(self: _State) -> dict:
-    "Läget som ett lexikon som går att skriva som JSON; `from_dict` gör ett lika läge av det."
-    d = self.deal
-    if self.game == 'plump' and d.phase == 'done' and not d.history:
-        raise PlumpError("Given fördes in som ett resultat utan kort, så det finns inget läge att spara.")
-    out = {'format': STATE_FORMATS[self.game], 'version': STATE_VERSION, 'names': list(d.names), 'dealer': d.dealer,
-           'hands': [str(Cards(h)) for h in d.dealt]}
-    if self.game == 'plump':
-        out |= {'trump_card': None if d.trump_card is None else str(d.trump_card), 'rules': d.rules.changed(),
-                'opening_deal': d.opening_deal, 'zero_last': sorted(d.zero_last)}
-    else:
-        out |= {'upcards': str(d.upcards), 'modes': list(d.modes), 'discards_count_as_trick': d.discards_count_as_trick,
-                'game_deal': None if d.game_deal is None else list(d.game_deal)}
-    return out | {'moves': _moves(self)}
-
 def _move(text, game: str):
     "Ett drag ur sin text i `to_dict`."
     kind, _, rest = text.partition(' ') if isinstance(text, str) else ('', '', '')
@@ -307,39 +338,6 @@ def _move(text, game: str):
         mode, _, trump = rest.partition(' ')
         return ChooseMode(mode, trump or None)
     raise ValueError
-
-@patch(cls_method=True)
-def from_dict(cls: _State, data) -> _State:
-    "Ett läge ur `to_dict`: given delas som i lexikonet och dragen spelas upp igen genom domaren."
-    game = 'plump' if cls is PlumpState else 'bismarck'
-    err, what = cls.error, "ett läge i Plump" if game == 'plump' else "ett läge i Bismarck"
-    if not isinstance(data, dict) or data.get('format') != STATE_FORMATS[game]:
-        raise err(f"Det här är inte {what} från plump_teach (fältet \"format\" ska vara \"{STATE_FORMATS[game]}\").")
-    if type(data.get('version')) is not int or data['version'] != STATE_VERSION:
-        raise err(f"Läget har en version som den här plump_teach inte läser; den läser version {STATE_VERSION}.")
-    try:
-        if game == 'plump':
-            deal = PlumpDeal(len(data['hands']), data['hands'], data['trump_card'], data['dealer'],
-                             PlumpRules.from_dict(data['rules']), opening_deal=data['opening_deal'],
-                             zero_last=data['zero_last'], names=data['names'])
-        else:
-            deal = BismarckDeal(data['hands'], data['upcards'], data['dealer'], data['names'], data['modes'],
-                                data['discards_count_as_trick'])
-            gd = data['game_deal']
-            deal.game_deal = None if gd is None else (gd[0], gd[1])
-        moves = data['moves']
-        if not isinstance(moves, list): raise err("dragen ska vara en lista med text")
-    except KeyError as e: raise err(f"Läget är skadat: fältet {e} saknas.") from None
-    except (TypeError, IndexError): raise err("Läget är skadat: ett fält har fel sorts värde.") from None
-    except PlumpTeachError as e: raise err(f"Läget går inte att läsa in: {e}") from None
-    state = cls(deal)
-    for i, text in enumerate(moves):
-        try: state.apply(_move(text, game))
-        except (ValueError, PlumpTeachError) as e:
-            why = f": {e}" if isinstance(e, PlumpTeachError) else ""
-            raise err(f"Drag {i + 1} i läget ({str(text)[:30]!r}) går inte att göra{why}.") from None
-    state.actions = []
-    return state
 
 # %% ../../nbs/10_spellage.ipynb #30e5af3b
 def _void_masks(tp: TrickPlay, must_trump: bool) -> list[int]:

@@ -6,7 +6,6 @@ Docs: https://plump-teach.github.io/plump_teach/stick.html.md"""
 
 # %% ../../nbs/03_stick.ipynb #15364928
 from __future__ import annotations
-from .methods import patch
 from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id, sort_hand, quoted
 from .names import genitive
 
@@ -150,27 +149,24 @@ class TrickPlay:
         "Sant när alla kort är spelade."
         return not any(self.hands)
 
-# %% ../../nbs/03_stick.ipynb #2e3e2779
-@patch
-def copy(self: TrickPlay) -> TrickPlay:
-    "En oberoende kopia av läget, utan att gå via `copy.deepcopy` (som är hundratals gånger långsammare)."
-    new = object.__new__(TrickPlay)
-    new.__dict__.update(self.__dict__)
-    new.hands, new.trick = [list(h) for h in self.hands], list(self.trick)
-    new.history, new.taken = list(self.history), list(self.taken)
-    return new
+    def copy(self) -> TrickPlay:
+        "En oberoende kopia av läget, utan att gå via `copy.deepcopy` (som är hundratals gånger långsammare)."
+        new = object.__new__(TrickPlay)
+        new.__dict__.update(self.__dict__)
+        new.hands, new.trick = [list(h) for h in self.hands], list(self.trick)
+        new.history, new.taken = list(self.history), list(self.taken)
+        return new
 
-@patch
-def undo(self: TrickPlay) -> int:
-    "Ta tillbaka det senast lagda kortet och lägg det på handen igen; svarar med kortets id."
-    if not self.trick:
-        if not self.history: raise CardError("Inget kort är spelat än, så inget kan tas tillbaka.")
-        leader, cards, winner = self.history.pop()
-        self.taken[winner] -= 1
-        self.leader, self.trick = leader, list(cards)
-    cid = self.trick.pop()
-    self.hands[(self.leader + len(self.trick)) % self.n].append(cid)
-    return cid
+    def undo(self) -> int:
+        "Ta tillbaka det senast lagda kortet och lägg det på handen igen; svarar med kortets id."
+        if not self.trick:
+            if not self.history: raise CardError("Inget kort är spelat än, så inget kan tas tillbaka.")
+            leader, cards, winner = self.history.pop()
+            self.taken[winner] -= 1
+            self.leader, self.trick = leader, list(cards)
+        cid = self.trick.pop()
+        self.hands[(self.leader + len(self.trick)) % self.n].append(cid)
+        return cid
 
 # %% ../../nbs/03_stick.ipynb #7d0a0002
 class TrickDeal:
