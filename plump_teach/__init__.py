@@ -17,7 +17,9 @@ __version__ = "0.1.0"
 
 # namn -> modulen (under plump_teach) där det skrivs
 _FRONT_DOOR = {
-    **dict.fromkeys(["Card", "Cards", "parse_card", "parse_cards", "PlumpTeachError", "CardError"], "engine.cards"),
+    **dict.fromkeys(["Card", "Cards", "parse_card", "parse_cards", "PlumpTeachError", "CardError", "CardLike",
+                     "CardsLike"], "engine.cards"),
+    "Player": "engine.names",
     **dict.fromkeys(["PlumpRules", "PlumpError", "RULE_PRESETS", "rule_preset", "legal_bids", "score",
                      "deal_schedule"], "engine.plump_rules"),
     **dict.fromkeys(["Bid", "PlayCard", "Discard", "ChooseMode", "Action"], "engine.actions"),
@@ -47,7 +49,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr__
-    from .engine.cards import Card, Cards, parse_card, parse_cards, PlumpTeachError, CardError
+    from .engine.cards import Card, Cards, parse_card, parse_cards, PlumpTeachError, CardError, CardLike, CardsLike
+    from .engine.names import Player
     from .engine.plump_rules import PlumpRules, PlumpError, RULE_PRESETS, rule_preset, legal_bids, score, deal_schedule
     from .engine.actions import Bid, PlayCard, Discard, ChooseMode, Action
     from .engine.plump import PlumpDeal, PlumpGame

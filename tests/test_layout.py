@@ -1,7 +1,8 @@
 """Kodens form (issue 28): metoderna hör till sina klasser.
 
-A method is written in the notebook cell that explains it and put into its class with `@patch`
-(plump_teach.engine.methods), never attached afterwards with a line like `PlumpGame.bid = _game_bid`. These checks
+The engine's classes hold their methods in the class body (tests/test_types.py keeps it so, for mypy and editors);
+above the engine a method may be written in the notebook cell that explains it and put into its class with `@patch`
+(plump_teach.engine.methods). Never is a method attached afterwards with a line like `PlumpGame.bid = _game_bid`. These checks
 keep it so: no such line in the generated modules, every function stored in a class carries the class in its
 name (`PlumpGame.bid`, which `help` and tracebacks show), and no method leaks into a module's `__all__` (where
 `from plump_teach.engine.plump import *` would pick it up).

@@ -8,6 +8,11 @@ Docs: https://plump-teach.github.io/plump_teach/bismarck.html.md"""
 from __future__ import annotations
 import json
 import random
+from typing import cast
+from collections.abc import Iterable, Sequence
+from os import PathLike
+from .cards import CardLike, CardsLike
+from .names import Player
 from .cards import (Card, Cards, CardError, PlumpTeachError, SUITS, SUIT_NAMES, SUIT_LETTERS, FULL_DECK, DECK_IDS,
                                card_from_id, parse_card, parse_cards, sort_hand, cards_html, quoted, clean_card_text)
 from .names import check_names, find_name, genitive, esc, signed_points
@@ -58,7 +63,7 @@ def deal_ids(deck: list[int], dealer: int = 0) -> tuple[list[int], list[list[int
     _check_seat(dealer, "Givaren")
     if (not isinstance(deck, (list, tuple)) or any(type(c) is not int for c in deck)
             or sorted(deck) != sorted(DECK_IDS)): raise BismarckError("Leken ska vara alla 52 kort, vart och ett en gång (B1).")
-    hands = [[], [], []]
+    hands: list[list[int]] = [[], [], []]
     for i, c in enumerate(deck[UPCARDS:]): hands[(dealer + 1 + i) % PLAYERS].append(c)
     return list(deck[:UPCARDS]), hands
 
@@ -146,7 +151,7 @@ def mode_label(mode, trump=None) -> str:
 def mode_words(mode, trump=None) -> str:
     "Spelsättet i ord, som datorn och spelbordet säger det: 'sang', 'trumf i hjärter'."
     mode = check_mode(mode)
-    return f"trumf i {SUIT_NAMES[mode_trump(mode, trump)]}" if mode == 'trumf' else mode
+    return f"trumf i {SUIT_NAMES[cast(str, mode_trump(mode, trump))]}" if mode == 'trumf' else mode   # trumf har en färg
 
 # %% ../../nbs/08_bismarck.ipynb #80e757e1
 FULL_DEALS, SHORT_DEALS = 12, 3
@@ -236,11 +241,11 @@ class BismarckDeal(TrickDeal):
     "En giv Bismarck: förhand lägger bort fyra kort och väljer spelsätt, sedan spelas 16 stick."
     error, n = BismarckError, PLAYERS
     def __init__(self,
-                 hands,                      # tre händer på 16 kort, plats 0, 1, 2 medsols
-                 upcards,                    # de fyra uppvända korten, som förhand tar upp (B2)
+                 hands: Sequence[CardsLike], # tre händer på 16 kort, plats 0, 1, 2 medsols
+                 upcards: CardsLike,         # de fyra uppvända korten, som förhand tar upp (B2)
                  dealer: int = 0,            # givarens plats; förhand sitter till vänster
-                 names=None,                 # spelarnas namn, för felmeddelanden
-                 modes=MODES,                # spelsätten som förhand får välja i den här given (B5)
+                 names: Sequence[str] | None = None,  # spelarnas namn, för felmeddelanden
+                 modes: Sequence[str] = MODES,        # spelsätten som förhand får välja i den här given (B5)
                  discards_count_as_trick: bool = False):  # husregeln: de bortlagda är ett stick åt förhand
         self.names = player_names(names) if names is not None else [f"plats {i + 1}" for i in range(PLAYERS)]
         _check_seat(dealer, "Givaren")
@@ -289,9 +294,10 @@ class BismarckDeal(TrickDeal):
         if self.phase != phase: raise BismarckError(f"Det går inte att {what} nu: {_PHASE_TEXT[self.phase]}.")
         _check_seat(seat)
         if seat != self.to_act:
-            raise BismarckError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.")
+            turn = self.names[cast(int, self.to_act)]                  # fasen stämmer, så någon står i tur
+            raise BismarckError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(turn)}.")
 
-    def discard(self, seat: int, cards) -> BismarckDeal:
+    def discard(self, seat: int, cards: CardsLike) -> BismarckDeal:
         "Förhand (`seat`) lägger bort fyra av sina 20 kort (B2)."
         self._check_turn(seat, 'discard', "lägga bort kort")
         err = discard_error(self.hand(seat), cards, self.names[seat])
@@ -301,7 +307,7 @@ class BismarckDeal(TrickDeal):
         self.discards, self.phase = sort_hand(cards), 'mode'
         return self
 
-    def choose_mode(self, seat: int, mode, trump=None) -> BismarckDeal:
+    def choose_mode(self, seat: int, mode: str, trump: str | None = None) -> BismarckDeal:
         "Förhand (`seat`) väljer spelsätt, och i spelsättet trumf också färg (B4, B5)."
         self._check_turn(seat, 'mode', "välja spelsätt")
         mode = check_mode(mode)
@@ -326,7 +332,7 @@ class BismarckDeal(TrickDeal):
     def undo_discard(self) -> Cards:
         "Ta tillbaka förhands fyra bortlagda kort till handen, innan spelsättet är valt; svarar med korten."
         if self.phase != 'mode': raise BismarckError("De bortlagda korten kan bara tas tillbaka innan spelsättet är valt.")
-        cards, self.discards, self.phase = self.discards, None, 'discard'
+        cards, self.discards, self.phase = cast(Cards, self.discards), None, 'discard'   # lagda i fasen 'mode'
         self._hands[self.forehand].extend(c.id for c in cards)
         return cards
 
@@ -334,7 +340,7 @@ class BismarckDeal(TrickDeal):
         "Ta tillbaka spelsättet, innan något kort är lagt; svarar med det."
         if self.phase != 'playing' or self._trick or self._history:
             raise BismarckError("Spelsättet kan bara tas tillbaka innan något kort är lagt.")
-        mode, self.mode, self.trump, self.tricks.trump, self.phase = self.mode, None, None, None, 'mode'
+        mode, self.mode, self.trump, self.tricks.trump, self.phase = cast(str, self.mode), None, None, None, 'mode'
         return mode
 
     @property
@@ -349,7 +355,7 @@ class BismarckDeal(TrickDeal):
         return bismarck_score(self.mode, self.taken, self.forehand, self.discards_count_as_trick)
 
     @property
-    def history(self):
+    def history(self) -> list[tuple[int, Cards, int]]:
         "De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren)."
         return [(l, Cards(card_from_id(c) for c in t), w) for l, t, w in self._history]
 
@@ -390,13 +396,13 @@ MAX_SEED = 10**18 - 1
 class BismarckGame:
     "Ett parti Bismarck för tre namngivna spelare: givar, spelsätt, spel och protokoll."
     def __init__(self,
-                 players,                    # tre namn i sittordning medsols (B1)
+                 players: Sequence[str],     # tre namn i sittordning medsols (B1)
                  seed: int | None = None,    # frö för blandningen; samma frö ger samma kort
                  short: bool = False,        # kort parti: 3 givar, trumf, sang, pass (B5)
                  discards_count_as_trick: bool = False,  # husregeln: de bortlagda är ett stick åt förhand (B2)
-                 dealer=0,                   # vem som ger först: plats eller namn
-                 hands=None,                 # exakta händer i första given (16 kort per plats)
-                 upcards=None):              # exakta uppvända kort i första given
+                 dealer: Player = 0,         # vem som ger först: plats eller namn
+                 hands: Sequence[CardsLike] | dict[Player, CardsLike] | None = None,  # exakta händer i första given (16 kort per plats)
+                 upcards: CardsLike | None = None):  # exakta uppvända kort i första given
         self.players = player_names(players)
         if type(short) is not bool:
             raise BismarckError(f"Kort parti (short) ska vara True eller False, inte {quoted(short)}.")
@@ -414,7 +420,7 @@ class BismarckGame:
         self._start_deal(0)
         if hands is not None or upcards is not None: self.set_hands(hands, upcards)
 
-    def seat(self, player) -> int:
+    def seat(self, player: Player) -> int:
         "Platsen för en spelare, given som namn eller plats."
         if type(player) is int and 0 <= player < PLAYERS: return player
         seat = find_name(self.players, player)
@@ -435,13 +441,13 @@ class BismarckGame:
         "Givens nummer som en människa ser det, räknat från 1: giv `index` (från 0) i partiet."
         return index - self.first_deal + 1
 
-    def used_modes(self, player) -> list[str]:
+    def used_modes(self, player: Player) -> list[str]:
         "Spelsätten som spelaren redan har valt som förhand, i den ordning hen valde dem (B5)."
         seat = self.seat(player)
         current = [] if self.deal is None else [self.deal]
         return [d.mode for d in [*self.deals, *current] if d.forehand == seat and d.mode is not None]
 
-    def _start_deal(self, index: int, hands=None, upcards=None):
+    def _start_deal(self, index: int, hands=None, upcards=None) -> BismarckDeal:
         self.deal_index = index
         dealer = dealer_of_deal(self.first_dealer, index)
         if hands is None:
@@ -452,88 +458,92 @@ class BismarckGame:
             hands, upcards = [[card_from_id(c) for c in h] for h in ids], [card_from_id(c) for c in up]
         done = [d.mode for d in self.deals if d.forehand == forehand_of(dealer)]
         modes = allowed_modes(done, self.short, index)
-        self.deal = BismarckDeal(hands, upcards, dealer, self.players, modes, self.discards_count_as_trick)
+        deal = BismarckDeal(hands, upcards, dealer, self.players, modes, self.discards_count_as_trick)
         # partiet vet varför ett spelsätt är stängt (B5), given vet bara vilka som är öppna
         name = self.players[forehand_of(dealer)]
-        self.deal.refusals = {m: mode_budget_error(m, done, self.short, index, name) for m in MODES if m not in modes}
-        self.deal.closed_note = closed_modes_note(done, self.short, index, name)
-        self.deal.game_deal = ('short' if self.short else 'full', index)
+        deal.refusals = {m: cast(str, mode_budget_error(m, done, self.short, index, name)) for m in MODES if m not in modes}
+        deal.closed_note = closed_modes_note(done, self.short, index, name)
+        deal.game_deal = ('short' if self.short else 'full', index)
+        self.deal = deal
+        return deal
 
-    def set_hands(self, hands, upcards) -> BismarckGame:
+    def set_hands(self, hands: Sequence[CardsLike] | dict[Player, CardsLike] | None,
+                  upcards: CardsLike | None) -> BismarckGame:
         "Ge den aktuella given exakt dessa händer (16 kort per plats) och uppvända kort, innan förhand har agerat."
-        self._check_open()
-        if self.deal.phase != 'discard': raise BismarckError("Korten kan bara bytas innan förhand har lagt bort i given.")
+        if self._check_open().phase != 'discard': raise BismarckError("Korten kan bara bytas innan förhand har lagt bort i given.")
         if hands is None or upcards is None: raise BismarckError("Ange både händerna (en per spelare) och de fyra uppvända korten.")
         if isinstance(hands, dict):
-            by_seat = [[] for _ in range(PLAYERS)]
+            by_seat: list = [[] for _ in range(PLAYERS)]
             for player, hand in hands.items(): by_seat[self.seat(player)] = hand
             hands = by_seat
-        self._start_deal(self.deal_index, hands, upcards)  # ger ett fel och lämnar den gamla given orörd om korten är fel
-        self.events.append(['hands', [str(h) for h in self.deal.dealt], str(self.deal.upcards)])
+        new = self._start_deal(self.deal_index, hands, upcards)  # ger ett fel och lämnar den gamla given orörd om korten är fel
+        self.events.append(['hands', [str(h) for h in new.dealt], str(new.upcards)])
         return self
 
     @property
-    def phase(self):
+    def phase(self) -> str:
         "'discard', 'mode', 'playing' eller 'over'."
         return 'over' if self.deal is None else self.deal.phase
 
     @property
-    def to_act(self):
+    def to_act(self) -> str | None:
         "Namnet på den som står i tur, eller `None` när partiet är över."
-        return None if self.deal is None else self.players[self.deal.to_act]
+        seat = None if self.deal is None else self.deal.to_act
+        return None if seat is None else self.players[seat]
 
     @property
-    def forehand(self):
-        "Namnet på förhand i den aktuella given."
+    def forehand(self) -> str | None:
+        "Namnet på förhand i den aktuella given, eller `None` när partiet är över."
         return None if self.deal is None else self.players[self.deal.forehand]
 
-    def _check_open(self):
+    def _check_open(self) -> BismarckDeal:
+        "Den aktuella given; ett fel när partiet är slut."
         if self.deal is None: raise BismarckError("Partiet är slut; inga fler drag tas emot.")
+        return self.deal
 
-    def _after_action(self):
-        if self.deal.phase == 'done':
-            self.deals.append(self.deal)
+    def _after_action(self, deal: BismarckDeal) -> None:
+        if deal.phase == 'done':
+            self.deals.append(deal)
             if self.deal_index + 1 < self.n_deals: self._start_deal(self.deal_index + 1)
             else: self.deal = None
 
-    def discard(self, player, cards) -> BismarckGame:
+    def discard(self, player: Player, cards: CardsLike) -> BismarckGame:
         "Förhand lägger bort fyra av sina 20 kort (B2)."
-        self._check_open()
+        deal = self._check_open()
         seat = self.seat(player)
-        self.deal.discard(seat, cards)
-        self.events.append(['discard', seat, str(self.deal.discards)])
+        deal.discard(seat, cards)
+        self.events.append(['discard', seat, str(deal.discards)])
         return self
 
-    def choose_mode(self, player, mode, trump=None) -> BismarckGame:
+    def choose_mode(self, player: Player, mode: str, trump: str | None = None) -> BismarckGame:
         "Förhand väljer spelsätt (B4) bland dem hen har kvar (B5); i spelsättet trumf också färg."
-        self._check_open()
+        deal = self._check_open()
         seat = self.seat(player)
-        self.deal._check_turn(seat, 'mode', "välja spelsätt")
+        deal._check_turn(seat, 'mode', "välja spelsätt")
         done = [d.mode for d in self.deals if d.forehand == seat]
         err = mode_budget_error(mode, done, self.short, self.deal_index, self.players[seat])
         if err: raise BismarckError(err)
-        self.deal.choose_mode(seat, mode, trump)
-        self.events.append(['mode', seat, self.deal.mode, self.deal.trump])
+        deal.choose_mode(seat, mode, trump)
+        self.events.append(['mode', seat, deal.mode, deal.trump])
         return self
 
-    def play(self, player, card) -> BismarckGame:
+    def play(self, player: Player, card: CardLike) -> BismarckGame:
         "Spelaren lägger kortet `card` (B6)."
-        self._check_open()
+        deal = self._check_open()
         seat = self.seat(player)
-        self.deal.play(seat, card)
+        deal.play(seat, card)
         self.events.append(['play', seat, str(parse_card(card))])
-        self._after_action()
+        self._after_action(deal)
         return self
 
-    def play_cards(self, cards) -> BismarckGame:
+    def play_cards(self, cards: CardsLike) -> BismarckGame:
         "Lägg korten i ordning, vart och ett av den som står i tur; går ett inte att lägga blir inget lagt."
         try: cards = parse_cards(cards)
         except CardError as e: raise BismarckError(str(e)) from None
         saved = self.to_dict()
         try:
             for c in cards:
-                self._check_open()
-                self.play(self.deal.to_act, c)
+                self.play(cast(int, self._check_open().to_act), c)
         except BismarckError:
             self.__dict__.update(type(self).from_dict(saved).__dict__)
             raise
@@ -543,13 +553,13 @@ class BismarckGame:
         "Korten som spelaren i tur får lägga (B6)."
         return Cards() if self.deal is None else self.deal.legal_cards()
 
-    def apply(self, action: Action, player=None) -> BismarckGame:
+    def apply(self, action: Action, player: Player | None = None) -> BismarckGame:
         """Gör draget `action` (`Discard`, `ChooseMode` eller `PlayCard`) för `player`, eller för den som står i tur.
         Samma kontroller som `discard`, `choose_mode` och `play`; ett otillåtet drag ger ett svenskt fel och ändrar ingenting."""
-        self._check_open()
-        who = self.to_act if player is None else player
+        d = self._check_open()
+        who: Player = cast(str, self.to_act) if player is None else player   # partiet pågår, så någon står i tur
         if isinstance(action, Discard):
-            seat, d = self.seat(who), self.deal
+            seat = self.seat(who)
             d._check_turn(seat, 'discard', "lägga bort kort")
             card = action.card
             if not isinstance(card, Card) or card not in d.hand(seat) or card in self.pending_discards:
@@ -576,7 +586,7 @@ class BismarckGame:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
 
     @classmethod
-    def from_dict(cls, d) -> BismarckGame:
+    def from_dict(cls, d: dict) -> BismarckGame:
         "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `06_sparade_spel`)."
         return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Bismarck-parti", error=BismarckError,
                           make=lambda d: cls(d['players'], d['seed'], d['short'], d['discards_count_as_trick'], d['dealer']),
@@ -609,7 +619,7 @@ class BismarckGame:
         return BismarckSheet(self.players, rows, totals)
 
     @property
-    def totals(self):
+    def totals(self) -> list[int]:
         "Varje spelares summa hittills."
         return self.sheet(only_played=True).totals
 

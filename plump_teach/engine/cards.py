@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/kort.html.md"""
 
 # %% ../../nbs/02_kort.ipynb #1b014a3d
 from __future__ import annotations
+from collections.abc import Iterable
 from dataclasses import dataclass
 import html
 import random
@@ -13,8 +14,9 @@ import unicodedata
 
 # %% auto #0
 __all__ = ['SUITS', 'SUIT_NAMES', 'SUIT_LETTERS', 'RANKS', 'RANK_SYMBOLS', 'RANK_NAMES', 'RED_SUITS', 'FULL_DECK', 'DECK_IDS',
-           'PlumpTeachError', 'CardError', 'quoted', 'clean_card_text', 'Card', 'card_svg', 'cards_html', 'card_id',
-           'card_from_id', 'parse_card', 'Cards', 'parse_cards', 'shuffled_deck', 'deal_round_robin', 'sort_hand']
+           'CardLike', 'CardsLike', 'PlumpTeachError', 'CardError', 'quoted', 'clean_card_text', 'Card', 'card_svg',
+           'cards_html', 'card_id', 'card_from_id', 'parse_card', 'Cards', 'parse_cards', 'shuffled_deck',
+           'deal_round_robin', 'sort_hand']
 
 # %% ../../nbs/02_kort.ipynb #5807c98d
 SUITS = ('♠', '♥', '♦', '♣')
@@ -161,7 +163,7 @@ DECK_IDS: tuple[int, ...] = tuple(card_id(c) for c in FULL_DECK)
 _RANK_WORDS = {'E': 14, 'A': 14, 'K': 13, 'D': 12, 'Q': 12, 'KN': 11, 'J': 11, 'T': 10,
                **{str(r): r for r in range(2, 11)}}
 
-def parse_card(text: str) -> Card:
+def parse_card(text: CardLike) -> Card:
     "Läs ett kort skrivet med färgen först, till exempel `'♥E'`, `'s10'` eller `'kKn'`."
     if isinstance(text, Card): return text
     if not isinstance(text, str):
@@ -186,7 +188,10 @@ class Cards(list):
     def _repr_html_(self): return cards_html(self)
 
 
-def parse_cards(text: str) -> Cards:
+CardLike = Card | str                    # ett kort: `Card` eller text som '♥E', 'h10'
+CardsLike = str | Iterable[Card | str]   # flera kort: text som '♥E ♠10', eller en lista med kort eller texter
+
+def parse_cards(text: CardsLike) -> Cards:
     "Läs kort åtskilda med mellanslag, till exempel `'♥E ♠10 kKn hD'`. Samma kort får inte stå två gånger."
     if isinstance(text, str): tokens = clean_card_text(text, ' ').replace(',', ' ').replace(';', ' ').split()
     else: tokens = _card_list(text)

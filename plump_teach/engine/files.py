@@ -19,7 +19,8 @@ __all__ = ['TABLE_FORMAT', 'LOADERS', 'read_bytes', 'load']
 
 # %% ../../nbs/12_sparfilerna.ipynb #f11e0007
 TABLE_FORMAT = "plump_teach.PlayTable"   # spelbordets fil (plump_teach.ui.table): partiet står under "game"
-LOADERS = {PLUMP_FORMAT: PlumpGame, BISMARCK_FORMAT: BismarckGame, KEEPER_FORMAT: ScoreKeeper,
+LOADERS: dict[str, type[PlumpGame] | type[BismarckGame] | type[ScoreKeeper] | type[PlumpState] | type[BismarckState]] = {
+           PLUMP_FORMAT: PlumpGame, BISMARCK_FORMAT: BismarckGame, KEEPER_FORMAT: ScoreKeeper,
            STATE_FORMATS['plump']: PlumpState, STATE_FORMATS['bismarck']: BismarckState}
 
 def read_bytes(path, what: str = "sparfilen") -> bytes:

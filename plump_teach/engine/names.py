@@ -10,8 +10,8 @@ import html
 import unicodedata
 
 # %% auto #0
-__all__ = ['MAX_NAME_LENGTH', 'LOOKALIKES', 'clean_name', 'name_key', 'check_names', 'find_name', 'and_list', 'genitive', 'esc',
-           'signed_points']
+__all__ = ['MAX_NAME_LENGTH', 'LOOKALIKES', 'Player', 'clean_name', 'name_key', 'check_names', 'find_name', 'and_list',
+           'genitive', 'esc', 'signed_points']
 
 # %% ../../nbs/01_namn.ipynb #669e2f22
 MAX_NAME_LENGTH = 30
@@ -64,6 +64,8 @@ def check_names(players, error: type[ValueError] = ValueError, count: tuple[int,
         if k in keys[:i]:
             raise error(f"Två spelare heter {names[i]}; ge alla olika namn (till exempel {names[i]} 2).")
     return names
+
+Player = str | int   # en spelare i biblioteket: namnet, eller platsen räknad från 0
 
 def find_name(names, player) -> int | None:
     "Platsen för namnet `player` bland `names` (jämfört som `name_key`), eller None."

@@ -8,6 +8,11 @@ Docs: https://plump-teach.github.io/plump_teach/plumpspelet.html.md"""
 from __future__ import annotations
 import json
 import random
+from typing import cast
+from collections.abc import Iterable, Sequence
+from os import PathLike
+from .cards import CardLike, CardsLike
+from .names import Player
 from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, DECK_IDS, card_from_id,
                                parse_card, parse_cards, sort_hand, cards_html)
 from .tricks import TrickDeal, TrickPlay, suit_index
@@ -28,13 +33,13 @@ class PlumpDeal(TrickDeal):
     error = PlumpError
     def __init__(self,
                  players: int,               # antal spelare, 2-6
-                 hands,                      # en hand per plats: kort som text eller `Card`
-                 trump_card=None,            # det uppvända kortet (P8), eller `None`
+                 hands: Sequence[CardsLike], # en hand per plats: kort som text eller `Card`
+                 trump_card: CardLike | None = None,  # det uppvända kortet (P8), eller `None`
                  dealer: int = 0,            # givarens plats
                  rules: PlumpRules = PlumpRules(),
                  opening_deal: bool = False, # partiets första giv (för husregeln `first_deal_sang`)
-                 zero_last=(),               # platser som bjöd noll i förra given (P16)
-                 names=None):                # spelarnas namn, för felmeddelanden (annars "plats 1" …)
+                 zero_last: Iterable[int] = (),  # platser som bjöd noll i förra given (P16)
+                 names: Sequence[str] | None = None):  # spelarnas namn, för felmeddelanden (annars "plats 1" …)
         n = player_count(players)
         if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
         if type(opening_deal) is not bool: raise PlumpError("Ange om det är partiets första giv med True eller False.")
@@ -100,10 +105,11 @@ class PlumpDeal(TrickDeal):
         if seat != self.to_act:
             said = self.bids[seat] if phase == 'bidding' else None    # ett bud som är sagt gäller (P5)
             again = f" {self.names[seat]} har redan bjudit {said}, och ett bud som är sagt går inte att ändra." if said is not None else ''
-            raise PlumpError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(self.names[self.to_act])}.{again}")
+            turn = self.names[cast(int, self.to_act)]                  # fasen stämmer, så någon står i tur
+            raise PlumpError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(turn)}.{again}")
 
     def _earlier_bids(self) -> list[int]:
-        return [self.bids[s] for s in self.order[:self._bids_made()]]
+        return [cast(int, self.bids[s]) for s in self.order[:self._bids_made()]]   # de som har bjudit
 
     def legal_bids(self) -> list[int]:
         "Buden som spelaren i tur får lägga (P5, P6, P16)."
@@ -145,38 +151,39 @@ class PlumpDeal(TrickDeal):
         if made == 0 or self._trick or self._history:
             raise PlumpError("Det finns inget bud att ta tillbaka: inget bud är sagt, eller sticken har redan börjat.")
         seat = self.order[made - 1]
-        bid, self.bids[seat], self.phase = self.bids[seat], None, 'bidding'
+        bid, self.bids[seat], self.phase = cast(int, self.bids[seat]), None, 'bidding'
         self.tricks.leader = forehand(self.dealer, self.n)
         return bid
 
     def points(self) -> list[int]:
         "Poängen per plats (P13); bara när given är slut."
         if self.phase != 'done': raise PlumpError("Poängen räknas först när given är slut.")
-        return [score(self.bids[s], self.taken[s], self.cards, self.rules, renons=s in self.renons) for s in range(self.n)]
+        bids = cast(list[int], self.bids)                               # alla har bjudit när given är slut
+        return [score(bids[s], self.taken[s], self.cards, self.rules, renons=s in self.renons) for s in range(self.n)]
 
     def visible_hands(self, seat: int) -> dict[int, Cards]:
         "Händerna som spelaren på `seat` ser under budgivningen: sin egen, eller med kortet i pannan allas utom sin egen (P15)."
         return {s: self.hand(s) for s in visible_seats(seat, self.n, self.cards, self.rules)}
 
     @property
-    def history(self):
+    def history(self) -> list[tuple[int, tuple[Card, ...], int]]:
         "De färdiga sticken som (den som spelade ut, korten i spelordning, vinnaren)."
         return [(l, tuple(card_from_id(c) for c in t), w) for l, t, w in self._history]
 
-    def record_result(self, tricks, renons=()) -> PlumpDeal:
+    def record_result(self, tricks: Sequence[int], renons: Iterable[int] = ()) -> PlumpDeal:
         "För in givens resultat utan att spela: stick per plats, och platser som gjort renons (P12)."
         if self.phase != 'playing' or self._history or self._trick:
             raise PlumpError("Ett resultat kan bara föras in när budgivningen är klar och inget kort är spelat.")
-        tricks = list(tricks) if isinstance(tricks, (list, tuple)) else None
-        if tricks is None or len(tricks) != self.n or any(type(t) is not int or t < 0 for t in tricks):
+        taken = list(tricks) if isinstance(tricks, (list, tuple)) else None
+        if taken is None or len(taken) != self.n or any(type(t) is not int or t < 0 for t in taken):
             raise PlumpError(f"Ange antalet tagna stick för var och en av de {self.n} spelarna, som heltal från 0.")
-        if sum(tricks) != self.cards:
-            raise PlumpError(f"Sticken summerar till {sum(tricks)}, men given hade {self.cards} stick. Räkna om.")
+        if sum(taken) != self.cards:
+            raise PlumpError(f"Sticken summerar till {sum(taken)}, men given hade {self.cards} stick. Räkna om.")
         if not isinstance(renons, (list, tuple, set, frozenset)) or any(type(s) is not int for s in renons):
             raise PlumpError("Renons anges som en lista med platser.")
         rs = frozenset(renons)
         if not rs <= set(range(self.n)): raise PlumpError(f"Renons kan bara noteras för platserna 0–{self.n-1}.")
-        self.tricks.taken, self.renons, self.played, self.phase = tricks, rs, False, 'done'
+        self.tricks.taken, self.renons, self.played, self.phase = taken, rs, False, 'done'
         return self
 
     def _repr_html_(self) -> str:
@@ -212,13 +219,13 @@ FORMAT_VERSION = 1
 class PlumpGame:
     "Ett helt parti Plump för 2-6 namngivna spelare, med givschema, budgivning, spel och protokoll."
     def __init__(self,
-                 players,                    # spelarnas namn i sittordning medsols
+                 players: Sequence[str],     # spelarnas namn i sittordning medsols
                  rules: PlumpRules = PlumpRules(),
                  seed: int | None = None,    # frö för blandningen; samma frö ger samma kort
                  first_deal: int = 0,        # giv i schemat att börja på (0 är den första)
-                 dealer=0,                   # vem som ger först: plats eller namn
-                 hands=None,                 # exakta händer i första given (en per plats)
-                 trump_card=None):           # det uppvända kortet i första given
+                 dealer: Player = 0,         # vem som ger först: plats eller namn
+                 hands: Sequence[CardsLike] | None = None,  # exakta händer i första given (en per plats)
+                 trump_card: CardLike | None = None):       # det uppvända kortet i första given
         names = check_names(players, PlumpError, rule='P2')
         n = player_count(names)  # 2-6 spelare (P2), med samma meddelande som överallt annars
         if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
@@ -237,14 +244,14 @@ class PlumpGame:
         self._start_deal(first_deal)
         if hands is not None or trump_card is not None: self.set_hands(hands, trump_card)
 
-    def seat(self, player) -> int:
+    def seat(self, player: Player) -> int:
         "Platsen för en spelare, given som namn eller plats."
         if type(player) is int and 0 <= player < self.n: return player
         seat = find_name(self.players, player)
         if seat is not None: return seat
         raise PlumpError(f"Det finns ingen spelare {shown_value(player)} i partiet; spelarna är {', '.join(self.players)}.")
 
-    def _start_deal(self, index: int, hands=None, trump_card=None):
+    def _start_deal(self, index: int, hands=None, trump_card=None) -> PlumpDeal:
         self.deal_index = index
         dealer = dealer_of_deal(self.first_dealer, index - self.first_deal, self.n)
         cards = self.schedule[index]
@@ -259,10 +266,12 @@ class PlumpGame:
         zero_last = [s for s in range(self.n) if prev.bids[s] == 0] if prev and self.rules.no_zero_twice else []
         self.deal = PlumpDeal(self.n, hands, trump_card, dealer, self.rules, opening_deal=index == self.first_deal,
                               zero_last=zero_last, names=self.players)
+        return self.deal
 
-    def set_hands(self, hands, trump_card=None) -> PlumpGame:
+    def set_hands(self, hands: Sequence[CardsLike] | dict[Player, CardsLike] | None,
+                  trump_card: CardLike | None = None) -> PlumpGame:
         "Ge den aktuella given exakt dessa händer (en per plats) och detta trumfkort, innan någon har bjudit."
-        if self.phase != 'bidding' or self.deal._bids_made():
+        if self.deal is None or self.deal.phase != 'bidding' or self.deal._bids_made():
             raise PlumpError("Korten kan bara bytas innan någon har bjudit i given.")
         if isinstance(hands, dict):
             by_seat = {self.seat(p): h for p, h in hands.items()}
@@ -272,20 +281,19 @@ class PlumpGame:
         if isinstance(hands, str) or not isinstance(hands, (list, tuple)):
             raise PlumpError("Ange händerna som en lista med en hand per spelare.")
         if len(hands) != self.n: raise PlumpError(f"Det ska finnas en hand per spelare: {self.n}, inte {len(hands)}.")
-        try: hands = [parse_cards(h) for h in hands]
+        try: parsed = [parse_cards(h) for h in hands]
         except CardError as e: raise PlumpError(str(e)) from None
         cards = self.schedule[self.deal_index]
-        if any(len(h) != cards for h in hands):
-            raise PlumpError(f"I den här given ska alla ha {cards} kort (P3); händerna har {[len(h) for h in hands]}.")
+        if any(len(h) != cards for h in parsed):
+            raise PlumpError(f"I den här given ska alla ha {cards} kort (P3); händerna har {[len(h) for h in parsed]}.")
         first, no_stock = self.deal_index == self.first_deal, self.n * cards == 52
         if trump_card is None and not (turns_no_card(self.rules, first) or (no_stock and self.rules.empty_stock_sang)):
             where = ("översta kortet vänds före utdelningen" if no_stock else
                      f"{52 - self.n * cards} kort blir kvar i talongen och det översta vänds upp")
             raise PlumpError(f"Ange trumfkortet också: i den här given {where}, och dess färg är trumf (P8). "
                              "Spelar ni utan trumf, välj husregeln sang.")
-        old = self.deal
-        self._start_deal(self.deal_index, hands, trump_card)  # ger ett fel och lämnar `old` orörd om korten är fel
-        self.events.append(['hands', [str(h) for h in hands], None if self.deal.trump_card is None else str(self.deal.trump_card)])
+        new = self._start_deal(self.deal_index, parsed, trump_card)  # ger ett fel och lämnar given orörd om korten är fel
+        self.events.append(['hands', [str(h) for h in parsed], None if new.trump_card is None else str(new.trump_card)])
         return self
 
     @property
@@ -294,49 +302,53 @@ class PlumpGame:
         return 'over' if self.deal is None else self.deal.phase
 
     @property
-    def to_act(self):
+    def to_act(self) -> str | None:
         "Namnet på den som står i tur, eller `None` när partiet är över."
-        return None if self.deal is None else self.players[self.deal.to_act]
+        seat = None if self.deal is None else self.deal.to_act
+        return None if seat is None else self.players[seat]
 
-    def _check_open(self):
+    def _check_open(self) -> PlumpDeal:
+        "Den aktuella given; ett fel när partiet är slut."
         if self.deal is None: raise PlumpError("Partiet är slut; inga fler drag tas emot.")
+        return self.deal
 
-    def _after_action(self):
-        if self.deal.phase == 'done':
-            self.deals.append(self.deal)
+    def _after_action(self, deal: PlumpDeal) -> None:
+        if deal.phase == 'done':
+            self.deals.append(deal)
             nxt = self.deal_index + 1
             if nxt < len(self.schedule): self._start_deal(nxt)
             else: self.deal = None
 
-    def bid(self, player, bid: int) -> PlumpGame:
+    def bid(self, player: Player, bid: int) -> PlumpGame:
         "Spelaren `player` bjuder `bid` stick."
-        self._check_open()
-        self.deal.bid(self.seat(player), bid)
+        deal = self._check_open()
+        deal.bid(self.seat(player), bid)
         self.events.append(['bid', self.seat(player), bid])
-        self._after_action()
+        self._after_action(deal)
         return self
 
-    def play(self, player, card) -> PlumpGame:
+    def play(self, player: Player, card: CardLike) -> PlumpGame:
         "Spelaren `player` lägger kortet `card`."
-        self._check_open()
+        deal = self._check_open()
         seat = self.seat(player)
-        self.deal.play(seat, card)
+        deal.play(seat, card)
         self.events.append(['play', seat, str(parse_card(card))])
-        self._after_action()
+        self._after_action(deal)
         return self
 
-    def record_result(self, tricks, renons=()) -> PlumpGame:
+    def record_result(self, tricks: Sequence[int] | dict[Player, int],
+                      renons: Iterable[Player] | Player = ()) -> PlumpGame:
         "För in resultatet av en giv som spelats med riktiga kort: stick per spelare (lista eller lexikon) och renons."
-        self._check_open()
+        deal = self._check_open()
         if isinstance(tricks, dict):
             by_seat = {self.seat(p): t for p, t in tricks.items()}
-            tricks = [by_seat.get(s) for s in range(self.n)]
+            tricks = [by_seat.get(s, -1) for s in range(self.n)]   # en som saknas blir -1, och domaren säger till
         if isinstance(renons, str): renons = [renons]
         if not isinstance(renons, (list, tuple, set, frozenset)): raise PlumpError("Ange renons som en lista med namn.")
         rs = sorted({self.seat(p) for p in renons})
-        self.deal.record_result(tricks, rs)
+        deal.record_result(tricks, rs)
         self.events.append(['result', list(tricks), rs])
-        self._after_action()
+        self._after_action(deal)
         return self
 
     def legal_bids(self) -> list[int]:
@@ -356,11 +368,11 @@ class PlumpGame:
         "Givens nummer som en människa ser det, räknat från 1 från partiets första giv: giv `index` i givschemat."
         return index - self.first_deal + 1
 
-    def apply(self, action: Action, player=None) -> PlumpGame:
+    def apply(self, action: Action, player: Player | None = None) -> PlumpGame:
         """Gör draget `action` (`Bid` eller `PlayCard`) för `player`, eller för den som står i tur om ingen anges.
         Samma kontroller som `bid` och `play`: ett otillåtet drag ger ett svenskt fel och ändrar ingenting."""
         self._check_open()
-        who = self.to_act if player is None else player
+        who: Player = cast(str, self.to_act) if player is None else player   # partiet pågår, så någon står i tur
         if isinstance(action, Bid): return self.bid(who, action.tricks)
         if isinstance(action, PlayCard): return self.play(who, action.card)
         raise PlumpError(f"Ett drag i Plump är ett bud (Bid) eller ett kort (PlayCard), inte {type(action).__name__}.")
@@ -376,7 +388,7 @@ class PlumpGame:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
 
     @classmethod
-    def from_dict(cls, d) -> PlumpGame:
+    def from_dict(cls, d: dict) -> PlumpGame:
         "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `06_sparade_spel`)."
         return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Plump-parti", error=PlumpError,
                           make=lambda d: cls(d['players'], PlumpRules.from_dict(d['rules']), d['seed'], d['first_deal'], d['dealer']),
@@ -396,7 +408,7 @@ class PlumpGame:
         for d in [*self.deals, *current]:
             done = d.phase == 'done'
             pts = d.points() if done else None
-            if done: totals = [t + p for t, p in zip(totals, pts)]
+            if pts is not None: totals = [t + p for t, p in zip(totals, pts)]
             rows.append({'cards': d.cards, 'dealer': d.dealer, 'bids': list(d.bids), 'points': pts,
                          'hit': [done and d.bids[s] == d.taken[s] and s not in d.renons for s in range(self.n)],
                          'tricks': list(d.taken) if done else None, 'renons': sorted(d.renons)})
@@ -407,7 +419,7 @@ class PlumpGame:
         return ScoreSheet(self.players, rows, totals, self.rules)
 
     @property
-    def totals(self):
+    def totals(self) -> list[int]:
         "Varje spelares summa hittills."
         return self.sheet(only_played=True).totals
 
@@ -425,7 +437,7 @@ class ScoreSheet:
     def ranking(self) -> list[tuple[int, str, int]]:
         "(placering, namn, summa), högst först; lika summor delar placering."
         order = sorted(range(len(self.players)), key=lambda s: -self.totals[s])
-        res = []
+        res: list[tuple[int, str, int]] = []
         for i, s in enumerate(order):
             place = res[-1][0] if res and self.totals[s] == res[-1][2] else i + 1
             res.append((place, self.players[s], self.totals[s]))

@@ -365,7 +365,7 @@ def deal_ids(deck: list[int], players: int, cards: int, dealer: int, rules: Plum
         deck = list(deck)
         (rng or random.Random(deck[0])).shuffle(deck)
     first = forehand(dealer, players)
-    hands = [None] * players
+    hands: list[list[int]] = [[] for _ in range(players)]
     for i in range(players): hands[(first + i) % players] = deck[i:need:players]  # ett kort i taget, medsols
     return hands, None if turns_no_card(rules, opening_deal) else turned
 

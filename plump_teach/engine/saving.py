@@ -132,14 +132,14 @@ def load_saved(d, *, fmt: str, version: int, what: str, error: type[ValueError],
     todo = d['events']
     if not isinstance(todo, list): raise error(_end("Sparfilen är skadad: dragen i partiet ska stå som en lista."))
     texts = {**EVENT_TEXT, **(describe or {})}
-    for e in todo:
-        kind = e[0] if isinstance(e, list) and e and isinstance(e[0], str) else None
+    for event in todo:
+        kind = event[0] if isinstance(event, list) and event and isinstance(event[0], str) else None
         if kind not in events:
             raise error(_end(f"Sparfilen är skadad: {_where(game)} finns en rad som inte är något drag i spelet."))
         where = _where(game)
-        try: events[kind](game, *e[1:])
+        try: events[kind](game, *event[1:])
         except Exception as err:
-            try: said = texts[kind](game, *e[1:]) if kind in texts else None
+            try: said = texts[kind](game, *event[1:]) if kind in texts else None
             except Exception: said = None
             head = (f"{where} står det att {said}, och det går inte." if said else
                     f"{where} finns {EVENT_NOUN.get(kind, 'ett drag')} som inte går att spela upp.")

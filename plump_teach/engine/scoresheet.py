@@ -16,6 +16,11 @@ import re
 import tempfile
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypeGuard, cast
+from collections.abc import Iterable, Sequence
+from os import PathLike
+from .cards import CardLike, CardsLike
+from .names import Player
 from .cards import PlumpTeachError
 from .plump import PlumpGame, ScoreSheet
 from .plump_rules import PlumpError, PlumpRules, deal_schedule
@@ -32,7 +37,7 @@ __all__ = ['FORMAT', 'FORMAT_VERSION', 'CSV_FIELDS', 'CSV_COLUMNS', 'ScoreKeeper
 FORMAT = "plump_teach.ScoreKeeper"
 FORMAT_VERSION = 1
 
-def _is_int(x) -> bool:
+def _is_int(x) -> TypeGuard[int]:
     "Ett heltal, men inte True/False och inte 1.0."
     return type(x) is int
 
@@ -52,7 +57,7 @@ def _find_seat(players: list[str], player) -> int | None:
 
 class ScoreKeeper:
     "Protokollet för ett parti Plump med riktiga kort: bud och resultat in, poäng och summor ut."
-    def __init__(self, players, dealer=0, rules: PlumpRules = PlumpRules(), first_deal: int = 0):
+    def __init__(self, players: Sequence[str], dealer: Player = 0, rules: PlumpRules = PlumpRules(), first_deal: int = 0):
         names = check_names(players, PlumpError, count=(2, 6), rule='P2')
         if not isinstance(rules, PlumpRules):
             raise PlumpError("Husreglerna ska anges som PlumpRules, till exempel PlumpRules(sang=True).")
@@ -67,7 +72,7 @@ class ScoreKeeper:
             raise PlumpError("Ange första given som ett heltal (0 är givschemats första giv).")
         if not 0 <= first_deal < n_deals:
             raise PlumpError(f"Partiet har {n_deals} givar; det går inte att börja på giv {_num(first_deal + 1)}.")
-        self._setup = dict(players=names, dealer=seat, rules=rules, first_deal=first_deal)
+        self._setup: dict[str, Any] = dict(players=names, dealer=seat, rules=rules, first_deal=first_deal)
         self.game = self._new_game()
         self.players, self.rules, self.schedule = self.game.players, rules, self.game.schedule
         self.first_dealer, self.first_deal = self.game.first_dealer, first_deal
@@ -98,7 +103,7 @@ class ScoreKeeper:
         return {'phase': 'bid' if bidding else 'tricks', 'deal': g.deal_index + 1,
                 'deals': len(self.schedule), 'cards': d.cards, 'dealer': self.players[d.dealer],
                 'forehand': self.players[forehand(d.dealer, g.n)],
-                'to_bid': self.players[d.to_act] if bidding else None,
+                'to_bid': self.players[cast(int, d.to_act)] if bidding else None,
                 'seat': d.to_act if bidding else None, 'step': len(self.events),
                 'bids': {self.players[s]: d.bids[s] for s in range(g.n) if d.bids[s] is not None}}
 
@@ -119,7 +124,7 @@ class ScoreKeeper:
         earlier, seat = d._earlier_bids(), d.to_act
         return {b: bid_error(b, d.cards, earlier, d.n, self.rules, seat in d.zero_last) for b in range(d.cards + 1)}
 
-    def bid(self, player, bid: int) -> ScoreKeeper:
+    def bid(self, player: Player, bid: int) -> ScoreKeeper:
         "För in spelarens bud. Går det inte säger felet vilken giv, vem och varför, och ingenting ändras."
         g = self.game
         if g.deal is None: raise PlumpError("Partiet är slut; det finns inga fler bud att föra in.")
@@ -130,7 +135,7 @@ class ScoreKeeper:
         if d.phase != 'bidding':
             raise PlumpError(f"{where}: alla har redan bjudit; för in sticken (eller ångra för att ändra ett bud).")
         if seat != d.to_act:
-            raise PlumpError(f"{where}: det är inte {genitive(name)} tur att bjuda; nu bjuder {self.players[d.to_act]}.")
+            raise PlumpError(f"{where}: det är inte {genitive(name)} tur att bjuda; nu bjuder {self.players[cast(int, d.to_act)]}.")
         if not _is_int(bid):
             raise PlumpError(f"{where}, {name}: ett bud är ett heltal från 0 till {d.cards} (P5).")
         if not 0 <= bid <= d.cards:
@@ -180,13 +185,13 @@ class ScoreKeeper:
             seats.append(s)
         return sorted(set(seats))
 
-    def tricks(self, tricks, renons=()) -> ScoreKeeper:
+    def tricks(self, tricks: Sequence[int] | dict[Player, int], renons: Iterable[Player] = ()) -> ScoreKeeper:
         "Stäng given: tagna stick per spelare (lista i sittordning eller lexikon med namn) och vilka som gjort renons."
         g = self.game
         if g.deal is None: raise PlumpError("Partiet är slut; det finns ingen giv att stänga.")
         d, where = g.deal, self._where()
         if d.phase == 'bidding':
-            raise PlumpError(f"{where}: budgivningen är inte klar; {self.players[d.to_act]} ska bjuda innan sticken förs in.")
+            raise PlumpError(f"{where}: budgivningen är inte klar; {self.players[cast(int, d.to_act)]} ska bjuda innan sticken förs in.")
         taken = self._read_tricks(tricks, d.cards, where)
         out = self._read_renons(renons, where)
         try: g.record_result(taken, out)
@@ -195,7 +200,7 @@ class ScoreKeeper:
         return self
 
     @property
-    def totals(self):
+    def totals(self) -> list[int]:
         "Summan för varje spelare hittills."
         return self.game.totals
 
@@ -275,7 +280,8 @@ class ScoreKeeper:
         if start < len(self.events): spans.append((start, len(self.events) - 1))
         return spans
 
-    def edit_deal(self, number: int, bids: dict, tricks, renons=()) -> ScoreKeeper:
+    def edit_deal(self, number: int, bids: dict[Player, int], tricks: Sequence[int] | dict[Player, int],
+                  renons: Iterable[Player] = ()) -> ScoreKeeper:
         """Ändra en stängd giv: `number` är givens nummer i protokollet (som i `status_text`), nya bud (namn → bud),
         stick och renons. Allt efter given räknas om; går det inte ihop ändras ingenting."""
         closed = [sp for sp in self._deal_events() if self.events[sp[1]][0] == 'tricks']
@@ -311,7 +317,7 @@ class ScoreKeeper:
                 'events': [list(e) for e in self.events]}
 
     @classmethod
-    def from_dict(cls, d) -> ScoreKeeper:
+    def from_dict(cls, d: dict) -> ScoreKeeper:
         "Ett protokoll ur `to_dict`. Allt prövas: namnen, reglerna och varje bud och resultat genom domaren."
         if not isinstance(d, dict) or d.get('format') != FORMAT:
             raise PlumpError("Filen är inget Plump-protokoll från plump_teach.")
@@ -348,7 +354,7 @@ class ScoreKeeper:
 
     def __eq__(self, o): return isinstance(o, ScoreKeeper) and self.to_dict() == o.to_dict()
 
-    def save(self, path, overwrite: bool = False) -> Path:
+    def save(self, path: str | PathLike, overwrite: bool = False) -> Path:
         """Spara protokollet som JSON i `path` (atomärt). En fil som det här protokollet inte själv läste eller skrev
         senast, eller som har ändrats sedan dess (en annan protokollförare, en annan kärna), skrivs inte över:
         då blir det `FileChanged`, om inte `overwrite=True`."""
@@ -389,14 +395,14 @@ class ScoreKeeper:
         return '\ufeff' + out.getvalue()
 
     @classmethod
-    def from_csv(cls, text, rules: PlumpRules | None = None) -> ScoreKeeper:
+    def from_csv(cls, text: str, rules: PlumpRules | None = None) -> ScoreKeeper:
         "Som `_from_csv`, men ett bud eller resultat som inte går sägs som ett fel i CSV-filen."
         try: return _from_csv(cls, text, rules)
         except PlumpError as e:
             msg = str(e)
             raise PlumpError(msg if msg.startswith('CSV-filen') else f"CSV-filen går inte att läsa in: {msg}") from None
 
-    def save_csv(self, path) -> Path:
+    def save_csv(self, path: str | PathLike) -> Path:
         "Spara protokollet som CSV (`to_csv`) i `path`."
         return write_file(as_path(path, "CSV-filen"), self.to_csv(), "CSV-filen")
 
@@ -408,7 +414,7 @@ class ScoreKeeper:
                 f'<p>Spelare: {esc(", ".join(self.players))}. Regler: {esc(rules_text(self.rules))}.</p>'
                 f'{self.sheet_html()}<p><small>Utskrivet {datetime.now():%Y-%m-%d %H:%M}</small></p></body></html>')
 
-    def save_page(self, path) -> Path:
+    def save_page(self, path: str | PathLike) -> Path:
         "Spara sidan för utskrift (`to_html_page`) i `path`."
         return write_file(as_path(path, "sidan"), self.to_html_page(), "Sidan för utskrift")
 
@@ -547,7 +553,8 @@ def _from_csv(cls, text: str, rules: PlumpRules | None = None) -> ScoreKeeper:
         raise PlumpError(f"CSV-filen ska ha kolumnerna {', '.join(CSV_FIELDS)}.")
     if rules is None: rules = file_rules or PlumpRules()
     header = [c.strip() for c in rows[0]]
-    deals, sums = {}, {}
+    deals: dict[int, list[tuple[int, dict[str, str]]]] = {}   # giv → (radnummer, rad) per spelare
+    sums: dict[str, int] = {}                                  # spelare → summan på raden "summa"
     for line, row in enumerate(rows[1:], line0 + 1):
         if not any(c.strip() for c in row): continue
         r = dict(zip(header, row))

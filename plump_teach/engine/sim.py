@@ -7,6 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/simulering.html.md"""
 # %% ../../nbs/09_simulering.ipynb #87931993
 from __future__ import annotations
 import random
+from typing import Callable
 from .cards import DECK_IDS, Cards, card_from_id
 from .tricks import follow_options, beats, split_suits, suit_index
 from .plump_rules import (PlumpRules, PlumpError, bid_options, hit_points, bidding_order,
@@ -30,6 +31,21 @@ class PlayoutContext:
     `trick` är sticket som pågår (kort-id, utspelet först) och `hands[plats][färg]` korten som är kvar."""
     __slots__ = ('n', 'cards', 'rules', 'mode', 'trump', 'must_trump', 'bids', 'taken', 'hands', 'trick', 'leader',
                  'gone', 'cards_left', 'rnd')
+    n: int                                  # spelare
+    cards: int                              # kort per hand när given började
+    rules: PlumpRules | None                # Plumps husregler (None i Bismarck)
+    mode: str | None                        # Bismarcks spelsätt (None i Plump)
+    trump: int | None                       # trumffärgens nummer (0-3) eller None för sang
+    must_trump: bool                        # den som saknar färgen måste trumfa
+    bids: list[int | None]                  # bud per plats (Plump) eller mål (Bismarck)
+    taken: list[int]                        # tagna stick per plats
+    hands: list[list[list[int]]]            # hands[plats][färg]: kort-id kvar
+    trick: list[int]                        # sticket som pågår, utspelet först
+    leader: int                             # platsen som spelade ut till sticket
+    gone: set[int]                          # kort-id som har spelats
+    cards_left: int                         # kort kvar hos den som spelar ut
+    rnd: Callable[[], float]                # slumptal i [0, 1)
+
     def __init__(self, **kw):
         for k in self.__slots__: setattr(self, k, kw.get(k))
 
@@ -41,7 +57,8 @@ def play_to_end(ctx: PlayoutContext, policy=None) -> list[int]:
     n, trump, must, hands, taken, rnd = ctx.n, ctx.trump, ctx.must_trump, ctx.hands, ctx.taken, ctx.rnd
     trick, leader, left, orders = ctx.trick, ctx.leader, ctx.cards_left, _ORDERS[ctx.n]
     while left > 0 or trick:                         # `left`: kort kvar hos den som spelar ut (efter ett helt stick har alla lika många)
-        led = best = win = None
+        led: int | None = None                       # färgen som spelades ut; `best` och `win` gäller när den finns
+        best = win = 0
         seats = orders[leader]
         if trick:                                    # sticket som redan pågår (bara i början)
             for i, c in enumerate(trick):
@@ -54,10 +71,10 @@ def play_to_end(ctx: PlayoutContext, policy=None) -> list[int]:
             if policy is None:
                 if opts is None:                     # vilket kort som helst: alla `left` kort i handen lika troliga
                     r = int(rnd() * left)
-                    for opts in h:
-                        if r < len(opts): break
-                        r -= len(opts)
-                    c = opts.pop(r)
+                    for pile in h:
+                        if r < len(pile): break
+                        r -= len(pile)
+                    c = pile.pop(r)
                 else: c = opts.pop(int(rnd() * len(opts)))
             else:
                 legal = list(opts) if opts is not None else [x for s in h for x in s]

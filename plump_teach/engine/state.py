@@ -7,6 +7,11 @@ Docs: https://plump-teach.github.io/plump_teach/spellage.html.md"""
 # %% ../../nbs/10_spellage.ipynb #d6ed2d6f
 from __future__ import annotations
 import random
+from typing import Any, Self, cast
+from collections.abc import Iterable, Sequence
+from os import PathLike
+from .cards import CardLike, CardsLike
+from .names import Player
 from dataclasses import dataclass, field
 from functools import cached_property
 from .cards import PlumpTeachError, parse_card, Card, Cards, SUITS, DECK_IDS, card_from_id, sort_hand
@@ -36,27 +41,31 @@ class _State:
     "Det gemensamma för `PlumpState` och `BismarckState`."
     game: str
     error: type = ValueError
+    deal: PlumpDeal | BismarckDeal
+    actions: list[Action]
+    _deal_type: type[PlumpDeal] | type[BismarckDeal]
+    _game_type: type[PlumpGame] | type[BismarckGame]
 
-    def __init__(self, deal):
+    def __init__(self, deal: PlumpDeal | BismarckDeal):
         self.deal, self.actions = _copy_deal(deal), []
         self._owned = True     # givens kopia är bara den här lägets; annars delas den med en klon tills någon gör ett drag
 
     @classmethod
-    def from_deal(cls, deal):
+    def from_deal(cls, deal: PlumpDeal | BismarckDeal) -> Self:
         "Läget i given `deal` just nu, som en egen kopia: drag i läget ändrar inte given."
         if not isinstance(deal, cls._deal_type):
             raise cls.error(f"{cls.__name__}.from_deal vill ha en {cls._deal_type.__name__}, inte {type(deal).__name__}.")
         return cls(deal)
 
     @classmethod
-    def from_game(cls, game):
+    def from_game(cls, game: PlumpGame | BismarckGame) -> Self:
         "Läget i partiets pågående giv."
         if not isinstance(game, cls._game_type):
             raise cls.error(f"{cls.__name__}.from_game vill ha ett {cls._game_type.__name__}, inte {type(game).__name__}.")
         if game.deal is None: raise cls.error("Partiet är slut; det finns ingen giv att spela.")
         return cls(game.deal)
 
-    def clone(self):
+    def clone(self) -> Self:
         """En billig, oberoende kopia av läget (för sökning och simulering). Kopian och originalet delar given tills
         ett av dem gör ett drag; det som ändras kopierar då given först (kopiering vid skrivning)."""
         new = object.__new__(type(self))
@@ -70,14 +79,45 @@ class _State:
         if not self._owned:
             self.deal, self._owned = _copy_deal(self.deal), True
 
-    names = property(lambda self: list(self.deal.names), doc="Spelarnas namn i sittordning (en kopia).")
-    dealer = property(lambda self: self.deal.dealer, doc="Givarens plats.")
-    phase = property(lambda self: self.deal.phase, doc="'bidding', 'discard', 'mode', 'playing' eller 'done'.")
-    to_act = property(lambda self: self.deal.to_act, doc="Platsen (ett tal) som står i tur, eller `None` när given är slut.")
-    taken = property(lambda self: list(self.deal.taken), doc="Tagna stick per plats hittills (en kopia).")
-    leader = property(lambda self: self.deal.leader, doc="Platsen som spelar ut till sticket som pågår, eller `None` innan sticken har börjat.")
-    trick = property(lambda self: self.deal.trick, doc="Sticket som pågår, utspelet först (`Cards`).")
-    history = property(lambda self: self.deal.history, doc="De färdiga sticken: (den som spelade ut, korten i spelordning, vinnaren).")
+    @property
+    def names(self) -> list[str]:
+        "Spelarnas namn i sittordning (en kopia)."
+        return list(self.deal.names)
+
+    @property
+    def dealer(self) -> int:
+        "Givarens plats."
+        return self.deal.dealer
+
+    @property
+    def phase(self) -> str:
+        "'bidding', 'discard', 'mode', 'playing' eller 'done'."
+        return self.deal.phase
+
+    @property
+    def to_act(self) -> int | None:
+        "Platsen (ett tal) som står i tur, eller `None` när given är slut."
+        return self.deal.to_act
+
+    @property
+    def taken(self) -> list[int]:
+        "Tagna stick per plats hittills (en kopia)."
+        return list(self.deal.taken)
+
+    @property
+    def leader(self) -> int | None:
+        "Platsen som spelar ut till sticket som pågår, eller `None` innan sticken har börjat."
+        return self.deal.leader
+
+    @property
+    def trick(self) -> Cards:
+        "Sticket som pågår, utspelet först (`Cards`)."
+        return self.deal.trick
+
+    @property
+    def history(self) -> list:
+        "De färdiga sticken: (den som spelade ut, korten i spelordning, vinnaren)."
+        return self.deal.history
     def is_terminal(self) -> bool:
         "Är given slut? Då ger `returns` poängen."
         return self.deal.phase == 'done'
@@ -88,14 +128,23 @@ class _State:
         "Poängen per plats när given är slut (P13 för Plump, B7 för Bismarck)."
         return self.deal.points()
 
-    def why_illegal(self, action) -> str | None:
+    def why_illegal(self, action: Action) -> str | None:
         "Varför `action` inte får göras nu, som en svensk mening med regeln, eller `None` om den är tillåten."
         if action in self.legal_actions(): return None
         try: self.clone().apply(action)
         except (PlumpError, BismarckError) as e: return str(e)
         return None
 
-    def apply(self, action):
+    def legal_actions(self) -> list:
+        "Dragen som platsen i tur får göra nu; tom när given är slut. Varje spel skriver sin egen."
+        raise NotImplementedError
+
+    # Det varje spel skriver själv: att göra och ta tillbaka ett drag, och felet för fel sorts drag.
+    def _apply(self, action: Action) -> None: raise NotImplementedError
+    def _undo(self, action: Action) -> None: raise NotImplementedError
+    def _wrong_kind(self, action: Action) -> str: raise NotImplementedError
+
+    def apply(self, action: Action) -> Self:
         "Gör draget `action` för platsen i tur. Ett otillåtet drag stoppas med ett svenskt fel och ändrar ingenting."
         if not isinstance(action, ACTION_TYPES):
             raise self.error(f"Ett drag är Bid, PlayCard, Discard eller ChooseMode, inte {type(action).__name__}.")
@@ -105,7 +154,7 @@ class _State:
         self.actions.append(action)
         return self
 
-    def undo(self):
+    def undo(self) -> Self:
         "Ta tillbaka det senaste draget."
         if not self.actions: raise self.error("Inget drag är gjort i det här läget, så inget kan tas tillbaka.")
         self._own()
@@ -114,7 +163,7 @@ class _State:
 
     def _play(self, action):
         if not isinstance(action, PlayCard): raise self.error(self._wrong_kind(action))
-        self.deal.play(self.deal.to_act, action.card)
+        self.deal.play(cast(int, self.deal.to_act), action.card)   # `apply` har redan stoppat drag i en slutspelad giv
 
     def _unplay(self): self.deal.undo_card()
 
@@ -124,11 +173,11 @@ class _State:
     def to_dict(self) -> dict:
         "Läget som ett lexikon som går att skriva som JSON; `from_dict` gör ett lika läge av det."
         d = self.deal
-        if self.game == 'plump' and d.phase == 'done' and not d.history:
+        if isinstance(d, PlumpDeal) and d.phase == 'done' and not d.history:
             raise PlumpError("Given fördes in som ett resultat utan kort, så det finns inget läge att spara.")
         out = {'format': STATE_FORMATS[self.game], 'version': STATE_VERSION, 'names': list(d.names), 'dealer': d.dealer,
                'hands': [str(Cards(h)) for h in d.dealt]}
-        if self.game == 'plump':
+        if isinstance(d, PlumpDeal):
             out |= {'trump_card': None if d.trump_card is None else str(d.trump_card), 'rules': d.rules.changed(),
                     'opening_deal': d.opening_deal, 'zero_last': sorted(d.zero_last)}
         else:
@@ -137,7 +186,7 @@ class _State:
         return out | {'moves': _moves(self)}
 
     @classmethod
-    def from_dict(cls, data) -> _State:
+    def from_dict(cls, data: dict) -> Self:
         "Ett läge ur `to_dict`: given delas som i lexikonet och dragen spelas upp igen genom domaren."
         game = 'plump' if cls is PlumpState else 'bismarck'
         err, what = cls.error, "ett läge i Plump" if game == 'plump' else "ett läge i Bismarck"
@@ -145,6 +194,7 @@ class _State:
             raise err(f"Det här är inte {what} från plump_teach (fältet \"format\" ska vara \"{STATE_FORMATS[game]}\").")
         if type(data.get('version')) is not int or data['version'] != STATE_VERSION:
             raise err(f"Läget har en version som den här plump_teach inte läser; den läser version {STATE_VERSION}.")
+        deal: PlumpDeal | BismarckDeal
         try:
             if game == 'plump':
                 deal = PlumpDeal(len(data['hands']), data['hands'], data['trump_card'], data['dealer'],
@@ -175,18 +225,45 @@ _PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "l�
 class PlumpState(_State):
     "Läget i en giv Plump för datorspelare och ledtrådar: platser som tal, drag som värden, ångra och kopiera."
     game, error, _deal_type, _game_type = 'plump', PlumpError, PlumpDeal, PlumpGame
+    deal: PlumpDeal
 
-    n = property(lambda self: self.deal.n, doc="Antalet spelare.")
-    cards = property(lambda self: self.deal.cards, doc="Korten per hand när given delades ut.")
-    rules = property(lambda self: self.deal.rules, doc="Husreglerna (`PlumpRules`).")
-    forehand = property(lambda self: forehand(self.deal.dealer, self.deal.n), doc="Förhands plats: den som sitter efter givaren (P5).")
-    trump = property(lambda self: self.deal.trump, doc="Trumffärgen ('♥' …), eller `None` i sang (P8).")
-    trump_card = property(lambda self: self.deal.trump_card, doc="Det uppvända kortet, eller `None` när inget kort vändes (P8).")
+    @property
+    def n(self) -> int:
+        "Antalet spelare."
+        return self.deal.n
+
+    @property
+    def cards(self) -> int:
+        "Korten per hand när given delades ut."
+        return self.deal.cards
+
+    @property
+    def rules(self) -> PlumpRules:
+        "Husreglerna (`PlumpRules`)."
+        return self.deal.rules
+
+    @property
+    def forehand(self) -> int:
+        "Förhands plats: den som sitter efter givaren (P5)."
+        return forehand(self.deal.dealer, self.deal.n)
+
+    @property
+    def trump(self) -> str | None:
+        "Trumffärgen ('♥' …), eller `None` i sang (P8)."
+        return self.deal.trump
+
+    @property
+    def trump_card(self) -> Card | None:
+        "Det uppvända kortet, eller `None` när inget kort vändes (P8)."
+        return self.deal.trump_card
     mode = None
-    bids = property(lambda self: list(self.deal.bids), doc="Buden per plats; `None` för den som inte har bjudit (en kopia).")
+    @property
+    def bids(self) -> list[int | None]:
+        "Buden per plats; `None` för den som inte har bjudit (en kopia)."
+        return list(self.deal.bids)
 
     def _wrong_kind(self, action) -> str:
-        return f"Nu ska {self.deal.names[self.deal.to_act]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
+        return f"Nu ska {self.deal.names[cast(int, self.deal.to_act)]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
 
     def legal_actions(self) -> list:
         "De tillåtna dragen för platsen i tur: bud i växande ordning (P5, P6, P16) eller kort (P10)."
@@ -199,7 +276,7 @@ class PlumpState(_State):
         d = self.deal
         if d.phase == 'bidding':
             if not isinstance(action, Bid): raise PlumpError(self._wrong_kind(action))
-            d.bid(d.to_act, action.tricks)
+            d.bid(cast(int, d.to_act), action.tricks)
         else: self._play(action)
 
     def _undo(self, action):
@@ -212,8 +289,8 @@ class PlumpState(_State):
         return _plump_view(self, seat)
 
     @classmethod
-    def new(cls, players: int = 4, cards: int | None = None, seed=None, dealer: int = 0,
-            rules: PlumpRules = PlumpRules(), names=None) -> PlumpState:
+    def new(cls, players: int = 4, cards: int | None = None, seed: int | str | random.Random | None = None,
+            dealer: int = 0, rules: PlumpRules = PlumpRules(), names: Sequence[str] | None = None) -> PlumpState:
         """En ny, blandad giv Plump: `players` spelare (2–6) med `cards` kort var (som standard 52 // players), givaren på
         plats `dealer` och husreglerna `rules`. Samma frö ger samma giv."""
         n = player_count(players)
@@ -235,29 +312,45 @@ class BismarckState(_State):
     """Läget i en giv Bismarck för datorspelare. Förhand lägger bort sina fyra kort ett i taget (`Discard`), så att
     varje drag har få alternativ; det fjärde gör bortläggningen i given."""
     game, error, _deal_type, _game_type = 'bismarck', BismarckError, BismarckDeal, BismarckGame
+    deal: BismarckDeal
     n, cards, rules, trump_card, bids = 3, 16, None, None, None
 
-    def __init__(self, deal):
+    def __init__(self, deal: BismarckDeal):
         super().__init__(deal)
         self.pending: list[Card] = []
 
-    def clone(self):
+    def clone(self) -> Self:
         "En billig kopia av läget, med förhands valda men inte lagda kort (se `_State.clone`)."
         new = super().clone()
         new.pending = list(self.pending)
         return new
 
-    forehand = property(lambda self: self.deal.forehand, doc="Förhands plats: den som lägger bort och väljer spelsätt (B2, B4).")
-    trump = property(lambda self: self.deal.trump, doc="Trumffärgen i spelsättet trumf, spader i spader, annars `None` (B4).")
-    mode = property(lambda self: self.deal.mode, doc="Spelsättet: 'spader', 'trumf', 'sang' eller 'pass', eller `None` innan det är valt (B4).")
-    upcards = property(lambda self: self.deal.upcards, doc="De fyra uppvända korten som förhand tog upp (B2).")
+    @property
+    def forehand(self) -> int:
+        "Förhands plats: den som lägger bort och väljer spelsätt (B2, B4)."
+        return self.deal.forehand
+
+    @property
+    def trump(self) -> str | None:
+        "Trumffärgen i spelsättet trumf, spader i spader, annars `None` (B4)."
+        return self.deal.trump
+
+    @property
+    def mode(self) -> str | None:
+        "Spelsättet: 'spader', 'trumf', 'sang' eller 'pass', eller `None` innan det är valt (B4)."
+        return self.deal.mode
+
+    @property
+    def upcards(self) -> Cards:
+        "De fyra uppvända korten som förhand tog upp (B2)."
+        return self.deal.upcards
     def hand(self, seat: int) -> Cards:
         "Platsens kort just nu, utan förhands valda bortlagda kort. Full information: en datorspelare ska använda `view`."
         h = self.deal.hand(seat)
         return Cards(c for c in h if c not in self.pending) if self.pending else h
 
     def _wrong_kind(self, action) -> str:
-        return f"Nu ska {self.deal.names[self.deal.to_act]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
+        return f"Nu ska {self.deal.names[cast(int, self.deal.to_act)]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
 
     def legal_actions(self) -> list:
         "De tillåtna dragen: ett kort att lägga bort (B2), ett spelsätt som finns kvar (B4, B5) eller ett kort (B6)."
@@ -287,7 +380,7 @@ class BismarckState(_State):
         if isinstance(action, Discard):
             if d.phase == 'mode':
                 d.undo_discard()
-                self.pending = [a.card for a in self.actions[-(DISCARDS - 1):]]
+                self.pending = [cast(Discard, a).card for a in self.actions[-(DISCARDS - 1):]]   # de tre före det fjärde
             else: self.pending = self.pending[:-1]
         elif isinstance(action, ChooseMode): d.undo_mode()
         else: self._unplay()
@@ -297,7 +390,8 @@ class BismarckState(_State):
         return _bismarck_view(self, seat)
 
     @classmethod
-    def new(cls, seed=None, dealer: int = 0, names=None) -> BismarckState:
+    def new(cls, seed: int | str | random.Random | None = None, dealer: int = 0,
+            names: Sequence[str] | None = None) -> BismarckState:
         "En ny, blandad giv Bismarck (B2): 16 kort var och fyra uppvända, givaren på plats `dealer`. Samma frö ger samma giv."
         rng = _rng(seed, BismarckError)
         deck = list(DECK_IDS)
@@ -353,7 +447,7 @@ def _void_masks(tp: TrickPlay, must_trump: bool) -> list[int]:
             if c >> 4 == led: continue
             seat = (leader + i) % tp.n
             masks[seat] |= 1 << led
-            if must and c >> 4 != tp.trump: masks[seat] |= 1 << tp.trump
+            if must and tp.trump is not None and c >> 4 != tp.trump: masks[seat] |= 1 << tp.trump
     return masks
 
 def _played_ids(tp: TrickPlay) -> list[int]:
@@ -367,7 +461,7 @@ def _fill(cards: list[int], caps: list[int], masks: list[int], only: dict, rnd) 
     Svarar `None` om försöket kör fast."""
     k = len(caps)
     left = list(caps)
-    out = [[] for _ in range(k)]
+    out: list[list[int]] = [[] for _ in range(k)]
     allowed = {}
     for c in cards:
         bit = 1 << (c >> 4)
@@ -390,7 +484,8 @@ def _fill_exact(cards, caps, masks, only) -> list[list[int]] | None:
     k = len(caps)
     allowed = {c: [i for i in (only.get(c) or range(k)) if not masks[i] & (1 << (c >> 4))] for c in cards}
     order = sorted(cards, key=lambda c: len(allowed[c]))
-    left, out = list(caps), [[] for _ in range(k)]
+    left = list(caps)
+    out: list[list[int]] = [[] for _ in range(k)]
     def go(j):
         if j == len(order): return True
         c = order[j]
@@ -411,9 +506,9 @@ def deal_unseen(cards: list[int], caps: list[int], masks: list[int], only: dict 
         for i in range(len(deck) - 1, 0, -1):
             j = int(rnd() * (i + 1))
             deck[i], deck[j] = deck[j], deck[i]
-        out, at = [], 0
-        for cap in caps: out.append(deck[at:at + cap]); at += cap
-        return out
+        dealt, at = [], 0
+        for cap in caps: dealt.append(deck[at:at + cap]); at += cap
+        return dealt
     for _ in range(tries):
         out = _fill(cards, caps, masks, only, rnd)
         if out is not None: return out
@@ -450,7 +545,7 @@ class SeatView:
     upcards: Cards | None = None  # Bismarck: de fyra uppvända korten, som förhand tog upp (B2)
     modes: tuple | None = None    # Bismarck: spelsätten som förhand får välja i given (B5); alla ser dem
     game_deal: tuple | None = None  # Bismarck: ('full' eller 'short', giv från 0) när given hör till ett parti
-    _state: object = field(default=None, repr=False)   # en egen kopia av läget när synen gjordes
+    _state: Any = field(default=None, repr=False)   # en egen kopia av läget när synen gjordes
     _visible: tuple = ()          # Plump: platserna vars kort platsen ser (sina egna, och de andras i pannan, P15)
 
     @cached_property
@@ -519,7 +614,7 @@ class SeatView:
                 None if self.bids is None else tuple(self.bids), hist, self.leader, tuple(d.tricks.trick),
                 None if self.discards is None else ids(self.discards), self.modes)
 
-    def sample(self, rng: random.Random | None = None):
+    def sample(self, rng: random.Random | None = None) -> PlumpState | BismarckState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna
         (och talongen eller förhands bortlagda kort) med rätt antal kort och utan kort i en färg som en spelare
         har visat att den saknar. I Bismarck hamnar de uppvända korten hos förhand eller bland de bortlagda."""
@@ -549,7 +644,7 @@ def _sorted_cards(ids) -> Cards:
     return Cards(map(card_from_id, sorted(ids, key=_IN_HAND_ORDER.__getitem__)))
 
 def _played_by(tp: TrickPlay) -> list[list[int]]:
-    out = [[] for _ in range(tp.n)]
+    out: list[list[int]] = [[] for _ in range(tp.n)]
     for leader, cards in [*((l, t) for l, t, _ in tp.history), (tp.leader, tp.trick)]:
         for i, c in enumerate(cards): out[(leader + i) % tp.n].append(c)
     return out
@@ -598,7 +693,7 @@ def _plump_basis(view: SeatView) -> tuple:
     hidden = [s for s in range(d.n) if s not in vis]
     caps = [len(tp.hands[s]) for s in hidden]
     masks = _void_masks(tp, d.rules.must_trump)
-    slots = ([*hidden, -1], [*caps, len(unseen) - sum(caps)], [*(masks[s] for s in hidden), 0], {}, unseen, set())
+    slots: tuple = ([*hidden, -1], [*caps, len(unseen) - sum(caps)], [*(masks[s] for s in hidden), 0], {}, unseen, set())
     return unseen, masks, slots, _hide(state, hidden)
 
 def _bismarck_view(state: BismarckState, seat: int) -> SeatView:

@@ -6,6 +6,11 @@ Docs: https://plump-teach.github.io/plump_teach/stick.html.md"""
 
 # %% ../../nbs/03_stick.ipynb #15364928
 from __future__ import annotations
+from typing import Self, cast
+from collections.abc import Iterable, Sequence
+from os import PathLike
+from .cards import CardLike, CardsLike
+from .names import Player
 from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id, sort_hand, quoted
 from .names import genitive
 
@@ -24,7 +29,7 @@ def suit_index(suit: str | None) -> int | None:
 # %% ../../nbs/03_stick.ipynb #7e6c167e
 def split_suits(hand: list[int]) -> list[list[int]]:
     "Kort-id uppdelade i fyra listor, en per färg (♠ ♥ ♦ ♣)."
-    out = [[], [], [], []]
+    out: list[list[int]] = [[], [], [], []]
     for c in hand: out[c >> 4].append(c)
     return out
 
@@ -123,7 +128,7 @@ class TrickPlay:
         card, seat = card_from_id(cid), self.to_act
         name, hand = self.names[seat], [card_from_id(c) for c in self.hands[seat]]
         if why == 'not_in_hand': return f"{card} finns inte på {genitive(name)} hand."
-        led = SUITS[self.led]
+        led = SUITS[cast(int, self.led)]             # ett kort som vägras har ett utspel före sig
         if why == 'follow_suit':
             same = sort_hand(c for c in hand if c.suit == led)
             return (f"{name} måste följa färg: {SUIT_NAMES[led]} spelades ut och {name} har {same}. "
@@ -216,7 +221,7 @@ class TrickDeal:
         if self.phase != 'playing': return Cards()
         return sort_hand(card_from_id(c) for c in self.tricks.legal())
 
-    def play(self, seat: int, card):
+    def play(self, seat: int, card: CardLike) -> Self:
         "Platsen `seat` lägger kortet `card` (ett `Card` eller text som `'♥E'`)."
         self._check_turn(seat, 'playing', "spela ett kort")
         try: card = parse_card(card)

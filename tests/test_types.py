@@ -1,0 +1,137 @@
+"""Typerna i regelmotorn (issue 28): `mypy` är ren på `plump_teach.engine`, och en användares typkontroll och
+redigerare ser varje metod med sina typer.
+
+The engine's classes keep their methods in the class body (no `@patch`, which type checkers and editors cannot
+follow), and `pyproject.toml` holds the mypy settings (`check_untyped_defs`, layers above followed silently).
+"""
+import ast
+import inspect
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import plump_teach
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "plump_teach" / "engine"
+
+
+def _mypy(*args, cwd=ROOT, env=None):
+    cmd = [sys.executable, "-m", "mypy", "--cache-dir", os.devnull, "--no-error-summary", *args]
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_the_engine_passes_mypy():
+    "The whole engine package, with the settings in pyproject.toml (bodies of untyped functions checked too)."
+    r = _mypy("-p", "plump_teach.engine")
+    assert r.returncode == 0, "mypy hittar fel i regelmotorn:\n" + r.stdout + r.stderr
+
+
+def test_a_users_type_checker_sees_the_methods_and_their_types(tmp_path):
+    """A bot written against the front door, checked as its author's editor would: the methods exist with their
+    types (a misspelt method and a wrong type are caught, the right calls pass)."""
+    (tmp_path / "bot.py").write_text(textwrap.dedent('''
+        from plump_teach import PlumpGame, PlumpState, BismarckGame, ScoreKeeper, Bid, Cards
+        g = PlumpGame(["Anna", "Bo", "Cissi"], seed=1)
+        g.bid("Bo", 1)
+        bids: list[int] = g.legal_bids()
+        cards: Cards = g.legal_cards()
+        who: str | None = g.to_act
+        s = PlumpState.new(3, 5, seed=1).apply(Bid(1)).clone()
+        reveal_type(s)
+        reveal_type(s.view(0).hand)
+        b = BismarckGame(["Anna", "Bo", "Cissi"], seed=1)
+        reveal_type(b.legal_cards())
+        k = ScoreKeeper(["Anna", "Bo"], "Anna")
+        reveal_type(k.bid("Bo", 1))
+        g.bidd("Bo", 2)
+        wrong: str = g.legal_cards()
+    '''), encoding="utf-8")
+    env = {**os.environ, "MYPYPATH": str(ROOT)}   # en redigerbar installation hittas inte av mypy; det här gör det
+    r = _mypy("--config-file", os.devnull, "--follow-imports", "silent", "bot.py", cwd=tmp_path, env=env)
+    out = [line for line in r.stdout.splitlines() if line.startswith("bot.py")]
+    text = "\n".join(out)
+    assert 'Revealed type is "plump_teach.engine.state.PlumpState"' in text, text
+    assert 'Revealed type is "plump_teach.engine.cards.Cards"' in text, text
+    assert 'Revealed type is "plump_teach.engine.scoresheet.ScoreKeeper"' in text, text
+    errors = [line for line in out if ": error:" in line]
+    assert len(errors) == 2, text
+    assert '"PlumpGame" has no attribute "bidd"' in errors[0], text
+    assert 'variable has type "str"' in errors[1], text
+
+
+def test_the_engine_writes_its_methods_in_the_class_body():
+    "No `@patch` in the engine: an editor and mypy see only what stands in the class body."
+    found = []
+    for p in sorted(ENGINE.glob("*.py")):
+        if p.name == "methods.py": continue          # där `patch` skrivs, för lagren ovanför
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                for d in node.decorator_list:
+                    f = d.func if isinstance(d, ast.Call) else d
+                    if isinstance(f, ast.Name) and f.id == "patch": found.append(f"{p.name}: {node.name}")
+    assert not found, "Metoder med @patch i regelmotorn (skriv dem i klassen):\n" + "\n".join(found)
+
+
+ENGINE_CLASSES = ["Card", "Cards", "PlumpRules", "PlumpDeal", "PlumpGame", "BismarckDeal", "BismarckGame",
+                  "PlumpState", "BismarckState", "SeatView", "ScoreKeeper"]
+
+
+def _unannotated(cls):
+    "Public methods and properties of `cls` and its bases in plump_teach whose parameters or return value lack a type."
+    out, seen = [], set()
+    for k in cls.__mro__:
+        if not k.__module__.startswith(("plump_teach", __name__)): continue
+        for name, v in vars(k).items():
+            if name in seen: continue
+            seen.add(name)
+            out += _unannotated_one(k, name, v)
+    return out
+
+
+def _unannotated_one(cls, name, v):
+    out = []
+    if True:
+        if name.startswith("_") and name not in ("__init__",): return out
+        if isinstance(v, property): f = v.fget
+        elif isinstance(v, (classmethod, staticmethod)): f = v.__func__
+        elif inspect.isfunction(v): f = v
+        else: return out
+        if f is None or not inspect.isfunction(f): return out
+        sig = inspect.signature(f)
+        params = list(sig.parameters.values())
+        if params and params[0].name in ("self", "cls"): params = params[1:]
+        missing = [p.name for p in params if p.annotation is inspect.Parameter.empty
+                   and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        if name != "__init__" and sig.return_annotation is inspect.Signature.empty: missing.append("return")
+        if missing: out.append(f"{cls.__name__}.{name}: {', '.join(missing)}")
+    return out
+
+
+@pytest.mark.parametrize("name", ENGINE_CLASSES)
+def test_the_public_methods_of_the_engine_have_types(name):
+    "What a bot writer calls shows its types in the editor: every parameter and return value is annotated."
+    missing = _unannotated(getattr(plump_teach, name))
+    assert not missing, "Utan typ:\n" + "\n".join(missing)
+
+
+def test_the_type_check_of_the_methods_can_fail():
+    class Untyped:
+        def fine(self, x: int) -> int: return x
+        def bare(self, x): return x
+        @property
+        def prop(self): return 1
+    assert _unannotated(Untyped) == ["Untyped.bare: x, return", "Untyped.prop: return"]
+
+
+def test_editors_see_every_name_of_the_front_door():
+    """The front door loads its names lazily (PEP 562), which editors cannot run; the `if TYPE_CHECKING:` imports
+    must name the same names from the same modules."""
+    tree = ast.parse((ROOT / "plump_teach" / "__init__.py").read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", None) == "TYPE_CHECKING")
+    seen = {a.name: node.module for node in block.body if isinstance(node, ast.ImportFrom) for a in node.names}
+    assert seen == {name: mod for name, mod in plump_teach._FRONT_DOOR.items()}
