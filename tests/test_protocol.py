@@ -5,6 +5,8 @@ from dataclasses import fields
 
 import pytest
 
+import plump_teach
+
 from plump_teach.engine.plump import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules, PlumpError, score, deal_schedule
 from plump_teach.engine.cards import PlumpTeachError
@@ -119,8 +121,8 @@ def test_damaged_or_edited_files_are_refused(tmp_path):
         "halv.json": (good[: len(good) // 2], 'skadad eller avbruten'),
         "tom.json": ("", 'skadad eller avbruten'),
         "främmande.json": ('{"format": "plump_teach.PlumpGame", "version": 1}', 'inget Plump-protokoll'),
-        "version.json": (good.replace('"version": 1', '"version": 9'), 'version 9'),
-        "fusk.json": (good.replace('"Cissi",\n   3', '"Cissi",\n   99'), 'Budet 99 finns inte'),
+        "version.json": (good.replace('"version": 2', '"version": 9'), 'version 9'),
+        "fusk.json": (good.replace('"bid",\n   2,\n   3', '"bid",\n   2,\n   99'), 'Budet 99 finns inte'),
         "namn.json": (good.replace('"dealer": 0', '"dealer": 7'), 'skadad|ingen spelare'),
         "saknas.json": (json.dumps({k: v for k, v in json.loads(good).items() if k != 'events'}), 'fältet "events" saknas'),
     }
@@ -285,7 +287,7 @@ def test_tricks_refused_per_player_with_the_deal_number():
         with pytest.raises(PlumpError, match=fragment): k.tricks([3, 3, 0], renons)
     assert k.to_json() == before
     k.tricks({"anna": 3, " Bo": 3, "CISSI": 0}, renons="cissi")     # names compared as they look
-    assert k.events[-1] == ['tricks', [3, 3, 0], ['Cissi']]
+    assert k.events[-1] == ['tricks', [3, 3, 0], [2]]             # Cissi sitter på plats 2
 
 
 def test_names_are_cleaned_and_compared_as_they_look():
@@ -301,7 +303,7 @@ def test_names_are_cleaned_and_compared_as_they_look():
     k = ScoreKeeper(["A\u030asa ", "Bo\u200b"], dealer="\u00e5sa")
     assert k.players == ["\u00c5sa", "Bo"] and k.first_dealer == 0
     k.bid("bo", 1).bid("A\u030asa", 2)
-    assert k.events == [['bid', 'Bo', 1], ['bid', 'Åsa', 2]]
+    assert k.events == [['bid', 1, 1], ['bid', 0, 2]]             # Bo på plats 1, Åsa på plats 0
 
 
 def test_genitive_in_messages_and_the_widget(tmp_path):
@@ -375,7 +377,7 @@ def test_replay_errors_name_the_deal_and_player_not_an_event_number(tmp_path):
     d = k.to_dict()
     i = max(j for j, e in enumerate(d['events']) if e[0] == 'bid')
     deal_no = 1 + sum(e[0] == 'tricks' for e in d['events'][:i])
-    who = d['events'][i][1]
+    who = d['players'][d['events'][i][1]]
     d['events'][i][2] = 77
     (tmp_path / "fusk.json").write_text(json.dumps(d))
     with pytest.raises(PlumpError) as e:
@@ -445,7 +447,7 @@ def test_a_failed_save_is_unmistakable_and_can_be_saved_elsewhere(tmp_path, monk
         monkeypatch.setattr(protocol_module, "write_atomic", full)
         reason = "disken är full"
     w.bid_buttons[2].click()
-    assert w.keeper.events[-1] == ['bid', 'Cissi', 2]          # kept on screen, not lost
+    assert w.keeper.events[-1] == ['bid', 2, 2]                # Cissi: kept on screen, not lost
     assert "Protokollet är inte sparat" in w.banner.value and reason in w.banner.value
     assert "No space" not in w.banner.value and "Errno" not in w.banner.value
     assert "inte sparat" in w.message.value
@@ -458,7 +460,7 @@ def test_a_failed_save_is_unmistakable_and_can_be_saved_elsewhere(tmp_path, monk
     assert w.banner.value == '' and w.path == other.resolve()
     assert load_protocol(other) == w.keeper
     w.bid_buttons[1].click()
-    assert load_protocol(other).events[-1] == ['bid', 'Anna', 1]
+    assert load_protocol(other).events[-1] == ['bid', 0, 1]          # Anna, plats 0
 
 
 def test_trick_boxes_refuse_impossible_numbers_visibly(tmp_path):
@@ -483,14 +485,14 @@ def test_a_stale_button_is_refused_visibly_and_never_recorded_for_someone_else(t
     bo_buttons = dict(w.bid_buttons)
     bo_buttons[3].click()                                       # Bo bids 3
     bo_buttons[2].click()                                       # fast second click on Bo's old button, meant for Cissi
-    assert w.keeper.events == [['bid', 'Bo', 3]]
+    assert w.keeper.events == [['bid', 1, 3]]
     assert "fördes inte in" in w.message.value and "Bos bud" in w.message.value and "Nu bjuder Cissi" in w.message.value
     w.bid_buttons[2].click()                                    # the click on Cissi's button is Cissi's bid
-    assert w.keeper.events == [['bid', 'Bo', 3], ['bid', 'Cissi', 2]]
+    assert w.keeper.events == [['bid', 1, 3], ['bid', 2, 2]]
     anna = dict(w.bid_buttons)
     w.undo_button.click()                                       # back to Cissi: Anna's buttons are stale now
     anna[0].click()
-    assert w.keeper.events == [['bid', 'Bo', 3]] and "fördes inte in" in w.message.value
+    assert w.keeper.events == [['bid', 1, 3]] and "fördes inte in" in w.message.value
     for b in (2, 1): w.bid_buttons[b].click()
     close, boxes = w.close_button, dict(w.trick_inputs)
     for p, t in zip(["Anna", "Bo", "Cissi"], [5, 3, 2]): boxes[p].value = t
@@ -596,3 +598,20 @@ def test_print_page_link_opens_the_saved_page(tmp_path, monkeypatch):
     href = re.search(r'href="([^"]+)"', link).group(1)
     assert 'target="_blank"' in link and href.endswith('kv%C3%A4ll.html') and target.exists()
     assert "Sidan för utskrift är sparad" in w.message.value
+
+
+def test_a_score_sheet_file_from_version_1_with_names_still_loads(tmp_path):
+    """Version 1 of the file kept names in the events; version 2 keeps seats, as the game files do (issue 28). A
+    file written before the change loads as the same score sheet and is written as version 2 when saved again."""
+    k = ScoreKeeper(["Anna", "Bo", "Cissi"], dealer="Bo")
+    k.bid("Cissi", 1).bid("Anna", 0).bid("Bo", 2).tricks({"Anna": 3, "Bo": 4, "Cissi": 3}, renons=["Cissi"])
+    k.bid("Anna", 1)
+    old = {**k.to_dict(), 'version': 1,
+           'events': [['bid', 'Cissi', 1], ['bid', 'Anna', 0], ['bid', 'Bo', 2], ['tricks', [3, 4, 3], ['Cissi']],
+                      ['bid', 'Anna', 1]]}
+    path = tmp_path / "gammal.json"
+    path.write_text(json.dumps(old, ensure_ascii=False), encoding="utf-8")
+    for loaded in (load_protocol(path), plump_teach.load(path)):
+        assert loaded == k and loaded.totals == k.totals
+        assert loaded.to_dict()['version'] == 2
+        assert loaded.to_dict()['events'][:4] == [['bid', 2, 1], ['bid', 0, 0], ['bid', 1, 2], ['tricks', [3, 4, 3], [2]]]

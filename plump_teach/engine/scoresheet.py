@@ -30,12 +30,14 @@ from .names import check_names, clean_name, find_name, genitive, esc
 from .saving import json_too_deep
 
 # %% auto #0
-__all__ = ['FORMAT', 'FORMAT_VERSION', 'CSV_FIELDS', 'CSV_COLUMNS', 'ScoreKeeper', 'rules_text', 'write_atomic', 'FileError',
-           'FileChanged', 'as_path', 'shown_path', 'digest', 'file_key', 'write_file', 'load_protocol']
+__all__ = ['FORMAT', 'FORMAT_VERSION', 'READABLE_VERSIONS', 'CSV_FIELDS', 'CSV_COLUMNS', 'ScoreKeeper', 'rules_text',
+           'write_atomic', 'FileError', 'FileChanged', 'as_path', 'shown_path', 'digest', 'file_key', 'write_file',
+           'load_protocol']
 
 # %% ../../nbs/11_protokoll.ipynb #dca65957
 FORMAT = "plump_teach.ScoreKeeper"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2   # 2: spelarna i händelserna som platser (0 …), som i partiets fil; 1 hade namnen
+READABLE_VERSIONS = (1, 2)
 
 def _is_int(x) -> TypeGuard[int]:
     "Ett heltal, men inte True/False och inte 1.0."
@@ -142,7 +144,7 @@ class ScoreKeeper:
             raise PlumpError(f"{where}, {name}: Budet {_num(bid)} finns inte: ett bud är ett heltal från 0 till {d.cards} (P5).")
         try: g.bid(seat, bid)
         except PlumpError as e: raise PlumpError(f"{where}, {name}: {e}") from None
-        self.events.append(['bid', name, bid])
+        self.events.append(['bid', seat, bid])
         return self
 
     def _read_tricks(self, tricks, cards: int, where: str) -> list[int]:
@@ -196,7 +198,7 @@ class ScoreKeeper:
         out = self._read_renons(renons, where)
         try: g.record_result(taken, out)
         except PlumpError as e: raise PlumpError(f"{where}: {e}") from None
-        self.events.append(['tricks', taken, [self.players[s] for s in out]])
+        self.events.append(['tricks', taken, out])
         return self
 
     @property
@@ -294,18 +296,19 @@ class ScoreKeeper:
             raise PlumpError(f"Giv {_num(number)} är inte stängd; det som går att ändra är {span}.")
         where = f"Giv {number}"
         a, b = closed[number - first]
-        order = [e[1] for e in self.events[a:b]]
+        order = [e[1] for e in self.events[a:b]]          # platserna i budordning
+        names = [self.players[s] for s in order]
         if not isinstance(bids, dict):
-            raise PlumpError(f"{where}: ange buden som namn och bud, till exempel {{\"{order[0]}\": 1, …}}.")
+            raise PlumpError(f"{where}: ange buden som namn och bud, till exempel {{\"{names[0]}\": 1, …}}.")
         new_bids = {}
         for key, value in bids.items():
             seat = find_name(self.players, key)
             if seat is None: raise self._no_player(key, where)
-            if self.players[seat] in new_bids: raise PlumpError(f"{where}: budet för {self.players[seat]} står två gånger.")
-            new_bids[self.players[seat]] = value
-        missing = [p for p in order if p not in new_bids]
-        if missing: raise PlumpError(f"{where}: ange ett bud för var och en: {', '.join(order)} ({', '.join(missing)} saknas).")
-        new = [['bid', p, new_bids[p]] for p in order] + [['tricks', tricks, renons]]
+            if seat in new_bids: raise PlumpError(f"{where}: budet för {self.players[seat]} står två gånger.")
+            new_bids[seat] = value
+        missing = [self.players[s] for s in order if s not in new_bids]
+        if missing: raise PlumpError(f"{where}: ange ett bud för var och en: {', '.join(names)} ({', '.join(missing)} saknas).")
+        new = [['bid', s, new_bids[s]] for s in order] + [['tricks', tricks, renons]]
         try: k = self._replay(self.events[:a] + new + self.events[b + 1:])
         except PlumpError as e: raise PlumpError(f"Ändringen av giv {number} går inte: {e}") from None
         self.game, self.events = k.game, k.events
@@ -322,9 +325,10 @@ class ScoreKeeper:
         if not isinstance(d, dict) or d.get('format') != FORMAT:
             raise PlumpError("Filen är inget Plump-protokoll från plump_teach.")
         v = d.get('version')
-        if not (_is_int(v) and v == FORMAT_VERSION):
+        if not (_is_int(v) and v in READABLE_VERSIONS):
             shown = f"version {_num(v)}" if _is_int(v) else "en version som inte går att läsa"
-            raise PlumpError(f"Protokollet har {shown}; den här versionen av plump_teach läser version {FORMAT_VERSION}.")
+            raise PlumpError(f"Protokollet har {shown}; den här versionen av plump_teach läser version "
+                             f"{' och '.join(map(str, READABLE_VERSIONS))}.")
         missing = [f for f in _FIELDS if f not in d]
         if missing: raise PlumpError(f"Protokollfilen är skadad: fältet \"{missing[0]}\" saknas.")
         try:
