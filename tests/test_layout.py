@@ -211,3 +211,18 @@ def test_what_both_games_share_is_written_once():
     from plump_teach.engine.state import BismarckState, PlumpState
     undo = inspect.getsource(PlumpState._undo) + inspect.getsource(BismarckState._undo)
     assert not re.search(r"\bd\.(_hands|bids\[|tricks|(mode|phase|discards) =(?!=))", undo), undo
+
+
+def test_each_colour_is_written_once():
+    """The engine and the widgets draw with the named colours in plump_teach.engine.cards (RED, GREEN, HIGHLIGHT …);
+    a colour code written out anywhere else in them is a second red that drifts (issue 28). The classroom's and the
+    teacher's stand-alone pages keep their own small style sheets."""
+    hexcode = re.compile(r"#[0-9a-fA-F]{6}\b")
+    found = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
+             for folder in ("engine", "ui") for p in sorted((ROOT / "plump_teach" / folder).rglob("*.py"))
+             if p.name != "cards.py"
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if hexcode.search(line)]
+    assert not found, "Färger som skrivs ut i stället för att heta något i engine.cards:\n" + "\n".join(found)
+    cards = (ROOT / "plump_teach" / "engine" / "cards.py").read_text(encoding="utf-8")
+    codes = hexcode.findall(cards)
+    assert len(codes) == len(set(c.lower() for c in codes)), "samma färg två gånger i paletten"

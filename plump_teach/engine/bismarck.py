@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/bismarck.html.md"""
 
 # %% ../../nbs/08_bismarck.ipynb #76c11426
 from __future__ import annotations
+from .cards import HIGHLIGHT
 import json
 import random
 from typing import cast
@@ -378,7 +379,7 @@ class BismarckDeal(TrickDeal):
         rows = []
         for i, (lead, cards, win) in enumerate(self.history):
             seats = [(lead + j) % PLAYERS for j in range(PLAYERS)]
-            cells = ''.join(f'<td style="padding:0 4px;{"background:#fdf2c8" if s == win else ""}">'
+            cells = ''.join(f'<td style="padding:0 4px;{"background:{HIGHLIGHT}" if s == win else ""}">'
                             f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 32)}</td>' for s, c in zip(seats, cards))
             rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
         return _Html(f'<table class="bismarck-stick">{"".join(rows)}</table>')

@@ -13,9 +13,10 @@ import random
 import unicodedata
 
 # %% auto #0
-__all__ = ['SUITS', 'SUIT_NAMES', 'SUIT_LETTERS', 'RANKS', 'RANK_SYMBOLS', 'RANK_NAMES', 'RED_SUITS', 'FULL_DECK', 'DECK_IDS',
-           'CardLike', 'CardsLike', 'PlumpTeachError', 'CardError', 'quoted', 'clean_card_text', 'Card', 'card_svg',
-           'cards_html', 'card_id', 'card_from_id', 'parse_card', 'Cards', 'parse_cards', 'shuffled_deck',
+__all__ = ['SUITS', 'SUIT_NAMES', 'SUIT_LETTERS', 'RANKS', 'RANK_SYMBOLS', 'RANK_NAMES', 'RED_SUITS', 'CARD_RED', 'CARD_BLACK',
+           'RED', 'GREEN', 'BLUE', 'ORANGE', 'GOLD', 'HIGHLIGHT', 'PANEL', 'LINE', 'RED_BG', 'GREEN_BG', 'FULL_DECK',
+           'DECK_IDS', 'CardLike', 'CardsLike', 'PlumpTeachError', 'CardError', 'quoted', 'clean_card_text', 'Card',
+           'card_svg', 'cards_html', 'card_id', 'card_from_id', 'parse_card', 'Cards', 'parse_cards', 'shuffled_deck',
            'deal_round_robin', 'sort_hand']
 
 # %% ../../nbs/02_kort.ipynb #5807c98d
@@ -102,6 +103,20 @@ class Card:
         return SUITS.index(self.suit) * 16 + self.rank
 
 # %% ../../nbs/02_kort.ipynb #2ef9c8cb
+# Färgerna som allt i plump_teach ritas med (korten, protokollen, widgetarna): en färg för varje sak, på ett ställe.
+CARD_RED = '#c0392b'     # hjärter och ruter på korten
+CARD_BLACK = '#1b1b1b'   # spader och klöver
+RED = '#b03a2e'          # fel, plump, en varning
+GREEN = '#1e7b34'        # rätt, ett bud som träffade, det som går bra
+BLUE = '#1f5f99'         # en upplysning, en länk, en stapel
+ORANGE = '#8a4b00'       # försök igen: inte rätt än, men inte fel för alltid
+GOLD = '#b8860b'         # ramen kring det som gäller: kortet som tar sticket, en tumregel
+HIGHLIGHT = '#fdf2c8'    # bakgrund: den som står i tur, given som pågår, sticket som vanns
+PANEL = '#fafafa'        # bakgrund i rutor
+LINE = '#e3e3e3'         # tunna linjer i tabeller
+RED_BG = '#fbeeee'       # bakgrund till ett fel
+GREEN_BG = '#e8f5e9'     # bakgrund till något rätt
+
 def _check_width(width) -> None:
     if isinstance(width, bool) or not isinstance(width, (int, float)) or not 10 <= width <= 1000:
         raise CardError(f"Bredden på ett kort ska vara ett tal från 10 till 1000 (bildpunkter), inte {quoted(width)}.")
@@ -119,7 +134,7 @@ def card_svg(card: Card, width: int = 54) -> str:
     if not isinstance(card, Card): card = parse_card(card)
     _check_width(width)
     h = round(width * 1.4)
-    colour = '#c0392b' if card.is_red else '#1b1b1b'
+    colour = CARD_RED if card.is_red else CARD_BLACK
     r = RANK_SYMBOLS[card.rank]
     fs = round(width * (0.30 if len(r) > 1 else 0.34))
     label = html.escape(card.name)

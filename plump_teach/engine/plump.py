@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/plumpspelet.html.md"""
 
 # %% ../../nbs/07_plumpspelet.ipynb #65bd732d
 from __future__ import annotations
+from .cards import HIGHLIGHT, RED
 import json
 import random
 from typing import cast
@@ -207,7 +208,7 @@ class PlumpDeal(TrickDeal):
         rows = []
         for i, (lead, cards, win) in enumerate(self.history):
             seats = [(lead + j) % self.n for j in range(self.n)]
-            cells = ''.join(f'<td style="padding:0 4px;{"background:#fdf2c8" if s == win else ""}">'
+            cells = ''.join(f'<td style="padding:0 4px;{"background:{HIGHLIGHT}" if s == win else ""}">'
                             f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 36)}</td>' for s, c in zip(seats, cards))
             rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
         return _Html(f'<table class="plump-stick">{"".join(rows)}</table>')
@@ -468,7 +469,7 @@ class ScoreSheet:
                 t = esc(self.cell_text(r, s))
                 if r['points'] is not None and r['bids'][s] is not None and not r['hit'][s]:
                     why = 'renons' if s in r['renons'] else 'plump'
-                    t = (f'<s aria-label="budet {esc(r["bids"][s])}, {why}" style="color:#b03a2e">{esc(r["bids"][s])}</s>'
+                    t = (f'<s aria-label="budet {esc(r["bids"][s])}, {why}" style="color:{RED}">{esc(r["bids"][s])}</s>'
                          f' <small>{why}</small>')
                 mark = ' title="ger"' if s == r['dealer'] else ''
                 tds.append(f'<td style="text-align:center;padding:2px 10px"{mark}>{t}</td>')

@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/protokoll.html.md"""
 
 # %% ../../nbs/11_protokoll.ipynb #654eabd5
 from __future__ import annotations
+from .cards import HIGHLIGHT, RED
 import csv
 import errno
 import hashlib
@@ -224,11 +225,11 @@ class ScoreKeeper:
                     if r['hit'][s]: main = esc(sh.cell_text(r, s))
                     else:
                         why = 'renons' if s in r['renons'] else 'plump'
-                        main = (f'<s aria-label="budet {bid}, {why}" style="color:#b03a2e">{bid}</s> <small>{why}</small>')
+                        main = (f'<s aria-label="budet {bid}, {why}" style="color:{RED}">{bid}</s> <small>{why}</small>')
                     cells.append(f'<td>{main}<br><small style="color:#555">Σ {running[s]}</small></td>')
                 else:
                     cells.append(f'<td>{esc(sh.cell_text(r, s))}</td>')
-            mark = ' class="aktuell" style="background:#fdf2c8"' if i + self.first_deal == cur else ''
+            mark = f' class="aktuell" style="background:{HIGHLIGHT}"' if i + self.first_deal == cur else ''
             dealer = self.players[r['dealer']]
             rows.append(f'<tr{mark}><th scope="row" title="{esc(dealer)} ger">{r["cards"]}</th>'
                         f'<td class="givare">{esc(dealer)}</td>{"".join(cells)}</tr>')

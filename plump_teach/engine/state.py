@@ -220,6 +220,16 @@ class _State:
         return state
 
 # %% ../../nbs/10_spellage.ipynb #a871eec5
+_IN_HAND_ORDER = {c.id: i for i, c in enumerate(sort_hand(card_from_id(c) for c in DECK_IDS))}
+
+# Dragen är oföränderliga värden, så varje möjligt drag görs en gång och delas: `legal_actions` bara väljer ut dem.
+_BIDS = [Bid(b) for b in range(53)]   # ett bud är högst antalet kort i handen
+_PLAY = {c: PlayCard(card_from_id(c)) for c in DECK_IDS}
+
+def _play_actions(ids: list[int]) -> list:
+    "`PlayCard` för korten `ids`, i den ordning man håller dem (som `sort_hand`)."
+    return [_PLAY[c] for c in sorted(ids, key=_IN_HAND_ORDER.__getitem__)]
+
 _PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "lägga bort ett kort", 'mode': "välja spelsätt"}
 
 class PlumpState(_State):
@@ -268,8 +278,8 @@ class PlumpState(_State):
     def legal_actions(self) -> list:
         "De tillåtna dragen för platsen i tur: bud i växande ordning (P5, P6, P16) eller kort (P10)."
         d = self.deal
-        if d.phase == 'bidding': return [Bid(b) for b in d.legal_bids()]
-        if d.phase == 'playing': return [PlayCard(c) for c in d.legal_cards()]
+        if d.phase == 'bidding': return [_BIDS[b] for b in d.legal_bids()]
+        if d.phase == 'playing': return _play_actions(d.tricks.legal())
         return []
 
     def _apply(self, action):
@@ -359,7 +369,7 @@ class BismarckState(_State):
         if d.phase == 'mode':
             return [ChooseMode(m, s) if m == 'trumf' else ChooseMode(m) for m in d.modes
                     for s in (SUITS if m == 'trumf' else (None,))]
-        if d.phase == 'playing': return [PlayCard(c) for c in d.legal_cards()]
+        if d.phase == 'playing': return _play_actions(d.tricks.legal())
         return []
 
     def _apply(self, action):
@@ -636,8 +646,6 @@ class SeatView:
             dealt[s] = _sorted_cards(ids)
         st.deal.dealt = tuple(dealt) if self.game == 'bismarck' else tuple(tuple(h) for h in dealt)
         return st
-
-_IN_HAND_ORDER = {c.id: i for i, c in enumerate(sort_hand(card_from_id(c) for c in DECK_IDS))}
 
 def _sorted_cards(ids) -> Cards:
     "Korten med id `ids` i handens ordning, som `sort_hand` men utan att läsa korten på nytt (sampel görs ofta)."

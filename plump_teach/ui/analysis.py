@@ -13,7 +13,7 @@ from ..bots.search import distribution_text
 from ..bots.search import signed_decimal
 from ..engine.bismarck import mode_words
 from ..engine.names import signed_points
-from .styles import RED, GREEN
+from ..engine.cards import RED, GREEN
 
 # %% auto #0
 __all__ = ['nobreak_percent', 'distribution_html', 'analysis_html', 'mode_values_html']

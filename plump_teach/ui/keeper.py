@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/protokollforare.html.md"""
 
 # %% ../../nbs/58_protokollforare.ipynb #ce1f70a9
 from __future__ import annotations
+from ..engine.cards import RED_BG
 import os
 from pathlib import Path
 from urllib.parse import quote
@@ -16,7 +17,7 @@ from ..engine.plump_rules import PlumpRules, PlumpError
 from ..engine.plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS, draw_for_dealer, player_count
 from ..engine.scoresheet import ScoreKeeper, FileChanged, load_protocol, as_path
 from ..engine.names import clean_name, esc, genitive
-from .styles import RED, GREEN
+from ..engine.cards import RED, GREEN
 
 # %% auto #0
 __all__ = ['P17_DECISIONS', 'CUSTOM_RULES', 'free_path', 'files_url', 'ProtocolWidget']
@@ -235,7 +236,7 @@ def _not_saved(self: ProtocolWidget, e: PlumpError):
     "Det som syns är inte sparat: säg det tydligt, ta inte emot fler inskrivningar, och erbjud en annan fil."
     self.unsaved = True
     self.banner.value = (
-        f'<div role="alert" style="background:#fbe3e0;border:2px solid {RED};padding:8px 12px;margin:4px 0">'
+        f'<div role="alert" style="background:{RED_BG};border:2px solid {RED};padding:8px 12px;margin:4px 0">'
         '<b>Protokollet är inte sparat.</b> ' + esc(e) + ' Det senast inskrivna finns bara här på skärmen. '
         'Inga fler bud eller stick tas emot förrän protokollet är sparat: välj en annan fil nedan och tryck på '
         '<i>Spara här</i>' + (', eller läs in filen som ligger där nu (då försvinner det som bara finns här).'

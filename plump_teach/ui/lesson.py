@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/elevlektion.html.md"""
 
 # %% ../../nbs/51_elevlektion.ipynb #92510f65
 from __future__ import annotations
+from ..engine.cards import CARD_RED, GOLD, HIGHLIGHT, PANEL
 from dataclasses import dataclass
 import ipywidgets as W
 import traitlets
@@ -55,11 +56,11 @@ def example_deal(tricks: int = 5,   # antal spelade stick, 0-5
 
 # %% ../../nbs/51_elevlektion.ipynb #42b21537
 BOX_STYLE = ("display:inline-block;vertical-align:top;box-sizing:border-box;max-width:100%;margin:4px;"
-        "padding:6px 8px;border:1px solid #ccc;border-radius:8px;background:#fafafa")
+        f"padding:6px 8px;border:1px solid #ccc;border-radius:8px;background:{PANEL}")
 SMALL_STYLE = ("display:inline-block;vertical-align:top;box-sizing:border-box;margin:2px;padding:3px 4px;"
-          "border:1px solid #ccc;border-radius:8px;background:#fafafa;text-align:center;font-size:90%")
+          f"border:1px solid #ccc;border-radius:8px;background:{PANEL};text-align:center;font-size:90%")
 WRAP_STYLE = 'display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%;box-sizing:border-box'
-WIN_STYLE = ";background:#fdf2c8;border-color:#b8860b"   # guldram: kortet som tar sticket
+WIN_STYLE = f";background:{HIGHLIGHT};border-color:{GOLD}"   # guldram: kortet som tar sticket
 
 def seat_role(deal: PlumpDeal, seat: int) -> str:
     if seat == deal.dealer: return " (givare)"
@@ -154,7 +155,7 @@ class TrickStepper(W.VBox):
         self.view.value = html
 
 # %% ../../nbs/51_elevlektion.ipynb #095c2108
-_RED_TEXT = '#c0392b'   # röda färger (♥ ♦) i en knapptext, samma röda som på korten
+_RED_TEXT = f'{CARD_RED}'   # röda färger (♥ ♦) i en knapptext, samma röda som på korten
 
 class Choice(W.HBox):
     """En rad knappar där ett val i taget är valt: minst 44 × 44 bildpunkter (lätta att träffa med ett finger),

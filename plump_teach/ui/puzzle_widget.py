@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/pusselwidget.html.md"""
 
 # %% ../../nbs/57_pusselwidget.ipynb #ae3e2feb
 from __future__ import annotations
+from ..engine.cards import BLUE, GREEN_BG, ORANGE, RED_BG
 import html
 import os
 import random
@@ -17,14 +18,14 @@ from ..engine.plump_rules import PlumpError
 from ..course.catalogue import review_lesson
 from .lesson import Choice
 from ..course.results import OUTCOMES, current_recorder, register, unfinished_session
-from .styles import RED, GREEN
+from ..engine.cards import RED, GREEN
 
 # %% auto #0
 __all__ = ['PuzzleWidget', 'show_puzzle', 'PuzzleTrainer']
 
 # %% ../../nbs/57_pusselwidget.ipynb #3b4355ba
 _RED = RED
-_MARKS = {'right': ('✔', '#cdeccf'), 'wrong': ('✘', '#f8d7da')}
+_MARKS = {'right': ('✔', f'{GREEN_BG}'), 'wrong': ('✘', f'{RED_BG}')}
 
 def _tap(**kw) -> W.Layout:
     "En knapps layout: minst 44 px hög, så att den går att träffa med ett finger."
@@ -161,7 +162,7 @@ def answer(self: PuzzleWidget, key: str) -> Feedback | None:
         self.streak = 0
         _mark(button, 'wrong')
         if len(self.wrong_tries) == 1:
-            self._say(p.try_again(key), '#8a4b00', '✘')
+            self._say(p.try_again(key), f'{ORANGE}', '✘')
         else:                                   # andra felet: svaret och hela förklaringen
             self.shown = True
             fb = p.check(key)
@@ -186,7 +187,7 @@ def show_answer(self: PuzzleWidget) -> Feedback | None:
     self.shown, self.streak = True, 0
     self._reveal()
     self._say(Feedback(False, f"Svar: {self._answer_labels()}. {text} ({p.rule})", p.rule, extra,
-                       tuple(line[0]) if line else ()), '#1f5f99', '→')
+                       tuple(line[0]) if line else ()), f'{BLUE}', '→')
     self._settle('shown')
     self._show_progress()
     return self.last

@@ -7,14 +7,14 @@ Docs: https://plump-teach.github.io/plump_teach/stilar.html.md"""
 # %% ../../nbs/50_stilar.ipynb #50a0imp
 from __future__ import annotations
 from urllib.parse import quote
-from ..engine.cards import Card, FULL_DECK, card_svg
+from ..engine.cards import Card, FULL_DECK, card_svg, RED, GREEN, BLUE, HIGHLIGHT, PANEL, LINE
 
 # %% auto #0
-__all__ = ['RED', 'GREEN', 'CARD_WIDTH', 'CARD_HEIGHT', 'card_class', 'table_style']
+__all__ = ['CARD_WIDTH', 'CARD_HEIGHT', 'card_class', 'table_style']
 
 # %% ../../nbs/50_stilar.ipynb #50a0pal
-RED = '#b03a2e'      # fel, plump, en varning: samma röda i alla widgetar
-GREEN = '#1e7b34'    # rätt, ett bud som träffade, det som går bra
+# Färgerna står i regelmotorn (`plump_teach.engine.cards`), så att korten, protokollen
+# och widgetarna ritas med samma; här används de i spelbordets stil.
 
 # %% ../../nbs/50_stilar.ipynb #3bcbe385
 CARD_WIDTH, CARD_HEIGHT = 58, 80
@@ -40,11 +40,11 @@ _CSS = f"""
 .pt-bord table{{border-collapse:collapse}}
 .pt-bord .pt-spelare td,.pt-bord .pt-spelare th{{padding:3px 8px;border-bottom:1px solid #ddd;text-align:center}}
 .pt-bord .pt-spelare th[scope=row]{{text-align:left}}
-.pt-bord .pt-tur{{background:#fdf2c8}}
+.pt-bord .pt-tur{{background:{HIGHLIGHT}}}
 .pt-bord .plump-protokoll td,.pt-bord .plump-protokoll th,.pt-bord .bismarck-protokoll td,
-.pt-bord .bismarck-protokoll th{{border-bottom:1px solid #e3e3e3}}
-.pt-bord .pt-ruta{{border:1px solid #ccc;border-radius:8px;padding:6px 10px;margin:4px 0;background:#fafafa}}
-.pt-bord .pt-stapel{{display:inline-block;height:14px;background:#4a7fb5;vertical-align:middle;margin-right:6px}}
+.pt-bord .bismarck-protokoll th{{border-bottom:1px solid {LINE}}}
+.pt-bord .pt-ruta{{border:1px solid #ccc;border-radius:8px;padding:6px 10px;margin:4px 0;background:{PANEL}}}
+.pt-bord .pt-stapel{{display:inline-block;height:14px;background:{BLUE};vertical-align:middle;margin-right:6px}}
 .pt-bord select,.pt-bord .widget-toggle-button,.pt-bord .jupyter-button{{min-height:44px}}
 .pt-bord .widget-text input{{min-height:36px}}
 .pt-bord .widget-dropdown,.pt-bord .widget-text,.pt-bord .widget-checkbox{{height:auto;min-height:44px;align-items:center}}

@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/spelbordet.html.md"""
 
 # %% ../../nbs/61_spelbordet.ipynb #3eba2fee
 from __future__ import annotations
+from ..engine.cards import HIGHLIGHT
 import asyncio
 import json
 import os
@@ -40,7 +41,7 @@ from ..course.results import RESULTS_ENV, current_recorder, register
 from .styles import CARD_HEIGHT, CARD_WIDTH, card_class, table_style
 from .table_files import GAME_KINDS, game_where, read_table, saved_kind, saved_tables, table_dict, unfinished_table
 from .analysis import analysis_html, nobreak_percent
-from .styles import RED, GREEN
+from ..engine.cards import RED, GREEN
 
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'SAVE_FOLDER_ENV', 'SHORT_GAME', 'CUSTOM', 'default_names', 'turn_owner', 'you_text',
@@ -570,7 +571,7 @@ def _trick_cells(names, leader: int, cards, winner: int | None = None) -> str:
     cells = []
     for i, c in enumerate(cards):
         s = (leader + i) % n
-        gold = ';background:#fdf2c8;border-radius:6px' if s == winner else ''
+        gold = f';background:{HIGHLIGHT};border-radius:6px' if s == winner else ''
         cells.append(f'<div style="display:inline-block;text-align:center;margin:2px;padding:2px{gold}">'
                      f'<small>{esc(names[s])}</small><br>{cards_html([c], 44)}</div>')
     return ''.join(cells)

@@ -145,7 +145,11 @@ def main():
         "OpenSpiel clone": lambda r: os_state.clone(),
         "plump_teach clone + one card (copy made at the move)": lambda r: state.clone().apply(first_card),
         "OpenSpiel clone + one card": lambda r: os_state.clone().apply_action(os_first),
+        "plump_teach legal_actions": lambda r: state.legal_actions(),
+        "OpenSpiel legal_actions": lambda r: os_state.legal_actions(),
         "plump_teach view (what one seat sees)": lambda r: state.view(state.to_act),
+        "plump_teach view + info_key": lambda r: state.view(state.to_act).info_key(),
+        "OpenSpiel information_state_string": lambda r: os_state.information_state_string(os_state.current_player()),
         "plump_teach view + sample": lambda r: state.view(state.to_act).sample(r),
         "plump_teach view.sample (unseen cards dealt)": lambda r: view.sample(r),
         "plump_teach playout from the position": lambda r: playout(state, r),
@@ -168,6 +172,9 @@ def main():
           f"clone vs OpenSpiel clone: {med['plump_teach clone (PlumpState.clone)'] / med['OpenSpiel clone']:.2f}x "
           f"(the deal is shared until a move; with one card: "
           f"{med['plump_teach clone + one card (copy made at the move)'] / med['OpenSpiel clone + one card']:.2f}x); "
+          f"legal actions vs OpenSpiel: {med['plump_teach legal_actions'] / med['OpenSpiel legal_actions']:.2f}x; "
+          f"view + info_key vs OpenSpiel's information-state string: "
+          f"{med['plump_teach view + info_key'] / med['OpenSpiel information_state_string']:.2f}x; "
           f"vs a whole random_playout: "
           f"{med['plump_teach playout from the position'] / med['plump_teach random_playout (whole deal)']:.2f}x")
 

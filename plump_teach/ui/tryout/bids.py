@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/prova_bud.html.md"""
 
 # %% ../../../nbs/54_prova_bud.ipynb #b0fa8956
 from __future__ import annotations
+from ...engine.cards import BLUE, GREEN, GREEN_BG, HIGHLIGHT, PANEL, RED, RED_BG
 import ipywidgets as W
 from IPython.display import HTML
 from ...engine.cards import cards_html
@@ -35,9 +36,9 @@ def example_game(rules: PlumpRules = PlumpRules(),  # husregler för budgivninge
 
 # %% ../../../nbs/54_prova_bud.ipynb #df8d4ad9
 _NO = ("box-sizing:border-box;max-width:100%;margin:6px 0;padding:8px 10px;border-radius:8px;"
-       "border:2px solid #c0392b;background:#fdecea;color:#222")
+       f"border:2px solid {RED};background:{RED_BG};color:#222")
 _YES = ("box-sizing:border-box;max-width:100%;margin:6px 0;padding:8px 10px;border-radius:8px;"
-        "border:2px solid #2e7d32;background:#e8f5e9;color:#222")
+        f"border:2px solid {GREEN};background:{GREEN_BG};color:#222")
 
 def try_bid(game: PlumpGame, player, bid) -> str | None:
     "`player` bjuder `bid`: motorns svenska felmeddelande om budet är förbjudet, annars `None` (och budet är sagt)."
@@ -60,7 +61,7 @@ def show_attempts(game: PlumpGame, attempts, hand: bool = False) -> HTML:
 
 # %% ../../../nbs/54_prova_bud.ipynb #68dbcbfb
 _CHIP = ("display:inline-block;box-sizing:border-box;margin:3px;padding:6px 10px;border:1px solid #bbb;"
-         "border-radius:8px;background:#fafafa;text-align:center")
+         f"border-radius:8px;background:{PANEL};text-align:center")
 _WRAP = 'display:flex;flex-wrap:wrap;align-items:center;max-width:100%;box-sizing:border-box'
 
 def _role(seat: int, dealer: int, n: int) -> str:
@@ -80,7 +81,7 @@ def order_html(players=EXAMPLE_PLAYERS, dealer: int = 3, rules: PlumpRules = Plu
 
 # %% ../../../nbs/54_prova_bud.ipynb #b698ab22
 _OK_BOX = ("display:inline-flex;align-items:center;justify-content:center;box-sizing:border-box;width:44px;height:44px;"
-           "margin:3px;border:2px solid #2e7d32;border-radius:8px;background:#fff;font-size:120%;font-weight:bold")
+           f"margin:3px;border:2px solid {GREEN};border-radius:8px;background:#fff;font-size:120%;font-weight:bold")
 _BAD_BOX = ("display:inline-flex;align-items:center;justify-content:center;box-sizing:border-box;width:44px;height:44px;"
             "margin:3px;border:2px dashed #999;border-radius:8px;background:#eee;color:#999;font-size:120%;"
             "text-decoration:line-through")
@@ -111,9 +112,9 @@ def bid_choices_html(cards: int, earlier, players: int, name: str = 'Givaren', r
 
 # %% ../../../nbs/54_prova_bud.ipynb #8510d23e
 _SLOT = "display:inline-block;box-sizing:border-box;width:22px;height:22px;margin:2px;border-radius:4px;"
-_FILL, _EMPTY, _OVER = (_SLOT + "background:#1f6fb5;border:1px solid #1f6fb5",
-                        _SLOT + "background:#fff;border:1px solid #1f6fb5",
-                        _SLOT + "background:#c0392b;border:1px solid #c0392b")
+_FILL, _EMPTY, _OVER = (_SLOT + f"background:{BLUE};border:1px solid {BLUE}",
+                        _SLOT + f"background:#fff;border:1px solid {BLUE}",
+                        _SLOT + f"background:{RED};border:1px solid {RED}")
 BALANCE_WORD = {'underbud': 'Underbud', 'överbud': 'Överbud', 'jämnt': 'Jämnt'}
 
 def sum_html(cards: int, bids, complete: bool = True) -> HTML:
@@ -233,7 +234,7 @@ class BidTry(W.VBox):
         for i, s in enumerate(order):
             role = _role(s, self.dealer, self.n)
             said = (f'<b>{self.bids[i]}</b>' if i < len(self.bids) else '← i tur' if s == seat else '')
-            style = 'background:#fdf2c8' if s == seat else ''
+            style = f'background:{HIGHLIGHT}' if s == seat else ''
             rows.append(f'<tr style="{style}"><td style="padding:4px 6px">{i + 1}.</td>'
                         f'<th scope="row" style="text-align:left;padding:4px 6px">{esc(self.players[s])}</th>'
                         f'<td style="padding:4px 6px"><small>{role}</small></td><td style="padding:4px 6px">{said}</td></tr>')

@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/prova_bismarck.html.md"""
 
 # %% ../../../nbs/56_prova_bismarck.ipynb #8b10e88f
 from __future__ import annotations
+from ...engine.cards import GOLD
 import random
 import ipywidgets as W
 from IPython.display import HTML
@@ -325,7 +326,7 @@ class ModeTry(W.VBox):
         m, s = mode_hint(self.twenty)
         best = mode_label(m, s)
         away = smart_discard(self.twenty, mode, trump)
-        return (f'<p style="border-left:4px solid #b8860b;padding-left:8px">Tumregeln säger att de här 20 korten passar '
+        return (f'<p style="border-left:4px solid {GOLD};padding-left:8px">Tumregeln säger att de här 20 korten passar '
                 f'för <b>{esc(best)}</b>. I {esc(mode_label(mode, trump))} lägger tumregeln bort '
                 f'{cards_html(away, 32)}</p>')
 

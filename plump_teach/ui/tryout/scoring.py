@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/prova_poang.html.md"""
 
 # %% ../../../nbs/55_prova_poang.ipynb #3804a830
 from __future__ import annotations
+from ...engine.cards import PANEL
 import random
 import ipywidgets as W
 from ...engine.cards import Cards, FULL_DECK, SUITS, SUIT_NAMES, parse_cards, sort_hand, cards_html, shuffled_deck, deal_round_robin
@@ -14,7 +15,7 @@ from ...engine.plump import PlumpGame, ScoreSheet
 from ...engine.plump_rules import PlumpRules, PlumpError, score, deal_schedule, describe_bids
 from ...engine.scoresheet import ScoreKeeper
 from ..lesson import EXAMPLE_BIDS, EXAMPLE_PLAYS, example_start, Choice
-from ..styles import RED, GREEN
+from ...engine.cards import RED, GREEN
 
 # %% auto #0
 __all__ = ['DEAL2_HANDS', 'DEAL2_TRUMP', 'DEAL2_BIDS', 'DEAL2_PLAYS', 'SCORING_HOUSE_RULES', 'LENGTH', 'PILE_TITLES',
@@ -97,7 +98,7 @@ def protocol_text(bid: int, tricks: int, cards: int, rules: PlumpRules = PlumpRu
     return ScoreSheet(['du'], [], [pts], rules).cell_text({'bids': [bid], 'points': [pts], 'hit': [bid == tricks]}, 0)
 
 _BOX = ('display:inline-block;vertical-align:top;box-sizing:border-box;max-width:100%;margin:4px;'
-        'padding:6px 10px;border:1px solid #ccc;border-radius:8px;background:#fafafa')
+        f'padding:6px 10px;border:1px solid #ccc;border-radius:8px;background:{PANEL}')
 
 def house_rules_html() -> str:
     "Husreglerna för poängen, en ruta var med ett exempel: poängen med grundreglerna och med husregeln."

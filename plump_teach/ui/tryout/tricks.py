@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/prova_stick.html.md"""
 
 # %% ../../../nbs/52_prova_stick.ipynb #603783e9
 from __future__ import annotations
+from ...engine.cards import GREEN, GREEN_BG, LINE, RED, RED_BG
 import random
 import ipywidgets as W
 from IPython.display import HTML
@@ -26,10 +27,10 @@ __all__ = ['SEATS', 'TRUMP_OPTIONS', 'deck_html', 'show_deck', 'trump_line', 'di
 SEATS = ("Anna", "Bo", "Cissi", "Dan")
 
 _LINE = 'line-height:1.45'
-_SAY = ("box-sizing:border-box;max-width:100%;margin:6px 0;padding:8px 10px;border-left:4px solid #b03a2e;"
-        "background:#fbeeee;border-radius:4px")
-_OK = ("box-sizing:border-box;max-width:100%;margin:6px 0;padding:8px 10px;border-left:4px solid #2e7d32;"
-       "background:#eef7ee;border-radius:4px")
+_SAY = (f"box-sizing:border-box;max-width:100%;margin:6px 0;padding:8px 10px;border-left:4px solid {RED};"
+        f"background:{RED_BG};border-radius:4px")
+_OK = (f"box-sizing:border-box;max-width:100%;margin:6px 0;padding:8px 10px;border-left:4px solid {GREEN};"
+       f"background:{GREEN_BG};border-radius:4px")
 
 
 def deck_html(width: int = 30) -> str:
@@ -102,7 +103,7 @@ def refusal(hand, trick, card, trump: str | None, must_trump: bool = False, name
 
 
 def _hand_card(card: Card, ok: bool, width: int) -> str:
-    look = ('border:3px solid #2e7d32;background:#eef7ee' if ok else 'border:3px solid transparent;opacity:.4')
+    look = (f'border:3px solid {GREEN};background:{GREEN_BG}' if ok else 'border:3px solid transparent;opacity:.4')
     return (f'<div style="display:inline-block;text-align:center;margin:1px;border-radius:8px;{look}">'
             f'{cards_html([card], width)}<br><span aria-hidden="true">{"✔" if ok else "✘"}</span></div>')
 
@@ -141,7 +142,7 @@ def revoke_html(hand, trick, card, trump: str | None, bid: int, taken: int, card
     hand, trick, card = parse_cards(hand), parse_cards(trick), parse_card(card)
     who, led = names[len(trick)], trick[0].suit
     seats = ''.join(_seat_card(names[i], c, 40) for i, c in enumerate(trick))
-    seats += _seat_card(who, card, 40, ';border:2px solid #b03a2e')
+    seats += _seat_card(who, card, 40, f';border:2px solid {RED}')
     same = sort_hand(c for c in hand if c.suit == led)
     if is_revoke(hand, trick, card):
         verdict = (f'{esc(who)} hade {same} på handen men lade {card}. <b>Det är renons.</b> '
@@ -275,7 +276,7 @@ class FollowTry(W.VBox):
         first_no = next((c for c in self.hand if c not in ok), self.hand[0])
         keep = self.card.value if self.card.value in self.hand else first_no
         self.card.set_options([(str(c), c) for c in self.hand], keep,
-                              colours={c: '#d9f2d9' if c in ok else '#e6e6e6' for c in self.hand},
+                              colours={c: f'{GREEN_BG}' if c in ok else f'{LINE}' for c in self.hand},
                               tooltips={c: c.name for c in self.hand})
         self.explain()
 
