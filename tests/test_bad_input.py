@@ -54,14 +54,14 @@ def small_game(rules: PlumpRules = PlumpRules()) -> PlumpGame:
     cissi = "♠5 ♦5" if rules.must_trump else "♥2 ♦5"
     g = PlumpGame(NAMES, rules, seed=1, first_deal=8, dealer="Anna",
                   hands=["♥E ♠2", "♥K ♣3", cissi], trump_card="♠K")
-    assert g.deal.cards == 2 and g.to_act == "Bo" and g.deal.trump == "♠"
+    assert g.deal.cards == 2 and g.players[g.to_act] == "Bo" and g.deal.trump == "♠"
     return g
 
 
 def bid_all(g: PlumpGame):
     "Bo 1, Cissi 0, Anna 0 (Anna, the dealer, may not bid 1)."
     g.bid("Bo", 1).bid("Cissi", 0).bid("Anna", 0)
-    assert g.phase == "playing" and g.to_act == "Bo"
+    assert g.phase == "playing" and g.players[g.to_act] == "Bo"
     return g
 
 
@@ -144,7 +144,7 @@ def test_bid_outside_the_hand(bid, fragment):
     g = small_game()
     assert_refused(g, g.bid, "Bo", bid, match=fragment)
     g.bid("Bo", 1)                                    # and the game goes on as before
-    assert g.to_act == "Cissi"
+    assert g.players[g.to_act] == "Cissi"
 
 
 def test_dealers_forbidden_bid():

@@ -166,11 +166,11 @@ def test_b1_deck_is_52_cards_ace_high():
 def test_b2_the_deal():
     g = BismarckGame(NAMES, seed=4, dealer="Cecilia")
     d = g.deal
-    assert d.dealer == 2 and d.forehand == 0 and g.forehand == "Anna"
+    assert d.dealer == 2 and d.forehand == 0 and g.players[g.forehand] == "Anna"
     assert [len(h) for h in d.dealt] == [16, 16, 16] and len(d.upcards) == 4
     assert [len(h) for h in d.hands] == [20, 16, 16]        # förhand has taken the four
     assert set(d.upcards) <= set(d.hand(0))
-    assert g.phase == 'discard' and g.to_act == "Anna"
+    assert g.phase == 'discard' and g.players[g.to_act] == "Anna"
     g.discard("Anna", d.hand(0)[:4])
     assert [len(h) for h in d.hands] == [16, 16, 16]
     # the discards are out of play: none of them can be played
@@ -213,7 +213,7 @@ def test_b4_choose_mode_sets_trump_in_the_deal():
     with pytest.raises(BismarckError, match="vilken färg"):
         g.choose_mode("Björn", "trumf")
     g.choose_mode("Björn", "trumf", "k")
-    assert (g.deal.mode, g.deal.trump, g.phase, g.to_act) == ('trumf', '♣', 'playing', "Björn")
+    assert (g.deal.mode, g.deal.trump, g.phase, g.players[g.to_act]) == ('trumf', '♣', 'playing', "Björn")
 
 
 # --------------------------------------------------------------------------- B5
@@ -269,7 +269,7 @@ def small_playing_game(mode='spader', trump=None):
 
 def test_b6_forehand_leads_and_follow_suit():
     g = small_playing_game()
-    assert g.to_act == "Anna"
+    assert g.players[g.to_act] == "Anna"
     g.play("Anna", "♥E")
     assert g.legal_cards() == g.deal.hand(1)                 # void in hearts: anything
     g.play("Björn", "♦2")
@@ -277,7 +277,7 @@ def test_b6_forehand_leads_and_follow_suit():
     with pytest.raises(BismarckError, match="Cecilia måste följa färg: hjärter spelades ut .*\\(B6\\)"):
         g.play("Cecilia", "♣Kn")
     g.play("Cecilia", "♥2")
-    assert g.deal.taken == [1, 0, 0] and g.to_act == "Anna"
+    assert g.deal.taken == [1, 0, 0] and g.players[g.to_act] == "Anna"
     assert legal_plays("♥K ♥3 ♠E", "♥9") == parse_cards("♥K ♥3")
     assert legal_plays("♠E ♦2", "♥9") == parse_cards("♠E ♦2")
 
@@ -285,7 +285,7 @@ def test_b6_forehand_leads_and_follow_suit():
 def test_b6_winner_leads_and_trump_wins():
     g = small_playing_game('trumf', '♦')                      # Björn's diamonds are trump now
     g.play("Anna", "♥E").play("Björn", "♦2").play("Cecilia", "♥2")
-    assert g.deal.taken == [0, 1, 0] and g.to_act == "Björn"  # the lowest trump beats the ace
+    assert g.deal.taken == [0, 1, 0] and g.players[g.to_act] == "Björn"  # the lowest trump beats the ace
     g.play("Björn", "♣E")
     assert g.deal.leader == 1 and g.deal.trick == parse_cards("♣E")
 
@@ -432,7 +432,7 @@ def test_bad_modes():
     r = random.Random(1)
     while not (g.deal_index == 3 and g.phase == 'mode'):
         random_action(g, r)
-    assert g.forehand == "Björn"
+    assert g.players[g.forehand] == "Björn"
     assert_refused(g, g.choose_mode, "Björn", "sang", match="Björn har redan spelat sang som förhand.*\\(B5\\)")
     s = BismarckGame(NAMES, seed=1, short=True)
     s.discard("Björn", s.deal.hand(1)[:4])

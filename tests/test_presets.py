@@ -106,7 +106,7 @@ def test_upward_only_alone_follows_the_guide_at_an_empty_stock():
 def test_guide_worked_example_p18_p19():
     """G's score sheet example: deal of five cards (Dan deals) and of four (Anna deals); totals 23, 0, 10, 11."""
     g = PlumpGame(NAMES[:4], PlumpRules.preset('guiden'), seed=1, first_deal=5, dealer="Dan")
-    assert g.deal.cards == 5 and g.to_act == "Anna"
+    assert g.deal.cards == 5 and g.players[g.to_act] == "Anna"
     g.bid("Anna", 2).bid("Bo", 1).bid("Cissi", 0)
     with pytest.raises(PlumpError, match="Givaren får inte bjuda 2"):
         g.bid("Dan", 2)
@@ -139,7 +139,7 @@ def test_rules_text_scoring_examples():
 def test_upward_scoring_examples():
     """U: a hit bid of four scores 14; a hit zero scores 5 plus the tricks in the deal."""
     g = PlumpGame(NAMES[:4], PlumpRules.preset('uppat'), seed=3, first_deal=6, dealer="Anna")  # seven cards
-    assert g.deal.cards == 7 and g.to_act == "Anna"  # the dealer bids first
+    assert g.deal.cards == 7 and g.players[g.to_act] == "Anna"  # the dealer bids first
     g.bid("Anna", 4).bid("Bo", 0).bid("Cissi", 1)
     with pytest.raises(PlumpError, match="Den som bjuder sist får inte bjuda 2"):
         g.bid("Dan", 2)

@@ -235,7 +235,7 @@ class Driver:
         g, rng = self.game, self.rng
         bad = [b for b in range(cards + 1) if b not in legal] + [-1, cards + 1, True, 1.0, "1", None]
         self.refused(g.bid, g.to_act, rng.choice(bad))
-        other = rng.choice([p for p in self.names if p != g.to_act])
+        other = rng.choice([p for p in self.names if p != g.players[g.to_act]])
         self.refused(g.bid, other, legal[0], match="tur")
         self.refused(g.play, g.to_act, g.deal.hand(g.deal.to_act)[0], match="inte .* nu")
         self.refused(g.bid, "Zorro", legal[0], match="ingen spelare")
@@ -308,7 +308,7 @@ class Driver:
     def bid_step(self):
         g, deal, rng, rules = self.game, self.game.deal, self.rng, self.rules
         seat = deal.to_act
-        assert g.to_act == self.names[seat]
+        assert g.to_act == seat and g.players[g.to_act] == self.names[seat]
         legal = g.legal_bids()
         earlier = [deal.bids[s] for s in deal.order if deal.bids[s] is not None]
         last = len(earlier) == self.n - 1
@@ -339,7 +339,7 @@ class Driver:
     def play_step(self):
         g, deal, rng, rules = self.game, self.game.deal, self.rng, self.rules
         seat = deal.to_act
-        assert g.to_act == self.names[seat]
+        assert g.to_act == seat and g.players[g.to_act] == self.names[seat]
         assert seat == (deal.leader + len(deal.trick)) % self.n
         hand = deal.hand(seat)
         legal = g.legal_cards()

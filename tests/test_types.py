@@ -40,7 +40,7 @@ def test_a_users_type_checker_sees_the_methods_and_their_types(tmp_path):
         g.bid("Bo", 1)
         bids: list[int] = g.legal_bids()
         cards: Cards = g.legal_cards()
-        who: str | None = g.to_act
+        who: int | None = g.to_act
         s = PlumpState.new(3, 5, seed=1).apply(Bid(1)).clone()
         reveal_type(s)
         reveal_type(s.view(0).hand)

@@ -487,15 +487,14 @@ class BismarckGame:
         return 'over' if self.deal is None else self.deal.phase
 
     @property
-    def to_act(self) -> str | None:
-        "Namnet på den som står i tur, eller `None` när partiet är över."
-        seat = None if self.deal is None else self.deal.to_act
-        return None if seat is None else self.players[seat]
+    def to_act(self) -> int | None:
+        "Platsen (räknat från 0) som står i tur, som i `BismarckState`; `None` när partiet är över. Namnet: `players[to_act]`."
+        return None if self.deal is None else self.deal.to_act
 
     @property
-    def forehand(self) -> str | None:
-        "Namnet på förhand i den aktuella given, eller `None` när partiet är över."
-        return None if self.deal is None else self.players[self.deal.forehand]
+    def forehand(self) -> int | None:
+        "Förhands plats i den aktuella given (räknat från 0), eller `None` när partiet är över."
+        return None if self.deal is None else self.deal.forehand
 
     def _check_open(self) -> BismarckDeal:
         "Den aktuella given; ett fel när partiet är slut."
@@ -558,7 +557,7 @@ class BismarckGame:
         """Gör draget `action` (`Discard`, `ChooseMode` eller `PlayCard`) för `player`, eller för den som står i tur.
         Samma kontroller som `discard`, `choose_mode` och `play`; ett otillåtet drag ger ett svenskt fel och ändrar ingenting."""
         d = self._check_open()
-        who: Player = cast(str, self.to_act) if player is None else player   # partiet pågår, så någon står i tur
+        who: Player = cast(int, self.to_act) if player is None else player   # partiet pågår, så någon står i tur
         if isinstance(action, Discard):
             seat = self.seat(who)
             d._check_turn(seat, 'discard', "lägga bort kort")

@@ -303,10 +303,9 @@ class PlumpGame:
         return 'over' if self.deal is None else self.deal.phase
 
     @property
-    def to_act(self) -> str | None:
-        "Namnet på den som står i tur, eller `None` när partiet är över."
-        seat = None if self.deal is None else self.deal.to_act
-        return None if seat is None else self.players[seat]
+    def to_act(self) -> int | None:
+        "Platsen (räknat från 0) som står i tur, som i `PlumpState`; `None` när partiet är över. Namnet: `players[to_act]`."
+        return None if self.deal is None else self.deal.to_act
 
     def _check_open(self) -> PlumpDeal:
         "Den aktuella given; ett fel när partiet är slut."
@@ -373,7 +372,7 @@ class PlumpGame:
         """Gör draget `action` (`Bid` eller `PlayCard`) för `player`, eller för den som står i tur om ingen anges.
         Samma kontroller som `bid` och `play`: ett otillåtet drag ger ett svenskt fel och ändrar ingenting."""
         self._check_open()
-        who: Player = cast(str, self.to_act) if player is None else player   # partiet pågår, så någon står i tur
+        who: Player = cast(int, self.to_act) if player is None else player   # partiet pågår, så någon står i tur
         if isinstance(action, Bid): return self.bid(who, action.tricks)
         if isinstance(action, PlayCard): return self.play(who, action.card)
         raise PlumpError(f"Ett drag i Plump är ett bud (Bid) eller ett kort (PlayCard), inte {type(action).__name__}.")
