@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from urllib.parse import quote
 import ipywidgets as W
+from .lesson import PupilHTML
 from ..engine.methods import patch
 from ..engine.cards import PlumpTeachError, cards_html
 from ..engine.plump_rules import PlumpRules, PlumpError
@@ -58,8 +59,8 @@ class ProtocolWidget(W.VBox):
         super().__init__(layout=W.Layout(max_width='1000px'))
         self.path = _widget_path(path)
         self.keeper: ScoreKeeper | None = None
-        self.message = W.HTML()
-        self.banner = W.HTML()          # röd och kvar så länge protokollet inte är sparat
+        self.message = PupilHTML()
+        self.banner = PupilHTML()          # röd och kvar så länge protokollet inte är sparat
         self.rescue = W.VBox()          # spara någon annanstans / läs in filen
         self.unsaved = False
         self.refused: list[str] = []    # klick som vägrades för att läget var förbi (för läraren och testerna)
@@ -89,7 +90,7 @@ class ProtocolWidget(W.VBox):
         self.new_button = W.Button(description='Börja ett nytt', icon='file-o')
         self.resume_button.on_click(lambda _: self.resume(saved))
         self.new_button.on_click(lambda _: self._new_elsewhere())
-        self.children = [W.HTML(f'<h3>Protokollföraren</h3><p>Det finns ett sparat protokoll i <code>{esc(self.path)}</code>: '
+        self.children = [PupilHTML(f'<h3>Protokollföraren</h3><p>Det finns ett sparat protokoll i <code>{esc(self.path)}</code>: '
                                 f'{esc(", ".join(saved.players))}, {where}.</p>'),
                          W.HBox([self.resume_button, self.new_button]), self.message]
         return self
@@ -123,14 +124,14 @@ def setup(self: ProtocolWidget):
     self.dealer_choice = W.Dropdown(options=[], description='Ger först')
     self.draw_button = W.Button(description='Dra kort om given', icon='random',
                                 layout=W.Layout(width='auto'))
-    self.draw_result = W.HTML()
+    self.draw_result = PupilHTML()
     self._drawn_for = None
     for t in self.name_inputs: t.observe(lambda _: self._names_changed(), 'value')
     self.draw_button.on_click(lambda _: self._draw())
     style = {'description_width': 'initial'}
     self.preset_choice = W.Dropdown(options=[(p.title, k) for k, p in RULE_PRESETS.items()] + [('Egna husregler', CUSTOM_RULES)],
                                     description='Regler', layout=W.Layout(width='400px'))
-    self.preset_info = W.HTML()
+    self.preset_info = PupilHTML()
     self.rule_boxes = {k: W.Checkbox(description=HOUSE_RULE_TEXT[k], indent=False, style=style,
                                      layout=W.Layout(width='auto')) for k in HOUSE_RULE_TEXT}
     self._applying = False
@@ -142,11 +143,11 @@ def setup(self: ProtocolWidget):
     self.start_button = W.Button(description='Starta protokollet', button_style='primary', icon='play')
     self.start_button.on_click(lambda _: self._start_clicked())
     self.children = [
-        W.HTML('<h3>Nytt protokoll</h3><p>Skriv namnen i sittordning medsols.</p>'), *self.name_inputs,
+        PupilHTML('<h3>Nytt protokoll</h3><p>Skriv namnen i sittordning medsols.</p>'), *self.name_inputs,
         W.HBox([self.dealer_choice, self.draw_button]), self.draw_result,
         self.preset_choice, self.preset_info,
-        W.HTML('<b>De fem besluten före första given (P17)</b>'), *[self.rule_boxes[k] for k in P17_DECISIONS],
-        W.HTML('<b>Fler husregler</b>'), *[self.rule_boxes[k] for k in others],
+        PupilHTML('<b>De fem besluten före första given (P17)</b>'), *[self.rule_boxes[k] for k in P17_DECISIONS],
+        PupilHTML('<b>Fler husregler</b>'), *[self.rule_boxes[k] for k in others],
         self.path_input, self.start_button, self.message]
     return self
 
@@ -297,8 +298,8 @@ def _act(self: ProtocolWidget, action, done: str = '') -> bool:
 
 @patch
 def _build_play(self: ProtocolWidget):
-    self.sheet = W.HTML()
-    self.status = W.HTML()
+    self.sheet = PupilHTML()
+    self.status = PupilHTML()
     self.entry = W.VBox()
     self.undo_button = W.Button(description='Ångra', icon='undo', tooltip='Ta bort det senast inskrivna')
     self.undo_button.on_click(lambda _: self._act(lambda: self.keeper.undo(), 'Det senaste är borttaget.'))
@@ -310,8 +311,8 @@ def _build_play(self: ProtocolWidget):
     self.print_button = W.Button(description='Spara för utskrift', icon='print')
     self.csv_button.on_click(lambda _: self._export('csv'))
     self.print_button.on_click(lambda _: self._export('html'))
-    self.export_link = W.HTML()
-    self.file_info = W.HTML()
+    self.export_link = PupilHTML()
+    self.file_info = PupilHTML()
     self.children = [self.banner, self.rescue, self.sheet, self.status, self.entry, self.message,
                      W.HBox([self.undo_button, self.edit_choice, self.edit_button]), self.edit_box,
                      W.HBox([self.csv_button, self.print_button]), self.export_link, self.file_info]
@@ -332,7 +333,7 @@ def _refresh(self: ProtocolWidget):
     st, ticket = k.status(), self._ticket()
     self.bid_buttons, self.trick_inputs, self.renons_boxes = {}, {}, {}
     if self.unsaved:
-        self.entry.children = [W.HTML('<p><b>Inga fler inskrivningar förrän protokollet är sparat</b> (se den röda rutan överst).</p>')]
+        self.entry.children = [PupilHTML('<p><b>Inga fler inskrivningar förrän protokollet är sparat</b> (se den röda rutan överst).</p>')]
     elif st['phase'] == 'bid':
         reasons, p = [], st['to_bid']
         for b, why in k.bid_options().items():
@@ -343,8 +344,8 @@ def _refresh(self: ProtocolWidget):
             btn.on_click(lambda _, b=b, p=p, t=ticket: self._bid_clicked(b, p, t))
             self.bid_buttons[b] = btn
             if why: reasons.append(f'{b}: {why}')
-        note = W.HTML('<br>'.join(f'<small>{esc(r)}</small>' for r in reasons))
-        self.entry.children = [W.HTML(f'<b>{esc(genitive(p))} bud:</b>'),
+        note = PupilHTML('<br>'.join(f'<small>{esc(r)}</small>' for r in reasons))
+        self.entry.children = [PupilHTML(f'<b>{esc(genitive(p))} bud:</b>'),
                                W.HBox(list(self.bid_buttons.values()), layout=W.Layout(flex_flow='row wrap')), note]
     elif st['phase'] == 'tricks':
         rows = []
@@ -358,9 +359,9 @@ def _refresh(self: ProtocolWidget):
         self.close_button.add_class(f"plump-giv-{st['deal']}-steg-{st['step']}")
         inputs, boxes = self.trick_inputs, self.renons_boxes
         self.close_button.on_click(lambda _, t=ticket: self._close_deal(t, inputs, boxes))
-        self.entry.children = [W.HTML(f"Tagna stick i giv {st['deal']} ({st['cards']} kort):"), *rows, self.close_button]
+        self.entry.children = [PupilHTML(f"Tagna stick i giv {st['deal']} ({st['cards']} kort):"), *rows, self.close_button]
     else:
-        self.entry.children = [W.HTML('<p>Alla givar är spelade. Spara protokollet för utskrift eller som CSV.</p>')]
+        self.entry.children = [PupilHTML('<p>Alla givar är spelade. Spara protokollet för utskrift eller som CSV.</p>')]
     self.status.value = f'<p><b>{esc(k.status_text())}</b></p>'
     self.sheet.value = k.sheet_html()
     first = k.first_deal + 1
@@ -414,7 +415,7 @@ def _edit_form(self: ProtocolWidget):
     cancel = W.Button(description='Avbryt')
     self.edit_save.on_click(lambda _: self._save_edit(n))
     cancel.on_click(lambda _: setattr(self.edit_box, 'children', []))
-    self.edit_box.children = [W.HTML(f'<b>Giv {n} ({d.cards} kort)</b>'), *self.edit_bids.values(),
+    self.edit_box.children = [PupilHTML(f'<b>Giv {n} ({d.cards} kort)</b>'), *self.edit_bids.values(),
                               *self.edit_tricks.values(), *self.edit_renons.values(), W.HBox([self.edit_save, cancel])]
 
 @patch

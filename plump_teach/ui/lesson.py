@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..engine.cards import CARD_RED, GOLD, HIGHLIGHT, PANEL
 from dataclasses import dataclass
 import ipywidgets as W
+import re
 import traitlets
 from IPython.display import HTML
 from ..engine.cards import cards_html, SUIT_NAMES, RED_SUITS
@@ -18,9 +19,9 @@ from ..engine.plump_rules import PlumpRules, score, forehand, PlumpError
 
 # %% auto #0
 __all__ = ['EXAMPLE_PLAYERS', 'EXAMPLE_HANDS', 'EXAMPLE_TRUMP', 'EXAMPLE_BIDS', 'EXAMPLE_PLAYS', 'BOX_STYLE', 'SMALL_STYLE',
-           'WRAP_STYLE', 'WIN_STYLE', 'example_start', 'example_deal', 'seat_role', 'hands_html', 'bids_html',
-           'trick_cells', 'trick_html', 'points_html', 'show_deal', 'TrickStepper', 'Choice', 'ScoreTry', 'term_anchor',
-           'glossary_link']
+           'WRAP_STYLE', 'WIN_STYLE', 'RULE_CODES', 'example_start', 'example_deal', 'pupil_text', 'PupilHTML',
+           'seat_role', 'hands_html', 'bids_html', 'trick_cells', 'trick_html', 'points_html', 'show_deal',
+           'TrickStepper', 'Choice', 'ScoreTry', 'term_anchor', 'glossary_link']
 
 # %% ../../nbs/51_elevlektion.ipynb #60af8aca
 EXAMPLE_PLAYERS = ("Anna", "Bo", "Cissi", "Dan")
@@ -61,6 +62,18 @@ SMALL_STYLE = ("display:inline-block;vertical-align:top;box-sizing:border-box;ma
           f"border:1px solid #ccc;border-radius:8px;background:{PANEL};text-align:center;font-size:90%")
 WRAP_STYLE = 'display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%;box-sizing:border-box'
 WIN_STYLE = f";background:{HIGHLIGHT};border-color:{GOLD}"   # guldram: kortet som tar sticket
+
+# Koderna för reglerna, som "(P6)", "(regel B4, B5)" eller "(P10–P12)", hör till lärarens sidor och biblioteket, inte till elevens.
+RULE_CODES = re.compile(r"\s*\((?:regel |se )?[PB]\d{1,2}(?:\s*(?:,|och|–|-)\s*[PB]?\d{1,2})*\)")
+
+def pupil_text(text: str | None) -> str | None:
+    "Texten som eleven ser: regelkoderna i parentes tas bort (regeln står redan i ord i meningen). `None` förblir `None`."
+    return RULE_CODES.sub('', text) if text else text
+
+class PupilHTML(W.HTML):
+    "En HTML-ruta på elevens sidor: allt som visas i den går genom `pupil_text`, vem som än skrev texten."
+    @traitlets.validate('value')
+    def _for_pupil(self, proposal): return pupil_text(proposal['value'])
 
 def seat_role(deal: PlumpDeal, seat: int) -> str:
     if seat == deal.dealer: return " (givare)"
@@ -133,7 +146,7 @@ class TrickStepper(W.VBox):
     "Exempelgiven stick för stick: knappen Nästa stick låter motorn spela nästa stick."
     def __init__(self):
         self.step = 0
-        self.view = W.HTML(layout=W.Layout(max_width='100%'))
+        self.view = PupilHTML(layout=W.Layout(max_width='100%'))
         self.next_button = W.Button(description='Nästa stick ▶', button_style='primary', layout=_TAP)
         self.again_button = W.Button(description='Börja om', layout=_TAP)
         self.next_button.on_click(lambda _: self.show(self.step + 1))
@@ -211,9 +224,9 @@ class ScoreTry(W.VBox):
         self.cards = cards
         self.bid = Choice(range(cards + 1), value=bid)
         self.tricks = Choice(range(cards + 1), value=tricks)
-        self.result = W.HTML()
+        self.result = PupilHTML()
         for w in (self.bid, self.tricks): w.observe(lambda _: self.update(), 'value')
-        super().__init__([W.HTML('<b>Budet:</b>'), self.bid, W.HTML('<b>Tagna stick:</b>'), self.tricks, self.result],
+        super().__init__([PupilHTML('<b>Budet:</b>'), self.bid, PupilHTML('<b>Tagna stick:</b>'), self.tricks, self.result],
                          layout=W.Layout(max_width='100%'))
         self.update()
 

@@ -16,7 +16,7 @@ from ..engine.methods import patch
 from ..puzzles.plump import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option, puzzle_kind_of, MAX_NUMBER
 from ..engine.plump_rules import PlumpError
 from ..course.catalogue import review_lesson
-from .lesson import Choice
+from .lesson import Choice, PupilHTML
 from ..course.results import OUTCOMES, current_recorder, register, unfinished_session
 from ..engine.cards import RED, GREEN
 
@@ -56,9 +56,9 @@ def _answer_box(p: Puzzle, buttons: list[W.Button]) -> W.Widget:
         b.label = b.description = b.label.replace(' / ', '/')
         b.layout = col()
     row = lambda items: W.HBox(items, layout=W.Layout(max_width='100%'))
-    parts = [row([W.HTML(f'<b>{html.escape(c)}</b>', layout=W.Layout(width='58px', margin='0 2px')) for c in cols])]
+    parts = [row([PupilHTML(f'<b>{html.escape(c)}</b>', layout=W.Layout(width='58px', margin='0 2px')) for c in cols])]
     for r, label in enumerate(rows):
-        parts.append(W.HTML(f'<span style="font-size:90%">{html.escape(label)}</span>', layout=W.Layout(margin='6px 0 0 2px')))
+        parts.append(PupilHTML(f'<span style="font-size:90%">{html.escape(label)}</span>', layout=W.Layout(margin='6px 0 0 2px')))
         parts.append(row([by_pos[(r, c)] for c in range(len(cols))]))
     return W.VBox(parts, layout=W.Layout(max_width='100%'))
 
@@ -71,8 +71,8 @@ class PuzzleWidget(W.VBox):
                  show_number: bool = True,     # False: pusslets nummer syns inte (träningen numrerar själv)
                  on_settled=None):             # anropas med (widget, utfall, sekunder) när en uppgift är klar
         super().__init__(layout=W.Layout(border='1px solid #ccc', padding='8px', max_width='900px'))
-        self.header, self.situation, self.question = W.HTML(), W.HTML(layout=W.Layout(max_width='100%')), W.HTML()
-        self.feedback, self.hint, self.progress = W.HTML(), W.HTML(), W.HTML()
+        self.header, self.situation, self.question = PupilHTML(), PupilHTML(layout=W.Layout(max_width='100%')), PupilHTML()
+        self.feedback, self.hint, self.progress = PupilHTML(), PupilHTML(), PupilHTML()
         self.new_button = W.Button(description=next_label, tooltip=next_label, layout=_tap())
         self.hint_button = W.Button(description='Ledtråd', tooltip='Visa en ledtråd', layout=_tap())
         self.show_button = W.Button(description='Visa svar', tooltip='Visa det rätta svaret och varför', layout=_tap())
@@ -94,8 +94,8 @@ class PuzzleWidget(W.VBox):
         self.solved = self.hint_used = self.shown = self.settled = False
         self.wrong_tries, self.last = [], None
         p = self.puzzle
-        where = f'Uppgift {p.number} · nivå {p.level} · regel {p.rule}' if self.show_number else f'Regel {p.rule}'
-        self.header.value = f'<h3 style="margin:0">{html.escape(p.title)}</h3><small>{where}</small>'
+        where = f'<small>Uppgift {p.number} · nivå {p.level}</small>' if self.show_number else ''
+        self.header.value = f'<h3 style="margin:0">{html.escape(p.title)}</h3>{where}'
         self.situation.value = f'<div style="max-width:100%;overflow-wrap:break-word">{p.situation}</div>'
         self.question.value = f'<p style="font-size:110%"><b>{html.escape(p.question)}</b></p>'
         self.buttons = [_option_button(o) for o in p.options]
@@ -186,7 +186,7 @@ def show_answer(self: PuzzleWidget) -> Feedback | None:
     text, extra, *line = p.explain(key)
     self.shown, self.streak = True, 0
     self._reveal()
-    self._say(Feedback(False, f"Svar: {self._answer_labels()}. {text} ({p.rule})", p.rule, extra,
+    self._say(Feedback(False, f"Svar: {self._answer_labels()}. {text}", p.rule, extra,
                        tuple(line[0]) if line else ()), f'{BLUE}', '→')
     self._settle('shown')
     self._show_progress()
@@ -292,9 +292,9 @@ class PuzzleTrainer(W.VBox):
         self.rounds = Choice(sorted({5, 10, 15, 20, rounds}), value=rounds)
         self.start_button = W.Button(description='Starta', button_style='primary', layout=_tap())
         self.start_button.on_click(lambda _: self.start())
-        self.status, self.summary = W.HTML(), W.HTML()
+        self.status, self.summary = PupilHTML(), PupilHTML()
         self.widget, self.plan, self.results, self.index, self.session = None, [], [], 0, None
-        self.intro = W.HTML('<h3>Pusselträning</h3><p>Tryck på sorterna du vill öva på (tryck igen för att ta bort en), '
+        self.intro = PupilHTML('<h3>Pusselträning</h3><p>Tryck på sorterna du vill öva på (tryck igen för att ta bort en), '
                             'välj hur många uppgifter, och tryck på Starta.</p>')
         self._show_choices()
         register(self)
@@ -307,10 +307,10 @@ class PuzzleTrainer(W.VBox):
     def _show_choices(self, message: str = ''):
         wrap = lambda bs: W.HBox(bs, layout=W.Layout(flex_flow='row wrap', max_width='100%'))
         plump = [b for b in self.kind_buttons if not _is_bismarck(b.kind)]
-        parts = [self.intro, W.HTML('<b>Plump</b>'), wrap(plump), self.bismarck]
+        parts = [self.intro, PupilHTML('<b>Plump</b>'), wrap(plump), self.bismarck]
         if self.bismarck.value:
-            parts += [W.HTML('<b>Bismarck</b>'), wrap([b for b in self.kind_buttons if _is_bismarck(b.kind)])]
-        parts += [W.HTML('<b>Antal uppgifter</b>'), self.rounds, self.start_button]
+            parts += [PupilHTML('<b>Bismarck</b>'), wrap([b for b in self.kind_buttons if _is_bismarck(b.kind)])]
+        parts += [PupilHTML('<b>Antal uppgifter</b>'), self.rounds, self.start_button]
         self.status.value = message
         self.children = parts + ([self.status] if message else [])
 
@@ -421,7 +421,7 @@ def _summarize(self: PuzzleTrainer):
     rows = []
     for k in dict.fromkeys(kind for kind, _ in self.results):
         mine = [o for kind, o in self.results if kind == k]
-        rows.append(f'<li><b>{html.escape(PUZZLE_KINDS[k].title)}</b> (regel {PUZZLE_KINDS[k].rule}): {_counts(mine)}</li>')
+        rows.append(f'<li><b>{html.escape(PUZZLE_KINDS[k].title)}</b> : {_counts(mine)}</li>')
     weak = list(dict.fromkeys(k for k, o in self.results if o != 'first_try'))
     self.summary.value = (f'<h3>Sammanfattning</h3><p>Du löste {first} av {len(outcomes)} uppgifter rätt direkt, utan '
                           f'ledtråd.</p><p>Alla uppgifter: {_counts(outcomes)}.</p><ul>{"".join(rows)}</ul>'

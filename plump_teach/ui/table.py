@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from urllib.parse import quote
 import ipywidgets as W
+from .lesson import PupilHTML, pupil_text
 from ..engine.methods import patch
 from ..engine.cards import PlumpTeachError, Card, Cards, FULL_DECK, SUIT_NAMES, SUITS, card_svg, cards_html, sort_hand
 from ..engine.names import and_list, esc, genitive, clean_name, check_names
@@ -49,7 +50,7 @@ __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'SAVE_FOLDER_ENV', 'SHORT_GAME', 'CUS
 
 # %% ../../nbs/61_spelbordet.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
-LEVEL_TEXT = {'nybörjare': "gör misstagen i P21 ibland: lätt att slå",
+LEVEL_TEXT = {'nybörjare': "gör ibland nybörjarens vanliga misstag: lätt att slå",
               'van': "bjuder och spelar som kursen lär ut (P20)",
               'expert': "räknar på korten den inte ser: svår att slå"}
 
@@ -178,12 +179,12 @@ def _build(self: PlayTable):
     self._path_arg = None
     self._recorder = current_recorder()   # eleven i klassrummet, när hen är känd (då sparas partierna i elevens mapp)
     self.style_html = W.HTML(table_style())
-    self.header, self.turn, self.players_html = W.HTML(), W.HTML(), W.HTML()
-    self.trick_html, self.message, self.action_note = W.HTML(), W.HTML(), W.HTML()
+    self.header, self.turn, self.players_html = PupilHTML(), PupilHTML(), PupilHTML()
+    self.trick_html, self.message, self.action_note = PupilHTML(), PupilHTML(), PupilHTML()
     self.hand_box = W.HBox(layout=W.Layout(flex_flow='row wrap', max_width='100%', min_height='90px'))
     self.action_box = W.VBox(layout=W.Layout(max_width='100%'))
-    self.tips_html, self.last_html, self.log_html = W.HTML(), W.HTML(), W.HTML()
-    self.sheet_html = W.HTML(layout=W.Layout(width='auto', max_width='100%'))
+    self.tips_html, self.last_html, self.log_html = PupilHTML(), PupilHTML(), PupilHTML()
+    self.sheet_html = PupilHTML(layout=W.Layout(width='auto', max_width='100%'))
     self.tips_button = W.Button(description='Tips', icon='lightbulb-o', tooltip='Vad skulle datorn göra, och varför?',
                                 layout=_tap())
     self.last_button = W.Button(description='Förra sticket', icon='history', tooltip='Visa det senast tagna sticket',
@@ -199,7 +200,7 @@ def _build(self: PlayTable):
     self.save_button.on_click(lambda _: self.save())
     self.new_button.on_click(lambda _: self._new_clicked())
     self.pace_slider.observe(lambda ch: setattr(self, 'pace', float(ch['new'])), 'value')
-    self.save_info = W.HTML()
+    self.save_info = PupilHTML()
     self.save_text = W.Textarea(layout=W.Layout(width='100%', height='90px', display='none'))
     self.after_box = W.VBox(layout=W.Layout(max_width='100%'))
     self.card_buttons: dict[Card, W.Button] = {}
@@ -613,13 +614,13 @@ def _hand_widgets(self: PlayTable, st, ticket) -> list:
     self.card_buttons = {}    # de gamla knapparna stängs när handen byts (swap_children)
     seat = self.viewer
     if st is None or seat is None: return []
-    if self.paused == 'handover': return [W.HTML('<p><i>Korten är dolda tills nästa elev sitter vid skärmen.</i></p>')]
+    if self.paused == 'handover': return [PupilHTML('<p><i>Korten är dolda tills nästa elev sitter vid skärmen.</i></p>')]
     v = st.view(seat)
     out = []
     if not v.hand and v.others:
         others = ''.join(f'<span style="display:inline-block;margin:2px 8px 2px 0"><small>{esc(st.names[s])}</small><br>'
                          f'{cards_html(cs, 44)}</span>' for s, cs in sorted(v.others.items()))
-        out.append(W.HTML(f'<p>Kortet i pannan (P15): du ser de andras kort, men inte ditt eget.</p>{others}'))
+        out.append(PupilHTML(f'<p>Kortet i pannan (P15): du ser de andras kort, men inte ditt eget.</p>{others}'))
     my_turn = st.to_act == seat and not self.paused
     for c in sort_hand(v.hand):
         b = W.Button(description=str(c), layout=W.Layout(width=f'{CARD_WIDTH}px', height=f'{CARD_HEIGHT}px'))
@@ -635,7 +636,7 @@ def _hand_widgets(self: PlayTable, st, ticket) -> list:
         elif my_turn and st.phase == 'discard':
             if c in self.selected: b.add_class('pt-vald')
             tip = f"Välj {c.name} att lägga bort" if c not in self.selected else f"Ångra: behåll {c.name}"
-        b.tooltip = tip
+        b.tooltip = pupil_text(tip)
         b.on_click(lambda _, c=c, t=ticket: self._card_clicked(c, t))
         self.card_buttons[c] = b
         out.append(b)
@@ -650,33 +651,33 @@ def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
         b = W.Button(description='Nästa giv', button_style='primary', icon='forward', layout=_tap())
         b.on_click(lambda _, t=ticket: self._next_deal(t))
         self.next_button = b
-        return [W.HTML(self.result_html), b], ''
+        return [PupilHTML(self.result_html), b], ''
     if st is None: return [], ''
     if self.paused == 'handover':
         who = g.players[st.to_act]
         b = W.Button(description=f'Jag är {who}: visa mina kort', button_style='primary', layout=_tap())
         b.on_click(lambda _, s=st.to_act, t=ticket: self._take_over(s, t))
         self.handover_button = b
-        return [W.HTML(f'<p><b>Lämna över till {esc(who)}.</b> Tryck på knappen när {esc(who)} sitter vid skärmen.</p>'), b], ''
+        return [PupilHTML(f'<p><b>Lämna över till {esc(who)}.</b> Tryck på knappen när {esc(who)} sitter vid skärmen.</p>'), b], ''
     if st.to_act != self.viewer: return [], ''
     if st.phase == 'bidding':
         notes = []
         for n in range(st.cards + 1):
             why = st.why_illegal(Bid(n))
-            b = W.Button(description=str(n), disabled=why is not None, tooltip=you_text(why) or f"Bjud {n}", layout=_tap('48px'))
+            b = W.Button(description=str(n), disabled=why is not None, tooltip=pupil_text(you_text(why)) or f"Bjud {n}", layout=_tap('48px'))
             b.add_class('pt-bud')
             b.on_click(lambda _, n=n, t=ticket: self._bid_clicked(n, t))
             self.bid_buttons[n] = b
             if why: notes.append(f"{n}: {you_text(why)}")
         note = ''.join(f'<p style="margin:2px 0"><small>{esc(t)}</small></p>' for t in notes)
-        return [W.HTML('<b>Ditt bud:</b> hur många stick tror du att du tar?'),
+        return [PupilHTML('<b>Ditt bud:</b> hur många stick tror du att du tar?'),
                 W.HBox(list(self.bid_buttons.values()), layout=W.Layout(flex_flow='row wrap'))], note
     if st.phase == 'discard':
         self.discard_button = W.Button(description='Lägg bort', button_style='primary', icon='check', layout=_tap(),
                                        disabled=len(self.selected) != DISCARDS)
         self.discard_button.on_click(lambda _, t=ticket: self._discard_clicked(t))
         chosen = f" Valda: {Cards(sort_hand(self.selected))}." if self.selected else ''
-        return [W.HTML(f'<p>Du är förhand och har tagit upp de fyra uppvända korten {cards_html(st.upcards, 30)} '
+        return [PupilHTML(f'<p>Du är förhand och har tagit upp de fyra uppvända korten {cards_html(st.upcards, 30)} '
                        f'Klicka på fyra kort att lägga bort (B2).{esc(chosen)}</p>'), self.discard_button], ''
     if st.phase == 'mode':
         legal = [a for a in st.legal_actions() if isinstance(a, ChooseMode)]
@@ -685,18 +686,18 @@ def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
             mine = [a for a in legal if a.mode == m]
             if not mine:
                 why = st.why_illegal(ChooseMode(m, '♠' if m == 'trumf' else None)) or "inte tillåtet nu"
-                b = W.Button(description=m, disabled=True, tooltip=you_text(why), layout=_tap())
+                b = W.Button(description=m, disabled=True, tooltip=pupil_text(you_text(why)), layout=_tap())
                 self.mode_buttons[m] = b
                 notes.append(f"{m}: {you_text(why)}")
             for a in mine:
                 label = mode_label(a.mode, a.trump)
                 tip = f"{SUIT_NAMES[a.trump]} är trumf" if a.mode == 'trumf' else MODE_TEXT[a.mode]
-                b = W.Button(description=label, tooltip=tip, layout=_tap())
+                b = W.Button(description=label, tooltip=pupil_text(tip), layout=_tap())
                 b.on_click(lambda _, a=a, t=ticket: self._mode_clicked(a, t))
                 self.mode_buttons[label] = b
         if notes and st.deal.closed_note: notes = [you_text(st.deal.closed_note)]  # en mening i stället för en per knapp
         note = ''.join(f'<p style="margin:2px 0"><small>{esc(t)}</small></p>' for t in notes)
-        return [W.HTML('<b>Välj spelsätt (B4):</b>'),
+        return [PupilHTML('<b>Välj spelsätt (B4):</b>'),
                 W.HBox(list(self.mode_buttons.values()), layout=W.Layout(flex_flow='row wrap'))], note
     return [], ''
 
@@ -909,16 +910,16 @@ def setup(self: PlayTable, game: str = 'plump'):
                         for i in range(6)]
     self.seat_rows = [W.HBox([t, h], layout=W.Layout(max_width='100%')) for t, h in zip(self.name_inputs, self.human_boxes)]
     self.level_choice = W.Dropdown(options=LEVELS, value='van', description='Datorns nivå', style=style, layout=wide())
-    self.level_info = W.HTML()
-    self.rules_choice = W.Dropdown(options=[('Kort parti: bara nedåt (P3)', SHORT_GAME),
+    self.level_info = PupilHTML()
+    self.rules_choice = W.Dropdown(options=[('Kort parti: bara nedåt', SHORT_GAME),
                                             *[(p.title, k) for k, p in RULE_PRESETS.items()], ('Egna husregler', CUSTOM)],
                                    value=SHORT_GAME, description='Regler', style=style, layout=wide())
-    self.rules_info = W.HTML()
-    self.rule_boxes = {k: W.Checkbox(description=t, indent=False, layout=row()) for k, t in HOUSE_RULE_TEXT.items()}
+    self.rules_info = PupilHTML()
+    self.rule_boxes = {k: W.Checkbox(description=pupil_text(t), indent=False, layout=row()) for k, t in HOUSE_RULE_TEXT.items()}
     self.rule_area = W.VBox(list(self.rule_boxes.values()))
     self.first_choice = W.Dropdown(description='Första given', style=style, layout=wide())
     self.short_box = W.Checkbox(value=True, indent=False, layout=row(),
-                                description='Kort parti: tre givar med trumf, sang och pass (B5)')
+                                description='Kort parti: tre givar med trumf, sang och pass')
     self.setup_pace = pace_slider('Datorns takt', wide())
     self.seed_input = W.Text(description='Parti nummer', placeholder='slumpas', style=style, layout=wide())
     self.start_button = W.Button(description='Börja spela', button_style='primary', icon='play', layout=_tap())
@@ -934,14 +935,14 @@ def setup(self: PlayTable, game: str = 'plump'):
                                    layout=W.Layout(width='calc(100% - 4px)', height='70px'))
     self.resume_button = W.Button(description='Fortsätt partiet', icon='folder-open', layout=_tap())
     self.resume_button.on_click(lambda _: self._resume_clicked())
-    self.offer_html = W.HTML()
+    self.offer_html = PupilHTML()
     self.offer_button = W.Button(description='Fortsätt där du slutade', button_style='primary', icon='play',
                                  layout=_tap())
     self.offer_button.on_click(lambda _: self._resume_offer())
     self.offer_box = W.VBox(layout=W.Layout(max_width='100%'))
     self._saved_for = None      # _setup_changed fyller listan med sparade partier av det valda spelet
     self.setup_box = W.VBox()
-    self.children = [self.style_html, W.HTML('<h3 style="margin:4px 0">Spelbordet</h3>'), self.setup_box, self.message]
+    self.children = [self.style_html, PupilHTML('<h3 style="margin:4px 0">Spelbordet</h3>'), self.setup_box, self.message]
     self._setup_changed()
     self._level_changed()
     self._say('')
@@ -960,8 +961,8 @@ def _setup_changed(self: PlayTable):
         if self.name_inputs[i].value in ('', self._auto_names[i]): self.name_inputs[i].value = names[i]
         self._auto_names[i] = names[i]
     parts = [self.offer_box, self.game_choice]
-    parts += [self.count_choice] if plump else [W.HTML('<small>Bismarck spelas av tre (B1).</small>')]
-    parts += [W.HTML('<b>Spelarna</b> <small>i sittordning medsols; kryssa i <i>elev</i> för varje plats som '
+    parts += [self.count_choice] if plump else [PupilHTML('<small>Bismarck spelas av tre (B1).</small>')]
+    parts += [PupilHTML('<b>Spelarna</b> <small>i sittordning medsols; kryssa i <i>elev</i> för varje plats som '
                      'en elev spelar</small>'), *self.seat_rows[:n], self.level_choice, self.level_info]
     if plump:
         key = self.rules_choice.value
@@ -986,7 +987,7 @@ def _setup_changed(self: PlayTable):
         parts.append(self.first_choice)
     else: parts.append(self.short_box)
     parts += [self.setup_pace, self.seed_input, self.start_button,
-              W.HTML('<h4 style="margin:12px 0 4px">Fortsätt ett sparat parti</h4>'), self.resume_files,
+              PupilHTML('<h4 style="margin:12px 0 4px">Fortsätt ett sparat parti</h4>'), self.resume_files,
               self.resume_paste, self.resume_button]
     self.setup_box.children = parts
 
@@ -1125,7 +1126,7 @@ def _after_game(self: PlayTable):
     again = W.Button(description='Spela igen', icon='refresh', button_style='primary', layout=_tap())
     again.on_click(lambda _: self.setup(self.kind))
     self.again_button = again
-    swap_children(self.after_box, [W.HTML(self._ranking_html() + self.result_html), *self._analysis_widgets(), again])
+    swap_children(self.after_box, [PupilHTML(self._ranking_html() + self.result_html), *self._analysis_widgets(), again])
 
 # %% ../../nbs/61_spelbordet.ipynb #c073cc01
 @patch
@@ -1153,15 +1154,15 @@ def _analysis_widgets(self: PlayTable) -> list:
                      layout=_tap())
         b.on_click(lambda _, k=k: self.show_analysis(k))
         self.analysis_buttons.append(b)
-    self.analysis_html = W.HTML()
+    self.analysis_html = PupilHTML()
     self.puzzle_button = W.Button(description='Dina egna pussel', icon='puzzle-piece', layout=_tap(),
                                   tooltip='Öva på lägena där ett annat kort hade varit bättre')
     self.puzzle_button.on_click(lambda _: self.show_own_puzzles())
     self.puzzle_box = W.VBox(layout=W.Layout(max_width='100%'))
     look, practise = _ANALYSIS_TEXT[self.kind]
-    return [W.HTML(f'<h4 style="margin:8px 0 2px">Titta på givarna igen</h4><p style="margin:2px 0">{look}</p>'),
+    return [PupilHTML(f'<h4 style="margin:8px 0 2px">Titta på givarna igen</h4><p style="margin:2px 0">{look}</p>'),
             W.HBox(self.analysis_buttons, layout=W.Layout(flex_flow='row wrap', max_width='100%')), self.analysis_html,
-            W.HTML(f'<h4 style="margin:8px 0 2px">Dina egna pussel</h4><p style="margin:2px 0">{practise}</p>'),
+            PupilHTML(f'<h4 style="margin:8px 0 2px">Dina egna pussel</h4><p style="margin:2px 0">{practise}</p>'),
             self.puzzle_button, self.puzzle_box]
 
 @patch
@@ -1184,7 +1185,7 @@ def show_own_puzzles(self: PlayTable):
     self.own = [(k, p) for k in range(len(g.deals)) for s in self.humans for p in own_puzzles(self._analysis(k, s))]
     self.own_index = 0
     if not self.own:
-        swap_children(self.puzzle_box, [W.HTML('<p>Inga pussel den här gången: i varje giv lade du ett kort som var '
+        swap_children(self.puzzle_box, [PupilHTML('<p>Inga pussel den här gången: i varje giv lade du ett kort som var '
                                                'lika bra som datorns bästa, eller nästan. Bra spelat!</p>')])
         return []
     self._draw_puzzle()
@@ -1214,7 +1215,7 @@ def _draw_puzzle(self: PlayTable):
     k, p = self.own[self.own_index]
     v = p.view
     self.own_tries = 0
-    head = W.HTML(self._puzzle_head(k, p))
+    head = PupilHTML(self._puzzle_head(k, p))
     self.puzzle_cards = {}
     for c in sort_hand(v.hand):
         b = W.Button(description=str(c), layout=W.Layout(width=f'{CARD_WIDTH}px', height=f'{CARD_HEIGHT}px'))
@@ -1222,10 +1223,10 @@ def _draw_puzzle(self: PlayTable):
         b.add_class(card_class(c))
         why = p.state.why_illegal(PlayCard(c))
         if why: b.add_class('pt-nej')
-        b.tooltip = f"{c.name}: {you_text(why)}" if why else c.name
+        b.tooltip = pupil_text(f"{c.name}: {you_text(why)}") if why else c.name
         b.on_click(lambda _, c=c: self._puzzle_clicked(c))
         self.puzzle_cards[c] = b
-    self.puzzle_feedback = W.HTML()
+    self.puzzle_feedback = PupilHTML()
     self.next_puzzle = W.Button(description='Nästa pussel', icon='forward', layout=_tap(),
                                 disabled=self.own_index + 1 >= len(self.own))
     if self.next_puzzle.disabled: self.next_puzzle.layout.display = 'none'    # inget nästa pussel: ingen knapp

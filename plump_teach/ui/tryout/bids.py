@@ -8,6 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/prova_bud.html.md"""
 from __future__ import annotations
 from ...engine.cards import BLUE, GREEN, GREEN_BG, HIGHLIGHT, PANEL, RED, RED_BG
 import ipywidgets as W
+from ..lesson import PupilHTML
 from IPython.display import HTML
 from ...engine.cards import cards_html
 from ...engine.names import esc
@@ -154,21 +155,21 @@ class BidTry(W.VBox):
         self.simultaneous = W.ToggleButton(description='Alla bjuder samtidigt', layout=_TAP)
         self.no_zero_twice = W.ToggleButton(description='Inte noll två gånger i rad', layout=_TAP)
         self.zero_last = [W.ToggleButton(description=p, layout=_TAP) for p in self.players]
-        self.zero_row = W.VBox([W.HTML('Vem bjöd noll i förra given? Tryck på namnet.'),
+        self.zero_row = W.VBox([PupilHTML('Vem bjöd noll i förra given? Tryck på namnet.'),
                                 W.HBox(self.zero_last, layout=_ROW)], layout=W.Layout(max_width='100%'))
         for t in (self.dealer_first, self.simultaneous, self.no_zero_twice, *self.zero_last):
             t.observe(lambda _: self.restart(), 'value')
-        self.table = W.HTML(layout=W.Layout(max_width='100%'))
-        self.prompt = W.HTML(layout=W.Layout(max_width='100%'))
+        self.table = PupilHTML(layout=W.Layout(max_width='100%'))
+        self.prompt = PupilHTML(layout=W.Layout(max_width='100%'))
         self.bid_box = W.HBox(layout=_ROW)
-        self.reasons = W.HTML(layout=W.Layout(max_width='100%'))
-        self.total = W.HTML(layout=W.Layout(max_width='100%'))
+        self.reasons = PupilHTML(layout=W.Layout(max_width='100%'))
+        self.total = PupilHTML(layout=W.Layout(max_width='100%'))
         self.again_button = W.Button(description='Börja om', layout=_TAP)
         self.again_button.on_click(lambda _: self.restart())
-        rule_box = W.VBox([W.HTML('<b>Husregler</b> (tryck för att slå på eller av):'),
+        rule_box = W.VBox([PupilHTML('<b>Husregler</b> (tryck för att slå på eller av):'),
                            W.HBox([self.dealer_first, self.simultaneous, self.no_zero_twice], layout=_ROW),
                            self.zero_row], layout=W.Layout(max_width='100%'))
-        parts = [W.HTML('<b>Antal kort på handen:</b>'), self.card_choice]
+        parts = [PupilHTML('<b>Antal kort på handen:</b>'), self.card_choice]
         if house_rules: parts.append(rule_box)
         parts += [self.table, self.prompt, self.bid_box, self.reasons, self.total, W.HBox([self.again_button])]
         super().__init__(parts, layout=W.Layout(max_width='100%'))

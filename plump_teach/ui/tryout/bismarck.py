@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...engine.cards import GOLD
 import random
 import ipywidgets as W
+from ..lesson import PupilHTML
 from IPython.display import HTML
 from ...engine.cards import Cards, cards_html, parse_cards, sort_hand, SUITS, SUIT_NAMES
 from ...engine.names import esc, genitive
@@ -213,7 +214,7 @@ class Counter(W.HBox):
         self.low, self.high, self.unit, self.on_change = low, high, unit, on_change
         self.minus = W.Button(description='−', layout=W.Layout(min_height='44px', width='48px'))
         self.plus = W.Button(description='+', layout=W.Layout(min_height='44px', width='48px'))
-        self.label = W.HTML(layout=W.Layout(min_width='80px'))
+        self.label = PupilHTML(layout=W.Layout(min_width='80px'))
         self.minus.on_click(lambda _: self.set(self.value - 1))
         self.plus.on_click(lambda _: self.set(self.value + 1))
         super().__init__([self.minus, self.label, self.plus], layout=W.Layout(align_items='center', max_width='100%'))
@@ -242,17 +243,17 @@ class ModeTry(W.VBox):
     def __init__(self, seed: int | None = None, hint: bool = False):
         self.seed = random.randrange(1, 10_000) if seed is None else seed
         self.hint = hint
-        self.hand_view = W.HTML(layout=W.Layout(max_width='100%'))
+        self.hand_view = PupilHTML(layout=W.Layout(max_width='100%'))
         self.card_box = W.HBox(layout=W.Layout(flex_flow='row wrap', max_width='100%'))
         self.mode = Choice(MODES, allow_none=True)
         self.suit = Choice([(f'{s} {SUIT_NAMES[s]}', s) for s in SUITS], allow_none=True)
         for w in (self.mode, self.suit): w.observe(lambda _: self.update(), 'value')
-        self.suit_row = W.VBox([W.HTML('<b>Vilken färg ska vara trumf?</b>'), self.suit], layout=W.Layout(max_width='100%'))
-        self.result = W.HTML(layout=W.Layout(max_width='100%'))
+        self.suit_row = W.VBox([PupilHTML('<b>Vilken färg ska vara trumf?</b>'), self.suit], layout=W.Layout(max_width='100%'))
+        self.result = PupilHTML(layout=W.Layout(max_width='100%'))
         self.new_button = W.Button(description='Ny hand', icon='refresh', layout=_TAP)
         self.new_button.on_click(lambda _: self.new_hand(self.seed + 1))
-        super().__init__([self.hand_view, W.HTML('<b>Tryck på de fyra kort du lägger bort:</b>'), self.card_box,
-                          W.HTML('<b>Välj spelsätt:</b>'), self.mode, self.suit_row, self.result, W.HBox([self.new_button])],
+        super().__init__([self.hand_view, PupilHTML('<b>Tryck på de fyra kort du lägger bort:</b>'), self.card_box,
+                          PupilHTML('<b>Välj spelsätt:</b>'), self.mode, self.suit_row, self.result, W.HBox([self.new_button])],
                          layout=W.Layout(max_width='100%'))
         self.new_hand(self.seed)
 
@@ -339,11 +340,11 @@ class BismarckScoreTry(W.VBox):
         self.mode.observe(lambda _: self.update(), 'value')
         self.first = Counter(forehand_tricks, 0, TRICKS, self.update)
         self.second = Counter(other_tricks, 0, TRICKS - forehand_tricks, self.update)
-        self.result = W.HTML(layout=W.Layout(max_width='100%'))
+        self.result = PupilHTML(layout=W.Layout(max_width='100%'))
         n = [esc(x) for x in self.names]
-        super().__init__([W.HTML('<b>Spelsätt:</b>'), self.mode,
-                          W.HTML(f'<b>{n[0]} (förhand) tog:</b>'), self.first,
-                          W.HTML(f'<b>{n[1]} tog:</b>'), self.second, self.result], layout=W.Layout(max_width='100%'))
+        super().__init__([PupilHTML('<b>Spelsätt:</b>'), self.mode,
+                          PupilHTML(f'<b>{n[0]} (förhand) tog:</b>'), self.first,
+                          PupilHTML(f'<b>{n[1]} tog:</b>'), self.second, self.result], layout=W.Layout(max_width='100%'))
         self.update()
 
     @property

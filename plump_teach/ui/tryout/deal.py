@@ -10,6 +10,7 @@ from ...engine.cards import BLUE, GOLD, HIGHLIGHT, PANEL
 import random
 from dataclasses import dataclass
 import ipywidgets as W
+from ..lesson import PupilHTML
 from ...engine.cards import (Card, FULL_DECK, DECK_IDS, SUITS, SUIT_NAMES, RANKS, RANK_SYMBOLS, RANK_NAMES,
                                cards_html, card_from_id, card_id, parse_card)
 from ...engine.names import esc, genitive
@@ -294,7 +295,7 @@ def _toggle(label: str) -> W.ToggleButton:
 # %% ../../../nbs/53_prova_giv.ipynb #b29953ec
 SCHEDULE_KINDS = (("Ner och upp igen", 'down_up'), ("Bara nedåt", 'down_only'), ("Uppåt från ett kort", 'upward_only'))
 
-def _label(text: str) -> W.HTML: return W.HTML(f'<b>{esc(text)}</b>', layout=W.Layout(margin='8px 0 0 0'))
+def _label(text: str) -> W.HTML: return PupilHTML(f'<b>{esc(text)}</b>', layout=W.Layout(margin='8px 0 0 0'))
 
 class ScheduleTry(W.VBox):
     "Välj antal spelare, husregler och första givare; motorns givschema visas giv för giv (P2, P3, P4)."
@@ -307,8 +308,8 @@ class ScheduleTry(W.VBox):
         self.thirteen = _toggle("Tretton kort i första given")
         self.first_dealer = Choice([(name, i) for i, name in enumerate(player_names(n))], first_dealer)
         self.draw_button = W.Button(description="Dra kort om vem som ger", icon='random', layout=_TAP)
-        self.draw_view = W.HTML(layout=W.Layout(max_width='100%'))
-        self.view = W.HTML(layout=W.Layout(max_width='100%'))
+        self.draw_view = PupilHTML(layout=W.Layout(max_width='100%'))
+        self.view = PupilHTML(layout=W.Layout(max_width='100%'))
         self.players.observe(lambda _: self._players_changed(), 'value')
         for w in (self.kind, self.first_dealer, self.one_card, self.thirteen): w.observe(lambda _: self.update(), 'value')
         self.draw_button.on_click(lambda _: self.draw())
@@ -357,7 +358,7 @@ class TrumpTry(W.VBox):
         self.rank = Choice([(RANK_SYMBOLS[r], r) for r in sorted(RANKS, reverse=True)], top.rank)
         self.random_button = W.Button(description="Slumpa ett kort", icon='random', layout=_TAP)
         self.house = {k: _toggle(label) for k, label in SANG_RULE_LABELS.items()}
-        self.view = W.HTML(layout=W.Layout(max_width='100%'))
+        self.view = PupilHTML(layout=W.Layout(max_width='100%'))
         for w in (self.situation, self.suit, self.rank, *self.house.values()): w.observe(lambda _: self.update(), 'value')
         self.random_button.on_click(lambda _: self.pick_random())
         super().__init__([_label("Vilken giv?"), self.situation,
@@ -390,7 +391,7 @@ class OneCardTry(W.VBox):
         self.mode = Choice([("Titta på ditt kort", False), ("Kortet i pannan", True)])
         self.show_button = W.Button(description="Lägg korten", icon='eye', button_style='primary', layout=_TAP)
         self.new_button = W.Button(description="Ny giv", icon='refresh', layout=_TAP)
-        self.view = W.HTML(layout=W.Layout(max_width='100%'))
+        self.view = PupilHTML(layout=W.Layout(max_width='100%'))
         self.mode.observe(lambda _: self.update(False), 'value')
         self.show_button.on_click(lambda _: self.update(True))
         self.new_button.on_click(lambda _: self.new_deal())

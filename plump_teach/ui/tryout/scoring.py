@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...engine.cards import PANEL
 import random
 import ipywidgets as W
+from ..lesson import PupilHTML
 from ...engine.cards import Cards, FULL_DECK, SUITS, SUIT_NAMES, parse_cards, sort_hand, cards_html, shuffled_deck, deal_round_robin
 from ...engine.names import esc
 from ...engine.plump import PlumpGame, ScoreSheet
@@ -122,10 +123,10 @@ class ScoringRulesTry(W.VBox):
         self.zero = Choice([('Noll ger 10', '10'), ('Noll ger 5', '5'), ('Noll ger 5 + antalet stick', '5+')], '10')
         self.ten = W.ToggleButton(description='Tian ger 110', layout=_TAP)
         self.per_trick = W.ToggleButton(description='En poäng per stick', layout=_TAP)
-        self.result = W.HTML(layout=W.Layout(max_width='100%'))
+        self.result = PupilHTML(layout=W.Layout(max_width='100%'))
         self.cards.observe(lambda _: self._new_cards(), 'value')
         for w in (self.bid, self.tricks, self.zero, self.ten, self.per_trick): w.observe(lambda _: self.update(), 'value')
-        label = lambda t: W.HTML(f'<b>{t}</b>')
+        label = lambda t: PupilHTML(f'<b>{t}</b>')
         super().__init__([label('Kort i given:'), self.cards, label('Budet:'), self.bid, label('Tagna stick:'), self.tricks,
                           label('Husregler:'), self.zero, W.HBox([self.ten, self.per_trick], layout=_WRAP), self.result],
                          layout=W.Layout(max_width='100%'))
@@ -167,7 +168,7 @@ class SheetTry(W.VBox):
     def __init__(self, players=('Anna', 'Bo', 'Cissi'), dealer: str = 'Anna', cards: int = 3):
         rules = PlumpRules(down_only=True)
         self._args = (list(players), dealer, rules, deal_schedule(len(players), rules).index(cards))
-        self.status, self.message, self.sheet = W.HTML(), W.HTML(), W.HTML(layout=W.Layout(max_width='100%'))
+        self.status, self.message, self.sheet = PupilHTML(), PupilHTML(), PupilHTML(layout=W.Layout(max_width='100%'))
         self.bid_buttons = W.HBox(layout=_WRAP)
         self.trick_choices = [Choice([0]) for _ in players]
         self.record_button = W.Button(description='För in sticken', button_style='primary', layout=_TAP)
@@ -176,7 +177,7 @@ class SheetTry(W.VBox):
         self.record_button.on_click(lambda _: self.record())
         self.undo_button.on_click(lambda _: self.undo())
         self.again_button.on_click(lambda _: self.restart())
-        self.tricks_box = W.VBox([W.VBox([W.HTML(f'<b>{esc(p)}</b> tog:'), c]) for p, c in zip(players, self.trick_choices)]
+        self.tricks_box = W.VBox([W.VBox([PupilHTML(f'<b>{esc(p)}</b> tog:'), c]) for p, c in zip(players, self.trick_choices)]
                                  + [self.record_button])
         super().__init__([self.status, self.bid_buttons, self.tricks_box, self.message, self.sheet,
                           W.HBox([self.undo_button, self.again_button], layout=_WRAP)], layout=W.Layout(max_width='100%'))
@@ -289,12 +290,12 @@ class HandValuationTry(W.VBox):
         self.size = Choice([3, 5, 7, 10], cards)
         self.new_button = W.Button(description='Ny hand', icon='refresh', layout=_TAP)
         self.show_button = W.Button(description='Visa högarna', button_style='primary', layout=_TAP)
-        self.view = W.HTML(layout=W.Layout(max_width='100%'))
-        self.piles = W.HTML(layout=W.Layout(max_width='100%'))
+        self.view = PupilHTML(layout=W.Layout(max_width='100%'))
+        self.piles = PupilHTML(layout=W.Layout(max_width='100%'))
         self.new_button.on_click(lambda _: self.deal())
         self.show_button.on_click(lambda _: self.show_piles())
         self.size.observe(lambda _: self.deal(), 'value')
-        super().__init__([W.HTML('<b>Kort på handen:</b>'), self.size, self.view,
+        super().__init__([PupilHTML('<b>Kort på handen:</b>'), self.size, self.view,
                           W.HBox([self.show_button, self.new_button], layout=_WRAP), self.piles],
                          layout=W.Layout(max_width='100%'))
         self.deal()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...engine.cards import GREEN, GREEN_BG, LINE, RED, RED_BG
 import random
 import ipywidgets as W
+from ..lesson import PupilHTML
 from IPython.display import HTML
 from ...engine.cards import (Card, FULL_DECK, SUITS, SUIT_NAMES, RANK_SYMBOLS, RANK_NAMES, CardError,
                                cards_html, parse_card, parse_cards, shuffled_deck, sort_hand)
@@ -177,11 +178,11 @@ class TrickTry(W.VBox):
         self.seat = Choice([(self._seat_text(i), i) for i in range(len(self.names))], 0)
         self.suit = Choice([(s, s) for s in SUITS], tooltips=SUIT_NAMES)
         self.rank = Choice([(RANK_SYMBOLS[r], r) for r in range(14, 1, -1)], tooltips=RANK_NAMES)
-        self.view = W.HTML(layout=W.Layout(max_width='100%'))
+        self.view = PupilHTML(layout=W.Layout(max_width='100%'))
         self.trump.observe(lambda _: self.update(), 'value')
         self.seat.observe(lambda _: self._pick_seat(), 'value')
         for p in (self.suit, self.rank): p.observe(lambda _: self._change_card(), 'value')
-        label = lambda text: W.HTML(f'<b>{text}</b>')
+        label = lambda text: PupilHTML(f'<b>{text}</b>')
         super().__init__([label('Trumf:'), self.trump, label('Vems kort vill du byta?'), self.seat,
                           label('Färg:'), self.suit, label('Valör:'), self.rank, self.view],
                          layout=W.Layout(max_width='100%'))
@@ -243,10 +244,10 @@ class FollowTry(W.VBox):
         self.card = Choice([('?', None)])
         self.new_button = W.Button(description='Ny hand', icon='refresh', layout=W.Layout(**_TAP))
         self.new_button.on_click(lambda _: self.set_hand(new_hand(self.rng)))
-        self.view, self.answer = W.HTML(layout=W.Layout(max_width='100%')), W.HTML(layout=W.Layout(max_width='100%'))
+        self.view, self.answer = PupilHTML(layout=W.Layout(max_width='100%')), PupilHTML(layout=W.Layout(max_width='100%'))
         for p in (self.led, self.trump, self.must_trump): p.observe(lambda _: self.update(), 'value')
         self.card.observe(lambda _: self.explain(), 'value')
-        label = lambda text: W.HTML(f'<b>{text}</b>')
+        label = lambda text: PupilHTML(f'<b>{text}</b>')
         super().__init__([label(f'{self.names[0]} spelar ut:'), self.led, label('Trumf:'), self.trump,
                           label('Husregel:'), self.must_trump, self.view,
                           label(f'Tryck på ett av {genitive(self.names[1])} kort: får det läggas, och varför?'), self.card,
