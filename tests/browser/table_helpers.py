@@ -125,7 +125,7 @@ def play_game(page, table, covered: list, check, card_tips: int = 1, time_replie
             if grey.count() and not out["tapped_grey"]:   # ett grått kort säger varför (P10)
                 name = grey.first.inner_text()
                 tap_through(grey.first, covered)
-                alert = table.locator('[role="alert"]').filter(has_text="(P10")
+                alert = table.locator('[role="alert"]').filter(has_text="följa färg")
                 alert.wait_for()
                 assert name in alert.inner_text(), alert.inner_text()
                 out["tapped_grey"] = True
