@@ -630,3 +630,19 @@ def test_the_bismarck_sheet_keeps_each_total_under_its_player_on_a_phone():
     assert width(foot) == width(head) == 6
     assert foot[1][2] == "" and [c for _, _, c in foot[-3:]] == [f"{p:+d}".replace("-", "−") if p else "0"
                                                                  for p in b.game.totals], foot
+
+
+@pytest.mark.parametrize("kind", ["plump", "bismarck"])
+def test_the_finished_deal_stays_on_the_table_until_next_deal(kind):
+    """Issue 29: "Given är klar." must not stand over the next deal's hand. The finished deal (its number, its last
+    trick, no cards left in the hand) stays until the pupil presses Nästa giv; then the next deal is dealt out."""
+    t = (PlayTable(3, rules=PlumpRules(down_only=True), seed=5, first_deal=7, pace=0) if kind == "plump"
+         else BismarckTable(3, seed=11, pace=0))
+    play_to_end(t, until=lambda t: t.paused == "result")
+    finished = t.game.deals[-1]
+    assert "Given är klar." in t.turn.value
+    assert "<b>Giv 1 av 3</b>" in t.header.value and not t.card_buttons
+    assert all(c.name in t.trick_html.value for c in finished.history[-1][1])       # sista sticket syns
+    t.next_button.click()
+    assert "<b>Giv 2 av 3</b>" in t.header.value and "Given är klar." not in t.turn.value
+    assert t.card_buttons or t.paused or t.state.to_act != t.viewer

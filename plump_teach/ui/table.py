@@ -168,9 +168,12 @@ def start(self: PlayTable, game, humans=(0,), level: str = 'van', pace: float = 
 
 @patch(as_prop=True)
 def state(self: PlayTable):
-    "Domarens läge i given som pågår, eller `None` när partiet är slut."
+    """Domarens läge i given som pågår, eller `None` när partiet är slut. Efter en giv står den färdiga given kvar
+    (korten, sticken och buden) tills eleven trycker på Nästa giv, fast partiet redan har delat ut nästa."""
     if self.game is None or self.game.deal is None: return None
-    return (PlumpState if self.kind == 'plump' else BismarckState).from_game(self.game)
+    kind = PlumpState if self.kind == 'plump' else BismarckState
+    if self.paused == 'result' and self.game.deals: return kind.from_deal(self.game.deals[-1])
+    return kind.from_game(self.game)
 
 # %% ../../nbs/61_spelbordet.ipynb #e65f17b2
 @patch
@@ -513,18 +516,18 @@ def _take_over(self: PlayTable, seat: int, ticket: tuple):
 @patch
 def _header_html(self: PlayTable, st) -> str:
     g = self.game
+    shown = g.deal_index - 1 if self.paused == 'result' else g.deal_index   # den färdiga given står kvar till Nästa giv
+    number, total = self._deal_number(shown), g.n_deals - g.first_deal
     if self.kind == 'plump':
-        number, total = self._deal_number(g.deal_index), len(g.schedule) - g.first_deal
         if st.trump: trump = f"Trumf: <b>{SUIT_NAMES[st.trump]}</b> {cards_html([st.trump_card], 34)}"
         elif st.trump_card is not None: trump = f"<b>Sang</b>, ingen trumf (uppvänt {cards_html([st.trump_card], 34)})"
         else: trump = "<b>Sang</b>, ingen trumf"
         what = f"{st.cards} kort · {trump}"
     else:
-        number, total = g.deal_index + 1, g.n_deals
         what = (f"Spelsätt: <b>{esc(mode_label(st.mode, st.trump))}</b> ({esc(MODE_TEXT[st.mode])})" if st.mode
                 else "Förhand väljer spelsätt")
         if st.phase in ('discard', 'mode') and self.viewer != st.forehand:
-            what += f" · Uppvända kort: {cards_html(g.deal.upcards, 30)}"
+            what += f" · Uppvända kort: {cards_html(st.upcards, 30)}"
     return (f'<div style="font-size:105%"><b>Giv {number} av {total}</b> · {what}<br>'
             f'<small>Givare: {esc(st.names[st.dealer])} · Förhand: {esc(st.names[st.forehand])} · '
             f'Parti nummer {g.seed}</small></div>')
