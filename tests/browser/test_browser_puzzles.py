@@ -26,7 +26,7 @@ def answer_wrong_then_right(page, widget, p, wrong_text, shot):
     wait_for_text(page, "Inte riktigt.", within=widget)
     wait_for_text(page, wrong_text, within=widget)
     wait_for_text(page, "Försök igen!", within=widget)          # the first wrong answer says why, not what is right
-    assert f"({p.rule})" in widget.inner_text()
+    assert f"({p.rule})" not in widget.inner_text()        # regeln i ord; koden hör till lärarens sidor
     screenshot(page, f"{shot}-fel")
     widget.get_by_role("button", name=right, exact=True).click()
     wait_for_text(page, "Rätt!", within=widget)

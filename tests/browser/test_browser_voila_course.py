@@ -211,7 +211,7 @@ def test_course_page_in_voila(page, classroom_course, name):
         widget.get_by_role("button", name=wrong, exact=True).click()
         wait_for_text(page, "Inte riktigt.", within=widget)
         wait_for_text(page, "Försök igen!", within=widget)
-        assert f"({p.rule})" in widget.inner_text()
+        assert f"({p.rule})" not in widget.inner_text()   # regeln i ord; koden hör till lärarens sidor
 
     problems, small = check_sizes(page, name)
     if name == "traning.ipynb":
