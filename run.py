@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Kursens två kommandon, som bara kräver Python 3.11 eller senare:
 
-    python3 run.py kurs    öppnar kursen i JupyterLab, på startsidan nbs/index.ipynb
+    python3 run.py kurs    öppnar kursen för eleven: elevernas startsida i JupyterLabs elevläge, utan ramar och kod
+    python3 run.py kurs --larare   hela JupyterLab på kursens startsida nbs/index.ipynb, för läraren
     python3 run.py test    kör alla tester, som CI gör
     python3 run.py snabb   den snabba slingan: motorn, reglerna, pusslen och widgetarna, utan webbläsare och
                            notebooks (under tre minuter)
@@ -68,6 +69,24 @@ def ensure_env(extra: str):
         run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", f".[{extra}]")
         stamp.write_text(want)
     link_labextension()
+    write_lab_overrides()
+
+
+# JupyterLabs inställningar för kursens egen miljö (.venv): ingen fråga på engelska om nyheter och ingen om nya
+# versioner, varken för eleven eller läraren. overrides.json ger standardvärdena för allt som den här JupyterLab kör.
+LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+QUIET_LAB = ["--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+# Elevens väg in: startsidan i elevläget (labextension/, ?elev=1), som webbplatsen utan installation.
+PUPIL_START = "/lab/tree/elev/start.ipynb?elev=1"
+
+
+def write_lab_overrides():
+    import json
+    dest = VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    text = json.dumps(LAB_OVERRIDES, indent=1)
+    if dest.exists() and dest.read_text(encoding="utf-8") == text: return
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(text, encoding="utf-8")
 
 
 def link_labextension():
@@ -136,11 +155,19 @@ def snabb(args):
         run(BIN / "python", "-m", "pytest", "-m", QUICK, "-n", WORKERS_QUICK, *XDIST, *args, env={**os.environ, "PLUMP_SNABB": "1"})
 
 
+def lab_args(args) -> list[str]:
+    "JupyterLabs argument för `kurs`: eleven får elevläget på elevernas startsida, läraren (--larare) hela JupyterLab."
+    extra = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    if "--larare" in args:
+        return ["index.ipynb", *QUIET_LAB, *extra, *[a for a in args if a != "--larare"]]
+    return [*QUIET_LAB, f"--LabApp.default_url={PUPIL_START}", *extra, *args]
+
+
 def kurs(args):
     ensure_env("kurs")
-    extra = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    say("Startar JupyterLab på kursens startsida (avsluta med Ctrl+C)")
-    run(BIN / "jupyter", "lab", "index.ipynb", *extra, *args, cwd=ROOT / "nbs")
+    if "--larare" in args: say("Startar hela JupyterLab på kursens startsida, för läraren (avsluta med Ctrl+C)")
+    else: say("Startar kursen för eleven, på elevernas startsida (avsluta med Ctrl+C). Läraren: kurs --larare")
+    run(BIN / "jupyter", "lab", *lab_args(args), cwd=ROOT / "nbs")
 
 
 if __name__ == "__main__":

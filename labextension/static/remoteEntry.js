@@ -192,6 +192,12 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
         seen.add(w);
         if (w.toolbar) w.toolbar.hide();
         await w.context.ready;
+        // rutor som bara gäller hela JupyterLab (hur man kör en lektion med menyerna) syns inte i elevläget;
+        // webbplatsen utan installation har redan tagit bort dem (tools/lite.py)
+        for (const c of w.content.widgets) {
+          const meta = c.model.getMetadata ? c.model.getMetadata('plump_teach') : null;
+          if (meta && meta.jupyterlab_only) c.hide();
+        }
         if (app.shell.currentWidget === w) remember(w.context.path);
         const hasCode = (p) => p.content.widgets.some((c) => c.model.type === 'code');
         if (!hasCode(w)) {
