@@ -11,11 +11,11 @@ import random
 from .cards import Card, CardError, PlumpTeachError, FULL_DECK, DECK_IDS, card_from_id, parse_card
 
 # %% auto #0
-__all__ = ['HOUSE_RULE_TEXT', 'RULE_PRESETS', 'MIN_PLAYERS', 'MAX_PLAYERS', 'PlumpError', 'shown_value', 'PlumpRules',
-           'RulePreset', 'rule_preset', 'player_count', 'start_cards', 'deal_schedule', 'left_of', 'forehand',
-           'dealer_of_deal', 'draw_for_dealer', 'check_dealer', 'check_rules', 'bidding_order', 'forbidden_bid',
-           'bid_options', 'legal_bids', 'bid_error', 'bid_balance', 'describe_bids', 'turns_no_card', 'trump_suit',
-           'deal_ids', 'first_leader', 'hit_points', 'score', 'visible_seats']
+__all__ = ['HOUSE_RULE_TEXT', 'FORMER_TITLES', 'RULE_PRESETS', 'MIN_PLAYERS', 'MAX_PLAYERS', 'PlumpError', 'shown_value',
+           'PlumpRules', 'RulePreset', 'rule_preset', 'player_count', 'start_cards', 'deal_schedule', 'left_of',
+           'forehand', 'dealer_of_deal', 'draw_for_dealer', 'check_dealer', 'check_rules', 'bidding_order',
+           'forbidden_bid', 'bid_options', 'legal_bids', 'bid_error', 'bid_balance', 'describe_bids', 'turns_no_card',
+           'trump_suit', 'deal_ids', 'first_leader', 'hit_points', 'score', 'visible_seats']
 
 # %% ../../nbs/04_plumpregler.ipynb #1fad1b77
 class PlumpError(PlumpTeachError):
@@ -143,12 +143,15 @@ class RulePreset:
     rules: PlumpRules     # husreglerna
     draw_for_dealer: bool = False  # första givaren dras (P4)
 
+# De tidigare namnen, efter källorna; ett sparat eller inskrivet namn hittas fortfarande.
+FORMER_TITLES = {'spelguidens regler': 'guiden', 'regeltextens regler': 'regeltexten'}
+
 RULE_PRESETS: dict[str, RulePreset] = {p.key: p for p in [
-    RulePreset('guiden', "Spelguidens regler", 'G',
+    RulePreset('guiden', "Ner och upp igen", 'G',
                "Tio kort ner till ett och upp till tio igen (19 givar, 15 med sex spelare). Trumf i varje giv, "
                "förhand bjuder först och givaren sist, och en träff ger 10 plus budet.",
                PlumpRules()),
-    RulePreset('regeltexten', "Regeltextens regler", 'R',
+    RulePreset('regeltexten', "Nedåt och en ettkortsgiv var", 'R',
                "Tio kort ner till ett, sedan en ettkortsgiv per spelare så att alla får ge en gång. "
                "Första given spelas utan trumf, och ett uppvänt ess ger sang.",
                PlumpRules(down_only=True, one_card_deal_each=True, first_deal_sang=True, turned_ace_sang=True)),
@@ -164,6 +167,7 @@ def rule_preset(key: str) -> RulePreset:
     names = ', '.join(f"{k} ({p.title})" for k, p in RULE_PRESETS.items())
     if isinstance(key, str):
         k = ' '.join(key.split()).casefold()
+        k = FORMER_TITLES.get(k, k)
         for p in RULE_PRESETS.values():
             if k in (p.key, p.title.casefold()): return p
     raise PlumpError(f"Det finns ingen sådan regeluppsättning. Välj en av: {names}.")
