@@ -54,6 +54,7 @@ body.plump-elev .jp-Notebook-footer,
 body.plump-elev .jp-cell-toolbar,
 body.plump-elev .jp-CodeCell.jp-mod-noOutputs { display: none !important; }
 body.plump-elev .jp-Notebook { padding: 8px 8px 72px 8px; }
+body.plump-elev .jp-LabShell { background: var(--jp-layout-color0, #fff); }   /* där menyraden stod: vitt, inte ett grått band */
 body.plump-elev .jp-Cell { padding: 2px 4px; }
 body.plump-elev .jp-Notebook .jp-Cell,
 body.plump-elev .jp-Notebook .jp-Cell .jp-Cell-inputWrapper,
