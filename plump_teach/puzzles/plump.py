@@ -403,7 +403,7 @@ def _make_end_position(rng):
         size = rng.randint(2, 4)                 # kort kvar per hand när sticket som pågår börjar
         cards = size + rng.randint(0, 3)         # kort per hand i given; de första sticken är redan spelade
         dealer = rng.randrange(n)
-        rules = PlumpRules(sang=rng.random() < 0.2)
+        rules = PlumpRules()                     # grundreglerna: trumf i varje giv
         deck = list(DECK_IDS); rng.shuffle(deck)
         dealt, turned = deal_ids(deck, n, cards, dealer, rules)
         trump = suit_index(trump_suit(None if turned is None else card_from_id(turned), rules))
@@ -542,16 +542,17 @@ _SCORE_RULES = [('grundreglerna', PlumpRules()), ('zero_scores_five', PlumpRules
                 ('ten_scores_110', PlumpRules(ten_scores_110=True)),
                 ('one_point_per_trick', PlumpRules(one_point_per_trick=True))]
 
-@puzzle_kind('score', 'Räkna poängen', 'P13')
+@puzzle_kind('score', 'Räkna poängen', 'P13', levels=(1, 2))   # nivå 1: grundreglerna, nivå 2: husreglerna
 def _make_score(rng, level):
-    name, rules = rng.choice(_SCORE_RULES)
+    name, rules = _SCORE_RULES[0] if level == 1 else rng.choice(_SCORE_RULES[1:])
     cards = 10 if name == 'ten_scores_110' else rng.randint(1, 10)
     if name.startswith('zero') and rng.random() < 0.6: bid = 0
     elif name == 'ten_scores_110' and rng.random() < 0.6: bid = 10
     else: bid = rng.randint(0, min(cards, 5))
     tricks = bid if rng.random() < 0.6 else rng.choice([t for t in range(cards + 1) if t != bid])
     pts = score(bid, tricks, cards, rules)
-    cands = {pts, 10 + bid, bid, 0, -abs(bid - tricks), 10 + tricks, 5, 5 + cards, 20, 110} - {None}
+    house = {5, 5 + cards, 110} if level == 2 else set()   # husreglernas tal bara när husregler gäller
+    cands = {pts, 10 + bid, bid, 0, -abs(bid - tricks), 10 + tricks, 20} | house
     cands = sorted(cands)
     rng.shuffle(cands)
     shown = sorted(set([pts] + [c for c in cands if c != pts][:4]))
@@ -587,9 +588,9 @@ def _make_score(rng, level):
 # %% ../../nbs/30_pusselmotor.ipynb #437ca4b8
 _TRUMP_CASES = ['plain', 'sang', 'first_deal', 'ace', 'empty']
 
-@puzzle_kind('trump', 'Vad är trumf?', 'P8')
+@puzzle_kind('trump', 'Vad är trumf?', 'P8', levels=(1, 2))   # nivå 1: grundreglerna, nivå 2: husreglerna
 def _make_trump(rng, level):
-    case = rng.choice(_TRUMP_CASES)
+    case = 'plain' if level == 1 else rng.choice(_TRUMP_CASES[1:])
     deck = list(FULL_DECK); rng.shuffle(deck)
     opening = False
     players, cards = 4, rng.randint(2, 10)
@@ -653,9 +654,9 @@ _SCHEDULE_RULES = [('grundreglerna', PlumpRules()), ('down_only', PlumpRules(dow
                    ('one_card_deal_each', PlumpRules(one_card_deal_each=True)),
                    ('thirteen_cards', PlumpRules(thirteen_cards=True)), ('upward_only', PlumpRules(upward_only=True))]
 
-@puzzle_kind('schedule', 'Givschemat', 'P3')
+@puzzle_kind('schedule', 'Givschemat', 'P3', levels=(1, 2))   # nivå 1: grundreglerna, nivå 2: husreglerna
 def _make_schedule(rng, level):
-    name, rules = rng.choice(_SCHEDULE_RULES)
+    name, rules = _SCHEDULE_RULES[0] if level == 1 else rng.choice(_SCHEDULE_RULES[1:])
     n = rng.choice([3, 4]) if name == 'thirteen_cards' else rng.randint(2, 6)
     sched = deal_schedule(n, rules)
     rule_text = "grundreglerna" if name == 'grundreglerna' else HOUSE_RULE_TEXT[name]
