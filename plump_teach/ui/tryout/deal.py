@@ -299,7 +299,8 @@ def _label(text: str) -> W.HTML: return PupilHTML(f'<b>{esc(text)}</b>', layout=
 
 class ScheduleTry(W.VBox):
     "Välj antal spelare, husregler och första givare; motorns givschema visas giv för giv (P2, P3, P4)."
-    def __init__(self, players: int = 4, first_dealer: int = 0, seed: int | None = None):
+    def __init__(self, players: int = 4, first_dealer: int = 0, seed: int | None = None,
+                 house_rules: bool = True):  # house_rules: visa husreglerna för schemat och att dra kort om givaren
         n = player_count(players)
         self.rng = random.Random(seed)
         self.players = Choice([(str(k), k) for k in range(MIN_PLAYERS, MAX_PLAYERS + 1)], n)
@@ -313,10 +314,11 @@ class ScheduleTry(W.VBox):
         self.players.observe(lambda _: self._players_changed(), 'value')
         for w in (self.kind, self.first_dealer, self.one_card, self.thirteen): w.observe(lambda _: self.update(), 'value')
         self.draw_button.on_click(lambda _: self.draw())
-        super().__init__([_label("Hur många spelar?"), self.players,
-                          _label("Hur går givschemat?"), self.kind,
-                          _label("Fler husregler"), W.HBox([self.one_card, self.thirteen], layout=W.Layout(flex_flow='row wrap')),
-                          _label("Vem ger i giv 1?"), self.first_dealer, W.HBox([self.draw_button]), self.draw_view,
+        house = [_label("Hur går givschemat?"), self.kind,
+                 _label("Fler husregler"), W.HBox([self.one_card, self.thirteen], layout=W.Layout(flex_flow='row wrap'))]
+        draw = [W.HBox([self.draw_button]), self.draw_view]
+        super().__init__([_label("Hur många spelar?"), self.players, *(house if house_rules else []),
+                          _label("Vem ger i giv 1?"), self.first_dealer, *(draw if house_rules else []),
                           self.view], layout=W.Layout(max_width='100%'))
         self.update()
 
@@ -386,7 +388,7 @@ class TrumpTry(W.VBox):
 # %% ../../../nbs/53_prova_giv.ipynb #a7cd844c
 class OneCardTry(W.VBox):
     "Ettkortsgiven för fyra (P15): Anna är förhand och ser sitt kort, eller med kortet i pannan allas utom sitt eget."
-    def __init__(self, seed: int = 1):
+    def __init__(self, seed: int = 1, house_rules: bool = True):  # house_rules: visa valet kortet i pannan
         self.seed, self.shown, self.me = seed, False, 0
         self.mode = Choice([("Titta på ditt kort", False), ("Kortet i pannan", True)])
         self.show_button = W.Button(description="Lägg korten", icon='eye', button_style='primary', layout=_TAP)
@@ -395,7 +397,7 @@ class OneCardTry(W.VBox):
         self.mode.observe(lambda _: self.update(False), 'value')
         self.show_button.on_click(lambda _: self.update(True))
         self.new_button.on_click(lambda _: self.new_deal())
-        super().__init__([self.mode, self.view, W.HBox([self.show_button, self.new_button],
+        super().__init__([*([self.mode] if house_rules else []), self.view, W.HBox([self.show_button, self.new_button],
                                                        layout=W.Layout(flex_flow='row wrap'))],
                          layout=W.Layout(max_width='100%'))
         self.update(False)

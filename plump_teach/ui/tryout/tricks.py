@@ -169,12 +169,13 @@ TRUMP_OPTIONS = [(f'{s} {SUIT_NAMES[s]}', s) for s in SUITS] + [('sang', 'sang')
 
 class TrickTry(W.VBox):
     "Bygg ett stick: välj trumf och de fyra korten; motorn säger vem som tar sticket och varför (P11)."
-    def __init__(self, trick: str = '♠10 ♠K ♦E ♠3', trump: str | None = '♥', names=SEATS):
+    def __init__(self, trick: str = '♠10 ♠K ♦E ♠3', trump: str | None = '♥', names=SEATS,
+                 sang: bool = True):  # sang: visa valet sang (ingen trumf); grundreglerna har alltid trumf
         self.names, self.cards = list(names), list(parse_cards(trick))
         if len(self.cards) != len(self.names):
             raise CardError(f"Sticket ska ha {len(self.names)} kort, ett för varje spelare.")
         self._busy = False
-        self.trump = Choice(TRUMP_OPTIONS, trump or 'sang')
+        self.trump = Choice(TRUMP_OPTIONS if sang else TRUMP_OPTIONS[:-1], trump or ('sang' if sang else SUITS[0]))
         self.seat = Choice([(self._seat_text(i), i) for i in range(len(self.names))], 0)
         self.suit = Choice([(s, s) for s in SUITS], tooltips=SUIT_NAMES)
         self.rank = Choice([(RANK_SYMBOLS[r], r) for r in range(14, 1, -1)], tooltips=RANK_NAMES)
@@ -236,10 +237,12 @@ def new_hand(rng: random.Random, size: int = 7):
 class FollowTry(W.VBox):
     "Vilka kort får Bo lägga? Välj utspel, trumf och trumftvång; motorn visar tillåtna kort och säger varför (P10)."
     def __init__(self, hand: str = '♠K ♠7 ♠2 ♥D ♥4 ♣10 ♣3', led: str = '♣', trump: str | None = '♥',
-                 must_trump: bool = False, seed: int = 2, names=('Anna', 'Bo')):
+                 must_trump: bool = False, seed: int = 2, names=('Anna', 'Bo'),
+                 house_rules: bool = True):  # house_rules: visa husregeln trumftvång och valet sang
         self.names, self.rng, self.hand = list(names), random.Random(seed), sort_hand(hand)
         self.led = Choice([(s, s) for s in SUITS], led)
-        self.trump = Choice(TRUMP_OPTIONS, trump or 'sang')
+        self.trump = Choice(TRUMP_OPTIONS if house_rules else TRUMP_OPTIONS[:-1],
+                            trump or ('sang' if house_rules else SUITS[0]))
         self.must_trump = Choice([('utan trumftvång', False), ('med trumftvång', True)], must_trump)
         self.card = Choice([('?', None)])
         self.new_button = W.Button(description='Ny hand', icon='refresh', layout=W.Layout(**_TAP))
@@ -248,8 +251,9 @@ class FollowTry(W.VBox):
         for p in (self.led, self.trump, self.must_trump): p.observe(lambda _: self.update(), 'value')
         self.card.observe(lambda _: self.explain(), 'value')
         label = lambda text: PupilHTML(f'<b>{text}</b>')
+        house = [label('Husregel:'), self.must_trump] if house_rules else []
         super().__init__([label(f'{self.names[0]} spelar ut:'), self.led, label('Trumf:'), self.trump,
-                          label('Husregel:'), self.must_trump, self.view,
+                          *house, self.view,
                           label(f'Tryck på ett av {genitive(self.names[1])} kort: får det läggas, och varför?'), self.card,
                           self.answer, self.new_button], layout=W.Layout(max_width='100%'))
         self.set_hand(self.hand)
