@@ -15,17 +15,24 @@ from .lesson import PupilHTML
 from ..engine.methods import patch
 from ..engine.cards import PlumpTeachError, cards_html
 from ..engine.plump_rules import PlumpRules, PlumpError
-from ..engine.plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS, draw_for_dealer, player_count
+from ..engine.plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS, draw_for_dealer, player_count, deal_schedule
 from ..engine.scoresheet import ScoreKeeper, FileChanged, load_protocol, as_path
 from ..engine.names import clean_name, esc, genitive
 from ..engine.cards import RED, GREEN
 
 # %% auto #0
-__all__ = ['P17_DECISIONS', 'CUSTOM_RULES', 'free_path', 'files_url', 'ProtocolWidget']
+__all__ = ['P17_DECISIONS', 'CUSTOM_RULES', 'short_game_start', 'free_path', 'files_url', 'ProtocolWidget']
 
 # %% ../../nbs/58_protokollforare.ipynb #d618b284
 P17_DECISIONS = ['sang', 'down_only', 'zero_scores_five', 'highest_bidder_leads', 'blind_one_card']
 CUSTOM_RULES = 'egna'   # värdet i regelmenyn för "Egna husregler"
+
+def short_game_start(players: int, cards: int) -> int:
+    "Givens plats i schemat bara nedåt där ett kort klassparti med `cards` kort börjar (5 ger 5, 4, 3, 2, 1)."
+    schedule = deal_schedule(players, PlumpRules(down_only=True))
+    if cards not in schedule:
+        raise PlumpError(f"Med {players} spelare kan ett kort parti börja på högst {schedule[0]} kort, inte {cards}.")
+    return schedule.index(cards)
 
 def free_path(path: Path) -> Path:
     "En sökväg bredvid `path` som inte finns än (protokoll-2.json, protokoll-3.json …)."
@@ -55,9 +62,11 @@ def files_url(target: Path) -> str:
 # %% ../../nbs/58_protokollforare.ipynb #31c57d54
 class ProtocolWidget(W.VBox):
     "Protokollföraren: ett protokoll för Plump vid ett riktigt bord, sparat efter varje inskrivning."
-    def __init__(self, path='plump-protokoll.json'):
+    def __init__(self, path='plump-protokoll.json',
+                 short_game: int | None = None):  # ett kort klassparti: bara nedåt från så här många kort, grundreglerna
         super().__init__(layout=W.Layout(max_width='1000px'))
         self.path = _widget_path(path)
+        self.short_game = short_game
         self.keeper: ScoreKeeper | None = None
         self.message = PupilHTML()
         self.banner = PupilHTML()          # röd och kvar så länge protokollet inte är sparat
@@ -65,6 +74,17 @@ class ProtocolWidget(W.VBox):
         self.unsaved = False
         self.refused: list[str] = []    # klick som vägrades för att läget var förbi (för läraren och testerna)
         self.start()
+
+    def _deal_number(self, st: dict) -> str:
+        "'giv 6 av 19'; i ett kort klassparti räknat från partiets första giv: 'giv 1 av 5'."
+        skip = st['deals'] - self.short_game if self.short_game else 0
+        return f"giv {st['deal'] - skip} av {st['deals'] - skip}"
+
+    def status_text(self) -> str:
+        "Protokollets läge som en mening, med givarna räknade som spelarna räknar dem."
+        text, st = self.keeper.status_text(), self.keeper.status()
+        if st['phase'] == 'over' or not self.short_game: return text
+        return text.replace(f"Giv {st['deal']} av {st['deals']}", self._deal_number(st).capitalize(), 1)
 
     def _say(self, text: str, ok: bool = True):
         colour = GREEN if ok else RED
@@ -85,7 +105,7 @@ class ProtocolWidget(W.VBox):
                       f"{self.path}.", ok=False)
             return self
         st = saved.status()
-        where = "partiet är slut" if st['phase'] == 'over' else f"giv {st['deal']} av {st['deals']}"
+        where = "partiet är slut" if st['phase'] == 'over' else self._deal_number(st)
         self.resume_button = W.Button(description='Fortsätt protokollet', button_style='primary', icon='play')
         self.new_button = W.Button(description='Börja ett nytt', icon='file-o')
         self.resume_button.on_click(lambda _: self.resume(saved))
@@ -142,6 +162,12 @@ def setup(self: ProtocolWidget):
     self.path_input = W.Text(value=str(self.path), description='Sparas i', layout=W.Layout(width='600px'))
     self.start_button = W.Button(description='Starta protokollet', button_style='primary', icon='play')
     self.start_button.on_click(lambda _: self._start_clicked())
+    if self.short_game:    # klasspartiet: inga husregler att välja, och givaren bestäms av gruppen
+        cards = ', '.join(map(str, range(self.short_game, 0, -1)))
+        self.children = [PupilHTML(f'<h3>Nytt protokoll</h3><p>Ett kort parti med {cards} kort. '
+                                   'Skriv namnen i sittordning medsols.</p>'), *self.name_inputs,
+                         self.dealer_choice, self.path_input, self.start_button, self.message]
+        return self
     self.children = [
         PupilHTML('<h3>Nytt protokoll</h3><p>Skriv namnen i sittordning medsols.</p>'), *self.name_inputs,
         W.HBox([self.dealer_choice, self.draw_button]), self.draw_result,
@@ -206,11 +232,16 @@ def _start_clicked(self: ProtocolWidget):
     names = self._names()
     try:
         player_count(names)
-        rules = PlumpRules(**{k: b.value for k, b in self.rule_boxes.items()})
-        preset = RULE_PRESETS.get(self.preset_choice.value)
-        if preset is not None and preset.draw_for_dealer and self._drawn_for != tuple(names):
-            raise PlumpError(f"Med {preset.title.lower()} dras första givaren (P4): tryck på Dra kort om given.")
-        keeper = ScoreKeeper(names, dealer=self.dealer_choice.value or names[0], rules=rules)
+        if self.short_game:
+            rules = PlumpRules(down_only=True)
+            keeper = ScoreKeeper(names, dealer=self.dealer_choice.value or names[0], rules=rules,
+                                 first_deal=short_game_start(len(names), self.short_game))
+        else:
+            rules = PlumpRules(**{k: b.value for k, b in self.rule_boxes.items()})
+            preset = RULE_PRESETS.get(self.preset_choice.value)
+            if preset is not None and preset.draw_for_dealer and self._drawn_for != tuple(names):
+                raise PlumpError(f"Med {preset.title.lower()} dras första givaren (P4): tryck på Dra kort om given.")
+            keeper = ScoreKeeper(names, dealer=self.dealer_choice.value or names[0], rules=rules)
         path = _widget_path(self.path_input.value)
     except PlumpTeachError as e: return self._say(str(e), ok=False)
     if path.exists():
@@ -362,7 +393,7 @@ def _refresh(self: ProtocolWidget):
         self.entry.children = [PupilHTML(f"Tagna stick i giv {st['deal']} ({st['cards']} kort):"), *rows, self.close_button]
     else:
         self.entry.children = [PupilHTML('<p>Alla givar är spelade. Spara protokollet för utskrift eller som CSV.</p>')]
-    self.status.value = f'<p><b>{esc(k.status_text())}</b></p>'
+    self.status.value = f'<p><b>{esc(self.status_text())}</b></p>'
     self.sheet.value = k.sheet_html()
     first = k.first_deal + 1
     self.edit_choice.options = [(f"Giv {first + i} ({d.cards} kort)", first + i) for i, d in enumerate(k.game.deals)]
