@@ -111,22 +111,44 @@ def test_no_code_shows(name):
             f"{name}: kodcell {i + 1} testar utan #| hide"
 
 
+def catalogue(name):
+    from plump_teach.course.catalogue import lesson_of
+    return lesson_of(name)
+
+
 @pytest.mark.parametrize("name", LESSONS)
 def test_lesson_has_its_parts(name):
     nb = read(name)
     text = markdown(nb)
+    lesson = catalogue(name)
     # startinstruktionen är en egen cell överst, bara för JupyterLab (utan kod i Voilà och på webbplatsen tas den bort)
     start = nb.cells[1]
     assert re.search(r"Run All Cells", start.source) and "Kör alla celler" in start.source and "Skift+Enter" in start.source, \
         f"{name}: startinstruktion saknas i andra cellen"
     assert start.metadata.get("plump_teach", {}).get("jupyterlab_only") is True, f"{name}: startinstruktionen är inte märkt"
-    for heading in ("## Det här lär du dig", "## Prova själv", "## Sammanfattning", "## Att prata om"):
+    # varje lektion slutar likadant: Ord att kunna, Kolla att du kan, målet, och frågorna för klassen
+    order = ["## Det här lär du dig", "## Prova själv", "## Ord att kunna", "## Kolla att du kan", "## Målet", "## Att prata om"]
+    for heading in order:
         assert heading in text, f"{name}: {heading!r} saknas"
-    assert text.index("## Det här lär du dig") < text.index("## Sammanfattning") < text.index("## Att prata om")
+    assert [text.index(h) for h in order] == sorted(text.index(h) for h in order), f"{name}: delarna i fel ordning"
+    assert "## Sammanfattning" not in text
     questions = re.findall(r"^\d+\. ", text.split("## Att prata om")[1], re.M)
     assert 2 <= len(questions) <= 4, f"{name}: {len(questions)} frågor"
+    check = text.split("## Kolla att du kan")[1].split("## Målet")[0]
+    assert len(re.findall(r"^\*\*\d\.\*\* ", check, re.M)) == 3, f"{name}: Kolla att du kan ska ha tre frågor"
+    assert check.count("<details><summary>Visa svaret</summary>") == 3 and check.count("</details>") == 3
+    words = text.split("## Ord att kunna")[1].split("## Kolla att du kan")[0]
+    assert len(re.findall(r"\]\(ordlista\.ipynb#", words)) >= 3, f"{name}: Ord att kunna länkar inte orden"
     puzzles = sum(c.source.count("show_puzzle(") for c in code_cells(nb))
-    assert 2 <= puzzles <= 3, f"{name}: {puzzles} pussel"
+    goals = [c.source for c in code_cells(nb) if "show_goal(" in c.source]
+    if lesson.kinds:
+        # målet: fem rätt i rad på lektionens pusselsorter, i en cell som visar målet för just den här lektionen
+        assert 1 <= puzzles <= 3, f"{name}: {puzzles} pussel"
+        assert len(goals) == 1 and f"show_goal('{name}')" in goals[0], f"{name}: målet saknas"
+        kinds = set(re.findall(r"show_puzzle\('(\w+)'", "\n".join(c.source for c in code_cells(nb))))
+        assert kinds & set(lesson.kinds), f"{name}: lektionens pussel hör inte till målets sorter"
+    else:
+        assert not goals and puzzles == 0, f"{name}: en lektion utan pusselsorter har inget pusselmål"
     assert any("Widget" in c.source or "Stepper" in c.source or "Try" in c.source or "Table" in c.source
                for c in code_cells(nb))
     # navigering överst och nederst: startsidan, ordlistan och nästa lektion om den finns
@@ -135,6 +157,50 @@ def test_lesson_has_its_parts(name):
     number = int(name[:2])
     nxt = [n for n in LESSONS if n.startswith(f"{number + 1:02d}_")]
     if nxt: assert f"({nxt[0]})" in nb.cells[0].source
+
+
+# Lagom för en tolvåring: högst ungefär 700 ord löptext per lektion, och korta meningar (LIX).
+WORD_LIMIT, LIX_LIMIT = 750, 35
+
+
+def prose(nb) -> str:
+    "Texten eleven läser: markdown utan navigering, JupyterLab-instruktionen, kommentarer, HTML och länkadresser."
+    parts = []
+    for c in nb.cells:
+        if c.cell_type != "markdown" or c.metadata.get("plump_teach", {}).get("jupyterlab_only"): continue
+        s = c.source
+        if s.startswith("[◀"): s = s.split("\n", 1)[1] if "\n" in s else ""
+        s = re.sub(r"<!--.*?-->", " ", s, flags=re.S)
+        s = re.sub(r"<[^>]+>", " ", s)
+        s = re.sub(r"\]\([^)]*\)", "]", s)
+        parts.append(s)
+    return "\n".join(parts)
+
+
+def words_and_lix(text: str) -> tuple[int, float]:
+    "Antal ord och LIX: ord per mening plus andelen långa ord (fler än sex bokstäver) i procent."
+    words = re.findall(r"[A-Za-zÅÄÖåäöéü]+(?:-[A-Za-zÅÄÖåäöéü]+)*|\d+", text)
+    # en mening slutar med punkt, frågetecken, utropstecken eller kolon, eller är en rubrik eller en punkt i en lista
+    sentences = len(re.findall(r"[.!?:](?=\s|$)|^#+ |^\s*(?:-|\d+\.) ", text, re.M)) or 1
+    long = sum(len(w) > 6 for w in words)
+    return len(words), round(len(words) / sentences + 100 * long / max(1, len(words)), 1)
+
+
+def test_lessons_are_short_enough_for_a_twelve_year_old(capsys):
+    rows = [(name, *words_and_lix(prose(read(name)))) for name in LESSONS]
+    with capsys.disabled():
+        print("\nLektion                                   ord   LIX")
+        for name, w, lix in rows: print(f"{name:40} {w:5} {lix:5}")
+    too_long = [(n, w) for n, w, _ in rows if w > WORD_LIMIT]
+    too_hard = [(n, x) for n, _, x in rows if x > LIX_LIMIT]
+    assert not too_long, f"fler än {WORD_LIMIT} ord: {too_long}"
+    assert not too_hard, f"LIX över {LIX_LIMIT}: {too_hard}"
+
+
+def test_words_and_lix_count_what_they_say():
+    w, lix = words_and_lix("Anna har två ess. Hon bjuder 2.\n- Kortlekar")
+    # 8 ord (talet 2 räknas), 3 meningar (två punkter och en listpunkt), ett långt ord (Kortlekar)
+    assert (w, lix) == (8, round(8 / 3 + 100 / 8, 1))
 
 
 def anchors() -> set[str]:
@@ -160,7 +226,13 @@ def test_glossary_is_alphabetical_with_rule_ids():
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_glossary_links_point_to_anchors(name):
     known = anchors()
-    links = re.findall(r"\]\(ordlista\.ipynb#([^)]+)\)", markdown(read(name)))
+    text = markdown(read(name))
+    if "## Ord att kunna" in text:   # orden att kunna länkas där en gång till, som en lista
+        before, rest = text.split("## Ord att kunna")
+        listed = re.findall(r"\]\(ordlista\.ipynb#([^)]+)\)", rest.split("## Kolla att du kan")[0])
+        for a in listed: assert a in known, f"{name}: Ord att kunna: #{a} finns inte i ordlistan"
+        text = before + rest.split("## Kolla att du kan", 1)[1]
+    links = re.findall(r"\]\(ordlista\.ipynb#([^)]+)\)", text)
     if name in LESSONS: assert len(links) >= 5, f"{name}: för få länkar till ordlistan"
     for a in links: assert a in known, f"{name}: länken #{a} finns inte i ordlistan"
     # varje ord länkas bara vid första användningen
@@ -192,13 +264,23 @@ def test_lesson_1_shows_the_engines_deal():
     assert "Cissi tog inget stick" in text and "Bo bjöd 1 men tog 2 stick" in text
 
 
-def test_lesson_1_puzzles_use_only_the_basic_rules():
-    "Lektion 1 har inte lärt ut några husregler: dess pussel gäller grundreglerna (inget 'Husregel: …')."
+def test_core_lessons_use_only_the_basic_rules():
+    """Grundkursen lär ut en sorts Plump: ingen lektion utom extralektionen (Husregler) nämner en husregel, och
+    deras pussel gäller grundreglerna (inget 'Husregel: …' i pusslet)."""
+    from plump_teach.course.catalogue import PUPIL_LESSONS
     from plump_teach.puzzles.plump import make_puzzle
-    calls = re.findall(r"show_puzzle\('(\w+)', (\d+)\)", "\n".join(c.source for c in code_cells(read("01_vad_ar_plump.ipynb"))))
-    assert {k for k, _ in calls} == {"trick_winner", "score"}
-    for kind, number in calls:
-        assert "husregel" not in make_puzzle(kind, int(number)).situation.lower(), (kind, number)
+    for l in PUPIL_LESSONS:
+        nb = read(l.file)
+        calls = re.findall(r"show_puzzle\('(\w+)', (\d+)(?:, level=(\d))?\)", "\n".join(c.source for c in code_cells(nb)))
+        if l.optional:
+            assert "husregel" in markdown(nb).lower()
+            continue
+        assert "husregel" not in prose(nb).lower(), l.file
+        for kind, number, level in calls:
+            p = make_puzzle(kind, int(number), level=int(level) if level else None)
+            assert "husregel" not in (p.situation + p.question).lower(), (l.file, kind, number)
+    calls = re.findall(r"show_puzzle\('(\w+)'", "\n".join(c.source for c in code_cells(read("01_vad_ar_plump.ipynb"))))
+    assert set(calls) == {"trick_winner", "score"}
 
 
 def test_nbdev_clean_keeps_the_hidden_cells():

@@ -9,33 +9,52 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # %% auto #0
-__all__ = ['PUPIL_LESSONS', 'PupilLesson', 'review_lesson']
+__all__ = ['PUPIL_LESSONS', 'PupilLesson', 'review_lesson', 'lesson_of']
 
 # %% ../../nbs/40_elevkursen.ipynb #43aaeb25
 @dataclass(frozen=True)
 class PupilLesson:
-    "En elevlektion: filen i nbs/elev, numret, titeln och reglerna den lär ut."
+    "En elevlektion: filen i nbs/elev, numret, titeln, reglerna den lär ut och pusslen som visar att den sitter."
     file: str
     number: int
     title: str
     rules: tuple[str, ...]
+    kinds: tuple[str, ...] = ()      # pusselsorterna i lektionens mål: fem rätt i rad
+    level: int = 1                   # nivån på de pusslen
+    optional: bool = False           # en extralektion (husreglerna), inte en del av grundkursen
 
     @property
     def name(self) -> str: return f"Lektion {self.number}: {self.title}"
 
 PUPIL_LESSONS = (
-    PupilLesson('01_vad_ar_plump.ipynb', 1, 'Vad är Plump?', ('P18',)),
-    PupilLesson('02_korten_och_sticken.ipynb', 2, 'Korten och sticken', ('P1', 'P9', 'P10', 'P11', 'P12')),
-    PupilLesson('03_given_och_trumfen.ipynb', 3, 'Given och trumfen', ('P2', 'P3', 'P4', 'P8', 'P15', 'P17')),
-    PupilLesson('04_buden.ipynb', 4, 'Buden', ('P5', 'P6', 'P7', 'P16')),
-    PupilLesson('05_poangen_och_protokollet.ipynb', 5, 'Poängen och protokollet', ('P13', 'P14', 'P18', 'P19')),
-    PupilLesson('06_bjuda_och_spela_klokt.ipynb', 6, 'Bjuda och spela klokt', ('P20', 'P21')),
-    PupilLesson('07_bismarck_spelsatten.ipynb', 7, 'Bismarck, tre spelare och fyra spelsätt', ('B1', 'B2', 'B3', 'B4', 'B5')),
-    PupilLesson('08_bismarck_sticken_och_poangen.ipynb', 8, 'Bismarck, sticken och poängen', ('B6', 'B7', 'B8', 'B9')),
-    PupilLesson('09_spelbordet.ipynb', 9, 'Spelbordet', ()),   # att spela mot datorn: alla regler, ingen ny
+    PupilLesson('01_vad_ar_plump.ipynb', 1, 'Vad är Plump?', ('P18',), ('trick_winner', 'score')),
+    PupilLesson('02_korten_och_sticken.ipynb', 2, 'Korten och sticken', ('P1', 'P9', 'P10', 'P11', 'P12'),
+                ('trick_winner', 'right_card')),
+    PupilLesson('03_given_och_trumfen.ipynb', 3, 'Given och trumfen', ('P2', 'P3', 'P4', 'P8', 'P15'),
+                ('schedule', 'trump')),
+    PupilLesson('04_buden.ipynb', 4, 'Buden', ('P5', 'P6', 'P7'), ('forbidden_bid', 'dealer_bid', 'bid_balance')),
+    PupilLesson('05_poangen_och_protokollet.ipynb', 5, 'Poängen och protokollet', ('P13', 'P14', 'P18', 'P19'),
+                ('score', 'sheet_error')),
+    PupilLesson('06_spela_med_riktiga_kort.ipynb', 6, 'Spela med riktiga kort', ()),   # ett kort parti i klassen
+    PupilLesson('07_spelbordet.ipynb', 7, 'Spelbordet', ()),   # att spela mot datorn: alla regler, ingen ny
+    PupilLesson('08_bjuda_klokt.ipynb', 8, 'Bjuda klokt', ('P20',), ('dealer_bid',), level=2),
+    PupilLesson('09_spela_klokt.ipynb', 9, 'Spela klokt', ('P20', 'P21'), ('right_card',), level=2),
+    PupilLesson('10_bismarck_spelsatten.ipynb', 10, 'Bismarck, tre spelare och fyra spelsätt',
+                ('B1', 'B2', 'B3', 'B4', 'B5'), ('bismarck_modes', 'bismarck_discard')),
+    PupilLesson('11_bismarck_sticken_och_poangen.ipynb', 11, 'Bismarck, sticken och poängen', ('B6', 'B7', 'B8', 'B9'),
+                ('bismarck_trick', 'bismarck_card', 'bismarck_score')),
+    PupilLesson('12_husregler.ipynb', 12, 'Husregler', ('P3', 'P4', 'P5', 'P6', 'P8', 'P9', 'P10', 'P13', 'P15',
+                                                         'P16', 'P17', 'B2', 'B5'), ('score', 'schedule', 'trump'),
+                level=2, optional=True),
 )
 
 def review_lesson(rule: str) -> PupilLesson | None:
-    "Lektionen som lär ut regeln `rule` (den sista, om flera gör det: den med regeln i fokus)."
+    "Lektionen att läsa igen för regeln `rule`: den sista i grundkursen som lär ut den (extralektionen bara om ingen annan gör det)."
     found = [l for l in PUPIL_LESSONS if rule in l.rules and l.number > 1]
-    return found[-1] if found else None
+    core = [l for l in found if not l.optional]
+    return (core or found)[-1] if found else None
+
+def lesson_of(file: str) -> PupilLesson | None:
+    "Lektionen i filen `file` (bara filnamnet, till exempel '04_buden.ipynb'), eller None."
+    return next((l for l in PUPIL_LESSONS if l.file == file), None)
+
