@@ -976,7 +976,7 @@ def test_the_card_tip_after_the_bid_is_made_counts_in_words():
 
 
 def test_small_trumps_among_the_possible_tricks_are_called_trumps():
-    "P20/P11: lesson 6 counts queens, knaves and kings as possible; a small trump counted there is named as a trump."
+    "P20/P11: lesson 8 counts queens, knaves and kings as possible; a small trump counted there is named as a trump."
     from plump_teach.bots.heuristics import value_hand
     v = value_hand("♠D ♦6 ♦3 ♣2 ♥4", "♦", 4)
     assert set(v.possible) == set(parse_cards("♠D ♦6 ♦3"))

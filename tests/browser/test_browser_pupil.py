@@ -1,6 +1,6 @@
 """Elevlektionerna i en riktig webbläsare: JupyterLab 4, Run All, ingen kod syns och inget är bredare än notebooken.
 
-Pupil lessons in a real browser (JupyterLab 4). For every lesson 01-08 (plump_teach.ui.lesson.PUPIL_LESSONS) and
+Pupil lessons in a real browser (JupyterLab 4). For every lesson (plump_teach.course.catalogue.PUPIL_LESSONS) and
 the trainer page: Run All Cells gives no error, no code cell shows its source, every output and widget is
 drawn, the puzzles are there, and at 1280x900, 768x1024 and 390x844 no output or widget is wider than the
 notebook area (nor scrolls sideways inside it) and every button in the outputs is at least 44 px tall.
@@ -177,7 +177,7 @@ def test_pupil_lesson_in_jupyterlab(lab_page, lab, name):
     assert puzzles.count() == len(calls), (calls, puzzles.count())
 
     parts = [("start", panel.locator(".jp-Cell").first)]
-    for label, heading in (("prova", "Prova själv"), ("pussel", "Pussel")):
+    for label, heading in (("prova", "Prova själv"), ("pussel", "Pussel"), ("kolla", "Kolla att du kan"), ("mal", "Målet")):
         h = panel.locator(".jp-MarkdownCell h2", has_text=heading)
         if h.count(): parts.append((label, h.first))
     if name == "01_vad_ar_plump.ipynb":

@@ -1,6 +1,6 @@
 """Spelbordet på webbplatsen utan installation: en elev spelar ett kort parti Plump mot datorn i webbläsarens Python.
 
-The play table (nbs/elev/09_spelbordet.ipynb, lesson 9) in the JupyterLite site (tools/lite.py), in pupil mode
+The play table (nbs/elev/07_spelbordet.ipynb, lesson 7) in the JupyterLite site (tools/lite.py), in pupil mode
 (`?elev=1`): the page runs by itself in Pyodide, as a pupil opens it. The learner chooses a short game at the
 table's setup (bara nedåt, first deal 3 cards: three deals, three players, the computer at its default pace of
 one second per move), bids with the number buttons, taps a greyed card and reads the rule (P10), asks for Tips
@@ -33,7 +33,7 @@ from lite_helpers import JS_PUPIL_PAGE, wait_pupil_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]
 
-PAGE = "09_spelbordet.ipynb"
+PAGE = "07_spelbordet.ipynb"
 PACE = 1.0   # s: datorns takt som bordet börjar med
 
 

@@ -1,9 +1,9 @@
 """Spelbordet i klassrummet: en elev spelar ett helt kort parti Plump mot datorn i Voilà, som `plump-teach` visar det.
 
-The play table (pupil lesson 9, nbs/elev/09_spelbordet.ipynb) as the classroom server `plump-teach` serves it
+The play table (pupil lesson 7, nbs/elev/07_spelbordet.ipynb) as the classroom server `plump-teach` serves it
 (`classroom_course`: a free loopback port, each page run in a kernel of its own when the browser asks for it), in
 a real Chromium. The pupil goes through the landing page with the class code (types a name, presses "Börja"),
-follows the start page's link to lesson 9 and, in Voilà, chooses a short game at the table's setup: bara nedåt
+follows the start page's link to lesson 7 and, in Voilà, chooses a short game at the table's setup: bara nedåt
 from three cards (three deals), three players (the pupil and two computer players), game number 17, and drags
 the slider "Datorns takt" to 0 s. The pupil bids with the number buttons, asks for Tips on a bid and on a card
 (Swedish advice: "Tips: Bjud n" / "Tips: Lägg <a card of the hand>"), taps a greyed card and reads its rule (P10),
@@ -37,11 +37,11 @@ from test_browser_voila_course import (CODE, JS_PAGE_TOO_WIDE, TEACHER, check_no
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
-PAGE = "09_spelbordet.ipynb"
+PAGE = "07_spelbordet.ipynb"
 
 
 def enter_as_pupil(page, course: str):
-    "Klasslänken: eleven skriver sitt namn, trycker Börja och kommer till startsidan; därifrån länken till lektion 9."
+    "Klasslänken: eleven skriver sitt namn, trycker Börja och kommer till startsidan; därifrån länken till lektion 7."
     base = course.split("/voila/")[0]
     page.goto(f"{base}/?kod={CODE}")
     page.get_by_label("Ditt namn (frivilligt)").fill("Testelev")
