@@ -86,7 +86,7 @@ class Valuation:
         return ', '.join(parts)
 
     def possible_text(self) -> str:
-        """De möjliga korten. Små trumf (tior och lägre) står sist och sägs vara trumf: lektion 6 räknar bara damer,
+        """De möjliga korten. Små trumf (tior och lägre) står sist och sägs vara trumf: lektion 8 räknar bara damer,
         knektar och kungar som möjliga, och en liten trumf är möjlig för att den kan trumfa (P11, P20)."""
         small = [c for c in self.possible if c.suit == self.trump and c.rank <= 10]
         rest = [c for c in self.possible if c not in small]
