@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import quote
 import ipywidgets as W
 from .lesson import PupilHTML
+from .styles import table_style
 from ..engine.methods import patch
 from ..engine.cards import PlumpTeachError, cards_html
 from ..engine.plump_rules import PlumpRules, PlumpError
@@ -164,9 +165,14 @@ def setup(self: ProtocolWidget):
     self.start_button.on_click(lambda _: self._start_clicked())
     if self.short_game:    # klasspartiet: inga husregler att välja, och givaren bestäms av gruppen
         cards = ', '.join(map(str, range(self.short_game, 0, -1)))
+        for w in (*self.name_inputs, self.dealer_choice):   # på en elevsida: får plats på en telefon
+            w.layout, w.style = W.Layout(width='96%', max_width='360px'), {'description_width': '5em'}
+        self.start_button.layout = W.Layout(width='auto', height='44px')
+        self.add_class('pt-bord')                      # bordets stil: knappar och menyer som går att trycka på
+        style = PupilHTML(table_style())
         self.children = [PupilHTML(f'<h3>Nytt protokoll</h3><p>Ett kort parti med {cards} kort. '
                                    'Skriv namnen i sittordning medsols.</p>'), *self.name_inputs,
-                         self.dealer_choice, self.path_input, self.start_button, self.message]
+                         self.dealer_choice, self.start_button, self.message, style]
         return self
     self.children = [
         PupilHTML('<h3>Nytt protokoll</h3><p>Skriv namnen i sittordning medsols.</p>'), *self.name_inputs,
