@@ -8,6 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/protokollforare.html.md"""
 from __future__ import annotations
 from ..engine.cards import RED_BG
 import os
+import re
 from pathlib import Path
 from urllib.parse import quote
 import ipywidgets as W
@@ -75,6 +76,10 @@ class ProtocolWidget(W.VBox):
         self.unsaved = False
         self.refused: list[str] = []    # klick som vägrades för att läget var förbi (för läraren och testerna)
         self.start()
+
+    def _skipped(self) -> int:
+        "Givarna i schemat före ett kort klassparti (de räknas inte för spelarna), annars 0."
+        return len(self.keeper.schedule) - self.short_game if self.short_game and self.keeper else 0
 
     def _deal_number(self, st: dict) -> str:
         "'giv 6 av 19'; i ett kort klassparti räknat från partiets första giv: 'giv 1 av 5'."
@@ -350,9 +355,13 @@ def _build_play(self: ProtocolWidget):
     self.print_button.on_click(lambda _: self._export('html'))
     self.export_link = PupilHTML()
     self.file_info = PupilHTML()
+    wrap = W.Layout(flex_flow='row wrap', max_width='100%')
     self.children = [self.banner, self.rescue, self.sheet, self.status, self.entry, self.message,
-                     W.HBox([self.undo_button, self.edit_choice, self.edit_button]), self.edit_box,
-                     W.HBox([self.csv_button, self.print_button]), self.export_link, self.file_info]
+                     W.HBox([self.undo_button, self.edit_choice, self.edit_button], layout=wrap), self.edit_box,
+                     W.HBox([self.csv_button, self.print_button], layout=wrap), self.export_link, self.file_info]
+    if self.short_game:   # på en elevsida: bordets stil (knappar minst 44 px) och inget bredare än skärmen
+        self.edit_choice.layout = W.Layout(width='auto', max_width='100%')
+        self.children = (*self.children, PupilHTML(table_style()))
     self._refresh()
 
 # %% ../../nbs/58_protokollforare.ipynb #6c9846e6
@@ -396,16 +405,21 @@ def _refresh(self: ProtocolWidget):
         self.close_button.add_class(f"plump-giv-{st['deal']}-steg-{st['step']}")
         inputs, boxes = self.trick_inputs, self.renons_boxes
         self.close_button.on_click(lambda _, t=ticket: self._close_deal(t, inputs, boxes))
-        self.entry.children = [PupilHTML(f"Tagna stick i giv {st['deal']} ({st['cards']} kort):"), *rows, self.close_button]
+        self.entry.children = [PupilHTML(f"Tagna stick i giv {st['deal'] - self._skipped()} ({st['cards']} kort):"),
+                               *rows, self.close_button]
     else:
         self.entry.children = [PupilHTML('<p>Alla givar är spelade. Spara protokollet för utskrift eller som CSV.</p>')]
     self.status.value = f'<p><b>{esc(self.status_text())}</b></p>'
-    self.sheet.value = k.sheet_html()
+    sheet = k.sheet_html()
+    if self.short_game:   # klasspartiet: reglerna är grundreglerna, och raderna räknas från 1
+        sheet = re.sub(r'<caption style="caption-side:bottom[^>]*>.*?</caption>', '', sheet, flags=re.S)
+    self.sheet.value = sheet
     first = k.first_deal + 1
-    self.edit_choice.options = [(f"Giv {first + i} ({d.cards} kort)", first + i) for i, d in enumerate(k.game.deals)]
+    self.edit_choice.options = [(f"Giv {first + i - self._skipped()} ({d.cards} kort)", first + i)
+                                for i, d in enumerate(k.game.deals)]
     self.edit_button.disabled = not k.game.deals or self.unsaved
     self.undo_button.disabled = not k.events or self.unsaved
-    self.file_info.value = (f'<small>Sparas i <code>{esc(self.path)}</code> efter varje inskrivning.</small>'
+    self.file_info.value = (f'<small style="overflow-wrap:anywhere">Sparas i <code>{esc(self.path)}</code> efter varje inskrivning.</small>'
                             if not self.unsaved else '')
 
 @patch
@@ -452,7 +466,7 @@ def _edit_form(self: ProtocolWidget):
     cancel = W.Button(description='Avbryt')
     self.edit_save.on_click(lambda _: self._save_edit(n))
     cancel.on_click(lambda _: setattr(self.edit_box, 'children', []))
-    self.edit_box.children = [PupilHTML(f'<b>Giv {n} ({d.cards} kort)</b>'), *self.edit_bids.values(),
+    self.edit_box.children = [PupilHTML(f'<b>Giv {n - self._skipped()} ({d.cards} kort)</b>'), *self.edit_bids.values(),
                               *self.edit_tricks.values(), *self.edit_renons.values(), W.HBox([self.edit_save, cancel])]
 
 @patch
@@ -461,7 +475,8 @@ def _save_edit(self: ProtocolWidget, n: int):
     bids = {p: w.value for p, w in self.edit_bids.items()}
     tricks = {p: w.value for p, w in self.edit_tricks.items()}
     renons = [p for p, w in self.edit_renons.items() if w.value]
-    if self._act(lambda: k.edit_deal(n, bids, tricks, renons), f'Giv {n} är ändrad och allt efter den omräknat.'):
+    if self._act(lambda: k.edit_deal(n, bids, tricks, renons),
+                 f'Giv {n - self._skipped()} är ändrad och allt efter den omräknat.'):
         self.edit_box.children = []
 
 @patch

@@ -220,3 +220,29 @@ def test_glossary_link_opens_the_term(lab_page, lab):
     page.wait_for_function("(el) => { const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.top < 250; }",
                            arg=heading.element_handle(), timeout=10_000)     # ordet står överst, inte "bud"
     screenshot(page, "elev-ordlista", full_page=False)
+
+
+def test_class_game_keeper_fits_a_phone(lab_page, lab):
+    """Lektion 6: klasspartiet förs i protokollföraren på en telefon. Tre namn, Starta, och första given (5 kort)
+    förs in; givaren får inte bjuda så att buden går jämnt ut, och läget räknar givarna från 1 (giv 1 av 5).
+    Inget är bredare än notebooken, och knapparna går att trycka på."""
+    from browser_helpers import bid, click, enter_tricks
+    page = lab_page
+    open_lesson(page, lab, "06_spela_med_riktiga_kort.ipynb", workspace="klassparti-telefon")
+    run_all_hidden(page)
+    # utdatan med protokollföraren (efter Starta har den ingen Starta-knapp längre, därför numret)
+    n = next(i for i, o in enumerate(outputs(page).all()) if o.get_by_role("button", name="Starta protokollet").count())
+    area = outputs(page).nth(n)
+    for i, name in enumerate(["Ali", "Bea", "Cem"]):
+        area.get_by_placeholder(f"Spelare {i + 1}").fill(name)
+    click(area, "Starta protokollet")
+    wait_for_text(page, "Giv 1 av 5: 5 kort. Ali ger och Bea är förhand. Bea bjuder.", within=area)
+    bid(page, area, "Bea", 2)
+    bid(page, area, "Cem", 1)
+    wait_for_text(page, "Givaren får inte bjuda 2", within=area)
+    bid(page, area, "Ali", 0)
+    enter_tricks(page, area, {"Bea": 2, "Cem": 2, "Ali": 1})
+    wait_for_text(page, "Giv 2 av 5: 4 kort.", within=area)
+    panel = visible_panel(page)
+    problems, small = check_sizes(page, panel, "06_spela_med_riktiga_kort.ipynb", [("protokoll", area)])
+    assert_page_fits("06_spela_med_riktiga_kort.ipynb", problems, small)
