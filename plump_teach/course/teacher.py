@@ -284,31 +284,34 @@ def sheet_rows(players, rules: PlumpRules = PlumpRules()) -> list[tuple[int, int
     n = len(_plump_players(players))
     return list(enumerate(deal_schedule(n, _check_rules(rules)), 1))
 
+def _sheet_table(names, rows, cells=None, dealers=None, total=None) -> str:
+    """Protokollets tabell: en rad per giv `rows` (nummer, antal kort), givaren och en ruta per spelare, summan sist.
+    `cells[rad][spelare]`, `dealers[rad]` och `total[spelare]` är färdig HTML att skriva i rutorna; utan dem är de tomma."""
+    head = "".join(f'<th class="p">{esc(x) if x else "&nbsp;"}</th>' for x in names)
+    body = "".join(f'<tr><td class="n">{i}</td><td class="n">{c}</td><td>{dealers[r] if dealers else ""}</td>'
+                   + "".join(f"<td>{cells[r][s] if cells else ''}</td>" for s in range(len(names))) + "</tr>"
+                   for r, (i, c) in enumerate(rows))
+    sums = "".join(f"<td>{total[s] if total else ''}</td>" for s in range(len(names)))
+    return ('<table class="sheet">\n<colgroup><col style="width:3em"><col style="width:3em"><col style="width:6em"></colgroup>\n'
+            f'<thead><tr><th class="n">Giv</th><th class="n">Kort</th><th>Givare</th>{head}</tr></thead>\n'
+            f'<tbody>{body}<tr class="sum"><th colspan="3">Summa</th>{sums}</tr></tbody>\n</table>')
+
 def blank_sheet_plump(players, rules: PlumpRules = PlumpRules()) -> str:
-    "Ett tomt protokoll för Plump: en rad per giv i givschemat, bud och poäng för varje spelare, summa sist."
+    "Ett tomt protokoll för Plump: en rad per giv i givschemat, en ruta per spelare för budet och poängen, summa sist."
     names = _plump_players(players)
     rows = sheet_rows(len(names), rules)
-    n, landscape = len(names), len(names) >= 5
+    landscape = len(names) >= 5
     usable = 186 if landscape else 273            # mm på sidan innanför marginalerna
     row_mm = min(9.0, (usable - 34) / (len(rows) + 3))
-    head1 = "".join(f'<th colspan="2">{esc(x) if x else "&nbsp;"}</th>' for x in names)
-    head2 = '<th class="sub">bud</th><th class="sub">poäng</th>' * n
-    body_rows = "".join(f'<tr><td class="n">{i}</td><td class="n">{c}</td><td></td>' + "<td></td>" * (2 * n) + "</tr>"
-                        for i, c in rows)
-    total = '<tr class="sum"><th colspan="3">Summa</th>' + '<td></td>' * (2 * n) + '</tr>'
     r = _check_rules(rules)
     house = ("Grundreglerna" if not r.changed() else
              "Husregler: " + "; ".join(esc(HOUSE_RULE_TEXT[k]) for k in r.changed()))
     body = f"""
 <h1>Protokoll: Plump</h1>
 <p>Datum: <span class="line"></span> &nbsp; {house}.
-<span class="sub">Skriv budet först. Träff: poängen (P13). Plump: 0 (P14).</span></p>
-<table class="sheet">
-<colgroup><col style="width:3em"><col style="width:3em"><col style="width:5em"></colgroup>
-<thead><tr><th rowspan="2" class="n">Giv</th><th rowspan="2" class="n">Kort</th><th rowspan="2">Givare</th>{head1}</tr>
-<tr>{head2}</tr></thead>
-<tbody>{body_rows}{total}</tbody>
-</table>
+<span class="sub">Skriv allas bud i rutorna innan given spelas. Träff: skriv en etta framför budet, så att 2 blir 12
+(P13). Plump: stryk över budet, det ger 0 (P14).</span></p>
+{_sheet_table(names, rows)}
 """
     return _page("Protokoll: Plump", body, landscape=landscape, row=f"{row_mm:.1f}mm")
 
@@ -400,13 +403,26 @@ def _intro(title: str, tasks, pupil: bool) -> str:
     return (f'<h1>{title}</h1>{name}<p class="sub">{len(tasks)} uppgifter av {kinds} '
             f'{"sort" if kinds == 1 else "sorter"}. Samma nummer ger samma uppgift i kursens pussel.</p>')
 
+def _task_html(p: Puzzle, prev: Puzzle | None) -> str:
+    "En uppgift på arbetsbladet: situationen, frågan och alternativen att ringa in."
+    return (f'{_task_head(p, prev)}<div>{p.situation}</div>'
+            f'<p><b>{esc(_paper_question(p.question))}</b></p>{_options_html(p)}</section>')
+
+def _key_html(p: Puzzle, prev: Puzzle | None) -> str:
+    "Samma uppgift i facit: de rätta bokstäverna och pusslets egen förklaring."
+    right = [o for o in p.options if o.key in p.answers]
+    shown = ", ".join(f"{_letter(p, o.key)} ({_suits(o.aria if o.row is not None and o.aria else o.label)})"
+                      for o in right)
+    lead = "Rätt svar" if len(right) == 1 else "Vart och ett av de här svaren är rätt"
+    fb = p.check(right[0].key)
+    text = fb.text.removeprefix("Rätt! ")
+    return f'{_task_head(p, prev)}<p><b>{lead}:</b> {shown}</p><p>{_suits(text)}</p>{fb.html}</section>'
+
 def worksheet(kinds, numbers, level: int = 1) -> str:
     "Arbetsbladet: numrerade pussel på papper, med situationen, frågan och alternativen att ringa in."
     tasks = worksheet_tasks(kinds, numbers, level)
     body = _intro("Arbetsblad", tasks, True) + '<p>Ringa in bokstaven för rätt svar.</p>' + "".join(
-        f'{_task_head(p, prev)}<div>{p.situation}</div>'
-        f'<p><b>{esc(_paper_question(p.question))}</b></p>{_options_html(p)}</section>'
-        for prev, p in zip([None, *tasks], tasks))
+        _task_html(p, prev) for prev, p in zip([None, *tasks], tasks))
     return _page("Arbetsblad", body)
 
 def answers_of(p: Puzzle) -> list[str]:
@@ -416,17 +432,7 @@ def answers_of(p: Puzzle) -> list[str]:
 def answer_key(kinds, numbers, level: int = 1) -> str:
     "Facit till `worksheet` med samma argument: de rätta bokstäverna och pusslets förklaring för varje uppgift."
     tasks = worksheet_tasks(kinds, numbers, level)
-    parts = []
-    for prev, p in zip([None, *tasks], tasks):
-        right = [o for o in p.options if o.key in p.answers]
-        shown = ", ".join(f"{_letter(p, o.key)} ({_suits(o.aria if o.row is not None and o.aria else o.label)})"
-                          for o in right)
-        lead = "Rätt svar" if len(right) == 1 else "Vart och ett av de här svaren är rätt"
-        fb = p.check(right[0].key)
-        text = fb.text.removeprefix("Rätt! ")
-        parts.append(f'{_task_head(p, prev)}<p><b>{lead}:</b> {shown}</p>'
-                     f'<p>{_suits(text)}</p>{fb.html}</section>')
-    return _page("Facit", _intro("Facit", tasks, False) + "".join(parts))
+    return _page("Facit", _intro("Facit", tasks, False) + "".join(_key_html(p, prev) for prev, p in zip([None, *tasks], tasks)))
 
 # %% ../../nbs/43_lararmaterial.ipynb #fe38a933
 _PLAN_CSS = """
@@ -632,10 +638,13 @@ def pack_pages(players=None, rules: PlumpRules = PlumpRules(), bismarck_names=No
     """Lärarmaterialets sidor: filnamn -> (beskrivning, html). `players`: ett antal, en lista med namn, eller
     `None` för tomma protokoll för 2, 3, 4, 5 och 6 spelare. `lessons`: mappen med elevlektionerna för
     lektionsplanen; `None` tar nbs/elev, och finns den inte blir det ingen lektionsplan."""
-    pages = {}
+    from plump_teach.course.run_sheets import run_sheet_pages    # körschemat bygger på sidorna här, så det hämtas först när packen görs
+    extra = run_sheet_pages()
+    pages = {'kom-igang.html': extra.pop('kom-igang.html')}
     if lessons is not None or pupil_dir() is not None:
         pages['lektionsplan.html'] = ("Lektionsplan: mål, minuter, förberedelser, pussel och frågor med svar",
                                       lesson_plan(lessons))
+    pages['korschema.html'] = extra.pop('korschema.html')
     pages |= {'regelblad-plump.html': ("Regelblad för Plump", rule_sheet_plump(rules)),
              'regelblad-bismarck.html': ("Regelblad för Bismarck", rule_sheet_bismarck())}
     counts = range(MIN_PLAYERS, MAX_PLAYERS + 1) if players is None else [players]
@@ -648,10 +657,23 @@ def pack_pages(players=None, rules: PlumpRules = PlumpRules(), bismarck_names=No
                                              blank_sheet_bismarck(bismarck_names, short=True))
     pages['arbetsblad.html'] = ("Arbetsblad", worksheet(kinds, numbers, level))
     pages['facit.html'] = ("Facit till arbetsbladet", answer_key(kinds, numbers, level))
-    items = "".join(f'<li><a href="{name}">{esc(text)}</a></li>' for name, (text, _) in pages.items())
-    pages = {'index.html': ("Innehåll", _page("Lärarmaterial", f"<h1>Lärarmaterial</h1><p>Öppna en sida och skriv ut "
-                                              f"den på A4 med webbläsarens Skriv ut.</p><ul>{items}</ul>")), **pages}
-    return pages
+    pages |= extra
+    return {'index.html': ("Innehåll", _index_page(pages)), **pages}
+
+def _index_page(pages: dict) -> str:
+    "Innehållssidan: sidorna i en lista, och varje lektions arbetsblad och facit i en tabell."
+    lesson = lambda name: re.fullmatch(r'(arbetsblad|facit)-(\d\d)\.html', name)
+    items = "".join(f'<li><a href="{name}">{esc(text)}</a></li>' for name, (text, _) in pages.items() if not lesson(name))
+    rows = "".join(f'<tr><td>{esc(l.name)}{" (extra)" if l.optional else ""}</td>'
+                   f'<td><a href="korschema.html#lektion-{l.number:02d}">Körschema</a></td>'
+                   f'<td><a href="arbetsblad-{l.number:02d}.html">Arbetsblad</a></td>'
+                   f'<td><a href="facit-{l.number:02d}.html">Facit</a></td></tr>'
+                   for l in PUPIL_LESSONS if f'arbetsblad-{l.number:02d}.html' in pages)
+    table = (f'<h2>Varje lektion utan dator</h2><table class="plan"><thead><tr><th>Lektion</th><th></th><th></th><th></th>'
+             f'</tr></thead><tbody>{rows}</tbody></table>') if rows else ""
+    return _page("Lärarmaterial", f"<h1>Lärarmaterial</h1><p>Öppna en sida och skriv ut den på A4 med webbläsarens "
+                                  f"Skriv ut. Börja med <a href=\"kom-igang.html\">Kom igång</a>.</p><ul>{items}</ul>{table}",
+                 css=".plan td { padding: 2px 8px; }")
 
 def save_pack(folder, players=None, rules: PlumpRules = PlumpRules(), bismarck_names=None,
               kinds=('bid_balance', 'score', 'trick_winner'), numbers=(1, 2), level: int = 1, lessons=None) -> list[Path]:
