@@ -21,15 +21,15 @@ from ..engine.bismarck import (BismarckError, MODES, mode_words, suit_lengths, h
                        normal_tricks, bismarck_score, DISCARDS, BismarckDeal, BismarckGame)
 from ..engine.state import PlumpState, BismarckState, SeatView, playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
-from .heuristics import Decision, bids_seen, cards_text, decimal_text, leading_card, one_card_study, percent, refused_bid_reason, seen_for_bidding, trick_goal, value_hand, wins_over
-from .bismarck import discard_reason, only_mode_reason, plan_discards
+from .heuristics import Decision, ONE_CARD_SAMPLES, bids_seen, cards_text, count_words, decimal_text, leading_card, one_card_study, percent, refused_bid_reason, seen_for_bidding, trick_goal, value_hand, wins_over
+from .bismarck import discard_reason, modes_left_in_view, only_mode_reason, plan_discards
 from .search import card_samples, compared_bids, distribution_text, plan_actions, plan_study, signed_decimal, study_bids, study_cards, trick_distribution
 from .players import ExpertBot
 
 
 # %% auto #0
-__all__ = ['STUDY_SAMPLES', 'COSTLY_POINTS', 'PLAN_MARGIN', 'hint', 'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'OwnPuzzle',
-           'own_puzzles']
+__all__ = ['STUDY_SAMPLES', 'NUMBERS_LEVELS', 'COSTLY_POINTS', 'PLAN_MARGIN', 'hint', 'TipSteps', 'tip_question', 'tip_steps',
+           'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'deal_summary', 'OwnPuzzle', 'own_puzzles']
 
 # %% ../../nbs/24_tips_och_analys.ipynb #760dd0ad
 STUDY_SAMPLES = 100   # provgivar för Tips om budet och för genomgångens bud: samma antal ger samma siffror
@@ -201,6 +201,279 @@ def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
         text = f"Välj {mode_words(a.mode, a.trump)}. {why[0].upper() + why[1:]}"
     return Decision(a, text, det)
 
+# %% ../../nbs/24_tips_och_analys.ipynb #c0a5e002
+NUMBERS_LEVELS = ('van', 'expert')   # datorns nivåer där eleven kan be om datorns siffror i Tips
+_CODES = re.compile(r"\s*\((?:regel |se )?[PB]\d{1,2}(?:\s*(?:,|och|–|-)\s*[PB]?\d{1,2})*\)")
+
+def _plain(text: str) -> str:
+    "En mening som eleven läser: regelkoderna i parentes bort (regeln står redan i ord)."
+    return _CODES.sub('', text)
+
+
+@dataclass
+class TipSteps:
+    """Tips i tre steg: först en fråga som får eleven att tänka, sedan rådet i ord (draget och varför, utan
+    procent), och sist, bara på begäran, datorns siffror förklarade i ord. `facts` är talen som meningarna bygger
+    på, ur motorn."""
+    action: object            # draget som rådet föreslår: detsamma som `hint(view)` väljer
+    question: str             # steg 1: en fråga om läget
+    advice: str               # steg 2: rådet i ord
+    numbers: list             # steg 3: datorns siffror, en mening per rad (tom när datorn inte räknade)
+    facts: dict               # talen bakom meningarna: bud, tagna stick, budsumman, antalet provgivar …
+    decision: Decision | None = None   # `hint(view)`, med hela skälet (för läraren)
+
+
+def _sum_sentence(total: int, cards: int) -> str:
+    "Budsumman i ord (P7): 'Buden är tillsammans 12, men det finns bara 10 stick.'"
+    if total > cards: return f"Buden är tillsammans {total}, men det finns bara {cards} stick. Alla kan inte träffa."
+    if total < cards: return f"Buden är tillsammans {total}, men det finns {cards} stick. Någon får fler stick än den bjöd."
+    return f"Buden är tillsammans {total}, lika många som sticken."
+
+
+def _trick_facts(view: SeatView) -> dict:
+    "Sticket som pågår: kortet som ligger högst, vem som lade det och om eleven lägger sist."
+    if not view.trick: return {'best': None, 'best_seat': None, 'last': False}
+    best, i = leading_card(list(view.trick), view.trump)
+    return {'best': best, 'best_seat': (view.leader + i) % view.n, 'last': len(view.trick) == view.n - 1}
+
+
+def _first_lead(view: SeatView) -> bool:
+    "Eleven spelar ut till givens första stick, och alla bud syns."
+    return not view.history and not view.trick and all(b is not None for b in view.bids)
+
+
+def tip_question(view: SeatView) -> tuple[str, dict]:
+    """Tipsets första steg: en fråga om läget som får eleven att tänka själv, och talen den bygger på. Frågan räknas
+    ur motorn och kräver ingen simulering, så den kommer direkt."""
+    seat, legal = view.seat, view.legal_actions()
+    facts = {'phase': view.phase, 'legal': len(legal)}
+    if view.game == 'plump' and view.phase == 'bidding':
+        earlier = bids_seen(view)
+        facts.update(cards=view.cards, earlier=sum(earlier), bidders=len(earlier))
+        last = not view.rules.simultaneous_bids and sum(b is None for b in view.bids) == 1
+        f = forbidden_bid(view.cards, earlier) if last else None
+        facts['forbidden'] = f
+        if view.cards == 1 and view.hand:
+            return f"Kan ditt {view.hand[0]} ta sticket? Tänk på vilka kort de andra kan ha.", facts
+        if view.cards == 1:
+            seen = and_list(f"{view.names[s]} har {cards_text(h)}" for s, h in sorted(view.others.items()))
+            return (f"Du ser inte ditt eget kort, men du ser att {seen}. Hur troligt är det att ditt kort är högst?"), facts
+        if f is not None:
+            return (f"Du bjuder sist. De andra har bjudit {sum(earlier)} tillsammans, och det finns {view.cards} stick. "
+                    f"Vilket bud får du inte bjuda?"), facts
+        aces = [c for c in view.hand if c.rank == 14]
+        facts['aces'] = len(aces)
+        high = " och dina höga trumfkort" if view.trump else ""
+        q = (f"Hur många säkra stick har du? Räkna dina ess{high}." if aces else
+             f"Hur många säkra stick har du? Du har inga ess, så titta efter kungar{' och höga trumfkort' if view.trump else ''}.")
+        if earlier and not view.rules.simultaneous_bids:
+            q += f" De andra har bjudit {sum(earlier)} tillsammans."
+        return q, facts
+    if len(legal) == 1 and view.phase == 'playing':
+        return "Titta på dina kort. Hur många av dem får du lägga nu?", facts
+    if view.game == 'plump':
+        bid, taken = view.bids[seat], view.taken[seat]
+        goal = trick_goal(view)
+        facts.update(bid=bid, taken=taken, need=bid - taken, goal=goal, cards=view.cards, left=view.hand_sizes[seat])
+        if _first_lead(view):
+            facts.update(total=sum(view.bids), balance=bid_balance(view.cards, view.bids))
+            return (f"Är buden tillsammans fler eller färre än sticken? Räkna ihop buden. Det finns {view.cards} stick."), facts
+        if goal == 'win':
+            return f"Hur många stick behöver du till? Du bjöd {bid} och har tagit {taken}.", facts
+        if goal == 'duck':
+            return f"Du bjöd {bid} och har tagit {taken}. Vill du ta fler stick?", facts
+        if taken > bid:
+            return f"Du bjöd {bid} men har tagit {taken}. Kan du fortfarande träffa ditt bud?", facts
+        return (f"Du bjöd {bid} och har tagit {taken}, och du har {view.hand_sizes[seat]} kort kvar. "
+                f"Räcker korten till ditt bud?"), facts
+    # Bismarck
+    if view.phase in ('discard', 'mode'):
+        allowed = modes_left_in_view(view)
+        facts['modes'] = list(allowed)
+        if view.phase == 'mode' and len(legal) == 1:
+            return "Hur många spelsätt får du välja mellan nu?", facts
+        if allowed == ['trumf']:
+            q = "I den här given blir det trumf, och du väljer färgen. Vilken färg har du flest kort i?"
+        elif len(allowed) == 1:
+            q = f"I den här given blir det {mode_words(allowed[0], '♠' if allowed[0] == 'spader' else None)}. Vilka kort hjälper dig minst då?"
+        else:
+            q = "Vilket spelsätt passar dina kort? Titta på din längsta färg och på dina höga kort."
+        if view.phase == 'discard': q += " Bestäm planen först, för den avgör vilka kort du ska lägga bort."
+        return q, facts
+    me_fh = seat == view.forehand
+    normal, taken = normal_tricks(view.mode, me_fh), view.taken[seat]
+    facts.update(normal=normal, taken=taken, forehand=view.forehand, mode=view.mode)
+    if view.mode == 'pass':
+        return f"I pass vill du ta få stick. Du har tagit {taken}, och normalen för dig är {normal}. Vilket kort tar inte sticket?", facts
+    if me_fh:
+        return f"Hur många stick fattas till normalen? Du har tagit {taken}, och normalen för dig är {normal}.", facts
+    return f"Vem spelar du tillsammans med? {view.names[view.forehand]} är förhand.", facts
+
+
+def _up(text: str) -> str: return text[:1].upper() + text[1:]
+
+
+def _count(p: float, k: int) -> int:
+    "Antalet provgivar av `k` som andelen `p` står för."
+    return round(p * k)
+
+
+def _card_effect_now(view: SeatView, card: Card, goal: str) -> str:
+    "Vad kortet gör med sticket som pågår, i en kort mening som stämmer med motorn (P10, P11)."
+    t = _trick_facts(view)
+    best = t['best']
+    if best is None: return ''
+    legal = [a.card for a in view.legal_actions()]
+    if wins_over(card, best, view.trump):
+        if t['last']: return f" {card} tar sticket."
+        if goal == 'duck':
+            if all(wins_over(c, best, view.trump) for c in legal):
+                return f" Alla dina kort slår {best}, så du ligger högst med vilket kort du än lägger."
+            return f" Med {card} ligger du högst just nu, men de som lägger efter dig kan gå över."
+        return f" Med {card} ligger du högst i sticket just nu."
+    led = view.trick[0].suit
+    if goal == 'win' and not any(wins_over(c, best, view.trump) for c in legal):
+        return f" Inget av dina kort slår {best}."
+    if goal == 'win':
+        w = min((c for c in legal if wins_over(c, best, view.trump)), key=lambda c: (c.suit == view.trump, c.rank))
+        return f" {w} slår {best}, men spara det till ett senare stick."
+    if card.suit not in (led, view.trump):
+        return f" Du har ingen {SUIT_NAMES[led]}, så {card} kan inte ta sticket."
+    return f" {card} slår inte {best}."
+
+
+def _plump_bid_advice(view: SeatView, a: Bid, det: dict) -> tuple[str, list]:
+    b = a.tricks
+    if view.cards == 1:
+        p = det['chance']
+        how = ("tar sticket oftare än det missar" if p > 0.5 else "missar sticket oftare än det tar det" if p < 0.5
+               else "tar sticket lika ofta som det missar")
+        who = f"Ditt {view.hand[0]}" if view.hand else "Ett kort som du kan ha"
+        k = ONE_CARD_SAMPLES
+        nums = [f"Datorn provade {k} sätt som de andras kort kan ligga på.",
+                f"{who} tog sticket i {_count(p, k)} av dem."]
+        return f"Bjud {b}. {who} {how}.", nums
+    val = value_hand(view.hand, view.trump, view.n, seen_for_bidding(view), bids_seen(view), view.cards)
+    sure, maybe = len(val.sure), len(val.possible)
+    piles = (f"Du har {count_words(sure, 'säkert stick', 'säkra stick')}" + (f" ({cards_text(val.sure)})" if sure else "")
+             + f" och {count_words(maybe, 'möjligt', 'möjliga')}" + (f" ({val.possible_text()})" if maybe else "") + ".")
+    if b < sure: why = " Det är färre än dina säkra stick, men när datorn provspelade handen gick det bäst så."
+    elif b in (math.floor(val.estimate + 1e-9), math.ceil(val.estimate - 1e-9)):
+        why = f" De säkra och ungefär hälften av de möjliga blir {b}."
+    else: why = f" När datorn provspelade handen gick bud {b} bäst."
+    text = f"Bjud {b}. {piles}{why}"
+    earlier = bids_seen(view)
+    last = not view.rules.simultaneous_bids and sum(x is None for x in view.bids) == 1
+    f = forbidden_bid(view.cards, earlier) if last else None
+    if f is not None:        # svaret på frågan i första steget
+        text += f" Bud {f} får du inte bjuda, för då blir buden tillsammans lika många som sticken."
+    k, ch, exp = det['samples'], det['chance'], det['expected']
+    hits = {x: _count(ch[x], k) for x in ch}
+    nums = [f"Datorn provade {k} sätt som de andras kort kan ligga på, och spelade din hand i vart och ett.",
+            f"Med bud {b} träffade datorn budet i {hits[b]} av de {k}."]
+    for x in compared_bids(b, exp)[:2]:
+        nums.append(f"Med bud {x} träffade den i {hits[x]} av de {k}.")
+    more = [x for x in compared_bids(b, exp)[:2] if hits[x] > hits[b]]
+    if more:
+        x = more[0]
+        pb, px = hit_points(b, b, view.cards, view.rules), hit_points(x, x, view.cards, view.rules)
+        if pb > px:
+            nums.append(f"Bud {x} träffade fler gånger, men bud {b} ger fler poäng när det träffar: {pb} i stället för {px}.")
+    return text, nums
+
+
+def tip_steps(view: SeatView) -> TipSteps:
+    """Tips i steg för eleven på `view.seat`: frågan (`tip_question`), rådet i ord och datorns siffror. Draget är
+    detsamma som `hint(view)` väljer, med samma provgivar, så siffrorna stämmer med rådet."""
+    question, facts = tip_question(view)
+    d = hint(view)
+    a, det = d.action, d.details
+    legal = view.legal_actions()
+    nums: list = []
+    if isinstance(a, Bid):
+        advice, nums = _plump_bid_advice(view, a, det)
+    elif isinstance(a, PlayCard) and len(legal) == 1:
+        advice = f"Lägg {a.card}. Det är det enda kort du får lägga nu."
+    elif isinstance(a, PlayCard) and view.game == 'plump':
+        goal, k, ch = facts['goal'], det['samples'], det['chance']
+        bid, need = facts['bid'], facts['need']
+        if facts.get('balance'):
+            first = _sum_sentence(facts['total'], view.cards) + " "
+        else: first = ""
+        if goal == 'win': aim = f"Du behöver {need} stick till."
+        elif goal == 'duck':
+            aim = ("Du bjöd 0, så du vill inte ta några stick." if bid == 0 else
+                   f"Du har redan {'det stick' if bid == 1 else f'de {bid} stick'} du bjöd, så du vill inte ta fler.")
+        else: aim = "Ditt bud går inte att träffa längre. Försök få de andra att missa sina bud i stället."
+        advice = f"Lägg {a.card}. {first}{aim}" + ('' if goal == 'spoil' else _card_effect_now(view, a.card, goal))
+        hits = {c: _count(p, k) for c, p in ch.items()}
+        nums = [f"Datorn provade {k} sätt som de andras kort kan ligga på, och spelade given till slut med vart och "
+                f"ett av korten du får lägga."]
+        if max(hits.values()) == 0:
+            nums.append(f"Du träffade inte budet i något av de {k}, vilket kort du än lade.")
+        else:
+            nums.append(f"Med {a.card} träffade du budet i {hits[a.card]} av de {k}.")
+            worse = min(hits, key=lambda c: (hits[c], str(c)))
+            if hits[worse] < hits[a.card]: nums.append(f"Med {worse} bara i {hits[worse]} av dem.")
+    elif isinstance(a, PlayCard):
+        me_fh, goal = view.seat == view.forehand, ('duck' if view.mode == 'pass' else 'win')
+        if view.mode == 'pass': aim = "I pass vill du ta få stick."
+        elif me_fh: aim = f"Normalen för dig är {facts['normal']} stick, och du har tagit {facts['taken']}."
+        else: aim = f"Du och {view.names[3 - view.seat - view.forehand]} spelar mot {view.names[view.forehand]}."
+        t = _trick_facts(view)
+        partner = 3 - view.seat - view.forehand
+        effect = ''
+        if (not me_fh and t['best_seat'] == partner and not wins_over(a.card, t['best'], view.trump)
+                and view.mode != 'pass'):
+            effect = f" {view.names[partner]} ligger redan högst, så du behöver inte ta sticket."
+        elif t['best'] is not None and wins_over(a.card, t['best'], view.trump):
+            effect = f" {a.card} tar sticket." if t['last'] else f" Med {a.card} ligger du högst i sticket just nu."
+        elif t['best'] is not None and t['last']: effect = f" {a.card} tar inte sticket."
+        advice = f"Lägg {a.card}. {aim}{effect}"
+        k, val = det['samples'], det['value']
+        worse = min(val, key=lambda c: (val[c], str(c)))
+        nums = [f"Datorn provade {k} sätt som de andras kort kan ligga på, och spelade given till slut med vart och "
+                f"ett av korten du får lägga.",
+                f"Sedan lade den ihop poängen och delade med {k}. Det kallas poäng i snitt.",
+                f"Med {a.card} blev det {signed_decimal(val[a.card])} poäng i snitt."]
+        if worse != a.card and round(val[worse], 1) < round(val[a.card], 1):
+            nums.append(f"Med {worse} bara {signed_decimal(val[worse])}.")
+    elif isinstance(a, Discard):
+        mode, trump = det['plan']
+        advice = (f"Lägg bort {a.card}: {discard_reason(a.card, mode, trump, view.hand, 'du')}. "
+                  f"Planen är {mode_words(mode, trump)}.")
+        nums = _plan_numbers(d.details.get('computer', ''))
+    else:
+        why, nums = _plan_words(d.details.get('computer', ''))
+        advice = f"Välj {mode_words(a.mode, a.trump)}." + (f" {_up(why)}." if why else "")
+    return TipSteps(a, _plain(question), _plain(advice), [_plain(x) for x in nums], facts, d)
+
+
+_PLAN_NUMBERS = re.compile(r"; i (\d+) provgivar gav (.+?) i snitt((?:, [^;.]+)*)(?:; (.+?) gav ([\d,]+) poäng mer[^.]*)?")
+
+def _plan_words(reason: str) -> tuple[str, list]:
+    "Skälet för ett spelsätt i ord, utan talen, och talen förklarade (B9)."
+    why = reason.split(': ', 1)[1] if ': ' in reason else reason
+    m = _PLAN_NUMBERS.search(why)
+    if m is None: return why.rstrip('.'), []
+    return why[:m.start()], _plan_numbers(reason)
+
+
+def _plan_numbers(reason: str) -> list:
+    "Datorns tal för planerna, ur skälet som `simulated_plan` skrev: varje spelsätt med sina poäng i snitt."
+    m = _PLAN_NUMBERS.search(reason)
+    if m is None: return []
+    k, first, rest, other, diff = m.groups()
+    parts = [first.strip()] + [p.strip() for p in rest.split(', ') if p.strip()]
+    out = [f"Datorn provade {k} sätt som de andras kort kan ligga på, och spelade dina kort med varje plan.",
+           f"Sedan lade den ihop poängen och delade med {k}. Det kallas poäng i snitt.",
+           "Poäng i snitt: " + ', '.join(parts) + "."]
+    if other:
+        out.append(f"{_up(other)} gav {diff} poäng mer, men så liten skillnad kan vara slump. "
+                   f"Därför följer tipset tumregeln.")
+    return out
+
+
 # %% ../../nbs/24_tips_och_analys.ipynb #8bf33e90
 @dataclass
 class CostlyPlay:
@@ -215,6 +488,7 @@ class CostlyPlay:
     why: str                  # förklaringen på svenska
     value_played: float | None = None   # Bismarck: väntad poäng (B7) med det lagda kortet
     value_better: float | None = None   # Bismarck: väntad poäng med det bättre kortet
+    samples: int | None = None          # provgivarna som korten prövades i
 
     @property
     def loss(self) -> float:
@@ -281,25 +555,24 @@ def _bid_verdict(bid, tricks, best, chance, expected, samples, val, blind: bool 
     e, eb = expected[bid], expected[best]
     good = bid == best or e >= eb - max(0.5, 0.1 * eb)
     hit = tricks == bid
-    p, pb = percent(chance[bid]), percent(chance[best])
-    # staplarna visar spelet med bud `best`; ett annat bud spelas för sig, och meningen säger det ("i stället för")
-    instead = f" i stället för {best}" if bid != best else ""
-    played = f"När datorn bjöd {bid}{instead} {'med det du såg' if blind else 'med din hand'} och spelade för det"
+    # ett tal per bud: i hur många av provgivarna budet träffade, när datorn bjöd det och spelade för det
+    p, pb = _count(chance[bid], samples), _count(chance[best], samples)
+    played = (f"Datorn provade {samples} sätt som de andras kort kan ligga på och spelade "
+              f"{'det du såg' if blind else 'din hand'} med varje bud")
     if good and hit:
-        text = f"Ett bra bud, och du träffade. {played} träffade den i {p} av {samples} provgivar."
+        text = f"Ett bra bud, och du träffade. {played}: bud {bid} träffade i {p} av dem."
     elif good:
-        text = (f"Ett bra bud som hade otur. {played} träffade den i {p} av {samples} provgivar, "
+        text = (f"Ett bra bud som hade otur. {played}: bud {bid} träffade i {p} av dem, "
                 f"men den här gången tog du {tricks} stick.")
     else:
         way = 'för högt' if bid > best else 'för lågt'
         piles = f"säkra {cards_text(val.sure)}" if val.sure else "inga säkra stick"
         piles += f", möjliga {val.possible_text()}" if val.possible else ", inga möjliga"
-        text = (f"Budet {bid} var {way}. {played} träffade den bara i {p} av {samples} provgivar. När den bjöd "
-                f"{best} träffade den i {pb}, som datorns bedömning visar.")
+        text = f"Budet {bid} var {way}. {played}: bud {bid} träffade bara i {p} av dem, bud {best} i {pb}."
         text += " Du såg inte ditt eget kort (P15)." if blind else f" Handen har {piles} (P20)."
         if hit: text += " Du träffade ändå, men det var tur."
     if good and bid != best:
-        text += f" Datorn hade bjudit {best} och träffade då i {pb}, som datorns bedömning visar. Det är ungefär lika bra."
+        text += f" Datorn hade bjudit {best}, som träffade i {pb} av dem. Det är ungefär lika bra."
     return good, text
 
 
@@ -331,15 +604,17 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
             v = st.view(seat)
             if card_samples is None:    # samma provgivar och samma kort som Tips i läget: Tips kort är aldrig ett misstag
                 tip = hint(v)
-                ch, better = tip.details['chance'], tip.action.card
+                ch, better, k = tip.details['chance'], tip.action.card, tip.details['samples']
             else:
-                ch = study_cards(v, random.Random(f"analys:{seed}:{j}"), card_samples)['chance']
+                cres = study_cards(v, random.Random(f"analys:{seed}:{j}"), card_samples)
+                ch, k = cres['chance'], cres['samples']
                 better = max(ch, key=lambda c: (ch[c], c == a.card))
             if better != a.card and ch[better] - ch[a.card] >= 0.1:
                 t = len(st.history) + 1
-                why = (f"I stick {t} lade du {a.card}. Med {better} hade du träffat budet i {percent(ch[better])} av "
-                       f"provgivarna, med {a.card} bara i {percent(ch[a.card])}." + _lead_note(v, better, a.card))
-                costly.append(CostlyPlay(t, a.card, better, ch[a.card], ch[better], st.clone(), seat, why))
+                why = (f"I stick {t} lade du {a.card}. Datorn provade {k} sätt som de andras kort kan ligga på: med "
+                       f"{better} hade du träffat budet i {_count(ch[better], k)} av dem, med {a.card} bara i "
+                       f"{_count(ch[a.card], k)}." + _lead_note(v, better, a.card))
+                costly.append(CostlyPlay(t, a.card, better, ch[a.card], ch[better], st.clone(), seat, why, samples=k))
         st.apply(a)
     costly.sort(key=lambda c: (-c.loss, c.trick))
     return DealAnalysis(seat, deal.names[seat], Cards(deal.dealt[seat]), deal.trump, deal.cards, bid, tricks,
@@ -537,16 +812,17 @@ def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, ca
             t = len(st.history) + 1
             if card_samples is None:    # som Tips i samma läge
                 tip = hint(v)
-                val, better_card = tip.details['value'], tip.action.card
+                val, better_card, kc = tip.details['value'], tip.action.card, tip.details['samples']
             else:
-                val = study_cards(v, random.Random(f"bismarck-analys:{seed}:stick:{t}"), card_samples)['value']
+                cres = study_cards(v, random.Random(f"bismarck-analys:{seed}:stick:{t}"), card_samples)
+                val, kc = cres['value'], cres['samples']
                 better_card = max(val, key=lambda c: (round(val[c], 6), c == a.card))
             if better_card != a.card and val[better_card] - val[a.card] >= COSTLY_POINTS:
                 why = (f"I stick {t} lade du {a.card}. Med {better_card} hade du fått {signed_decimal(val[better_card])} "
                        f"poäng i snitt i provgivarna, med {a.card} bara {signed_decimal(val[a.card])}."
                        + _card_effect(v, a.card, better_card))
                 costly.append(CostlyPlay(t, a.card, better_card, None, None, st.clone(), seat, why,
-                                         val[a.card], val[better_card]))
+                                         val[a.card], val[better_card], kc))
         st.apply(a)
     costly.sort(key=lambda c: (-c.loss, c.trick))
     if me_fh and good_mode and good_discards and points < e - 1 and costly:
@@ -572,6 +848,56 @@ def _bismarck_text(a: DealAnalysis) -> str:
     lines.append(f"Med {'din plan' if fh else 'din hand'} tog datorn {distribution_text(a.distribution)}; "
                  f"{signed_decimal(a.expected_points)} poäng i snitt.")
     return '\n'.join([*lines, a.verdict, *(c.why for c in a.costly)])
+
+# %% ../../nbs/24_tips_och_analys.ipynb #c0a5e007
+def deal_summary(a: DealAnalysis) -> list[str]:
+    """Den korta genomgången som bordet visar efter varje giv: resultatet, domen över budet (Plump) eller planen
+    (Bismarck, förhand) med högst ett tal per bud eller spelsätt, och det dyraste kortet, om något kostade."""
+    you = a.name == 'Du'
+    own = "dina kort" if you else f"{genitive(a.name)} kort"
+    out = []
+    if a.game == 'plump':
+        k, bid, best = a.samples, a.bid, a.best_bid
+        h, hb = _count(a.chance[bid], k), _count(a.chance[best], k)
+        hit = a.tricks == bid
+        out.append(f"{a.name} bjöd {bid} och tog {a.tricks}: " + (f"träff, {a.points} poäng." if hit else "plump."))
+        tried = f"Datorn provade {k} sätt som de andras kort kan ligga på"
+        if best == bid:
+            out.append(f"Med {own} var {bid} ett bra bud. {tried}, och bud {bid} träffade i {h} av dem."
+                       + ("" if hit else " Den här gången gick det inte, men budet var bra."))
+        elif a.good_bid:
+            out.append(f"Med {own} var {bid} nästan lika bra som {best}. {tried}: bud {best} träffade i {hb} av dem, "
+                       f"bud {bid} i {h}.")
+        else:
+            out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {best} träffade i {hb} av dem, "
+                       f"bud {bid} bara i {h}.")
+    else:
+        fh = a.seat == a.forehand
+        out.append(f"{a.name} tog {a.tricks} stick, och normalen för {'förhand' if fh else 'de andra två'} är "
+                   f"{a.normal}: {signed_points(a.points)} poäng.")
+        if fh and len(a.mode_values) > 1:
+            own_p, best = (a.mode, a.trump), a.best_mode
+            label, best_label = mode_words(*own_p), mode_words(*best)
+            if a.good_mode: out.append(f"{_up(label)} var ett bra val för {own}.")
+            else:
+                out.append(f"{_up(best_label)} hade passat {own} bättre: datorn fick {signed_decimal(a.mode_values[best])} "
+                           f"poäng i snitt med det, och {signed_decimal(a.mode_values[own_p])} med {label}.")
+        if fh and a.good_discards is False:
+            out.append(f"Datorn hade lagt bort {cards_text(a.better_discards)} i stället för {cards_text(a.discards)}.")
+    if a.costly:
+        c = a.costly[0]
+        if a.game == 'plump':
+            k = c.samples
+            out.append(f"Dyrast var stick {c.trick}: {'du' if you else a.name} lade {c.played}, men {c.better} hade "
+                       f"varit bättre. Datorn provade {k} sätt: med {c.better} träffade den budet i "
+                       f"{_count(c.chance_better, k)} av dem, med {c.played} bara i {_count(c.chance_played, k)}.")
+        else:
+            out.append(f"Dyrast var stick {c.trick}: {'du' if you else a.name} lade {c.played}, men {c.better} hade "
+                       f"gett fler poäng: {signed_decimal(c.value_better)} i snitt, mot {signed_decimal(c.value_played)}.")
+    elif not (a.game == 'plump' and a.cards == 1):     # med ett kort fanns inget val
+        out.append("Inget av korten " + ("du" if you else a.name) + " lade kostade mycket. Bra spelat!")
+    return [_plain(x) for x in out]
+
 
 # %% ../../nbs/24_tips_och_analys.ipynb #2e54bf70
 @dataclass

@@ -14,9 +14,10 @@ from ..bots.search import signed_decimal
 from ..engine.bismarck import mode_words
 from ..engine.names import signed_points
 from ..engine.cards import RED, GREEN
+from ..bots.coach import deal_summary
 
 # %% auto #0
-__all__ = ['nobreak_percent', 'distribution_html', 'analysis_html', 'mode_values_html']
+__all__ = ['nobreak_percent', 'distribution_html', 'analysis_html', 'deal_summary_html', 'mode_values_html']
 
 # %% ../../nbs/60_genomgang.ipynb #debf3cbc
 def nobreak_percent(html: str) -> str:
@@ -51,9 +52,17 @@ def analysis_html(a, number: int | None = None) -> str:
     you = 'Du' if a.name == 'Du' else esc(a.name)
     return (f'<div class="pt-ruta"><h4 style="margin:2px 0">{head}{esc(a.name)}, {a.cards} kort, {trump}</h4>'
             f'{cards_html(a.hand, 40)}<p style="margin:4px 0">{you} bjöd {a.bid} och tog {a.tricks} stick: {result}.</p>'
-            f'<p style="margin:4px 0 2px"><b>Datorns bedömning</b> <small>(samma hand spelad i {a.samples} '
-            f'provgivar, när datorn bjuder {a.best_bid})</small></p>{distribution_html(a.distribution, a.best_bid)}'
-            f'<p style="margin:6px 0">{nobreak_percent(esc(a.verdict))}</p>{_costly_html(a)}</div>')
+            f'<p style="margin:4px 0 2px"><b>Datorns bedömning</b></p>'
+            f'<p style="margin:2px 0 6px">{nobreak_percent(esc(a.verdict))}</p>{_costly_html(a)}</div>')
+
+
+def deal_summary_html(a, number: int | None = None) -> str:
+    """Den korta genomgången efter en giv (`deal_summary`) som en ruta: resultatet, budet eller planen med högst ett
+    tal var, och det dyraste kortet. Bordet visar den under givens resultat, tills eleven trycker på Nästa giv."""
+    who = '' if a.name == 'Du' else f" för {esc(a.name)}"
+    lines = ''.join(f'<li>{nobreak_percent(esc(t))}</li>' for t in deal_summary(a))
+    return (f'<div class="pt-ruta" role="status" style="background:#fff"><b>Kort genomgång{who}</b>'
+            f'<ul style="margin:4px 0;padding-left:1.2em">{lines}</ul></div>')
 
 def mode_values_html(values: dict, own: tuple | None = None, best: tuple | None = None) -> str:
     """Datorns poäng i snitt för varje spelsätt som staplar, bäst först: grön åt plus, röd åt minus, med talet bredvid.

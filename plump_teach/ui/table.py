@@ -34,14 +34,14 @@ from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from ..bots.heuristics import LEVELS
 from ..bots.search import distribution_text
 from ..bots.players import make_bot, public_reason
-from ..bots.coach import hint, analyse_deal, own_puzzles
+from ..bots.coach import hint, analyse_deal, own_puzzles, tip_question, tip_steps, NUMBERS_LEVELS
 from ..bots.search import signed_decimal
 from ..engine.bismarck import mode_words
 from ..engine.names import signed_points
 from ..course.results import RESULTS_ENV, current_recorder, register
 from .styles import CARD_HEIGHT, CARD_WIDTH, card_class, table_style
 from .table_files import GAME_KINDS, game_where, read_table, saved_kind, saved_tables, table_dict, unfinished_table
-from .analysis import analysis_html, nobreak_percent
+from .analysis import analysis_html, deal_summary_html, nobreak_percent
 from ..engine.cards import RED, GREEN
 
 # %% auto #0
@@ -158,6 +158,8 @@ def start(self: PlayTable, game, humans=(0,), level: str = 'van', pace: float = 
     self.refused: list[str] = []
     self._confirm_new = False
     self.analysis_open = False
+    self.analyses = {}                  # (giv, plats) -> genomgången, räknad en gång: efter given och efter partiet
+    self._clear_tips()
     self.pace_slider.value = min(self.pace, self.pace_slider.max)
     self._set_path(path, known)
     self.children = self._play_children()
@@ -188,8 +190,18 @@ def _build(self: PlayTable):
     self.action_box = W.VBox(layout=W.Layout(max_width='100%'))
     self.tips_html, self.last_html, self.log_html = PupilHTML(), PupilHTML(), PupilHTML()
     self.sheet_html = PupilHTML(layout=W.Layout(width='auto', max_width='100%'))
-    self.tips_button = W.Button(description='Tips', icon='lightbulb-o', tooltip='Vad skulle datorn göra, och varför?',
+    self.tips_button = W.Button(description='Tips', icon='lightbulb-o', tooltip='En fråga som hjälper dig att tänka',
                                 layout=_tap())
+    # Tipsets steg två och tre: rådet i ord, och datorns siffror (bara på nivån van och expert)
+    self.advice_button = W.Button(description='Visa rådet', icon='comment-o', tooltip='Vad skulle datorn göra, och varför?',
+                                  layout=_tap())
+    self.numbers_button = W.Button(description='Visa datorns siffror', icon='calculator', layout=_tap(),
+                                   tooltip='Hur datorn räknade fram rådet')
+    for b in (self.advice_button, self.numbers_button): b.add_class('pt-knapp')
+    self.tip_buttons = W.HBox([self.advice_button, self.numbers_button],
+                              layout=W.Layout(flex_flow='row wrap', max_width='100%'))
+    self.advice_button.on_click(lambda _: self.show_advice())
+    self.numbers_button.on_click(lambda _: self.show_numbers())
     self.last_button = W.Button(description='Förra sticket', icon='history', tooltip='Visa det senast tagna sticket',
                                 layout=_tap())
     self.save_button = W.Button(description='Spara partiet', icon='save', tooltip='Spara partiet i en fil',
@@ -214,11 +226,12 @@ def _build(self: PlayTable):
 
 @patch
 def _play_children(self: PlayTable) -> list:
-    # Tips och Förra sticket direkt under handen och budknapparna, och svaret direkt under dem: på en telefon
-    # hamnar protokollet under bordet, och svaret ska synas där eleven tryckte
+    # Tips och Förra sticket direkt under handen och budknapparna, och svaret med nästa steg (Visa rådet, Visa
+    # datorns siffror) direkt under dem: på en telefon hamnar protokollet under bordet, och svaret ska synas där
+    # eleven tryckte
     helpers = W.HBox([self.tips_button, self.last_button], layout=W.Layout(flex_flow='row wrap', max_width='100%'))
     table = W.VBox([self.header, self.turn, self.players_html, self.trick_html, self.message, self.hand_box,
-                    self.action_box, self.action_note, helpers, self.tips_html, self.last_html],
+                    self.action_box, self.action_note, helpers, self.tips_html, self.tip_buttons, self.last_html],
                    layout=W.Layout(flex='1 1 440px', min_width='0', max_width='100%', overflow='visible'))
     side = W.VBox([self.sheet_html, self.log_html], layout=W.Layout(flex='1 1 300px', min_width='min(100%, 380px)',
                                                                     max_width='100%', padding='0 0 0 8px',
@@ -348,10 +361,11 @@ def _check_deal_end(self: PlayTable):
     self._record_deal(len(g.deals) - 1)
     d = g.deals[-1]
     if d.history: self.last_trick = (d.history[-1], d.names)
-    self.result_html = self._deal_result_html(len(g.deals) - 1)
+    self.result_html = self._deal_result_html(len(g.deals) - 1) + self._deal_summary_html(len(g.deals) - 1)
     self.paused = 'result' if g.deal is not None else None   # efter sista given: ställningen och analysen
     self.told, self.secret = [], []
     self.selected = []
+    self._clear_tips()
 
 @patch
 def _record_deal(self: PlayTable, k: int):
@@ -369,6 +383,11 @@ def _record_deal(self: PlayTable, k: int):
         if self.kind == 'plump': ev.update(cards=d.cards, bid=d.bids[s], hit=d.bids[s] == d.taken[s])
         else: ev.update(mode=d.mode, forehand=s == d.forehand, normal=normal_tricks(d.mode, s == d.forehand))
         rec.record('deal', **ev)
+
+@patch
+def _deal_summary_html(self: PlayTable, k: int) -> str:
+    "Den korta genomgången av giv `k` för varje elev vid bordet, direkt när given är slut (fast antal provgivar)."
+    return ''.join(deal_summary_html(self._analysis(k, s)) for s in self.humans)
 
 @patch
 def _deal_number(self: PlayTable, index: int) -> int:
@@ -452,7 +471,7 @@ def _move(self: PlayTable, seat: int, action, done: str):
     "Elevens drag: i partiet, sedan sparat (om partiet sparas) och vidare till datorn."
     try: self._apply(seat, action)
     except PlumpTeachError as e: return self._say(str(e), ok=False)
-    self.tips_html.value = ''
+    self._clear_tips()
     if isinstance(action, (Bid, ChooseMode)): self._tell(f"{self.game.players[seat]} {action}.", action)
     self._check_deal_end()
     self._autosave()
@@ -750,23 +769,89 @@ def _tip_reason(reason: str) -> str:
     return reason[:1].upper() + reason[1:]
 
 @patch
-def show_tips(self: PlayTable):
-    "Tips för eleven vid skärmen: förslaget och varför."
-    seat = self._human_turn('göra sitt drag')
-    if seat is None: return
+def _tip_view(self: PlayTable, seat: int):
+    "Läget som tipset gäller; när förhand i Bismarck lägger bort kort, efter de kort eleven redan har valt."
     st = self.state
     if st.phase == 'discard':
         st = st.clone()
         for c in self.selected: st.apply(Discard(c))
-    d = hint(st.view(seat))
-    self.tips_used += 1
-    self.tips_in_deal[seat] = self.tips_in_deal.get(seat, 0) + 1
-    card = getattr(d.action, 'card', None)
-    drawn = cards_html([card], 40) if card is not None else ''
-    self.tips_html.value = (f'<div class="pt-ruta" role="status"><b>Tips:</b> {esc(_action_text(d.action))} {drawn}'
-                            f'<br>{nobreak_percent(esc(you_text(_tip_reason(d.reason))))}</div>')
-    self.last_tip = d
-    return d
+    return st.view(seat)
+
+@patch
+def _clear_tips(self: PlayTable):
+    "Inga tips framme: efter ett drag, en ny giv eller ett nytt parti."
+    self.tip_step, self.tip_key, self.tip_question, self.tip = 0, None, '', None
+    self.tips_html.value = ''
+    self._tip_buttons()
+
+@patch
+def _tip_buttons(self: PlayTable):
+    "Knappen för nästa steg syns bara när det finns ett: Visa rådet efter frågan, Visa datorns siffror efter rådet."
+    numbers = (self.tip_step == 2 and self.level in NUMBERS_LEVELS and self.tip is not None and bool(self.tip.numbers))
+    self.advice_button.layout.display = '' if self.tip_step == 1 else 'none'
+    self.numbers_button.layout.display = '' if numbers else 'none'
+
+@patch
+def _draw_tips(self: PlayTable):
+    "Rutan med tipsets steg hittills: frågan, rådet med kortet ritat, och datorns siffror."
+    parts = [f'<p style="margin:2px 0"><b>Tips:</b> {esc(you_text(self.tip_question))}</p>']
+    if self.tip_step >= 2:
+        card = getattr(self.tip.action, 'card', None)
+        drawn = cards_html([card], 40) if card is not None else ''
+        parts.append(f'<p style="margin:6px 0 2px"><b>Rådet:</b> {esc(you_text(self.tip.advice))} {drawn}</p>')
+    if self.tip_step >= 3:
+        rows = ''.join(f'<li>{nobreak_percent(esc(t))}</li>' for t in self.tip.numbers)
+        parts.append(f'<p style="margin:6px 0 2px"><b>Datorns siffror</b></p>'
+                     f'<ul style="margin:2px 0;padding-left:1.2em">{rows}</ul>')
+    self.tips_html.value = f'<div class="pt-ruta" role="status">{"".join(parts)}</div>'
+    self._tip_buttons()
+
+@patch
+def _tip_for(self: PlayTable, seat: int):
+    "Nyckeln för läget som tipset gäller: samma drag och samma valda kort ger samma tips."
+    return (self._ticket(), tuple(self.selected), seat)
+
+@patch
+def show_tips(self: PlayTable):
+    """Tips, första steget: en fråga om läget som får eleven att tänka själv (`tip_question`). Frågan räknas ur
+    motorn utan simulering, så den kommer direkt. Svarar med frågan. Ett tryck till i samma läge ger rådet, som
+    Visa rådet (`show_advice`); siffrorna kommer bara med sin egen knapp."""
+    seat = self._human_turn('göra sitt drag')
+    if seat is None: return
+    key = self._tip_for(seat)
+    if key == self.tip_key and self.tip_step >= 1:
+        return self.show_advice() if self.tip_step == 1 else self.tip
+    if key != self.tip_key:      # ett nytt läge: ett nytt tips (att trycka igen i samma läge räknas inte två gånger)
+        self.tips_used += 1
+        self.tips_in_deal[seat] = self.tips_in_deal.get(seat, 0) + 1
+        self.tip_key, self.tip = key, None
+        self.tip_question = tip_question(self._tip_view(seat))[0]
+    self.tip_step = 1
+    self._draw_tips()
+    return self.tip_question
+
+@patch
+def show_advice(self: PlayTable):
+    """Tips, andra steget: rådet i ord (`tip_steps`), draget och varför utan procent. Svarar med `TipSteps`."""
+    seat = self._human_turn('göra sitt drag')
+    if seat is None: return
+    if self._tip_for(seat) != self.tip_key: self.show_tips()
+    if self.tip is None: self.tip = tip_steps(self._tip_view(seat))
+    self.last_tip = self.tip.decision
+    self.tip_step = 2
+    self._draw_tips()
+    return self.tip
+
+@patch
+def show_numbers(self: PlayTable):
+    """Tips, tredje steget, bara på begäran och bara på nivån van och expert: datorns siffror, förklarade i ord.
+    Svarar med meningarna, eller `None` när de inte visas (nybörjarnivån, eller innan rådet är visat)."""
+    if self.level not in NUMBERS_LEVELS or self.tip_step < 2 or self.tip is None: return None
+    seat = self._human_turn('göra sitt drag')
+    if seat is None or self._tip_for(seat) != self.tip_key: return None
+    self.tip_step = 3
+    self._draw_tips()
+    return self.tip.numbers
 
 @patch
 def _last_trick(self: PlayTable):
@@ -1149,7 +1234,6 @@ def _analysis_widgets(self: PlayTable) -> list:
     "Knapparna för genomgången av varje giv, och för elevens egna pussel (i Plump och Bismarck, med elever vid bordet)."
     if not self.humans: return []
     g = self.game
-    self.analyses = {}
     self.analysis_buttons = []
     for k, d in enumerate(g.deals):
         what = f"{d.cards} kort" if self.kind == 'plump' else mode_words(d.mode, d.trump)
@@ -1170,7 +1254,7 @@ def _analysis_widgets(self: PlayTable) -> list:
 
 @patch
 def _analysis(self: PlayTable, k: int, seat: int):
-    "Genomgången av giv `k` (plats i `game.deals`) för platsen `seat`, räknad en gång."
+    "Genomgången av giv `k` (plats i `game.deals`) för platsen `seat`, räknad en gång (efter given, och igen efter partiet)."
     if (k, seat) not in self.analyses: self.analyses[k, seat] = analyse_deal(self.game, seat, k, seed=self.game.seed)
     return self.analyses[k, seat]
 

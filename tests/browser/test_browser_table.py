@@ -1,6 +1,6 @@
 """Spelbordet i en riktig webbläsare: en elev spelar ett kort parti Plump mot datorn genom att klicka på korten.
 
-The play table (nbs/elev/09_spelbordet.ipynb) in JupyterLab 4 driven by Chromium: the learner chooses a short
+The play table (nbs/elev/07_spelbordet.ipynb) in JupyterLab 4 driven by Chromium: the learner chooses a short
 game (bara nedåt, from 3 cards), bids with the number buttons, taps a greyed card and reads the reason, asks for
 a hint, plays every card by clicking it while the computer plays at its pace, reads the analysis of a deal and
 opens "Dina egna pussel". Then a Bismarck table: four cards are chosen, laid away, and a mode is chosen.
@@ -21,7 +21,7 @@ from table_helpers import (HAND_FOR_THIS_TURN, click_and_wait_gone, open_analysi
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
 ELEV = Path(__file__).resolve().parents[2] / "nbs" / "elev"
-PAGE = "09_spelbordet.ipynb"
+PAGE = "07_spelbordet.ipynb"
 
 # Delar av `root` som sticker ut till höger om notebooken, eller som rullar i sidled inuti den.
 JS_TOO_WIDE = """(root) => {

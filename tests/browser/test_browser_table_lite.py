@@ -28,7 +28,7 @@ import pytest
 from browser_helpers import LITE_BOOT_TIMEOUT, tap_through, wait_for_text
 from table_helpers import check_sizes as table_sizes
 from table_helpers import (click_and_wait_gone, covered_problem, open_analysis, play_game, position,
-                           resume_after_reload, seconds, start_short_game, table_output)
+                           resume_after_reload, seconds, start_short_game, table_output, tip_steps)
 from lite_helpers import JS_PUPIL_PAGE, wait_pupil_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]
@@ -80,14 +80,12 @@ def test_a_pupil_plays_a_short_game_at_the_table_in_jupyterlite(page, lite_serve
     wait_for_text(page, "Giv 1 av 10", within=table)
     wait_for_text(page, "Din tur att bjuda", within=table)
     t = time.monotonic()
-    tap_through(table.get_by_role("button", name="Tips"), covered)
-    wait_for_text(page, re.compile(r"Tips: Bjud \d"), within=table, timeout=60_000)
+    tip_steps(page, table, covered, r"Rådet: Bjud \d")
     full_tips = [time.monotonic() - t]
     click_and_wait_gone(page, table.locator("button.pt-bud:not([disabled])").first, covered)
     wait_for_text(page, re.compile(r"Din tur att (lägga ett kort|spela ut)"), within=table)
     t = time.monotonic()
-    tap_through(table.get_by_role("button", name="Tips"), covered)
-    wait_for_text(page, re.compile(r"Tips: Lägg "), within=table, timeout=60_000)
+    tip_steps(page, table, covered, r"Rådet: Lägg ")
     full_tips.append(time.monotonic() - t)
 
     # Sidan laddas om mitt i given (issue 27): webbläsarens Python börjar om, sidan kör sig själv igen, och bordet
