@@ -22,6 +22,18 @@ import pytest
 # Spelbordet sparar sina partier efter varje drag (plump_teach.ui.table, PLUMP_TEACH_SPARADE): i testerna, och i
 # kärnorna som testerna startar, i en tillfällig mapp och aldrig i arbetskopian.
 os.environ.setdefault("PLUMP_TEACH_SPARADE", tempfile.mkdtemp(prefix="plump-sparade-"))
+# Elevens framsteg (målen i lektionerna, sorterna som gick fel: plump_teach.course.progress, PLUMP_TEACH_FRAMSTEG) på
+# samma sätt; varje test får dessutom en egen, ny fil (fresh_progress), så att ett pass som gick fel i ett test inte
+# ändrar nästa tests pass.
+os.environ.setdefault("PLUMP_TEACH_FRAMSTEG", os.path.join(tempfile.mkdtemp(prefix="plump-framsteg-"), "framsteg.json"))
+_progress_dir = tempfile.mkdtemp(prefix="plump-framsteg-test-")
+_progress_count = iter(range(10 ** 9))
+
+
+@pytest.fixture(autouse=True)
+def fresh_progress(monkeypatch):
+    "Varje test börjar utan sparade framsteg, i en egen fil."
+    monkeypatch.setenv("PLUMP_TEACH_FRAMSTEG", os.path.join(_progress_dir, f"framsteg-{next(_progress_count)}.json"))
 
 # Measured on the 2-core machine with three workers (tests/benchmarks/results/suite-*.txt): the modules of a
 # minute and a half or more, longest first; every other module follows in the usual order.

@@ -193,7 +193,8 @@ def test_class_csv_is_swedish_and_round_trips(tmp_path):
     text = class_csv(store)
     assert text.startswith('\ufeff') and '\r\n' in text
     rows = list(csv.reader(io.StringIO(text[1:]), delimiter=';'))
-    assert rows[0] == CSV_COLUMNS == ['namn', 'elev', 'tid', 'sida', 'sort', 'regel', 'uppgift', 'nivå', 'utfall', 'sekunder']
+    assert rows[0] == CSV_COLUMNS == ['namn', 'elev', 'tid', 'sida', 'sort', 'regel', 'uppgift', 'nivå', 'utfall', 'sekunder',
+                                      'i rad']
     assert len(rows) == 3 and all(len(r) == len(CSV_COLUMNS) for r in rows)
     first = dict(zip(rows[0], rows[1]))
     assert (first['namn'], first['elev'], first['sida'], first['sort'], first['regel'], first['uppgift'],
@@ -202,6 +203,7 @@ def test_class_csv_is_swedish_and_round_trips(tmp_path):
     datetime.strptime(first['tid'], '%Y-%m-%d %H:%M:%S')
     second = dict(zip(rows[0], rows[2]))
     assert second['namn'] == "'=HYPERLINK(\"x\")" and second['utfall'] == 'hoppade över' and second['sekunder'] == '3'
+    assert first['i rad'] == second['i rad'] == ''        # inga uppgifter i en lektions mål
     assert set(OUTCOMES.values()) >= {r[8] for r in rows[1:]}
     assert class_csv(ResultStore(tmp_path / 'tom')) == '\ufeff' + ';'.join(CSV_COLUMNS) + '\r\n'
 

@@ -165,8 +165,9 @@ def test_trainer_offers_bismarck_kinds():
 
 def test_trainer_mixes_kinds_at_random_and_bismarck_only_when_chosen():
     from collections import Counter
-    plump = [k for k in PUZZLE_KINDS if not PUZZLE_KINDS[k].rule.startswith('B')]
-    assert PuzzleTrainer(seed=1).chosen == plump              # Plump by default
+    plump = [k for k in PUZZLE_KINDS if not PUZZLE_KINDS[k].rule.startswith('B') and not PUZZLE_KINDS[k].house_rule]
+    assert PuzzleTrainer(seed=1).chosen == plump              # Plump's base rules by default (no house-rule kinds)
+    assert 'blind_card' not in plump
     firsts = Counter()
     for seed in range(1, 41):
         plan = [k for k, _ in PuzzleTrainer(kinds=list(PUZZLE_KINDS), rounds=10, seed=seed).start().plan]

@@ -20,6 +20,7 @@ from ..puzzles.plump import PUZZLE_KINDS
 from ..engine.plump_rules import PlumpError
 from ..engine.names import clean_name, signed_points
 from .catalogue import PUPIL_LESSONS, review_lesson
+from .progress import GOAL_STREAK, progress_from_events
 
 # %% auto #0
 __all__ = ['OUTCOMES', 'EVENT_TYPES', 'RESULTS_ENV', 'NAME_MAX', 'LINE_MAX', 'RESUME_WITHIN', 'ACTIVE_WITHIN', 'CSV_COLUMNS',
@@ -37,11 +38,11 @@ NAME_MAX = 40           # tecken i ett namn
 LINE_MAX = 4000         # byte på en rad i en elevs fil; en händelse är sällan mer än 300 och aldrig mer än 3000
 _TEXT = {'type': 20, 'time': 40, 'name': NAME_MAX, 'page': 100, 'kind': 40, 'rule': 20, 'outcome': 20, 'session': 40,
          'game': 20, 'bots': 20, 'player': NAME_MAX, 'mode': 20}
-_INTS = ('number', 'level', 'index', 'seed', 'rounds', 'cards', 'bid', 'tricks', 'normal', 'points', 'tips')
+_INTS = ('number', 'level', 'index', 'seed', 'rounds', 'cards', 'bid', 'tricks', 'normal', 'points', 'tips', 'streak')
 _BOOLS = ('hit', 'forehand')
 _FIELDS = ('type', 'time', 'name', 'page', 'kind', 'number', 'level', 'rule', 'outcome', 'seconds', 'index',
            'seed', 'session', 'kinds', 'rounds', 'game', 'bots', 'player', 'cards', 'bid', 'mode', 'forehand',
-           'tricks', 'normal', 'hit', 'points', 'tips')
+           'tricks', 'normal', 'hit', 'points', 'tips', 'streak', 'again')
 
 
 def pupil_id_ok(pupil_id) -> str | None:
@@ -75,7 +76,7 @@ def clean_event(event: dict) -> dict:
         elif k in _INTS and type(v) is int and abs(v) < 10 ** 9: out[k] = v
         elif k in _BOOLS and type(v) is bool: out[k] = v
         elif k == 'seconds' and type(v) in (int, float) and 0 <= v < 10 ** 7: out[k] = round(float(v), 1)
-        elif k == 'kinds' and isinstance(v, (list, tuple)):
+        elif k in ('kinds', 'again') and isinstance(v, (list, tuple)):
             out[k] = [x for x in v if isinstance(x, str) and re.fullmatch(r'[a-z0-9_]{1,40}', x)][:30]
     return out
 
@@ -369,6 +370,8 @@ table{border-collapse:collapse;min-width:100%;background:#fff}
 th,td{border:1px solid #ccc;padding:6px 8px;text-align:left;vertical-align:top}
 th{background:#eef2f6}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .now{color:#1e7b34;font-weight:bold;white-space:nowrap}
+td.done{color:#1e7b34;font-weight:bold;white-space:nowrap}
+tfoot th,tfoot td{background:#f3f5f7}
 a{color:#1f5f99}a.button{display:inline-block;padding:10px 14px;min-height:24px;border:1px solid #1f5f99;border-radius:6px;text-decoration:none}
 ol li{margin:.4em 0}
 @media print{body{background:#fff;font-size:11pt}.noprint{display:none}.wide{overflow:visible}a{color:#000}}
@@ -408,6 +411,38 @@ def _pupils_table(all_events: dict, now: datetime) -> str:
     return f'<div class="wide"><table>{head}{"".join(r for _, r in sorted(rows))}</table></div>'
 
 
+def _goals_section(all_events: dict) -> str:
+    "Målen i lektionerna per elev: ✔ när målet är nått, annars serien just nu; sist hur många som har nått varje mål."
+    lessons = [l for l in PUPIL_LESSONS if l.kinds]
+    reached = dict.fromkeys((l.file for l in lessons), 0)
+    rows = []
+    for pid, evs in all_events.items():
+        goals = progress_from_events(evs)['goals']
+        if not goals: continue
+        name = _latest_name(evs)
+        cells = []
+        for l in lessons:
+            g = goals.get(l.file)
+            if g is None: cells.append('<td></td>')
+            elif g['reached']:
+                reached[l.file] += 1
+                cells.append('<td class="done">✔ nått</td>')
+            else: cells.append(f'<td class="n">{g["streak"]} av {GOAL_STREAK}</td>')
+        done = sum(1 for l in lessons if (goals.get(l.file) or {}).get('reached'))
+        rows.append(((name.casefold() or '\uffff', pid),
+                     f'<tr><th scope="row">{pupil_label(pid, name)}</th>{"".join(cells)}<td class="n">{done}</td></tr>'))
+    if not rows:
+        return (f'<p>Ingen elev har börjat på ett mål än. Målet står sist i varje lektion med pussel: {GOAL_STREAK} rätt '
+                'i rad på lektionens pussel, utan ledtråd.</p>')
+    head = _head(['Elev'] + [f'<abbr title="{html.escape(l.name)}">{l.number}</abbr>' for l in lessons] + ['Nådda mål'])
+    foot = ('<tfoot><tr><th scope="row">Har nått målet</th>' + ''.join(f'<td class="n">{reached[l.file]}</td>' for l in lessons)
+            + '<td></td></tr></tfoot>')
+    note = (f'<p class="note">Målet i en lektion är {GOAL_STREAK} rätt i rad på lektionens pussel, utan ledtråd. '
+            f'✔ nått: eleven har klarat det. "3 av {GOAL_STREAK}": så många rätt i rad just nu. Kolumnerna är '
+            'lektionernas nummer.</p>')
+    return f'{note}<div class="wide"><table>{head}{"".join(r for _, r in sorted(rows))}{foot}</table></div>'
+
+
 def _practice_list(all_events: dict) -> str:
     items = []
     for r in needs_practice(all_events):
@@ -435,7 +470,7 @@ def _table_section(all_events: dict, code: str) -> str:
                      f'<td class="n">{c["tips"]}</td><td>{html.escape(c["bots"])}</td></tr>'))
     if not rows:
         return ('<p>Ingen elev har spelat klart en giv vid spelbordet än. Spelbordet finns i '
-                f'<b>{html.escape(page_title("09_spelbordet.ipynb"))}</b>.</p>')
+                f'<b>{html.escape(page_title("07_spelbordet.ipynb"))}</b>.</p>')
     link = f'/larare/spelbordet.csv?kod={quote(code, safe="")}'
     download = (f'<p class="noprint"><a class="button" href="{html.escape(link)}" download>Hämta givarna vid '
                 f'spelbordet som CSV</a> (en rad per giv och elev)</p>')
@@ -477,6 +512,7 @@ def teacher_page(store: ResultStore, code: str, join_url: str | None = None, now
                      if (t := _when(evs[-1])) is not None and now - t <= ACTIVE_WITHIN)
         parts += [f'<h2>Eleverna</h2><p>{n} {"elev" if n == 1 else "elever"}, {active} arbetar just nu.</p>',
                   _pupils_table(all_events, now),
+                  '<h2>Målen i lektionerna</h2>', _goals_section(all_events),
                   '<h2>Det här behöver klassen öva på</h2>']
         if any(tasks_of(evs) for evs in all_events.values()):
             parts += [_practice_list(all_events), '<h2>Per sort av pussel</h2>', _kinds_table(all_events)]
@@ -492,7 +528,7 @@ def teacher_page(store: ResultStore, code: str, join_url: str | None = None, now
             f'<style>{_CSS}</style></head><body><main>{"".join(parts)}</main></body></html>\n')
 
 # %% ../../nbs/41_resultat.ipynb #a37d27b1
-CSV_COLUMNS = ['namn', 'elev', 'tid', 'sida', 'sort', 'regel', 'uppgift', 'nivå', 'utfall', 'sekunder']
+CSV_COLUMNS = ['namn', 'elev', 'tid', 'sida', 'sort', 'regel', 'uppgift', 'nivå', 'utfall', 'sekunder', 'i rad']
 
 
 def _as_text(s: str) -> str:
@@ -506,7 +542,8 @@ def _decimal(x) -> str:
 
 
 def class_csv(store: ResultStore) -> str:
-    "Klassens klara uppgifter som CSV för ett svenskt kalkylark: en rad per uppgift, i tidsordning."
+    """Klassens klara uppgifter som CSV för ett svenskt kalkylark: en rad per uppgift, i tidsordning. Kolumnen `i rad` är
+    serien efter en uppgift i en lektions mål (tom för andra uppgifter)."""
     rows = []
     for pid, evs in store.all_events().items():
         for e in tasks_of(evs):
@@ -515,7 +552,7 @@ def class_csv(store: ResultStore) -> str:
             rows.append((t.timestamp() if t else 0, pid, [
                 _as_text(e.get('name', '')), pid, t.strftime('%Y-%m-%d %H:%M:%S') if t else '',
                 _as_text(page_title(e.get('page', ''))), kind.title if kind else _as_text(e.get('kind', '')),
-                _rule(e), e.get('number', ''), e.get('level', ''), OUTCOMES[e['outcome']], _decimal(e.get('seconds'))]))
+                _rule(e), e.get('number', ''), e.get('level', ''), OUTCOMES[e['outcome']], _decimal(e.get('seconds')), e.get('streak', '')]))
     return _csv_text(CSV_COLUMNS, rows)
 
 

@@ -110,6 +110,7 @@ class PuzzleKind:
     levels: tuple[int, ...]
     make: Callable
     level_rules: tuple[tuple[int, str], ...] = ()   # (nivå, regel) där nivån övar en annan regel än `rule`
+    house_rule: bool = False                        # sorten övar bara en husregel (extralektionen), inte grundreglerna
 
     def rule_at(self, level: int) -> str:
         "Regeln som nivån `level` övar."
@@ -118,10 +119,11 @@ class PuzzleKind:
 
 PUZZLE_KINDS: dict[str, PuzzleKind] = {}
 
-def puzzle_kind(key: str, title: str, rule: str, levels=(1,), level_rules=None):
+def puzzle_kind(key: str, title: str, rule: str, levels=(1,), level_rules=None, house_rule: bool = False):
     "Registrera en generator som en sort av pussel; `level_rules` ger regeln för en nivå som övar något annat."
     def register(f):
-        PUZZLE_KINDS[key] = PuzzleKind(key, title, rule, tuple(levels), f, tuple(sorted((level_rules or {}).items())))
+        PUZZLE_KINDS[key] = PuzzleKind(key, title, rule, tuple(levels), f, tuple(sorted((level_rules or {}).items())),
+                                       house_rule)
         return f
     return register
 
@@ -817,7 +819,7 @@ def blind_win_chance(others, trump_card, trump: str | None) -> tuple[int, int]:
     return wins, len(mine)
 
 
-@puzzle_kind('blind_card', 'Kortet i pannan', 'P15')
+@puzzle_kind('blind_card', 'Kortet i pannan', 'P15', house_rule=True)   # en husregel: lektion 12
 def _make_blind_card(rng, level):
     while True:
         n = rng.choice([3, 4])

@@ -15,13 +15,15 @@ import ipywidgets as W
 from ..engine.methods import patch
 from ..puzzles.plump import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option, puzzle_kind_of, MAX_NUMBER
 from ..engine.plump_rules import PlumpError
-from ..course.catalogue import review_lesson
+from ..course.catalogue import review_lesson, lesson_of
+from ..course.progress import (GOAL_STREAK, WRONG_OUTCOMES, ProgressFile, due_kinds, goal_reached, goal_state,
+                                         has_goal, new_progress, progress_from_events, record_task)
 from .lesson import Choice, PupilHTML
-from ..course.results import OUTCOMES, current_recorder, register, unfinished_session
+from ..course.results import OUTCOMES, RESULTS_ENV, current_recorder, register, unfinished_session
 from ..engine.cards import RED, GREEN
 
 # %% auto #0
-__all__ = ['PuzzleWidget', 'show_puzzle', 'PuzzleTrainer']
+__all__ = ['AGAIN_AFTER', 'PuzzleWidget', 'show_puzzle', 'PuzzleTrainer', 'GoalWidget', 'show_goal']
 
 # %% ../../nbs/57_pusselwidget.ipynb #3b4355ba
 _RED = RED
@@ -231,13 +233,33 @@ def show_puzzle(kind: str, number: int | None = None, level: int | None = None) 
     "Ett pussel att lägga in i vilken notebook som helst: `show_puzzle('dealer_bid', 17)`."
     return PuzzleWidget(kind, number, level)
 
+# %% ../../nbs/57_pusselwidget.ipynb #8aaf705d
+def _in_classroom() -> bool: return bool(os.environ.get(RESULTS_ENV))
+
+
+def _read_progress() -> dict:
+    "Elevens framsteg: ur klassrummets händelser, annars ur filen; inga i klassrummet innan eleven är känd."
+    rec = current_recorder()
+    if rec is not None: return progress_from_events(rec.events())
+    if _in_classroom(): return new_progress()
+    try: return ProgressFile().load()
+    except OSError: return new_progress()
+
+
+def _save_progress(progress: dict, change) -> tuple[dict, bool]:
+    """Ändra framstegen med `change(progress) -> progress`. Utanför klassrummet i filen (som läses på nytt först);
+    i klassrummet sparar `Recorder`s händelser dem, så där ändras bara `progress`. Ger (framstegen, sparat?)."""
+    if current_recorder() is not None or _in_classroom(): return change(progress), True
+    try: return ProgressFile().update(change), True
+    except OSError: return change(progress), False
+
 # %% ../../nbs/57_pusselwidget.ipynb #a6bf5f31
 def _is_bismarck(kind: str) -> bool: return PUZZLE_KINDS[kind].rule.startswith('B')
 
 def _trainer_kinds(kinds) -> list[str]:
     "Sorterna till ett pass: Plumps sorter om inga anges, annars namnen i listan, som måste finnas."
     if isinstance(kinds, str): kinds = [kinds]
-    try: kinds = list(kinds or [k for k in PUZZLE_KINDS if not _is_bismarck(k)])
+    try: kinds = list(kinds or [k for k, v in PUZZLE_KINDS.items() if not _is_bismarck(k) and not v.house_rule])
     except TypeError: raise PlumpError("Ange sorterna som en lista med namn, till exempel ['score', 'trump'].") from None
     for k in kinds:
         try: puzzle_kind_of(k)
@@ -264,6 +286,12 @@ def _kind_button(kind: str, on: bool) -> W.ToggleButton:
     return b
 
 
+def _kind_level(kind: str, level: int) -> int:
+    "Sortens nivå för `level`: den högsta som sorten har och som inte är över `level` (annars sortens första)."
+    levels = PUZZLE_KINDS[kind].levels
+    return max((l for l in levels if l <= level), default=levels[0])
+
+
 def _plan(seed: int, kinds: list[str], rounds: int) -> list[tuple[str, int]]:
     "Passets uppgifter (sort, nummer): sorterna blandas och tas en i taget; samma frö ger samma pass."
     rng = random.Random(f"trainer/{seed}")
@@ -271,6 +299,34 @@ def _plan(seed: int, kinds: list[str], rounds: int) -> list[tuple[str, int]]:
     while len(order) < rounds:
         batch = list(kinds); rng.shuffle(batch); order += batch
     return [(k, rng.randrange(1, 10_000)) for k in order[:rounds]]
+
+
+AGAIN_AFTER = 3       # så många andra uppgifter kommer emellan innan en sort som gick fel kommer tillbaka i passet
+_WHY = {'last_time': 'Den här sorten gick fel förra gången. Nu igen!',
+        'again': 'Den här sorten gick fel nyss. Nu får du försöka igen!'}
+
+
+def _bring_back(plan: list, why: dict, seed: int, index: int, kind: str):
+    "Sorten `kind` gick fel på uppgift `index`: den kommer tillbaka efter `AGAIN_AFTER` andra, om passet räcker till."
+    for slot in range(index + 1 + AGAIN_AFTER, len(plan)):
+        if slot not in why:
+            plan[slot] = (kind, random.Random(f"trainer/{seed}/again/{index}").randrange(1, 10_000))
+            why[slot] = 'again'
+            return
+
+
+def _session_plan(seed: int, kinds: list[str], rounds: int, due=(), done=()) -> tuple[list, dict]:
+    """Passets uppgifter och varför en uppgift kommer igen: sorterna som gick fel förra gången (`due`) på plats 1, 3,
+    5 ..., och för varje klar uppgift (sort, utfall) i `done` som gick fel samma sort igen en bit senare. Samma frö,
+    samma `due` och samma utfall ger samma pass, så att ett pass kan fortsätta efter en omladdning."""
+    plan, why = _plan(seed, kinds, rounds), {}
+    for i, kind in enumerate(due):
+        if 2 * i >= rounds: break
+        plan[2 * i] = (kind, random.Random(f"trainer/{seed}/due/{i}").randrange(1, 10_000))
+        why[2 * i] = 'last_time'
+    for i, (kind, outcome) in enumerate(done):
+        if outcome in WRONG_OUTCOMES: _bring_back(plan, why, seed, i, kind)
+    return plan, why
 
 
 class PuzzleTrainer(W.VBox):
@@ -293,7 +349,8 @@ class PuzzleTrainer(W.VBox):
         self.start_button = W.Button(description='Starta', button_style='primary', layout=_tap())
         self.start_button.on_click(lambda _: self.start())
         self.status, self.summary = PupilHTML(), PupilHTML()
-        self.widget, self.plan, self.results, self.index, self.session = None, [], [], 0, None
+        self.widget, self.plan, self.results, self.index, self.session, self.why = None, [], [], 0, None, {}
+        self.due = due_kinds(_read_progress())      # sorterna som gick fel förra gången
         self.intro = PupilHTML('<h3>Pusselträning</h3><p>Tryck på sorterna du vill öva på (tryck igen för att ta bort en), '
                             'välj hur många uppgifter, och tryck på Starta.</p>')
         self._show_choices()
@@ -310,6 +367,10 @@ class PuzzleTrainer(W.VBox):
         parts = [self.intro, PupilHTML('<b>Plump</b>'), wrap(plump), self.bismarck]
         if self.bismarck.value:
             parts += [PupilHTML('<b>Bismarck</b>'), wrap([b for b in self.kind_buttons if _is_bismarck(b.kind)])]
+        if self.due:
+            names = ', '.join(f'<b>{html.escape(PUZZLE_KINDS[k].title)}</b>' for k in self.due)
+            parts.append(PupilHTML(f'<p>Förra gången gick de här sorterna fel: {names}. Är de valda kommer de '
+                                   'först i omgången.</p>'))
         parts += [PupilHTML('<b>Antal uppgifter</b>'), self.rounds, self.start_button]
         self.status.value = message
         self.children = parts + ([self.status] if message else [])
@@ -320,16 +381,19 @@ class PuzzleTrainer(W.VBox):
         if not kinds:
             self._show_choices('<p>Välj minst en sort av pussel.</p>')
             return self
-        self._begin(kinds, self.rounds.value, os.urandom(4).hex())
+        rounds = self.rounds.value
+        due = [k for k in due_kinds(_read_progress()) if k in kinds][:max(1, rounds // 2)]
+        self._begin(kinds, rounds, os.urandom(4).hex(), due=due)
         rec = current_recorder()
         if rec is not None:
             rec.record('session', session=self.session, seed=self.seed, kinds=kinds, rounds=len(self.plan),
-                       level=self.level)
+                       level=self.level, again=due)
         return self
 
-    def _begin(self, kinds: list[str], rounds: int, session: str, done=()):
-        "Passet ur fröet, med de klara uppgifterna `done` (sort, utfall) först; nästa uppgift visas."
-        self.plan, self.session = _plan(self.seed, kinds, rounds), session
+    def _begin(self, kinds: list[str], rounds: int, session: str, done=(), due=()):
+        """Passet ur fröet (`_session_plan`), med sorterna `due` som gick fel förra gången och de klara uppgifterna
+        `done` (sort, utfall) först; nästa uppgift visas."""
+        (self.plan, self.why), self.session = _session_plan(self.seed, kinds, rounds, due, done), session
         self.results = list(done)
         self.index = len(self.results)
         kind, number = self.plan[self.index]
@@ -338,8 +402,7 @@ class PuzzleTrainer(W.VBox):
         self.summary.value = ''
         self._show()
 
-    def _level(self, kind): return max(l for l in PUZZLE_KINDS[kind].levels if l <= self.level) \
-        if any(l <= self.level for l in PUZZLE_KINDS[kind].levels) else PUZZLE_KINDS[kind].levels[0]
+    def _level(self, kind): return _kind_level(kind, self.level)
 
 # %% ../../nbs/57_pusselwidget.ipynb #ba8e8ac3
 _OUTCOMES = tuple(OUTCOMES.items())    # (utfall, svenska ord) i fast ordning
@@ -364,6 +427,8 @@ def _settled(self: PuzzleTrainer, w: PuzzleWidget, outcome: str, seconds: float)
     "En uppgift i passet är klar: räkna den, och spara den i klassrummet med dess plats i passet."
     if w is not self.widget or self.index >= len(self.plan): return
     self.results.append((w.puzzle.kind, outcome))
+    if outcome in WRONG_OUTCOMES: _bring_back(self.plan, self.why, self.seed, self.index, w.puzzle.kind)
+    _save_progress(new_progress(), lambda p: record_task(p, w.puzzle.kind, outcome))   # utanför klassrummet: filen
     rec = current_recorder()
     if rec is not None:
         rec.record('task', **_task_fields(w.puzzle), outcome=outcome, seconds=seconds, index=self.index + 1,
@@ -374,26 +439,36 @@ def _attach_pupil(self: PuzzleTrainer, recorder):
     """Eleven blev känd: fortsätt elevens pass på den här sidan om det inte blev klart (samma frö, sorter, antal och
     nivå ger samma uppgifter), med de klara uppgifterna i sammanfattningen."""
     if self.widget is not None: return
-    found = unfinished_session(recorder.events(), recorder.page)
-    if found is None: return
+    events = recorder.events()
+    self.due = due_kinds(progress_from_events(events))
+    found = unfinished_session(events, recorder.page)
+    if found is None:
+        self._show_choices()
+        return
     start, tasks = found
     kinds, rounds, seed = start.get('kinds'), start.get('rounds'), start.get('seed')
     try: kinds, level = _trainer_kinds(kinds) if kinds else None, _trainer_level(start.get('level'))
     except PlumpError: return
     if not kinds or type(rounds) is not int or not 1 <= rounds <= 100 or type(seed) is not int \
             or not 0 <= seed <= MAX_NUMBER: return
-    if [k for k, _ in _plan(seed, kinds, rounds)[:len(tasks)]] != [t.get('kind') for t in tasks]: return
+    due = [k for k in start.get('again', []) if k in kinds]
+    done = [(t['kind'], t['outcome']) for t in tasks]
+    plan, _ = _session_plan(seed, kinds, rounds, due, done)
+    if [k for k, _ in plan[:len(tasks)]] != [t.get('kind') for t in tasks]: return
     self.seed, self.level = seed, level
     for b in self.kind_buttons: b.value = b.kind in kinds
     self.bismarck.value = any(map(_is_bismarck, kinds))
     self.rounds.set_options(sorted({5, 10, 15, 20, rounds}), value=rounds)
-    self._begin(kinds, rounds, start['session'], [(t['kind'], t['outcome']) for t in tasks])
+    self._begin(kinds, rounds, start['session'], done, due)
     self.status.value = (f'<p>Välkommen tillbaka! Du fortsätter på uppgift {self.index + 1} av {rounds}.</p>'
                          + self.status.value)
 
 @patch
 def _show(self: PuzzleTrainer):
-    self.status.value = f'<p><b>Uppgift {self.index + 1} av {len(self.plan)}</b></p>'
+    why = self.why.get(self.index)
+    again = (f'<p style="border-left:4px solid {ORANGE};padding:2px 8px"><span aria-hidden="true">↻</span> '
+             f'{_WHY[why]}</p>') if why else ''
+    self.status.value = f'<p><b>Uppgift {self.index + 1} av {len(self.plan)}</b></p>{again}'
     self.children = [self.status, self.widget]
 
 def _counts(results) -> str:
@@ -423,10 +498,12 @@ def _summarize(self: PuzzleTrainer):
         mine = [o for kind, o in self.results if kind == k]
         rows.append(f'<li><b>{html.escape(PUZZLE_KINDS[k].title)}</b> : {_counts(mine)}</li>')
     weak = list(dict.fromkeys(k for k, o in self.results if o != 'first_try'))
+    wrong = [k for k in dict.fromkeys(k for k, o in self.results if o in WRONG_OUTCOMES)]
+    comes_back = ('<p>Sorterna som gick fel kommer tillbaka nästa gång du tränar.</p>' if wrong else '')
     self.summary.value = (f'<h3>Sammanfattning</h3><p>Du löste {first} av {len(outcomes)} uppgifter rätt direkt, utan '
                           f'ledtråd.</p><p>Alla uppgifter: {_counts(outcomes)}.</p><ul>{"".join(rows)}</ul>'
-                          + self._review(weak))
-    again = W.Button(description='Nytt pass', layout=_tap())
+                          + comes_back + self._review(weak))
+    again = W.Button(description='Ny omgång', layout=_tap())   # inte 'pass': det är ett spelsätt i Bismarck
     again.on_click(lambda _: self._restart())
     self.children = [self.summary, again]
 
@@ -434,4 +511,168 @@ def _summarize(self: PuzzleTrainer):
 def _restart(self: PuzzleTrainer):
     self.seed += 1
     self.widget = None
+    self.due = due_kinds(_read_progress())
     self._show_choices()
+
+# %% ../../nbs/57_pusselwidget.ipynb #518266e0
+_DOTS = ('●', '○')
+_IN_WORDS = {3: 'tre', 4: 'fyra', 5: 'fem', 6: 'sex', 7: 'sju', 8: 'åtta', 9: 'nio', 10: 'tio'}
+
+
+class GoalWidget(W.VBox):
+    "Lektionens mål: fem rätt i rad på lektionens pusselsorter; nått står det kvar nästa gång."
+    def __init__(self, file: str,                    # lektionens fil, till exempel '04_buden.ipynb'
+                 seed: int | None = None):           # samma frö ger samma uppgifter (None: slumpat)
+        if not has_goal(file):
+            raise PlumpError(f"Lektionen {file!r} har inget mål. Ange filen för en lektion med pussel, till exempel "
+                             "'04_buden.ipynb'.")
+        if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_NUMBER):
+            raise PlumpError("Fröet ska vara ett heltal från 0, till exempel 17; samma frö ger samma uppgifter.")
+        super().__init__(layout=W.Layout(max_width='900px'))
+        self.lesson = lesson_of(file)
+        self.seed = random.randrange(1, 10_000) if seed is None else seed
+        self._rng, self._queue, self._last = random.Random(f"goal/{file}/{self.seed}"), [], None
+        n = self.lesson.number
+        words = _IN_WORDS.get(GOAL_STREAK, str(GOAL_STREAK))
+        self.title = PupilHTML(f'<h3>{words.capitalize()} rätt i rad</h3><p>Klarar du {words} uppgifter i rad '
+                               f'kan du lektion {n}. Svara rätt direkt, utan ledtråd.</p>')
+        self.banner, self.count, self.message = PupilHTML(), PupilHTML(), PupilHTML()
+        self.more_button = W.Button(description='Öva mer', tooltip='Öva mer på lektionens pussel',
+                                    layout=_tap(align_self='flex-start', padding='0 16px'))
+        self.more_button.on_click(lambda _: self.practise())
+        self.widget, self.practising, self.saved = None, False, True
+        self.progress = _read_progress()
+        self._show()
+        register(self)
+
+    @property
+    def streak(self) -> int:
+        "Så många rätt i rad just nu."
+        return goal_state(self.progress, self.lesson.file)['streak']
+
+    @property
+    def reached(self) -> bool:
+        "Är målet nått (nu eller förut)?"
+        return goal_reached(self.progress, self.lesson.file)
+
+# %% ../../nbs/57_pusselwidget.ipynb #bdd08712
+@patch
+def _next_task(self: GoalWidget) -> tuple[str, int]:
+    "Nästa uppgift (sort, nummer) ur fröet."
+    if not self._queue:
+        batch = list(self.lesson.kinds)
+        self._rng.shuffle(batch)
+        if len(batch) > 1 and batch[0] == self._last: batch[0], batch[1] = batch[1], batch[0]
+        self._queue = batch
+    kind = self._last = self._queue.pop(0)
+    return kind, self._rng.randrange(1, 10_000)
+
+@patch
+def _load_next(self: GoalWidget):
+    kind, number = self._next_task()
+    level = _kind_level(kind, self.lesson.level)
+    if self.widget is None:
+        self.widget = PuzzleWidget(kind, number, level, on_next=lambda _: self.advance(), next_label='Nästa uppgift',
+                                   show_number=False, on_settled=self._settled)
+        self.widget.progress.layout.display = 'none'     # pusslets egen räknare; målet räknar själv
+    else: self.widget.load(kind, number, level)
+    for b in self.widget.buttons: b.on_click(self._after_click)
+    self.message.value = ''
+
+@patch
+def advance(self: GoalWidget):
+    "Nästa uppgift (knappen Nästa uppgift); först när den här är klar."
+    if self.widget is not None and not self.widget.finished:
+        self._tell('Lös uppgiften först, eller tryck på Visa svar.', BLUE)
+        return self
+    self._load_next()
+    self._show()
+    return self
+
+@patch
+def practise(self: GoalWidget):
+    "Öva mer efter att målet är nått (knappen Öva mer)."
+    self.practising = True
+    if self.widget is None or self.widget.finished: self._load_next()
+    self._show()
+    return self
+
+# %% ../../nbs/57_pusselwidget.ipynb #97ce9962
+@patch
+def _tell(self: GoalWidget, text: str, colour: str):
+    self.message.value = (f'<div role="status" aria-live="polite" style="border-left:4px solid {colour};'
+                          f'padding:4px 8px;margin-top:4px;max-width:100%;overflow-wrap:break-word">{text}</div>')
+
+@patch
+def _show_count(self: GoalWidget, streak: int | None = None):
+    s = self.streak if streak is None else streak
+    dots = ''.join(_DOTS[0] if i < s else _DOTS[1] for i in range(GOAL_STREAK))
+    text = f'{s} rätt i rad av {GOAL_STREAK}' if s < GOAL_STREAK else f'{s} rätt i rad'
+    self.count.value = (f'<p style="font-size:115%;margin:4px 0"><b>{text}</b> <span aria-hidden="true" '
+                        f'style="color:{GREEN};letter-spacing:3px">{dots}</span></p>')
+
+@patch
+def _show(self: GoalWidget):
+    n = self.lesson.number
+    if self.reached:
+        more = '' if self.practising else '<p>Vill du öva mer? Tryck på <b>Öva mer</b>.</p>'
+        self.banner.value = (f'<div role="status" style="border:2px solid {GREEN};border-radius:8px;padding:6px 12px;'
+                             f'background:{GREEN_BG};max-width:100%;box-sizing:border-box"><p style="font-size:120%;'
+                             f'margin:4px 0"><b><span aria-hidden="true">★</span> Målet är nått: du kan lektion {n}!'
+                             f'</b></p>{more}</div>')
+    if self.reached and not self.practising:
+        self.children = [self.banner, self.more_button]
+        return
+    if self.widget is None: self._load_next()
+    self._show_count()
+    self.children = ([self.banner] if self.reached else [self.title]) + [self.count, self.widget, self.message]
+
+# %% ../../nbs/57_pusselwidget.ipynb #440d4676
+@patch
+def _after_click(self: GoalWidget, button):
+    w = self.widget
+    if w is None or button not in w.buttons or w.finished or not w.wrong_tries: return
+    self._show_count(0)
+    self._tell('Det blev fel, så serien börjar om från 0. Tänk efter och försök igen!', ORANGE)
+
+@patch
+def _settled(self: GoalWidget, w: PuzzleWidget, outcome: str, seconds: float):
+    "En uppgift är klar: räkna serien, spara den (fil eller klassrum) och säg vad som hände."
+    if w is not self.widget or outcome == 'skipped': return
+    p, was = w.puzzle, self.reached
+    self.progress, saved = _save_progress(self.progress,
+                                          lambda prog: record_task(prog, p.kind, outcome, self.lesson.file))
+    self.saved = self.saved and saved
+    rec = current_recorder()
+    if rec is not None:
+        rec.record('task', **_task_fields(p), outcome=outcome, seconds=seconds, streak=self.streak)
+    s, n = self.streak, self.lesson.number
+    if self.reached and not was:
+        self.practising = True
+        text, colour = (f'<b><span aria-hidden="true">★</span> Målet är nått: du kan lektion {n}!</b> '
+                        f'Du klarade {_IN_WORDS.get(GOAL_STREAK, GOAL_STREAK)} rätt i rad. Vill du öva mer? Tryck på Nästa uppgift.'), GREEN
+    elif outcome == 'first_try':
+        text, colour = f'Rätt! Nu har du {s} rätt i rad.' + (' En till!' if s == GOAL_STREAK - 1 else ''), GREEN
+    elif outcome == 'with_hint':
+        text, colour = (f'Rätt! Men du tog en ledtråd, så svaret räknas inte i serien. Du har fortfarande {s} i rad.',
+                        BLUE)
+    elif outcome == 'after_mistake':
+        text, colour = 'Rätt till slut! Men det blev fel först, så serien börjar om från 0. Du klarar det!', ORANGE
+    else:
+        text, colour = 'Nu vet du svaret. Serien börjar om från 0. Försök igen med nästa uppgift!', ORANGE
+    if not saved: text += ' (Det gick inte att spara. Säg till din lärare.)'
+    self._show()
+    self._tell(text, colour)
+
+@patch
+def _attach_pupil(self: GoalWidget, recorder):
+    "Eleven blev känd (klassrummet): läs elevens framsteg ur händelserna och visa målet som det står."
+    self.progress, self.practising = progress_from_events(recorder.events()), False
+    self._show()
+
+
+def show_goal(file: str,                   # lektionens fil, till exempel '04_buden.ipynb'
+              seed: int | None = None      # samma frö ger samma uppgifter
+             ) -> GoalWidget:
+    "Lektionens mål, sist i en elevlektion: `show_goal('04_buden.ipynb')`."
+    return GoalWidget(file, seed)

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 CODE, TEACHER = "abcd", "larare1234"
 SIZES = ((1280, 900), (768, 1024), (390, 844))
-CONTROLS = {"Starta", "Nästa uppgift", "Ledtråd", "Visa svar", "Nytt pass", "Ny uppgift"}
+CONTROLS = {"Starta", "Nästa uppgift", "Ledtråd", "Visa svar", "Ny omgång", "Ny uppgift"}
 
 # Element som sticker ut till höger om sidan, eller som rullar i sidled
 JS_TOO_WIDE = """() => { const W = document.documentElement.clientWidth;
