@@ -14,7 +14,7 @@ from plump_teach.course.catalogue import PUPIL_LESSONS
 from plump_teach.course.run_sheets import (RUN_SHEETS, BismarckSheetTask, Puzzles, RotationTask, SheetTask, ShortSheet,
                                            ace_experiment, lesson_worksheet, lgr22_page, run_sheet, run_sheet_pages,
                                            run_sheets_page, setup_page)
-from plump_teach.course.teacher import answers_of, _suits
+from plump_teach.course.teacher import answers_of, suit_words
 from plump_teach.engine.bismarck import bismarck_score, normal_tricks, TRICKS
 from plump_teach.engine.plump_rules import (PlumpError, PlumpRules, bidding_order, dealer_of_deal, deal_schedule,
                                             forbidden_bid, forehand, legal_bids, score)
@@ -60,8 +60,8 @@ def test_decks_and_the_real_cards_lesson():
     page = run_sheets_page()
     assert page.count('Kortlekarna fram</span>') == sum(len(s.deck_phases) for s in RUN_SHEETS.values())
     for s in RUN_SHEETS.values():
-        for t, d in s.misconceptions: assert f"<b>Eleven {t}.</b> {_suits(d)}" in page
-        for q, a in s.exit_ticket: assert _suits(q) in page and _suits(a) in page
+        for t, d in s.misconceptions: assert f"<b>Eleven {t}.</b> {suit_words(d)}" in page
+        for q, a in s.exit_ticket: assert suit_words(q) in page and suit_words(a) in page
 
 
 def _puzzles(lesson):

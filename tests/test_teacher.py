@@ -1,4 +1,5 @@
-"""Lärarmaterialet (plump_teach.course.teacher): innehållet i sidorna mot motorn, escaping och felaktiga argument.
+"""Lärarmaterialet (plump_teach.course.teacher, och paketet i plump_teach.course.pack): innehållet i sidorna mot
+motorn, escaping och felaktiga argument.
 
 Content tests for the teacher's pack: row labels against deal_schedule for every preset and player count,
 worksheet/answer-key consistency against the puzzles themselves, the lesson plan against the pupil lessons,
@@ -20,9 +21,10 @@ from plump_teach.engine.plump_rules import PlumpError, PlumpRules, RULE_PRESETS,
 from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
 from plump_teach.course.build import pupil_dir
 from plump_teach.course.catalogue import PUPIL_LESSONS
-from plump_teach.course.teacher import (answer_key, pack_pages, answers_of, blank_sheet_bismarck, blank_sheet_plump,
+from plump_teach.course.teacher import (answer_key, answers_of, blank_sheet_bismarck, blank_sheet_plump,
                                  lesson_plan, plan_pages, read_lessons, rule_sheet_bismarck, rule_sheet_plump,
-                                 save_pack, sheet_rows, worksheet, worksheet_tasks)
+                                 sheet_rows, worksheet, worksheet_tasks)
+from plump_teach.course.pack import pack_pages, save_pack
 
 EVIL = '<img src=x onerror="alert(1)">'
 ELEV = pupil_dir()          # nbs/elev med elevlektionerna
@@ -193,8 +195,8 @@ def test_worksheet_and_answer_key_agree_with_the_puzzle(kind, number):
     first = next(o.key for o in p.options if o.key in p.answers)
     fb = p.check(first)
     assert fb.correct
-    from plump_teach.course.teacher import _suits
-    assert _suits(fb.text.removeprefix("Rätt! ")) in key
+    from plump_teach.course.teacher import suit_words
+    assert suit_words(fb.text.removeprefix("Rätt! ")) in key
 
 
 def test_worksheet_order_and_numbers():
@@ -278,18 +280,18 @@ def test_lesson_plan_names_the_puzzles_and_answers():
             assert name.endswith(f", nivå {level}") == (level != PUZZLE_KINDS[kind].levels[0])
     html = lesson_plan()
     is_page(html)
-    from plump_teach.course.teacher import _suits
+    from plump_teach.course.teacher import suit_words
     for p in plans:
         assert f'<h2>{p.name}</h2>' in html
-        assert f'<b>{p.minutes} minuter</b>' in html and _suits(p.prepare) in html
+        assert f'<b>{p.minutes} minuter</b>' in html and suit_words(p.prepare) in html
         for name in p.puzzles: assert f'<b>{name}</b>' in html
-        for q, a in p.questions: assert f'<p class="q">{_suits(q)}</p><p class="a">{_suits(a)}</p>' in html
-        for g in p.goals: assert f'<li>{_suits(g)}</li>' in html
+        for q, a in p.questions: assert f'<p class="q">{suit_words(q)}</p><p class="a">{suit_words(a)}</p>' in html
+        for g in p.goals: assert f'<li>{suit_words(g)}</li>' in html
     # pusslets rätta svar kommer från pusselmotorn
     for kind, number, level in buden.tasks:
         p = make_puzzle(kind, number, level)
-        from plump_teach.course.teacher import _answer_text
-        assert f'{_suits(p.question)} <i>Svar:</i> {_suits(_answer_text(p))}</li>' in html
+        from plump_teach.course.teacher import answer_text
+        assert f'{suit_words(p.question)} <i>Svar:</i> {suit_words(answer_text(p))}</li>' in html
     # översikten: lektion, minuter, regler och summan
     for p in plans: assert f'{p.name}</a></td><td class="num">{p.minutes}</td><td>{", ".join(p.rules)}</td>' in html
     assert f'<th>Summa</th><td class="num">{sum(p.minutes for p in plans)}</td>' in html
@@ -336,8 +338,10 @@ def test_lesson_plan_bad_folder(tmp_path, monkeypatch):
     with pytest.raises(PlumpError, match=re.escape("Lektion 1: Vad är Plump? (01_vad_ar_plump.ipynb): filen finns inte")):
         read_lessons(tmp_path)
     with pytest.raises(PlumpError, match="sökväg"): read_lessons(3)
+    import plump_teach.course.pack as pack
     import plump_teach.course.teacher as t
     monkeypatch.setattr(t, 'pupil_dir', lambda: None)
+    monkeypatch.setattr(pack, 'pupil_dir', lambda: None)
     with pytest.raises(PlumpError, match="Elevlektionerna finns inte här"): lesson_plan()
     # utan kursens mapp (paketet installerat utan nbs/) blir det ingen lektionsplan, men resten skrivs
     names = [p.name for p in save_pack(tmp_path / 'pack')]
@@ -405,10 +409,10 @@ def test_save_pack_bad_input_writes_nothing(tmp_path):
 
 def test_published_pack_in_nbs_is_current(tmp_path):
     """nbs/lararmaterial/ (som startsidan länkar till) är precis vad save_pack ger med grundinställningarna.
-    Misslyckas testet: kör `.venv/bin/python -c "from plump_teach.course.teacher import save_pack; save_pack('nbs/lararmaterial')"`
+    Misslyckas testet: kör `.venv/bin/python -c "from plump_teach.course.pack import save_pack; save_pack('nbs/lararmaterial')"`
     och checka in ändringen."""
     from pathlib import Path
-    from plump_teach.course.teacher import save_pack
+    from plump_teach.course.pack import save_pack
     published = Path(__file__).resolve().parents[1] / "nbs" / "lararmaterial"
     fresh = {p.name: p.read_bytes() for p in save_pack(tmp_path / "ny")}
     assert sorted(fresh) == sorted(p.name for p in published.iterdir())

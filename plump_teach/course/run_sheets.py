@@ -21,8 +21,8 @@ from ..engine.plump_rules import HOUSE_RULE_TEXT
 from ..bots.heuristics import percent
 from ..puzzles.plump import PUZZLE_KINDS, Puzzle
 from .catalogue import PUPIL_LESSONS, lesson_of
-from .teacher import (_page, _suits, _task_head, _options_html, _paper_question, _letter, _answer_text, _sheet_table, _task_html, _key_html,
-                      worksheet_tasks)
+from .teacher import (page_html, suit_words, task_head, options_html, paper_question, option_letter,
+                                        answer_text, sheet_table, task_html, key_html, worksheet_tasks)
 
 # %% auto #0
 __all__ = ['RUN_SHEETS', 'Phase', 'RunSheet', 'Puzzles', 'SheetTask', 'BismarckSheetTask', 'RotationTask', 'ShortSheet',
@@ -42,7 +42,7 @@ class Phase:
 @dataclass(frozen=True)
 class RunSheet:
     "Körschemat för en elevlektion: delarna med minuter, missuppfattningar, stöd, utmaning, utgångsbiljett och bedömning."
-    file: str                                     # lektionens fil i nbs/elev, som i PUPIL_LESSONS
+    file: str                                     # lektionens fil i elevkursens mapp, som i PUPIL_LESSONS
     phases: tuple[Phase, ...]
     misconceptions: tuple[tuple[str, str], ...]   # (det eleven tror, vad du gör)
     support: tuple[str, ...]                      # för den som behöver stöd
@@ -169,7 +169,7 @@ def _render_sheet_task(t: SheetTask, key: bool) -> str:
         blanks = "".join(f"<li>Giv {i}: givaren fick inte bjuda <span class=\"line\" style=\"min-width:4em\"></span></li>"
                          for i in range(1, len(deals) + 1))
         return (intro + '<p><b>Skriv protokollet:</b> budet först; träff: en etta framför budet; plump: stryk över budet. '
-                'Räkna summan.</p>' + _sheet_table(names, rows) +
+                'Räkna summan.</p>' + sheet_table(names, rows) +
                 f'<p><b>Vilket bud fick givaren inte säga?</b></p><ul class="blanks">{blanks}</ul></section>')
     def cell(b, k, pts):
         if b != k: return f'<s>{b}</s> <span class="sub">0</span>'
@@ -178,7 +178,7 @@ def _render_sheet_task(t: SheetTask, key: bool) -> str:
     banned = "".join(f"<li>Giv {i}: {d['banned'] if d['banned'] is not None else 'inget, summan av de andras bud är redan större än antalet stick'}</li>"
                      for i, d in enumerate(deals, 1))
     return (intro + '<p><b>Protokollet:</b> en fet etta framför budet är en träff, ett överstruket bud är en plump (0).</p>'
-            + _sheet_table(names, rows, cells, dealers, [f"<b>{x}</b>" for x in t.totals()])
+            + sheet_table(names, rows, cells, dealers, [f"<b>{x}</b>" for x in t.totals()])
             + f'<p><b>Givarens förbjudna bud (P6):</b></p><ul class="blanks">{banned}</ul></section>')
 
 def _render_bismarck_task(t: BismarckSheetTask, key: bool) -> str:
@@ -218,14 +218,14 @@ def _render_short_sheet(t: ShortSheet, key: bool) -> str:
     if key: return ('<section class="task"><h3>Protokollet för bordet</h3><p>Protokollet vid bordet har inget facit: '
                     'kontrollera att varje rad har en ruta per spelare och att summan är rätt räknad.</p></section>')
     return ('<section class="task"><h3>Protokollet för bordet</h3><p>Skriv namnen överst. Budet först; träff: en etta '
-            'framför; plump: stryk över.</p>' + _sheet_table([''] * t.players, list(enumerate(t.cards, 1)))
+            'framför; plump: stryk över.</p>' + sheet_table([''] * t.players, list(enumerate(t.cards, 1)))
             + '</section>')
 
 def _render_task(t, key: bool, prev=None) -> str:
     "En del av en lektions arbetsblad (`key=False`) eller facit (`key=True`)."
     if isinstance(t, Puzzles):
         ps = t.puzzles()
-        f = _key_html if key else _task_html
+        f = key_html if key else task_html
         return "".join(f(p, q) for q, p in zip([None, *ps], ps))
     return {SheetTask: _render_sheet_task, BismarckSheetTask: _render_bismarck_task, RotationTask: _render_rotation,
             ShortSheet: _render_short_sheet}[type(t)](t, key)
@@ -605,12 +605,12 @@ def _clock(phases) -> list[str]:
 
 def _run_sheet_html(s: RunSheet) -> str:
     l = s.lesson
-    rows = "".join(f'<tr><td class="num">{c}</td><td><b>{esc(p.title)}</b></td><td>{_suits(p.what)}</td>'
+    rows = "".join(f'<tr><td class="num">{c}</td><td><b>{esc(p.title)}</b></td><td>{suit_words(p.what)}</td>'
                    f'<td>{esc(p.groups)}{"<br><span class=deck>Kortlekarna fram</span>" if p.decks else ""}</td></tr>'
                    for c, p in zip(_clock(s.phases), s.phases))
-    li = lambda xs: "".join(f"<li>{_suits(x)}</li>" for x in xs)
-    mis = "".join(f"<li><b>Eleven {esc(t)}.</b> {_suits(d)}</li>" for t, d in s.misconceptions)
-    ticket = "".join(f'<li><p>{_suits(q)}</p><p class="a"><i>Svar:</i> {_suits(a)}</p></li>' for q, a in s.exit_ticket)
+    li = lambda xs: "".join(f"<li>{suit_words(x)}</li>" for x in xs)
+    mis = "".join(f"<li><b>Eleven {esc(t)}.</b> {suit_words(d)}</li>" for t, d in s.misconceptions)
+    ticket = "".join(f'<li><p>{suit_words(q)}</p><p class="a"><i>Svar:</i> {suit_words(a)}</p></li>' for q, a in s.exit_ticket)
     rules = f' · regler {esc(", ".join(l.rules))}' if l.rules else ' · ingen ny regel'
     extra = " · extralektion" if l.optional else ""
     return (f'<section class="lesson" id="lektion-{l.number:02d}">\n<h2>{esc(l.name)}</h2>\n'
@@ -622,7 +622,7 @@ def _run_sheet_html(s: RunSheet) -> str:
             f'<div><h3>Bedöm: det här ser och hör du</h3><ul>{li(s.assess)}</ul>'
             f'<h3>Stöd</h3><ul>{li(s.support)}</ul><h3>Utmaning</h3><ul>{li(s.extension)}</ul></div></div>\n'
             f'<h3>Utgångsbiljett, med svar</h3><ol class="qa">{ticket}</ol>\n'
-            f'<h3>Utan datorer</h3><p>{_suits(s.unplugged)}</p>\n</section>\n')
+            f'<h3>Utan datorer</h3><p>{suit_words(s.unplugged)}</p>\n</section>\n')
 
 def run_sheets_page() -> str:
     "Körschemat: en översikt och sedan en A4-sida för varje elevlektion."
@@ -646,7 +646,7 @@ hellre än att skynda; pusslen och utgångsbiljetten kan tas nästa gång.</p>
 <li><b>Utan datorer:</b> varje lektion har ett eget arbetsblad med facit, med uppgifter ur samma pussel som på skärmen.</li>
 </ul>
 {"".join(_run_sheet_html(s) for s in sheets)}"""
-    return _page("Körschema", body, css=_RUN_CSS)
+    return page_html("Körschema", body, css=_RUN_CSS)
 
 _TASK_CSS = ".given td, .given th { text-align: center; } .given { margin: 3px 0 6px; } .blanks { list-style: none; padding-left: 0; }"
 
@@ -661,7 +661,7 @@ def lesson_worksheet(lesson, key: bool = False) -> str:
              if not key else '<p class="sub">Svaren är räknade av kursens regelmotor.</p>')
     rules = "" if not l.optional else '<p class="box">Extralektionen: här gäller husregler, och varje uppgift säger vilken.</p>'
     body = f"<h1>{esc(title)}</h1>{name}{rules}{intro}" + "".join(_render_task(t, key) for t in s.tasks)
-    return _page(esc(title), body, css=_TASK_CSS)
+    return page_html(esc(title), body, css=_TASK_CSS)
 
 # %% ../../nbs/44_korscheman.ipynb #6802e16b
 @lru_cache(maxsize=4)
@@ -744,7 +744,7 @@ när en annan färg spelades ut.) Varför tar trumfesset alltid sitt stick? Varf
 <p>I exemplet med Anna, Björn och Cecilia blir summan efter två givar 0, +2 och −2. Fråga: två spelare fick +1 och −3 i en giv;
 vad fick den tredje? Svar: {_signed(b8[0])}, eftersom summan alltid är 0. Låt eleverna rita en tallinje och flytta en markör för
 varje giv.</p>"""
-    return _page("Lgr22", body, css=_RUN_CSS)
+    return page_html("Lgr22", body, css=_RUN_CSS)
 
 # %% ../../nbs/44_korscheman.ipynb #3ef48133
 def setup_page() -> str:
@@ -790,7 +790,7 @@ klassen behöver öva mer på. Högst 40 elever samtidigt; ingenting lämnar din
 </tbody></table>
 <p>Sidorna är gjorda för A4: öppna sidan och välj Skriv ut i webbläsaren. Kursens koppling till läroplanen står på sidan
 <a href="lgr22.html">Lgr22</a>.</p>"""
-    return _page("Kom igång", body, css=_RUN_CSS)
+    return page_html("Kom igång", body, css=_RUN_CSS)
 
 def run_sheet_pages() -> dict[str, tuple[str, str]]:
     "Körschemats sidor i lärarmaterialet: filnamn -> (beskrivning, html)."

@@ -15,14 +15,14 @@ from ..engine.bismarck import (BismarckError, bismarck_score, deal_count, normal
                              SHORT_ORDER, PLAYERS as BISMARCK_PLAYERS, FULL_DEALS)
 from ..puzzles.plump import make_puzzle, puzzle_kind_of, PUZZLE_KINDS, Puzzle
 from ..engine.names import esc, check_names
-from ..engine.scoresheet import write_atomic
 from .catalogue import PUPIL_LESSONS
 from .build import pupil_dir
 
 # %% auto #0
-__all__ = ['MAX_TASKS', 'p18_example', 'rule_sheet_plump', 'b8_example', 'rule_sheet_bismarck', 'sheet_rows', 'blank_sheet_plump',
-           'blank_sheet_bismarck', 'worksheet_tasks', 'worksheet', 'answers_of', 'answer_key', 'LessonPlan',
-           'read_lessons', 'plan_pages', 'lesson_plan', 'pack_pages', 'save_pack']
+__all__ = ['MAX_TASKS', 'page_html', 'suit_words', 'p18_example', 'rule_sheet_plump', 'b8_example', 'rule_sheet_bismarck',
+           'plump_players', 'sheet_rows', 'sheet_table', 'blank_sheet_plump', 'blank_sheet_bismarck', 'worksheet_tasks',
+           'option_letter', 'paper_question', 'options_html', 'task_head', 'task_html', 'key_html', 'worksheet',
+           'answers_of', 'answer_key', 'LessonPlan', 'read_lessons', 'answer_text', 'plan_pages', 'lesson_plan']
 
 # %% ../../nbs/43_lararmaterial.ipynb #0209e137
 _CSS = """
@@ -62,7 +62,7 @@ h2 + .task { border-top: none; }
   .sheet th, .sheet td { padding: 1px 0; } .sheet .sub { font-size: 9px; overflow: hidden; } }
 """
 
-def _page(title: str, body: str, landscape: bool = False, font: str = '10.5pt', row: str = '7mm',
+def page_html(title: str, body: str, landscape: bool = False, font: str = '10.5pt', row: str = '7mm',
           css: str = '') -> str:
     "En hel HTML-sida för A4 med rubriken `title` (redan säker text), innehållet `body` och sidans egen CSS `css`."
     base = _CSS % {'orient': 'landscape' if landscape else 'portrait', 'font': font, 'row': row,
@@ -71,7 +71,7 @@ def _page(title: str, body: str, landscape: bool = False, font: str = '10.5pt', 
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{title}</title>\n'
             f'<style>{base}{css}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n')
 
-def _suits(text: str) -> str:
+def suit_words(text: str) -> str:
     "Texten säker i HTML, med hjärter och ruter i rött som på korten."
     return esc(text).replace('♥', '<span class="red">♥</span>').replace('♦', '<span class="red">♦</span>')
 
@@ -200,7 +200,7 @@ Summan {bids_sum} är lägre än {ex['cards']}: underbud.</p>
 </div>
 </div>
 """
-    return _page("Plump: regelblad", body)
+    return page_html("Plump: regelblad", body)
 
 # %% ../../nbs/43_lararmaterial.ipynb #e352d314
 _B8_NAMES = ('Anna', 'Björn', 'Cecilia')
@@ -269,10 +269,10 @@ och spelar pass.</p>
 </div>
 </div>
 """
-    return _page("Bismarck: regelblad", body)
+    return page_html("Bismarck: regelblad", body)
 
 # %% ../../nbs/43_lararmaterial.ipynb #ae75913c
-def _plump_players(players) -> list[str]:
+def plump_players(players) -> list[str]:
     "Namnen på spelarna (tomma om bara antalet anges); 2-6 spelare (P2)."
     if type(players) is int: return [''] * player_count(players)
     if isinstance(players, bool) or players is None or isinstance(players, (int, float)):
@@ -281,10 +281,10 @@ def _plump_players(players) -> list[str]:
 
 def sheet_rows(players, rules: PlumpRules = PlumpRules()) -> list[tuple[int, int]]:
     "Protokollets rader: (givens nummer från 1, antal kort) för varje giv i givschemat (P3, P14)."
-    n = len(_plump_players(players))
+    n = len(plump_players(players))
     return list(enumerate(deal_schedule(n, _check_rules(rules)), 1))
 
-def _sheet_table(names, rows, cells=None, dealers=None, total=None) -> str:
+def sheet_table(names, rows, cells=None, dealers=None, total=None) -> str:
     """Protokollets tabell: en rad per giv `rows` (nummer, antal kort), givaren och en ruta per spelare, summan sist.
     `cells[rad][spelare]`, `dealers[rad]` och `total[spelare]` är färdig HTML att skriva i rutorna; utan dem är de tomma."""
     head = "".join(f'<th class="p">{esc(x) if x else "&nbsp;"}</th>' for x in names)
@@ -298,7 +298,7 @@ def _sheet_table(names, rows, cells=None, dealers=None, total=None) -> str:
 
 def blank_sheet_plump(players, rules: PlumpRules = PlumpRules()) -> str:
     "Ett tomt protokoll för Plump: en rad per giv i givschemat, en ruta per spelare för budet och poängen, summa sist."
-    names = _plump_players(players)
+    names = plump_players(players)
     rows = sheet_rows(len(names), rules)
     landscape = len(names) >= 5
     usable = 186 if landscape else 273            # mm på sidan innanför marginalerna
@@ -311,9 +311,9 @@ def blank_sheet_plump(players, rules: PlumpRules = PlumpRules()) -> str:
 <p>Datum: <span class="line"></span> &nbsp; {house}.
 <span class="sub">Skriv allas bud i rutorna innan given spelas. Träff: skriv en etta framför budet, så att 2 blir 12
 (P13). Plump: stryk över budet, det ger 0 (P14).</span></p>
-{_sheet_table(names, rows)}
+{sheet_table(names, rows)}
 """
-    return _page("Protokoll: Plump", body, landscape=landscape, row=f"{row_mm:.1f}mm")
+    return page_html("Protokoll: Plump", body, landscape=landscape, row=f"{row_mm:.1f}mm")
 
 # %% ../../nbs/43_lararmaterial.ipynb #b3a78da5
 def blank_sheet_bismarck(names=None, short: bool = False) -> str:
@@ -346,7 +346,7 @@ Kontroll = radens summa, alltid 0.</span></p>
 </table>
 {budget}
 """
-    return _page("Protokoll: Bismarck", body, row="10mm")
+    return page_html("Protokoll: Bismarck", body, row="10mm")
 
 # %% ../../nbs/43_lararmaterial.ipynb #bcd90df5
 MAX_TASKS = 60
@@ -369,15 +369,17 @@ def worksheet_tasks(kinds, numbers, level: int = 1) -> list[Puzzle]:
     for k in kinds: puzzle_kind_of(k)
     return [make_puzzle(k, n, level) for k in kinds for n in numbers]
 
-def _letter(p: Puzzle, key: str) -> str:
+def option_letter(p: Puzzle, key: str) -> str:
+    "Bokstaven (A, B, C …) som alternativet med nyckeln `key` har på papperet."
     return _LETTERS[[o.key for o in p.options].index(key)]
 
-def _paper_question(q: str) -> str:
+def paper_question(q: str) -> str:
+    "Pusslets fråga på papper: ”Klicka på” blir ”Ringa in”."
     return q.replace("Klicka på", "Ringa in").replace("klicka på", "ringa in")
 
-def _options_html(p: Puzzle) -> str:
+def options_html(p: Puzzle) -> str:
     "Svarsalternativen med bokstäver; protokollpusslets rutor som ett rutnät med raderna och spelarna."
-    mark = lambda i, o: f'<span class="letter">{_LETTERS[i]}</span>{_suits(o.label)}'
+    mark = lambda i, o: f'<span class="letter">{_LETTERS[i]}</span>{suit_words(o.label)}'
     if all(o.row is None for o in p.options):
         return '<ul class="opts">' + "".join(f"<li>{mark(i, o)}</li>" for i, o in enumerate(p.options)) + "</ul>"
     labels, cols = p.data.get('row_labels', []), p.data.get('columns', [])
@@ -389,7 +391,7 @@ def _options_html(p: Puzzle) -> str:
                    for r in range(nrows))
     return f'<table>{head}{body}</table>'
 
-def _task_head(p: Puzzle, prev: Puzzle | None) -> str:
+def task_head(p: Puzzle, prev: Puzzle | None) -> str:
     "Uppgiftens rubrik, och sortens rubrik före den första uppgiften av en ny sort."
     kind = "" if prev is not None and prev.kind == p.kind else (
         f'<h2>{esc(p.title)} <span class="rid">{esc(p.rule)}</span></h2>')
@@ -403,36 +405,36 @@ def _intro(title: str, tasks, pupil: bool) -> str:
     return (f'<h1>{title}</h1>{name}<p class="sub">{len(tasks)} uppgifter av {kinds} '
             f'{"sort" if kinds == 1 else "sorter"}. Samma nummer ger samma uppgift i kursens pussel.</p>')
 
-def _task_html(p: Puzzle, prev: Puzzle | None) -> str:
+def task_html(p: Puzzle, prev: Puzzle | None) -> str:
     "En uppgift på arbetsbladet: situationen, frågan och alternativen att ringa in."
-    return (f'{_task_head(p, prev)}<div>{p.situation}</div>'
-            f'<p><b>{esc(_paper_question(p.question))}</b></p>{_options_html(p)}</section>')
+    return (f'{task_head(p, prev)}<div>{p.situation}</div>'
+            f'<p><b>{esc(paper_question(p.question))}</b></p>{options_html(p)}</section>')
 
-def _key_html(p: Puzzle, prev: Puzzle | None) -> str:
+def key_html(p: Puzzle, prev: Puzzle | None) -> str:
     "Samma uppgift i facit: de rätta bokstäverna och pusslets egen förklaring."
     right = [o for o in p.options if o.key in p.answers]
-    shown = ", ".join(f"{_letter(p, o.key)} ({_suits(o.aria if o.row is not None and o.aria else o.label)})"
+    shown = ", ".join(f"{option_letter(p, o.key)} ({suit_words(o.aria if o.row is not None and o.aria else o.label)})"
                       for o in right)
     lead = "Rätt svar" if len(right) == 1 else "Vart och ett av de här svaren är rätt"
     fb = p.check(right[0].key)
     text = fb.text.removeprefix("Rätt! ")
-    return f'{_task_head(p, prev)}<p><b>{lead}:</b> {shown}</p><p>{_suits(text)}</p>{fb.html}</section>'
+    return f'{task_head(p, prev)}<p><b>{lead}:</b> {shown}</p><p>{suit_words(text)}</p>{fb.html}</section>'
 
 def worksheet(kinds, numbers, level: int = 1) -> str:
     "Arbetsbladet: numrerade pussel på papper, med situationen, frågan och alternativen att ringa in."
     tasks = worksheet_tasks(kinds, numbers, level)
     body = _intro("Arbetsblad", tasks, True) + '<p>Ringa in bokstaven för rätt svar.</p>' + "".join(
-        _task_html(p, prev) for prev, p in zip([None, *tasks], tasks))
-    return _page("Arbetsblad", body)
+        task_html(p, prev) for prev, p in zip([None, *tasks], tasks))
+    return page_html("Arbetsblad", body)
 
 def answers_of(p: Puzzle) -> list[str]:
     "Bokstäverna för de rätta svaren, i alternativens ordning."
-    return [_letter(p, o.key) for o in p.options if o.key in p.answers]
+    return [option_letter(p, o.key) for o in p.options if o.key in p.answers]
 
 def answer_key(kinds, numbers, level: int = 1) -> str:
     "Facit till `worksheet` med samma argument: de rätta bokstäverna och pusslets förklaring för varje uppgift."
     tasks = worksheet_tasks(kinds, numbers, level)
-    return _page("Facit", _intro("Facit", tasks, False) + "".join(_key_html(p, prev) for prev, p in zip([None, *tasks], tasks)))
+    return page_html("Facit", _intro("Facit", tasks, False) + "".join(key_html(p, prev) for prev, p in zip([None, *tasks], tasks)))
 
 # %% ../../nbs/43_lararmaterial.ipynb #fe38a933
 _PLAN_CSS = """
@@ -578,7 +580,7 @@ def read_lessons(folder=None) -> list[LessonPlan]:
                          "till exempel 'nbs/elev'.")
     return [_read_lesson(l, folder) for l in PUPIL_LESSONS]
 
-def _answer_text(p: Puzzle) -> str:
+def answer_text(p: Puzzle) -> str:
     "Pusslets rätta svar som text (rutan i protokollpusslet med sin beskrivning)."
     return ", ".join(o.aria if o.row is not None and o.aria else o.label for o in p.options if o.key in p.answers)
 
@@ -587,16 +589,16 @@ def plan_pages(lessons) -> int:
     return 1 + len(lessons)
 
 def _lesson_html(l: LessonPlan) -> str:
-    goals = "".join(f"<li>{_suits(g)}</li>" for g in l.goals)
+    goals = "".join(f"<li>{suit_words(g)}</li>" for g in l.goals)
     rules = f' · regler {esc(", ".join(l.rules))}' if l.rules else ' · alla regler, ingen ny'
     puzzles = "".join(
-        f'<li><b>{esc(name)}</b> <span class="rid">{esc(p.rule)}</span>: {_suits(p.question)} '
-        f'<i>Svar:</i> {_suits(_answer_text(p))}</li>'
+        f'<li><b>{esc(name)}</b> <span class="rid">{esc(p.rule)}</span>: {suit_words(p.question)} '
+        f'<i>Svar:</i> {suit_words(answer_text(p))}</li>'
         for name, p in zip(l.puzzles, (make_puzzle(*t) for t in l.tasks)))
-    qa = "".join(f'<li><p class="q">{_suits(q)}</p><p class="a">{_suits(a)}</p></li>' for q, a in l.questions)
+    qa = "".join(f'<li><p class="q">{suit_words(q)}</p><p class="a">{suit_words(a)}</p></li>' for q, a in l.questions)
     return (f'<section class="lesson" id="{Path(l.file).stem}">\n<h2>{esc(l.name)}</h2>\n'
             f'<p class="meta"><b>{l.minutes} minuter</b>{rules}</p>\n'
-            f'<p class="box"><b>Förbered:</b> {_suits(l.prepare)}</p>\n'
+            f'<p class="box"><b>Förbered:</b> {suit_words(l.prepare)}</p>\n'
             f'<h3>Mål: det här lär sig eleven</h3>\n<ul>{goals}</ul>\n'
             f'<h3>Pussel i lektionen</h3>\n<ul class="puzzles">{puzzles}</ul>\n'
             f'<h3>Att prata om, med svar</h3>\n<ol class="qa">{qa}</ol>\n</section>\n')
@@ -629,59 +631,4 @@ Låt eleverna prata två och två först och ta sedan svaren i helklass.</li>
 <li>Efter lektion {len(lessons)} kan eleverna blanda alla sorters pussel i Träna på allt.</li>
 </ul>
 {"".join(_lesson_html(l) for l in lessons)}"""
-    return _page("Lektionsplan", body, css=_PLAN_CSS)
-
-# %% ../../nbs/43_lararmaterial.ipynb #36a80007
-def pack_pages(players=None, rules: PlumpRules = PlumpRules(), bismarck_names=None,
-               kinds=('bid_balance', 'score', 'trick_winner'), numbers=(1, 2), level: int = 1,
-               lessons=None) -> dict[str, tuple[str, str]]:
-    """Lärarmaterialets sidor: filnamn -> (beskrivning, html). `players`: ett antal, en lista med namn, eller
-    `None` för tomma protokoll för 2, 3, 4, 5 och 6 spelare. `lessons`: mappen med elevlektionerna för
-    lektionsplanen; `None` tar nbs/elev, och finns den inte blir det ingen lektionsplan."""
-    from plump_teach.course.run_sheets import run_sheet_pages    # körschemat bygger på sidorna här, så det hämtas först när packen görs
-    extra = run_sheet_pages()
-    pages = {'kom-igang.html': extra.pop('kom-igang.html')}
-    if lessons is not None or pupil_dir() is not None:
-        pages['lektionsplan.html'] = ("Lektionsplan: mål, minuter, förberedelser, pussel och frågor med svar",
-                                      lesson_plan(lessons))
-    pages['korschema.html'] = extra.pop('korschema.html')
-    pages |= {'regelblad-plump.html': ("Regelblad för Plump", rule_sheet_plump(rules)),
-             'regelblad-bismarck.html': ("Regelblad för Bismarck", rule_sheet_bismarck())}
-    counts = range(MIN_PLAYERS, MAX_PLAYERS + 1) if players is None else [players]
-    for p in counts:
-        n = len(_plump_players(p))
-        pages[f'protokoll-plump-{n}.html'] = (f"Tomt protokoll för Plump, {n} spelare", blank_sheet_plump(p, rules))
-    pages['protokoll-bismarck.html'] = ("Tomt protokoll för Bismarck, helt parti (12 givar)",
-                                        blank_sheet_bismarck(bismarck_names))
-    pages['protokoll-bismarck-kort.html'] = ("Tomt protokoll för Bismarck, kort parti (3 givar)",
-                                             blank_sheet_bismarck(bismarck_names, short=True))
-    pages['arbetsblad.html'] = ("Arbetsblad", worksheet(kinds, numbers, level))
-    pages['facit.html'] = ("Facit till arbetsbladet", answer_key(kinds, numbers, level))
-    pages |= extra
-    return {'index.html': ("Innehåll", _index_page(pages)), **pages}
-
-def _index_page(pages: dict) -> str:
-    "Innehållssidan: sidorna i en lista, och varje lektions arbetsblad och facit i en tabell."
-    lesson = lambda name: re.fullmatch(r'(arbetsblad|facit)-(\d\d)\.html', name)
-    items = "".join(f'<li><a href="{name}">{esc(text)}</a></li>' for name, (text, _) in pages.items() if not lesson(name))
-    rows = "".join(f'<tr><td>{esc(l.name)}{" (extra)" if l.optional else ""}</td>'
-                   f'<td><a href="korschema.html#lektion-{l.number:02d}">Körschema</a></td>'
-                   f'<td><a href="arbetsblad-{l.number:02d}.html">Arbetsblad</a></td>'
-                   f'<td><a href="facit-{l.number:02d}.html">Facit</a></td></tr>'
-                   for l in PUPIL_LESSONS if f'arbetsblad-{l.number:02d}.html' in pages)
-    table = (f'<h2>Varje lektion utan dator</h2><table class="plan"><thead><tr><th>Lektion</th><th></th><th></th><th></th>'
-             f'</tr></thead><tbody>{rows}</tbody></table>') if rows else ""
-    return _page("Lärarmaterial", f"<h1>Lärarmaterial</h1><p>Öppna en sida och skriv ut den på A4 med webbläsarens "
-                                  f"Skriv ut. Börja med <a href=\"kom-igang.html\">Kom igång</a>.</p><ul>{items}</ul>{table}",
-                 css=".plan td { padding: 2px 8px; }")
-
-def save_pack(folder, players=None, rules: PlumpRules = PlumpRules(), bismarck_names=None,
-              kinds=('bid_balance', 'score', 'trick_winner'), numbers=(1, 2), level: int = 1, lessons=None) -> list[Path]:
-    "Skriv lärarmaterialet (`pack_pages`) som HTML-filer i mappen `folder` och returnera sökvägarna."
-    if not isinstance(folder, (str, Path)) or not str(folder).strip():
-        raise PlumpError("Ange mappen som en sökväg, till exempel 'lararmaterial'.")
-    folder = Path(str(folder).strip())
-    if folder.exists() and not folder.is_dir():
-        raise PlumpError(f"{folder.name} finns redan och är ingen mapp; välj en annan mapp.")
-    pages = pack_pages(players, rules, bismarck_names, kinds, numbers, level, lessons)   # allt görs innan något skrivs
-    return [write_atomic(folder / name, text) for name, (_, text) in pages.items()]
+    return page_html("Lektionsplan", body, css=_PLAN_CSS)

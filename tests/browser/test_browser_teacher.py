@@ -11,7 +11,8 @@ import pytest
 from browser_helpers import screenshot
 from plump_teach.engine.plump_rules import PlumpRules, RULE_PRESETS
 from plump_teach.course.teacher import (answer_key, blank_sheet_bismarck, blank_sheet_plump, lesson_plan, plan_pages,
-                                 read_lessons, rule_sheet_bismarck, rule_sheet_plump, save_pack, worksheet)
+                                 read_lessons, rule_sheet_bismarck, rule_sheet_plump, worksheet)
+from plump_teach.course.pack import save_pack
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
