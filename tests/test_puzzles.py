@@ -79,6 +79,14 @@ def expected_answers(p):
         return {str(sched[int(m.group(1)) - 1])} if m else {str(len(sched))}
     if p.kind == 'bid_balance':
         return {'underbud' if sum(d['bids']) < d['cards'] else 'överbud'}
+    if p.kind == 'revoke':       # P12: another suit although the hand holds the led suit
+        led = d['lead'].suit
+        return {'ja' if d['card'].suit != led and any(c.suit == led for c in d['hand']) else 'nej'}
+    if p.kind == 'hand_bid':     # P20: aces and kings with three in the suit are sure; queens, knaves, other kings possible
+        length = lambda c: sum(x.suit == c.suit for x in d['hand'])
+        sure = sum(c.rank == 14 or (c.rank == 13 and length(c) >= 3) for c in d['hand'])
+        possible = sum(11 <= c.rank <= 13 for c in d['hand']) - sum(c.rank == 13 and length(c) >= 3 for c in d['hand'])
+        return {str(sure + possible // 2)}
     if p.kind == 'sheet_error':
         bad = set()
         for r, row in enumerate(d['rows']):
@@ -358,7 +366,7 @@ def test_bismarck_kinds_come_with_the_puzzles_and_the_app():
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     r = subprocess.run([sys.executable, '-c', "import plump_teach.puzzles.bismarck as b, plump_teach.puzzles.plump as p\n"
-                        "assert len(p.PUZZLE_KINDS) == 15"], capture_output=True, text=True)
+                        "assert len(p.PUZZLE_KINDS) == 17"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
 
 

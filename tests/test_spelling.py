@@ -198,9 +198,11 @@ def teacher_texts():
     for n in range(2, 7):
         yield f"lärarmaterial: tomt protokoll Plump, {n} spelare", t.blank_sheet_plump(n)
     yield "lärarmaterial: tomt protokoll Bismarck", t.blank_sheet_bismarck()
-    kinds, numbers = list(PUZZLE_KINDS), [1, 2, 3]     # varje sort med tre nummer
-    yield "lärarmaterial: arbetsblad", t.worksheet(kinds, numbers)
-    yield "lärarmaterial: facit", t.answer_key(kinds, numbers)
+    numbers = [1, 2, 3]                                 # varje sort med tre nummer, på varje nivå den har
+    for level in (1, 2):
+        kinds = [k for k, v in PUZZLE_KINDS.items() if level in v.levels]
+        yield f"lärarmaterial: arbetsblad, nivå {level}", t.worksheet(kinds, numbers, level)
+        yield f"lärarmaterial: facit, nivå {level}", t.answer_key(kinds, numbers, level)
     yield "lärarmaterial: lektionsplan", t.lesson_plan()
 
 

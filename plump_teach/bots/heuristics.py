@@ -28,7 +28,8 @@ __all__ = ['LEVELS', 'LENGTH', 'ONE_CARD_SAMPLES', 'OTHERS_RANDOM', 'OWN_RANDOM_
            'decimal_text', 'count_words', 'Valuation', 'value_hand', 'bids_seen', 'refused_bid_reason',
            'seen_for_bidding', 'heuristic_bid', 'quick_bid', 'one_card_tricks', 'one_card_study', 'one_card_bid',
            'beginner_bid', 'beginner_card', 'leading_card', 'wins_over', 'is_top_card', 'top_claim', 'lowest_card',
-           'highest_card', 'trick_goal', 'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy']
+           'highest_card', 'trick_goal', 'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy', 'three_piles',
+           'suggested_bid']
 
 # %% ../../nbs/20_tumregler.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -511,3 +512,20 @@ def rollout_policy(me: int, forehand: int | None = None, others: float = OTHERS_
         if r and ctx.rnd() < r: return legal[int(ctx.rnd() * len(legal))]
         return fast_policy(seat, legal, ctx, forehand)
     return policy
+
+# %% ../../nbs/20_tumregler.ipynb #51a234de
+def three_piles(hand, length: int = LENGTH) -> dict[str, Cards]:
+    "Dela handen i tre högar (P20): 'sure' (säkra stick), 'possible' (möjliga) och 'filler' (fyllnad)."
+    hand = sort_hand(parse_cards(hand) if isinstance(hand, str) else hand)
+    in_suit = {s: sum(c.suit == s for c in hand) for s in SUITS}
+    piles = {'sure': Cards(), 'possible': Cards(), 'filler': Cards()}
+    for c in hand:
+        if c.rank == 14 or (c.rank == 13 and in_suit[c.suit] >= length): piles['sure'].append(c)
+        elif c.rank >= 11: piles['possible'].append(c)
+        else: piles['filler'].append(c)
+    return piles
+
+def suggested_bid(hand, length: int = LENGTH) -> int:
+    "Tumregeln (P20): alla säkra stick plus hälften av de möjliga, avrundat nedåt."
+    p = three_piles(hand, length)
+    return len(p['sure']) + len(p['possible']) // 2

@@ -29,7 +29,7 @@ class PupilLesson:
 PUPIL_LESSONS = (
     PupilLesson('01_vad_ar_plump.ipynb', 1, 'Vad är Plump?', ('P18',), ('trick_winner', 'score')),
     PupilLesson('02_korten_och_sticken.ipynb', 2, 'Korten och sticken', ('P1', 'P9', 'P10', 'P11', 'P12'),
-                ('trick_winner', 'right_card')),
+                ('trick_winner', 'right_card', 'revoke')),
     PupilLesson('03_given_och_trumfen.ipynb', 3, 'Given och trumfen', ('P2', 'P3', 'P4', 'P8', 'P15'),
                 ('schedule', 'trump')),
     PupilLesson('04_buden.ipynb', 4, 'Buden', ('P5', 'P6', 'P7'), ('forbidden_bid', 'dealer_bid', 'bid_balance')),
@@ -37,7 +37,7 @@ PUPIL_LESSONS = (
                 ('score', 'sheet_error')),
     PupilLesson('06_spela_med_riktiga_kort.ipynb', 6, 'Spela med riktiga kort', ()),   # ett kort parti i klassen
     PupilLesson('07_spelbordet.ipynb', 7, 'Spelbordet', ()),   # att spela mot datorn: alla regler, ingen ny
-    PupilLesson('08_bjuda_klokt.ipynb', 8, 'Bjuda klokt', ('P20',), ('dealer_bid',), level=2),
+    PupilLesson('08_bjuda_klokt.ipynb', 8, 'Bjuda klokt', ('P20',), ('hand_bid', 'dealer_bid'), level=2),
     PupilLesson('09_spela_klokt.ipynb', 9, 'Spela klokt', ('P20', 'P21'), ('right_card',), level=2),
     PupilLesson('10_bismarck_spelsatten.ipynb', 10, 'Bismarck, tre spelare och fyra spelsätt',
                 ('B1', 'B2', 'B3', 'B4', 'B5'), ('bismarck_modes', 'bismarck_discard')),

@@ -314,7 +314,7 @@ RUN_SHEETS: dict[str, RunSheet] = {s.file: s for s in (
          "följer färg vid bordet utan påminnelse",
          "kan förklara vad renons är med egna ord"),
         "Stickträningen med riktiga kort är lektionens kärna och fungerar utan dator. Arbetsbladet ersätter pusslen.",
-        (Puzzles('trick_winner', (4, 5, 6)), Puzzles('right_card', (1, 2, 3)))),
+        (Puzzles('trick_winner', (4, 5, 6)), Puzzles('right_card', (1, 2, 3)), Puzzles('revoke', (1, 2)))),
     RunSheet('03_given_och_trumfen.ipynb',
         (Phase(5, _START, "Repetera: vem tar sticket? Lägg ett stick under dokumentkameran."),
          Phase(10, "Genomgång", "Antal spelare, givschemat 10 … 1 … 10, givaren flyttar medsols, förhand sitter till vänster om "
@@ -469,7 +469,7 @@ RunSheet('08_bjuda_klokt.ipynb',
          "kan säga varför givarens bud ibland måste vara ett annat än det bästa",
          "bjuder noll med en hand med låga kort"),
         "Buden tränas med riktiga kort. Arbetsbladet har Givarens bud på nivå 2, där eleven ser sin hand.",
-        (Puzzles('dealer_bid', (1, 2, 3), 2), Puzzles('bid_balance', (3, 4)))),
+        (Puzzles('hand_bid', (1, 2, 3), 2), Puzzles('dealer_bid', (1, 2), 2), Puzzles('bid_balance', (3, 4)))),
     RunSheet('09_spela_klokt.ipynb',
         (Phase(5, _START, "Repetera: överbud och underbud. Vem blir av med ett stick vid överbud?"),
          Phase(10, "Genomgång", "Spela efter budsumman, ett ess är inte alltid ett stick, räkna trumf, hindra andra när du "

@@ -19,11 +19,13 @@ from ..engine.plump_rules import (PlumpRules, PlumpError, legal_bids, forbidden_
                                      describe_bids, deal_schedule, trump_suit, deal_ids, HOUSE_RULE_TEXT,
                                      bidding_order, forehand, bid_error)
 from ..engine.plump import PlumpDeal
+from ..engine.tricks import is_revoke
+from ..bots.heuristics import three_piles, suggested_bid   # elevens tumregel för budet (P20)
 
 # %% auto #0
 __all__ = ['PUZZLE_KINDS', 'MAX_NUMBER', 'NAMES', 'Option', 'PlayedTrick', 'Feedback', 'Puzzle', 'PuzzleKind', 'puzzle_kind',
            'puzzle_kind_of', 'make_puzzle', 'table_html', 'card_options', 'guaranteed_cards', 'DealPosition',
-           'trick_reason', 'not_winner_reason', 'sheet_errors', 'blind_win_chance']
+           'trick_reason', 'not_winner_reason', 'cards_text_short', 'sheet_errors', 'blind_win_chance']
 
 # %% ../../nbs/30_pusselmotor.ipynb #9d9564e2
 @dataclass(frozen=True)
@@ -712,6 +714,74 @@ def _make_bid_balance(rng, level):
                   nudge=lambda key: (f"{key.capitalize()} betyder att summan av buden är "
                                      f"{'lägre' if key == 'underbud' else 'högre'} än antalet stick. Räkna ihop buden "
                                      f"och jämför med {cards}.", ''))
+
+# %% ../../nbs/30_pusselmotor.ipynb #fdeed345
+@puzzle_kind('revoke', 'Renons?', 'P12')
+def _make_revoke(rng, level):
+    while True:
+        deck = list(FULL_DECK); rng.shuffle(deck)
+        hand, lead, trump = sort_hand(deck[:6]), deck[6], rng.choice(SUITS)
+        same = [c for c in hand if c.suit == lead.suit]
+        other = [c for c in hand if c.suit != lead.suit]
+        if other: break
+    revoke = bool(same) and rng.random() < 0.5
+    card = rng.choice(other if revoke or not same else same)
+    assert is_revoke(hand, [lead], card) == revoke
+    led = SUIT_NAMES[lead.suit]
+    situation = (f'<p>Trumf: {_trump_text(trump)}. Anna spelar ut {cards_html([lead], 48)}</p>'
+                 f'<p>Bos hand: {cards_html(hand, 40)}</p><p>Bo lägger {cards_html([card], 48)}</p>')
+    opts = [Option('ja', 'Ja, det är renons', 'ja, det är renons'),
+            Option('nej', 'Nej, det är tillåtet', 'nej, kortet är tillåtet')]
+    def explain(key):
+        if revoke:
+            return (f"Bo hade {led} ({cards_text_short(same)}) men lade {card.name}. Det är renons, och Bo går plump "
+                    "i den här given.", '')
+        if card.suit == lead.suit: return f"Bo följde färg med {card.name}. Det är alltid tillåtet.", ''
+        return f"Bo hade ingen {led}, så han fick lägga vilket kort han ville.", ''
+    def nudge(key):
+        if key == 'ja':
+            return ("Titta på Bos hand igen. " + (f"{card.name.capitalize()} är {led}, samma färg som Anna spelade ut."
+                    if card.suit == lead.suit else f"Har Bo något kort i {led}?"), '')
+        return f"Titta på Bos hand: finns det något kort i {led}, färgen som Anna spelade ut?", ''
+    return Puzzle('', 0, level, '', '', "Gjorde Bo renons?", situation, opts, frozenset(['ja' if revoke else 'nej']),
+                  "Vilken färg spelade Anna ut? Har Bo något kort i den färgen?", explain,
+                  {'hand': hand, 'lead': lead, 'card': card, 'trump': trump}, nudge=nudge)
+
+def cards_text_short(cards) -> str:
+    "Korten som en kort text: '♣10 och ♣3'."
+    names = [str(c) for c in cards]
+    return names[0] if len(names) == 1 else ', '.join(names[:-1]) + ' och ' + names[-1]
+
+# %% ../../nbs/30_pusselmotor.ipynb #33c530e6
+@puzzle_kind('hand_bid', 'Tumregelns bud', 'P20', levels=(2,))
+def _make_hand_bid(rng, level):
+    while True:
+        n = rng.randint(4, 10)
+        deck = list(FULL_DECK); rng.shuffle(deck)
+        hand = sort_hand(deck[:n])
+        piles = three_piles(hand)
+        if piles['sure'] or len(piles['possible']) >= 2: break
+    sure, possible = len(piles['sure']), len(piles['possible'])
+    ans = suggested_bid(hand)
+    lo = max(0, min(ans - 2, n - 4))
+    shown = list(range(lo, min(n, lo + 4) + 1))
+    def pile(k): return cards_text_short(piles[k]) if piles[k] else 'inga'
+    def explain(key):
+        half = f"hälften av {possible}" + (", avrundat nedåt," if possible % 2 else "")
+        return (f"Säkra stick: {pile('sure')} ({sure}). Möjliga stick: {pile('possible')} ({possible}), och {half} "
+                f"är {possible // 2}. Bjud {sure} + {possible // 2} = {ans}.", '')
+    def nudge(key):
+        v = int(key)
+        if v == sure + possible and possible:
+            return "Du räknade alla möjliga stick. Tumregeln tar bara hälften av dem.", ''
+        if v == sure and possible >= 2:
+            return "Du räknade bara de säkra sticken. Lägg till hälften av de möjliga.", ''
+        return ("Dela handen i tre högar. Säkra: ess, och kungar med minst tre kort i färgen. Möjliga: damer, knektar "
+                "och andra kungar.", '')
+    situation = f'<p>Din hand, {n} kort:</p><p>{cards_html(hand, 44)}</p>'
+    return Puzzle('', 0, level, '', '', "Vad säger tumregeln att du ska bjuda?", situation, _number_options(shown),
+                  frozenset([str(ans)]), "Säkra stick plus hälften av de möjliga, avrundat nedåt.", explain,
+                  {'hand': hand, 'piles': piles}, nudge=nudge)
 
 # %% ../../nbs/30_pusselmotor.ipynb #6f99baed
 def sheet_errors(players: int, rows: list[dict]) -> dict[tuple[int, int], str]:

@@ -17,11 +17,13 @@ from ...engine.plump_rules import PlumpRules, PlumpError, score, deal_schedule, 
 from ...engine.scoresheet import ScoreKeeper
 from ..lesson import EXAMPLE_BIDS, EXAMPLE_PLAYS, example_start, Choice
 from ...engine.cards import RED, GREEN
+from ...bots.heuristics import LENGTH, three_piles, suggested_bid   # elevens tumregel (P20)
+
 
 # %% auto #0
-__all__ = ['DEAL2_HANDS', 'DEAL2_TRUMP', 'DEAL2_BIDS', 'DEAL2_PLAYS', 'SCORING_HOUSE_RULES', 'LENGTH', 'PILE_TITLES',
-           'example_game', 'cell_html', 'protocol_html', 'protocol_text', 'house_rules_html', 'ScoringRulesTry',
-           'SheetTry', 'three_piles', 'suggested_bid', 'piles_html', 'HandValuationTry']
+__all__ = ['DEAL2_HANDS', 'DEAL2_TRUMP', 'DEAL2_BIDS', 'DEAL2_PLAYS', 'SCORING_HOUSE_RULES', 'PILE_TITLES', 'example_game',
+           'cell_html', 'protocol_html', 'protocol_text', 'house_rules_html', 'ScoringRulesTry', 'SheetTry',
+           'piles_html', 'HandValuationTry']
 
 # %% ../../../nbs/55_prova_poang.ipynb #95038fa6
 DEAL2_HANDS = ("♣E ♥4 ♦4 ♣2",   # Anna, som ger
@@ -239,25 +241,6 @@ class SheetTry(W.VBox):
         if self.keeper.events: self.keeper.undo()
         self.message.value = ''
         self.show()
-
-# %% ../../../nbs/55_prova_poang.ipynb #51a234de
-LENGTH = 3   # så många kort i färgen behövs för att en kung ska räknas som säker
-
-def three_piles(hand, length: int = LENGTH) -> dict[str, Cards]:
-    "Dela handen i tre högar (P20): 'sure' (säkra stick), 'possible' (möjliga) och 'filler' (fyllnad)."
-    hand = sort_hand(parse_cards(hand) if isinstance(hand, str) else hand)
-    in_suit = {s: sum(c.suit == s for c in hand) for s in SUITS}
-    piles = {'sure': Cards(), 'possible': Cards(), 'filler': Cards()}
-    for c in hand:
-        if c.rank == 14 or (c.rank == 13 and in_suit[c.suit] >= length): piles['sure'].append(c)
-        elif c.rank >= 11: piles['possible'].append(c)
-        else: piles['filler'].append(c)
-    return piles
-
-def suggested_bid(hand, length: int = LENGTH) -> int:
-    "Tumregeln (P20): alla säkra stick plus hälften av de möjliga, avrundat nedåt."
-    p = three_piles(hand, length)
-    return len(p['sure']) + len(p['possible']) // 2
 
 # %% ../../../nbs/55_prova_poang.ipynb #aa34fa41
 PILE_TITLES = {'sure': 'Säkra stick', 'possible': 'Möjliga stick', 'filler': 'Fyllnad'}
