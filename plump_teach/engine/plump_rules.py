@@ -285,7 +285,7 @@ def bid_options(cards: int, earlier_sum: int, last: bool, rules: PlumpRules = Pl
 
 def legal_bids(cards: int, earlier_bids, players, rules: PlumpRules = PlumpRules(),
                zero_last_deal: bool = False) -> list[int]:
-    "Buden som nästa budgivare får lägga (P5, P6, P16); den sista budgivaren får inte göra summan jämn."
+    "Buden som nästa budgivare får lägga (P5, P6, P16); den sista budgivaren får inte göra budsumman lika med antalet stick."
     n = _check_bid_args(cards, earlier_bids, players)
     return bid_options(cards, sum(earlier_bids), len(earlier_bids) == n - 1, rules, zero_last_deal)
 
