@@ -74,7 +74,9 @@ def ensure_env(extra: str):
 
 # JupyterLabs inställningar för kursens egen miljö (.venv): ingen fråga på engelska om nyheter och ingen om nya
 # versioner, varken för eleven eller läraren. overrides.json ger standardvärdena för allt som den här JupyterLab kör.
-LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+LAB_OVERRIDES = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+                 # elevens svar och utdata skrivs inte in i lektionsfilerna (framstegen sparas för sig); spara med Ctrl+S
+                 "@jupyterlab/docmanager-extension:plugin": {"autosave": False}}
 QUIET_LAB = ["--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
 # Elevens väg in: startsidan i elevläget (labextension/, ?elev=1), som webbplatsen utan installation.
 PUPIL_START = "/lab/tree/elev/start.ipynb?elev=1"

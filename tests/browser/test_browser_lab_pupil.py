@@ -33,12 +33,15 @@ def test_kurs_gives_the_pupil_the_pupil_mode_and_the_teacher_full_jupyterlab():
     for args in (pupil, teacher): assert set(run.QUIET_LAB) <= set(args)
     assert run.LAB_OVERRIDES["@jupyterlab/apputils-extension:notification"] == {"fetchNews": "false",
                                                                                "checkForUpdates": False}
+    # issue 29: JupyterLab sparar inte elevens utdata i lektionsfilen av sig själv
+    assert run.LAB_OVERRIDES["@jupyterlab/docmanager-extension:plugin"] == {"autosave": False}
 
 
 def test_the_pupils_way_in_opens_the_pupil_mode_in_jupyterlab(page, jupyterlab):
     # the fixture already passes QUIET_LAB and --allow-root (twice is an error); the start page comes from run.py
     args = [a for a in run.lab_args([]) if a.startswith("--LabApp.default_url=")]
-    base = jupyterlab(ROOT / "nbs" / "elev", extra_args=args)
+    base = jupyterlab(ROOT / "nbs" / "elev", extra_args=args,
+                      settings={k: v for k, v in run.LAB_OVERRIDES.items() if "docmanager" in k})
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(base + "/")                      # där webbläsaren som `run.py kurs` öppnar hamnar
     wait_pupil_page(page, "start.ipynb")
@@ -54,3 +57,6 @@ def test_the_pupils_way_in_opens_the_pupil_mode_in_jupyterlab(page, jupyterlab):
     widget = outputs(page).filter(has_text="Vem tar sticket?").first
     widget.get_by_role("button", name=wrong, exact=True).click()
     wait_for_text(page, "Försök igen!", within=widget)
+    # inställningen som run.py skriver i overrides.json godtas av JupyterLab: ingen autosparning i lektionen
+    plugin = page.request.get(f"{base}/lab/api/settings/@jupyterlab/docmanager-extension:plugin").json()
+    assert plugin["composite"]["autosave"] is False, plugin["composite"]
