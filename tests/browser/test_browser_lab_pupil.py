@@ -40,8 +40,7 @@ def test_kurs_gives_the_pupil_the_pupil_mode_and_the_teacher_full_jupyterlab():
 def test_the_pupils_way_in_opens_the_pupil_mode_in_jupyterlab(page, jupyterlab):
     # the fixture already passes QUIET_LAB and --allow-root (twice is an error); the start page comes from run.py
     args = [a for a in run.lab_args([]) if a.startswith("--LabApp.default_url=")]
-    base = jupyterlab(ROOT / "nbs" / "elev", extra_args=args,
-                      settings={k: v for k, v in run.LAB_OVERRIDES.items() if "docmanager" in k})
+    base = jupyterlab(ROOT / "nbs" / "elev", extra_args=args)
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(base + "/")                      # där webbläsaren som `run.py kurs` öppnar hamnar
     wait_pupil_page(page, "start.ipynb")
@@ -57,6 +56,6 @@ def test_the_pupils_way_in_opens_the_pupil_mode_in_jupyterlab(page, jupyterlab):
     widget = outputs(page).filter(has_text="Vem tar sticket?").first
     widget.get_by_role("button", name=wrong, exact=True).click()
     wait_for_text(page, "Försök igen!", within=widget)
-    # inställningen som run.py skriver i overrides.json godtas av JupyterLab: ingen autosparning i lektionen
+    # overrides.json, som run.py skriver i .venv, gäller i JupyterLab: ingen autosparning i lektionen
     plugin = page.request.get(f"{base}/lab/api/settings/@jupyterlab/docmanager-extension:plugin").json()
-    assert plugin["composite"]["autosave"] is False, plugin["composite"]
+    assert plugin["schema"]["properties"]["autosave"]["default"] is False, plugin["schema"]["properties"]["autosave"]
