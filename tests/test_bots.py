@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from plump_teach.engine.bismarck import BismarckError, BismarckGame, normal_tricks
-from plump_teach.bots.heuristics import LEVELS, Decision, value_hand
+from plump_teach.bots.heuristics import LEVELS, Decision, value_hand, chance_words
 from plump_teach.bots.bismarck import discard_summary
 from plump_teach.bots.search import distribution_text, ismcts_action, study_cards
 from plump_teach.bots.players import make_bot, public_reason
@@ -193,8 +193,9 @@ def test_blind_one_card_bid_uses_the_others_cards():
         if level != 'nybörjare':          # each player seen, as a sentence: "att Bo har ♠K och Cissi har ♥E"
             a, b = [f"{view.names[s]} har {h[0]}" for s, h in sorted(view.others.items())]
             assert f"jag ser att {a} och {b}, och" in d.reason, d.reason
-            # samma ord som Tips och genomgången använder (ordlistan: provgiv), inte "av fallen"
-            assert re.search(r"i ungefär (\d+|under 1|över 99) % av provgivarna \(P15\)", d.reason), d.reason
+            # chansen i ord som en elev läser (issue 29), och orden stämmer med chansen i detaljerna
+            assert f"tar {chance_words(d.details['chance'])} sticket (P15)" in d.reason, d.reason
+            assert "%" not in d.reason, d.reason
 
 
 def test_a_forced_one_card_bid_names_the_rule_that_forces_it():

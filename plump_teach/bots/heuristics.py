@@ -25,7 +25,7 @@ from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 
 # %% auto #0
 __all__ = ['LEVELS', 'LENGTH', 'ONE_CARD_SAMPLES', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'Decision', 'cards_text', 'percent',
-           'decimal_text', 'count_words', 'Valuation', 'value_hand', 'bids_seen', 'refused_bid_reason',
+           'chance_words', 'decimal_text', 'count_words', 'Valuation', 'value_hand', 'bids_seen', 'refused_bid_reason',
            'seen_for_bidding', 'heuristic_bid', 'quick_bid', 'one_card_tricks', 'one_card_study', 'one_card_bid',
            'beginner_bid', 'beginner_card', 'leading_card', 'wins_over', 'is_top_card', 'top_claim', 'lowest_card',
            'highest_card', 'trick_goal', 'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy', 'three_piles',
@@ -54,6 +54,14 @@ def percent(p: float) -> str:
     if 0 < p < 0.005: return "under 1 %"
     if 0.995 <= p < 1: return "över 99 %"
     return f"{math.floor(100 * p + 0.5)} %"      # en halv procent uppåt (round() avrundar 0,5 till 0)
+
+def chance_words(p: float) -> str:
+    "En chans i ord som en elev läser utan procent: 'nästan aldrig', 'sällan', 'ungefär varannan gång', 'oftast', 'nästan alltid'."
+    if p < 0.1: return "nästan aldrig"
+    if p < 0.35: return "sällan"
+    if p < 0.65: return "ungefär varannan gång"
+    if p < 0.9: return "oftast"
+    return "nästan alltid"
 
 def decimal_text(x: float) -> str:
     "Ett tal med en decimal och decimalkomma, till exempel '5,4'."
@@ -248,12 +256,13 @@ def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int 
     public = None
     if view.hand:
         card = view.hand[0]
-        reason = f"Jag bjuder {bid}: mitt {card} tar sticket i ungefär {percent(p)} av provgivarna{with_bid} ({rules})"
-        public = f"Jag bjuder {bid}: mitt kort tar sticket i ungefär {percent(p)} av provgivarna{with_bid} ({rules})"
+        # i ord, inte i procent: skälet står vid bordet för eleven (procenten finns i detaljerna, 'chance')
+        reason = f"Jag bjuder {bid}: mitt {card} tar {chance_words(p)} sticket{with_bid} ({rules})"
+        public = f"Jag bjuder {bid}: mitt kort tar {chance_words(p)} sticket{with_bid} ({rules})"
     else:
         seen = and_list(f"{view.names[s]} har {cards_text(h)}" for s, h in sorted(view.others.items()))
         reason = (f"Jag bjuder {bid}: jag ser inte mitt eget kort, men jag ser att {seen}, och ett kort som jag kan ha "
-                  f"tar sticket i ungefär {percent(p)} av provgivarna{with_bid} ({rules})")
+                  f"tar {chance_words(p)} sticket{with_bid} ({rules})")
     only = f"; {refused_bid_reason(view, 1 - bid)}, så det blir {bid}." if len(legal) < 2 else "."   # P6 eller P16
     return Decision(Bid(bid), reason + only, {'chance': p, 'expected': value, 'wins': wins}, public and public + only)
 
