@@ -11,6 +11,10 @@ gets; here with a seed, so that the test knows the puzzles and their answers), o
 The pupil answers one right, one wrong (the streak starts again) and five right; the page says the goal is reached;
 after a reload the lesson runs again by itself and shows the goal as reached with "Öva mer". Screenshots at 390x844
 and 1280x900 (tests/browser/screenshots/goal-*.png).
+
+Why each test takes about a minute (50-70 s on two cores): it runs lesson 4 twice in a fresh kernel (before and
+after the reload) and answers eight puzzles through the page; the lite test also boots Pyodide twice. The JupyterLab
+and the lite site are shared by the module; the time is the lesson and the reload the test is about.
 """
 from __future__ import annotations
 
