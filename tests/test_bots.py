@@ -355,7 +355,7 @@ def test_an_even_bid_sum_is_called_even_not_underbid():
     for b in (1, 1, 1): st.apply(Bid(b))
     assert st.phase == 'playing' and sum(st.bids) == st.cards
     h = hint(st.view(st.to_act), budget=None, seed=1)
-    assert "Budsumman är 3 av 3 stick, jämnt: alla kan träffa sina bud" in h.reason, h.reason
+    assert "Buden är tillsammans 3, och det finns 3 stick. Det är jämnt: alla kan träffa sina bud" in h.reason, h.reason
     assert "underbud" not in h.reason and "stick över" not in h.reason
     for seed in range(6):
         d = make_bot('van', seed).decide(st.view(st.to_act))

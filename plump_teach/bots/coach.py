@@ -46,7 +46,7 @@ def _goal_sentence(view: SeatView) -> str:
     if goal == 'win':
         s = f"Du behöver {need} stick till."
         kind = bid_balance(view.cards, view.bids)
-        s += f" Budsumman är {total} av {view.cards} stick, {kind}: " + {
+        s += f" Buden är tillsammans {total}, och det finns {view.cards} stick. Det är {kind}: " + {
             'överbud': "ta dina stick när du kan (P20).", 'underbud': "det blir stick över (P20).",
             'jämnt': "alla kan träffa sina bud, om ingen tar ett stick för mycket (P7)."}[kind]
         return s
