@@ -20,12 +20,13 @@ from ..engine.plump_rules import (PlumpRules, PlumpError, legal_bids, forbidden_
                                      bidding_order, forehand, bid_error)
 from ..engine.plump import PlumpDeal
 from ..engine.tricks import is_revoke
+from ..engine.names import and_list
 from ..bots.heuristics import three_piles, suggested_bid   # elevens tumregel för budet (P20)
 
 # %% auto #0
 __all__ = ['PUZZLE_KINDS', 'MAX_NUMBER', 'NAMES', 'Option', 'PlayedTrick', 'Feedback', 'Puzzle', 'PuzzleKind', 'puzzle_kind',
            'puzzle_kind_of', 'make_puzzle', 'table_html', 'card_options', 'guaranteed_cards', 'DealPosition',
-           'trick_reason', 'not_winner_reason', 'cards_text_short', 'sheet_errors', 'blind_win_chance']
+           'trick_reason', 'not_winner_reason', 'sheet_errors', 'blind_win_chance']
 
 # %% ../../nbs/30_pusselmotor.ipynb #9d9564e2
 @dataclass(frozen=True)
@@ -734,7 +735,7 @@ def _make_revoke(rng, level):
             Option('nej', 'Nej, det är tillåtet', 'nej, kortet är tillåtet')]
     def explain(key):
         if revoke:
-            return (f"Bo hade {led} ({cards_text_short(same)}) men lade {card.name}. Det är renons, och Bo går plump "
+            return (f"Bo hade {led} ({and_list(map(str, same))}) men lade {card.name}. Det är renons, och Bo går plump "
                     "i den här given.", '')
         if card.suit == lead.suit: return f"Bo följde färg med {card.name}. Det är alltid tillåtet.", ''
         return f"Bo hade ingen {led}, så han fick lägga vilket kort han ville.", ''
@@ -746,11 +747,6 @@ def _make_revoke(rng, level):
     return Puzzle('', 0, level, '', '', "Gjorde Bo renons?", situation, opts, frozenset(['ja' if revoke else 'nej']),
                   "Vilken färg spelade Anna ut? Har Bo något kort i den färgen?", explain,
                   {'hand': hand, 'lead': lead, 'card': card, 'trump': trump}, nudge=nudge)
-
-def cards_text_short(cards) -> str:
-    "Korten som en kort text: '♣10 och ♣3'."
-    names = [str(c) for c in cards]
-    return names[0] if len(names) == 1 else ', '.join(names[:-1]) + ' och ' + names[-1]
 
 # %% ../../nbs/30_pusselmotor.ipynb #33c530e6
 @puzzle_kind('hand_bid', 'Tumregelns bud', 'P20', levels=(2,))
@@ -765,7 +761,7 @@ def _make_hand_bid(rng, level):
     ans = suggested_bid(hand)
     lo = max(0, min(ans - 2, n - 4))
     shown = list(range(lo, min(n, lo + 4) + 1))
-    def pile(k): return cards_text_short(piles[k]) if piles[k] else 'inga'
+    def pile(k): return and_list(map(str, piles[k])) if piles[k] else 'inga'
     def explain(key):
         half = f"hälften av {possible}" + (", avrundat nedåt," if possible % 2 else "")
         return (f"Säkra stick: {pile('sure')} ({sure}). Möjliga stick: {pile('possible')} ({possible}), och {half} "
