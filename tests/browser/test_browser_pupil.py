@@ -119,7 +119,7 @@ def check_lesson_1(page, panel):
     stepper.get_by_role("button", name="Nästa stick ▶").click()
     wait_for_text(page, "Anna: bjöd 2, har tagit 1", within=stepper)
     wait_for_text(page, "Vem tar sticket?")
-    assert outputs(page).filter(has_text="Räkna poängen").count() >= 2
+    assert outputs(page).filter(has_text="Räkna poängen").count() >= 1   # lektionens poängpussel (målet drar sina egna sorter)
     return [("given", outputs(page).filter(has_text="hjärter är trumf").first),
             ("stick", outputs(page).filter(has_text="Stick 4:").first),
             ("poang", outputs(page).filter(has_text="plump!").first),
