@@ -976,17 +976,17 @@ def test_the_card_tip_after_the_bid_is_made_counts_in_words():
         assert v.taken[0] == bid and _goal_sentence(v).startswith(words), _goal_sentence(v)
 
 
-def test_small_trumps_among_the_possible_tricks_are_called_trumps():
-    "P20/P11: lesson 8 counts queens, knaves and kings as possible; a small trump counted there is named as a trump."
+def test_small_trumps_are_filler_and_the_bot_says_why_it_counts_them():
+    """P20/P11 (issue 37): a small trump is filler in the rule of thumb, as in lesson 8; the usual player still counts
+    it like a possible trick when it can ruff, and says so as its own reason, never calling it possible."""
     from plump_teach.bots.heuristics import value_hand
     v = value_hand("♠D ♦6 ♦3 ♣2 ♥4", "♦", 4)
-    assert set(v.possible) == set(parse_cards("♠D ♦6 ♦3"))
-    assert v.text() == "inga säkra, möjliga ♠D och de små trumfen ♦6 ♦3, fyllnad ♥4 ♣2"
-    assert value_hand("♦6 ♣2 ♥4 ♥7 ♥8", "♦", 4).possible_text() == "den lilla trumfen ♦6"
-    assert value_hand("♠D ♥D ♣2 ♥4 ♦2", None, 4).possible_text() == "♠D ♥D"    # sang: no trumps to name
-    deal = PlumpDeal(3, ["♠D ♦6 ♦3 ♣2 ♥4", "♠E ♠K ♥E ♥K ♣E", "♣K ♣D ♥D ♥Kn ♠Kn"], trump_card="♦2", dealer=2)
-    tip = hint(PlumpState.from_deal(deal).view(0))
-    assert "möjliga: ♠D och de små trumfen ♦6 ♦3 (P20)" in tip.reason, tip.reason
+    assert (list(v.possible), set(v.filler)) == (parse_cards("♠D"), set(parse_cards("♦6 ♦3 ♣2 ♥4")))
+    assert set(v.half) == set(parse_cards("♠D ♦6 ♦3"))
+    assert v.text() == "inga säkra, möjliga ♠D, fyllnad ♥4 ♣2 ♦6 ♦3"
+    assert v.change_texts() == ["♦6 ♦3 räknar jag lika högt som möjliga stick: en trumf kan ta sticket när jag saknar "
+                                "färgen som spelas ut"]
+    assert value_hand("♠D ♥D ♣2 ♥4 ♦2", None, 4).possible_text() == "♠D ♥D"
 
 
 def test_the_bid_reason_also_names_the_second_best_bid_when_it_is_not_a_neighbour():

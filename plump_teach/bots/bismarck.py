@@ -21,7 +21,8 @@ from ..engine.bismarck import (BismarckError, MODES, mode_words, suit_lengths, h
                        normal_tricks, bismarck_score, DISCARDS, BismarckDeal, BismarckGame)
 from ..engine.state import PlumpState, BismarckState, SeatView, playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
-from .heuristics import Decision, cards_text, highest_card, is_top_card, leading_card, lowest_card, top_claim, value_hand, wins_over
+from .heuristics import (Decision, cards_text, highest_card, highest_loser_words, is_top_card, leading_card,
+                                     lowest_card, top_claim, value_hand, wins_over)
 
 
 # %% auto #0
@@ -43,7 +44,7 @@ def mode_estimate(hand, mode: str, trump: str | None = None) -> float:
         extra = sum(0.5 * (n[s] - 4) for s in SUITS if n[s] >= 5 and any(c.suit == s and c.rank == 14 for c in hand))
         return side.estimate + extra
     trumps = value_hand([c for c in hand if c.suit == t], t, players=3, cards=16)
-    return side.estimate + max(len(trumps.sure), n[t] - 3) + 0.5 * sum(1 for s in SUITS if s != t and n[s] <= 1)
+    return side.estimate + max(len(trumps.whole), n[t] - 3) + 0.5 * sum(1 for s in SUITS if s != t and n[s] <= 1)
 
 
 def mode_plans(hand, allowed) -> list[tuple]:
@@ -204,7 +205,7 @@ def bismarck_card(view: SeatView, rng: random.Random | None = None) -> Decision:
         n = {s: sum(c.suit == s for c in legal) for s in SUITS}
         suit = max(SUITS, key=lambda s: (n[s], s != trump))
         card = min((c for c in legal if c.suit == suit), key=lambda c: c.rank)
-        return done(card, f"Jag har inget säkert kort och spelar ut lågt i min längsta färg, {card}")
+        return done(card, f"Inget av mina kort är det högsta som är kvar i sin färg, så jag spelar ut lågt i min längsta färg, {card}")
     best, at = leading_card(trick, trump)
     winner = (view.leader + at) % 3
     last = len(trick) == 2
@@ -213,7 +214,7 @@ def bismarck_card(view: SeatView, rng: random.Random | None = None) -> Decision:
     if goal == 'duck':
         if losers:
             card = highest_card(losers, trump)
-            return done(card, f"I pass släpper jag {card}, det högsta kort som inte tar sticket (B9)")
+            return done(card, f"I pass släpper jag {card}, {highest_loser_words(card, losers, trump)} (B9)")
         card = highest_card(legal, trump) if last else min(legal, key=lambda c: c.rank)
         return done(card, f"Alla mina kort slår {best}, så jag lägger {card}")
     partner = not me_fh and winner != view.forehand and winner != view.seat

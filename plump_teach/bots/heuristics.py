@@ -25,11 +25,11 @@ from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 
 # %% auto #0
 __all__ = ['LEVELS', 'LENGTH', 'ONE_CARD_SAMPLES', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'Decision', 'cards_text', 'percent',
-           'chance_words', 'decimal_text', 'count_words', 'Valuation', 'value_hand', 'bids_seen', 'refused_bid_reason',
-           'seen_for_bidding', 'heuristic_bid', 'quick_bid', 'one_card_tricks', 'one_card_study', 'one_card_bid',
-           'beginner_bid', 'beginner_card', 'leading_card', 'wins_over', 'is_top_card', 'top_claim', 'lowest_card',
-           'highest_card', 'trick_goal', 'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy', 'three_piles',
-           'suggested_bid']
+           'chance_words', 'decimal_text', 'count_words', 'three_piles', 'suggested_bid', 'Valuation', 'value_hand',
+           'bids_seen', 'refused_bid_reason', 'seen_for_bidding', 'heuristic_bid', 'quick_bid', 'one_card_tricks',
+           'one_card_study', 'one_card_bid', 'beginner_bid', 'beginner_card', 'leading_card', 'wins_over',
+           'is_top_card', 'top_claim', 'lowest_card', 'highest_card', 'shed_words', 'highest_loser_words', 'trick_goal',
+           'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy']
 
 # %% ../../nbs/20_tumregler.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -73,19 +73,48 @@ def count_words(k: int, one: str, many: str) -> str:
     "Ett antal i ord: count_words(1, 'säkert stick', 'säkra stick') ger 'ett säkert stick', med 3 'tre säkra stick'."
     return f"{_NUMBER_WORDS[k] if k < len(_NUMBER_WORDS) else k} {one if k == 1 else many}"
 
-# %% ../../nbs/20_tumregler.ipynb #a9fe2e47
+# %% ../../nbs/20_tumregler.ipynb #51a234de
 LENGTH = 3   # så många kort i färgen behövs för att en kung ska räknas som säker (P20)
 
+def _all_higher_mine(card: Card, mine) -> bool:
+    "Sant om varje högre kort i färgen finns i `mine` (för ett ess alltid)."
+    return all(Card(card.suit, r) in mine for r in range(card.rank + 1, 15))
+
+def three_piles(hand, length: int = LENGTH) -> dict[str, Cards]:
+    """Dela handen i tre högar (P20): 'sure' (säkra stick: ess, kung med minst `length` kort i färgen, och kort vars
+    alla högre kort i färgen finns på handen), 'possible' (möjliga: övriga damer, knektar och kungar) och 'filler'
+    (fyllnad: resten). Trumf räknas som andra färger."""
+    hand = sort_hand(parse_cards(hand) if isinstance(hand, str) else hand)
+    mine = set(hand)
+    in_suit = {s: sum(c.suit == s for c in hand) for s in SUITS}
+    piles = {'sure': Cards(), 'possible': Cards(), 'filler': Cards()}
+    for c in hand:
+        if c.rank == 14 or (c.rank == 13 and in_suit[c.suit] >= length) or _all_higher_mine(c, mine):
+            piles['sure'].append(c)
+        elif c.rank >= 11: piles['possible'].append(c)
+        else: piles['filler'].append(c)
+    return piles
+
+def suggested_bid(hand, length: int = LENGTH) -> int:
+    "Tumregeln (P20): alla säkra stick plus hälften av de möjliga, avrundat nedåt."
+    p = three_piles(hand, length)
+    return len(p['sure']) + len(p['possible']) // 2
+
+# %% ../../nbs/20_tumregler.ipynb #a9fe2e47
 @dataclass
 class Valuation:
-    "Handens tre högar (P20) och vad de är värda i stick."
-    sure: Cards           # säkra stick
-    possible: Cards       # möjliga stick
-    filler: Cards         # fyllnad
-    weight: float         # hur mycket ett möjligt stick räknas (hälften i P20)
-    estimate: float       # de säkra plus vikten gånger de möjliga
-    notes: list           # justeringarna för bordet, på svenska
-    trump: str | None = None   # trumffärgen, så att texten kan säga vilka möjliga som är små trumf
+    """Handens tre högar (P20, `three_piles`) och vad datorn räknar dem som i stick. Högarna är alltid tumregelns;
+    där datorn räknar ett kort annorlunda (trumf, kort som ingen annan kan ha, långa färger) står det i `changes`."""
+    sure: Cards           # säkra stick (`three_piles`)
+    possible: Cards       # möjliga stick (`three_piles`)
+    filler: Cards         # fyllnad (`three_piles`)
+    weight: float         # hur mycket ett halvt stick räknas (hälften i P20)
+    estimate: float       # korten som datorn räknar som hela stick plus vikten gånger de halva
+    notes: list           # justeringarna för bordet, på svenska, utan kort
+    trump: str | None = None
+    whole: Cards = field(default_factory=Cards)   # korten som datorn räknar som hela stick
+    half: Cards = field(default_factory=Cards)    # korten som datorn räknar som halva (vikten)
+    changes: list = field(default_factory=list)   # (korten, 'whole'/'half'/'lower', skälet, skälet utan kort)
 
     def text(self, filler: bool = True) -> str:
         "Högarna som kort svensk text med de riktiga korten."
@@ -95,47 +124,74 @@ class Valuation:
         return ', '.join(parts)
 
     def possible_text(self) -> str:
-        """De möjliga korten. Små trumf (tior och lägre) står sist och sägs vara trumf: lektion 8 räknar bara damer,
-        knektar och kungar som möjliga, och en liten trumf är möjlig för att den kan trumfa (P11, P20)."""
-        small = [c for c in self.possible if c.suit == self.trump and c.rank <= 10]
-        rest = [c for c in self.possible if c not in small]
-        if not small: return cards_text(rest)
-        trumps = f"{'den lilla trumfen' if len(small) == 1 else 'de små trumfen'} {cards_text(small)}"
-        return f"{cards_text(rest)} och {trumps}" if rest else trumps
+        "De möjliga korten."
+        return cards_text(self.possible)
 
     def count_text(self) -> str:
         "Högarna som antal, utan korten: det en spelare kan säga högt vid bordet."
         return f"{count_words(len(self.sure), 'säkert stick', 'säkra stick')} och {count_words(len(self.possible), 'möjligt', 'möjliga')}"
+
+    def change_texts(self, public: bool = False) -> list[str]:
+        """Där datorn räknar ett kort annorlunda än tumregeln, en mening per skäl: med korten, eller med `public`
+        bara hur många (det som kan sägas vid bordet)."""
+        out = []
+        for cards, how, why, why_public in self.changes:
+            k = len(cards)
+            as_ = {'whole': "som ett helt stick" if k == 1 else "som hela stick",
+                   'half': "lika högt som ett möjligt stick" if k == 1 else "lika högt som möjliga stick",
+                   'lower': "bara lika högt som ett möjligt stick" if k == 1 else "bara lika högt som möjliga stick"}[how]
+            who = count_words(k, 'kort', 'kort') if public else cards_text(cards)
+            out.append(f"{who} räknar jag {as_}: {why_public if public else why}")
+        return out
 
 
 def _bidders(k: int) -> str:
     "De som har bjudit före: 'spelaren före mig' när det är en, annars 'de andra'."
     return "spelaren före mig" if k == 1 else "de andra"
 
+_LONG = "bara ett högre kort i färgen kan sitta hos de andra, och jag har minst tre kort i färgen"
 
 def value_hand(hand, trump: str | None = None, players: int = 4, seen=(), earlier_bids=None,
                cards: int | None = None) -> Valuation:
-    "Dela handen i säkra, möjliga och fyllnad (P20), med hänsyn till trumfen, antalet spelare och buden hittills."
+    """Tumregelns tre högar (`three_piles`, P20) och vad datorn räknar dem som, med hänsyn till trumfen, korten som
+    ingen annan kan ha (`seen`), antalet spelare och buden hittills."""
     hand = sort_hand(parse_cards(hand) if isinstance(hand, str) else hand)
+    piles = three_piles(hand)
     cards = len(hand) if cards is None else cards
     gone = set(hand) | set(seen)
     length = {s: sum(c.suit == s for c in hand) for s in SUITS}
     can_ruff = trump is not None and any(length[s] <= 1 for s in SUITS if s != trump)
+    rounds = 3 if players <= 3 else 2      # så många varv går en lång sidofärg innan någon kan trumfa den
     run = {s: 0 for s in SUITS}
-    sure, possible, filler = Cards(), Cards(), Cards()
+    whole, half, changes = Cards(), Cards(), {}
+    def change(c, how, why, why_public):
+        changes.setdefault((how, why), (Cards(), how, why, why_public))[0].append(c)
     for c in hand:
+        rule = 1.0 if c in piles['sure'] else 0.5 if c in piles['possible'] else 0.0   # tumregelns värde
         above = sum(Card(c.suit, r) not in gone for r in range(c.rank + 1, 15))   # högre kort hos någon annan
         if c.suit == trump:
             if above == 0 or (above == 1 and length[c.suit] >= 2) or (above == 2 and length[c.suit] >= 4):
-                sure.append(c)
-            elif c.rank >= 9 or length[c.suit] >= 3 or can_ruff: possible.append(c)
-            else: filler.append(c)
+                whole.append(c)
+                if rule < 1: change(c, 'whole', "jag har fler trumf än det finns högre trumf som kan sitta hos de andra",
+                                    "jag har fler trumf än det finns högre trumf som kan sitta hos de andra")
+            elif c.rank >= 9 or length[c.suit] >= 3 or can_ruff:
+                half.append(c)
+                if rule == 0: change(c, 'half', "en trumf kan ta sticket när jag saknar färgen som spelas ut",
+                                     "en trumf kan ta sticket när jag saknar färgen som spelas ut")
         elif above == 0 or (above == 1 and length[c.suit] >= LENGTH):
             run[c.suit] += 1
-            if trump is not None and run[c.suit] > (3 if players <= 3 else 2): possible.append(c)
-            else: sure.append(c)
-        elif c.rank >= 11 and above <= 3: possible.append(c)
-        else: filler.append(c)
+            why = "inget högre kort i färgen kan sitta hos de andra" if above == 0 else _LONG
+            if trump is not None and run[c.suit] > rounds:
+                half.append(c)
+                name = SUIT_NAMES[c.suit]
+                ruff = f"när {name} har gått {_NUMBER_WORDS[rounds]} varv kan någon sakna {name} och trumfa"
+                ruff_public = f"när en färg har gått {_NUMBER_WORDS[rounds]} varv kan någon sakna den och trumfa"
+                if rule == 1: change(c, 'lower', ruff, ruff_public)
+                elif rule == 0: change(c, 'half', f"{why}, men {ruff}", f"{why}, men {ruff_public}")
+            else:
+                whole.append(c)
+                if rule < 1: change(c, 'whole', why, why)
+        elif c.rank >= 11 and above <= 3: half.append(c)
     notes, weight = [], 0.5
     if players >= 5: weight -= 0.1
     if earlier_bids:
@@ -147,11 +203,13 @@ def value_hand(hand, trump: str | None = None, players: int = 4, seen=(), earlie
         elif total <= share - 1:
             weight += 0.15
             notes.append(f"{who} har bara bjudit {total}, så det blir stick över")
-    estimate = len(sure) + weight * len(possible)
+    estimate = len(whole) + weight * len(half)
     # fem eller sex spelare: sägs bara när det ändrar budet, annars står samma mening i varje bud vid bordet
-    if players >= 5 and int(estimate + 1e-9) != int(estimate + 0.1 * len(possible) + 1e-9):
-        notes.insert(0, f"med {players} spelare finns fler kort som kan slå de möjliga, så jag räknar dem lägre")
-    return Valuation(sure, possible, filler, weight, estimate, notes, trump)
+    if players >= 5 and int(estimate + 1e-9) != int(estimate + 0.1 * len(half) + 1e-9):
+        them = "de möjliga" if piles['possible'] else "de kort som jag räknar lika högt som möjliga stick"
+        notes.insert(0, f"med {players} spelare finns fler kort som kan slå {them}, så jag räknar dem lägre")
+    return Valuation(piles['sure'], piles['possible'], piles['filler'], weight, estimate, notes, trump, whole, half,
+                     list(changes.values()))
 
 # %% ../../nbs/20_tumregler.ipynb #0772729a
 def bids_seen(view: SeatView) -> list[int]:
@@ -187,7 +245,7 @@ def heuristic_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     if want == 0 and rules.zero_scores_five and val.estimate >= 0.5:
         want = 1
         notes.append("en lyckad nolla ger bara 5 poäng (P13)")
-    elif want == 1 and rules.zero_scores_five_plus_tricks and not val.sure and val.estimate < 1.25:
+    elif want == 1 and rules.zero_scores_five_plus_tricks and not val.whole and val.estimate < 1.25:
         want = 0
         notes.append(f"en lyckad nolla ger {hit_points(0, 0, view.cards, rules)} poäng (P13)")
     bid = _nearest_bid(want, legal)
@@ -196,10 +254,12 @@ def heuristic_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     elif _last_bidder(view):   # summan står redan i en not om buden hittills: säg den inte två gånger
         said = any(f"bjudit {sum(earlier)}," in n for n in val.notes)
         notes.append("jag bjuder sist" + ("" if said else f" och ser att {_bidders(len(earlier))} har bjudit {sum(earlier)}"))
-    tail = ''.join(f"; {t}" for t in notes) + "."
+    tail = ''.join(f"; {t}" for t in val.change_texts() + notes) + "."
+    aloud = ''.join(f"; {t}" for t in val.change_texts(public=True) + notes) + "."   # vid bordet: utan korten
     return Decision(Bid(bid), f"Jag bjuder {bid}: {val.text()} (P20)" + tail,
                     {'piles': {'sure': val.sure, 'possible': val.possible, 'filler': val.filler},
-                     'estimate': val.estimate, 'wanted': want}, f"Jag bjuder {bid}: {val.count_text()} (P20)" + tail)
+                     'counted': {'whole': val.whole, 'half': val.half},
+                     'estimate': val.estimate, 'wanted': want}, f"Jag bjuder {bid}: {val.count_text()} (P20)" + aloud)
 
 # %% ../../nbs/20_tumregler.ipynb #729fb070
 def quick_bid(seat: int, options: list[int], ctx) -> int:
@@ -329,6 +389,22 @@ def highest_card(cards, trump):
     return max(cards, key=lambda c: (c.suit == trump, c.rank))
 
 
+def shed_words(card: Card, trump) -> str:
+    """Att lägga ett kort i en färg som inte spelades ut, i ord: 'sakar ♦3', men 'lägger en trumf, ♥4' för en trumf
+    (att saka är att lägga ett kort som inte är trumf, P10)."""
+    return f"lägger en trumf, {card}" if card.suit == trump else f"sakar {card}"
+
+def highest_loser_words(card: Card, losers, trump) -> str:
+    """Vad `card` är bland korten som inte tar sticket (`losers`, valda med `highest_card`): 'det högsta kort som inte
+    tar sticket', 'ett av de högsta korten …' när ett annat är lika högt, eller 'min högsta trumf …' när en trumf väljs
+    fast ett högre kort i en annan färg också missar sticket."""
+    if card.suit == trump and any(c.suit != trump and c.rank > card.rank for c in losers):
+        return "min högsta trumf som inte tar sticket"
+    if any(c != card and c.rank == card.rank for c in losers):
+        return "ett av de högsta korten som inte tar sticket"
+    return "det högsta kort som inte tar sticket"
+
+
 def trick_goal(view: SeatView, seat: int | None = None) -> str:
     "'win', 'duck' eller 'spoil' för platsen `seat` (P20): behöver den stick, har den sina, eller har den plumpat?"
     seat = view.seat if seat is None else seat
@@ -378,7 +454,8 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
                 card = min(legal, key=lambda c: (above[c], c.suit == trump, -c.rank))
                 k = above[card]
                 few = ("bara ett" if k == 1 else f"bara {k}") if k <= 3 else str(k)
-                why = (f"Jag behöver {need} stick till men har inget säkert kort. Jag spelar ut {card}, där {few} "
+                why = (f"Jag behöver {need} stick till, men inget av mina kort är det högsta som är kvar i sin färg. "
+                       f"Jag spelar ut {card}, där {few} "
                        f"högre {SUIT_NAMES[card.suit]}kort kan sitta hos de andra (P20)")
             if over: why += f"; {balance}, så jag tar stick när jag kan"
             return done(card, why + ".")
@@ -429,15 +506,15 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
         card = max(spare, key=lambda c: (c.suit != trump, c.rank)) if spare else lowest_card(legal, trump)
         if card.rank >= 10 and spare and card != lowest_card(legal, trump):
             saved = f"{cards_text(keep)} sparar jag till {'sticket' if need == 1 else f'de {need} stick'} jag behöver"
-            if void: return done(card, f"Jag saknar {SUIT_NAMES[led]} och kan inte ta sticket. Jag sakar {card}; {saved} (P20).")
+            if void: return done(card, f"Jag saknar {SUIT_NAMES[led]} och kan inte ta sticket. Jag {shed_words(card, trump)}; {saved} (P20).")
             return done(card, f"Jag kan inte slå {best} och blir av med {card}; {saved} (P20).")
-        if void: return done(card, f"Jag saknar {SUIT_NAMES[led]}, kan inte ta sticket och sakar {card}.")
+        if void: return done(card, f"Jag saknar {SUIT_NAMES[led]}, kan inte ta sticket och {shed_words(card, trump)}.")
         return done(card, f"Jag kan inte slå {best} och lägger mitt lägsta kort, {card}.")
     # budet är klart: ducka
     what = "Jag bjöd noll" if bid == 0 else f"Jag har redan mina {bid} stick"
     if losers:
         card = highest_card(losers, trump)
-        why = f"{what} och släpper {card}, det högsta kort som inte tar sticket (P20)"
+        why = f"{what} och släpper {card}, {highest_loser_words(card, losers, trump)} (P20)"
         if kind == 'underbud' and card.rank >= 11: why += f"; {balance}, så höga kort ska bort"
         return done(card, why + ".")
     if last:
@@ -521,20 +598,3 @@ def rollout_policy(me: int, forehand: int | None = None, others: float = OTHERS_
         if r and ctx.rnd() < r: return legal[int(ctx.rnd() * len(legal))]
         return fast_policy(seat, legal, ctx, forehand)
     return policy
-
-# %% ../../nbs/20_tumregler.ipynb #51a234de
-def three_piles(hand, length: int = LENGTH) -> dict[str, Cards]:
-    "Dela handen i tre högar (P20): 'sure' (säkra stick), 'possible' (möjliga) och 'filler' (fyllnad)."
-    hand = sort_hand(parse_cards(hand) if isinstance(hand, str) else hand)
-    in_suit = {s: sum(c.suit == s for c in hand) for s in SUITS}
-    piles = {'sure': Cards(), 'possible': Cards(), 'filler': Cards()}
-    for c in hand:
-        if c.rank == 14 or (c.rank == 13 and in_suit[c.suit] >= length): piles['sure'].append(c)
-        elif c.rank >= 11: piles['possible'].append(c)
-        else: piles['filler'].append(c)
-    return piles
-
-def suggested_bid(hand, length: int = LENGTH) -> int:
-    "Tumregeln (P20): alla säkra stick plus hälften av de möjliga, avrundat nedåt."
-    p = three_piles(hand, length)
-    return len(p['sure']) + len(p['possible']) // 2

@@ -148,11 +148,19 @@ def _names_card(text: str, card: Card) -> bool:
     "Sant om `text` nämner kortet (♠K men inte ♠Kn, ♥1 finns inte men ♥10 gör det)."
     return re.search(re.escape(str(card)) + r'(?![0-9n])', text) is not None
 
+def _action_aloud(action) -> str:
+    "Draget som det kan sägas vid bordet: 'Jag bjuder 2.', men ett bortlagt kort ligger med baksidan upp (B2)."
+    if isinstance(action, Discard): return "Jag lägger bort ett kort."
+    return f"Jag {action}."
+
 def public_reason(decision: Decision, view: SeatView) -> str:
     """Skälet som datorspelaren kan säga högt vid bordet medan given pågår: `decision.public` om det finns, annars
     `decision.reason`. Det nämner aldrig ett kort som bara spelaren själv har sett (handen, utom Bismarcks uppvända
-    kort, och förhands bortlagda kort); gör skälet ändå det, blir det bara draget: 'Jag bjuder 2.'"""
+    kort och kortet som spelas ut i sticket, och förhands bortlagda kort); gör skälet ändå det, blir det bara draget:
+    'Jag bjuder 2.', 'Jag lägger ♠4.' eller, för ett kort som läggs bort, 'Jag lägger bort ett kort.'"""
     text = decision.public if decision.public is not None else decision.reason
     hidden = (set(view.hand) - set(view.upcards or ())) | set(view.discards or ())
-    if any(_names_card(text, c) for c in hidden): return f"Jag {decision.action}."
+    if isinstance(decision.action, PlayCard): hidden.discard(decision.action.card)   # alla ser det i sticket
+    if isinstance(decision.action, Discard): hidden.add(decision.action.card)
+    if any(_names_card(text, c) for c in hidden): return _action_aloud(decision.action)
     return text
