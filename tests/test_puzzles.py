@@ -82,10 +82,13 @@ def expected_answers(p):
     if p.kind == 'revoke':       # P12: another suit although the hand holds the led suit
         led = d['lead'].suit
         return {'ja' if d['card'].suit != led and any(c.suit == led for c in d['hand']) else 'nej'}
-    if p.kind == 'hand_bid':     # P20: aces and kings with three in the suit are sure; queens, knaves, other kings possible
-        length = lambda c: sum(x.suit == c.suit for x in d['hand'])
-        sure = sum(c.rank == 14 or (c.rank == 13 and length(c) >= 3) for c in d['hand'])
-        possible = sum(11 <= c.rank <= 13 for c in d['hand']) - sum(c.rank == 13 and length(c) >= 3 for c in d['hand'])
+    if p.kind == 'hand_bid':     # P20 (notes/sure.md): aces, kings with three in the suit, and cards with every higher
+        hand = set(d['hand'])    # card of the suit in the hand are sure; other queens, knaves and kings possible
+        length = lambda c: sum(x.suit == c.suit for x in hand)
+        covered = lambda c: all(x in hand for x in FULL_DECK if x.suit == c.suit and x.rank > c.rank)
+        is_sure = lambda c: c.rank == 14 or (c.rank == 13 and length(c) >= 3) or covered(c)
+        sure = sum(map(is_sure, hand))
+        possible = sum(11 <= c.rank <= 13 and not is_sure(c) for c in hand)
         return {str(sure + possible // 2)}
     if p.kind == 'sheet_error':
         bad = set()

@@ -762,9 +762,13 @@ def _make_hand_bid(rng, level):
     lo = max(0, min(ans - 2, n - 4))
     shown = list(range(lo, min(n, lo + 4) + 1))
     def pile(k): return and_list(map(str, piles[k])) if piles[k] else 'inga'
+    # säkra för att alla högre kort i färgen finns på handen, fast de varken är ess eller kung med längd (P20)
+    covered = [c for c in piles['sure'] if c.rank < 14 and not (c.rank == 13 and sum(x.suit == c.suit for x in hand) >= 3)]
     def explain(key):
         half = f"hälften av {possible}" + (", avrundat nedåt," if possible % 2 else "")
-        return (f"Säkra stick: {pile('sure')} ({sure}). Möjliga stick: {pile('possible')} ({possible}), och {half} "
+        why = (f" {and_list(map(str, covered))} {'är säker' if len(covered) == 1 else 'är säkra'}: alla högre kort i "
+               f"färgen finns på din hand." if covered else "")
+        return (f"Säkra stick: {pile('sure')} ({sure}).{why} Möjliga stick: {pile('possible')} ({possible}), och {half} "
                 f"är {possible // 2}. Bjud {sure} + {possible // 2} = {ans}.", '')
     def nudge(key):
         v = int(key)
@@ -772,8 +776,8 @@ def _make_hand_bid(rng, level):
             return "Du räknade alla möjliga stick. Tumregeln tar bara hälften av dem.", ''
         if v == sure and possible >= 2:
             return "Du räknade bara de säkra sticken. Lägg till hälften av de möjliga.", ''
-        return ("Dela handen i tre högar. Säkra: ess, och kungar med minst tre kort i färgen. Möjliga: damer, knektar "
-                "och andra kungar.", '')
+        return ("Dela handen i tre högar. Säkra: ess, kungar med minst tre kort i färgen och kort där alla högre kort "
+                "i färgen finns på din hand. Möjliga: damer, knektar och kungar som inte är säkra.", '')
     situation = f'<p>Din hand, {n} kort:</p><p>{cards_html(hand, 44)}</p>'
     return Puzzle('', 0, level, '', '', "Vad säger tumregeln att du ska bjuda?", situation, _number_options(shown),
                   frozenset([str(ans)]), "Säkra stick plus hälften av de möjliga, avrundat nedåt.", explain,
