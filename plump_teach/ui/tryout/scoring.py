@@ -251,13 +251,14 @@ def piles_html(hand, length: int = LENGTH, width: int = 40) -> str:
     p = three_piles(hand, length)
     boxes = ''.join(f'<div style="{_BOX}"><b>{PILE_TITLES[k]}: {len(v)}</b><br>{cards_html(v, width) if v else "<em>inga</em>"}</div>'
                     for k, v in p.items())
-    kings = []
+    kings = []     # varför en kung är säker eller möjlig, och varför ett kort under kungen är säkert (P20)
     for c in hand:
-        if c.rank != 13: continue
+        if c.rank == 14 or (c.rank < 13 and c not in p['sure']): continue
         n = sum(d.suit == c.suit for d in hand)
         word = SUIT_NAMES[c.suit]
-        kings.append(f'{c.name.capitalize()} är säker: du har {n} {word}.' if c in p['sure'] else
-                     f'{c.name.capitalize()} är bara möjlig: du har {n} {word}, och esset kan ta den.')
+        if c.rank == 13 and n >= length: kings.append(f'{c.name.capitalize()} är säker: du har {n} {word}.')
+        elif c in p['sure']: kings.append(f'{c.name.capitalize()} är säker: du har alla högre {word} själv.')
+        else: kings.append(f'{c.name.capitalize()} är bara möjlig: du har {n} {word}, och esset kan ta den.')
     s, m = len(p['sure']), len(p['possible'])
     bid = suggested_bid(hand, length)
     why = f'{s} {"säkert" if s == 1 else "säkra"} + hälften av {m} {"möjligt" if m == 1 else "möjliga"}' + (f' (hälften av {m} är {m // 2},5, avrundat nedåt {m // 2})' if m % 2 else '') + f' = <b>{bid}</b>'
