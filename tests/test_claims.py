@@ -10,14 +10,20 @@ against the engine's winner (P11, B6):
 - "X kan ingen slå i <färg>, bara en trumf kan ta det": X takes it, or a trump does.
 - "spelar ut X, det högsta <färg>kortet som är kvar": when it is said, every higher card of the suit has been played,
   is in the speaker's own hand or is the turned card set aside (P8) (checked at once, against the engine).
+- "sakar X" (issue 37): X is not a trump (to saka is to lay a card that is not trump, P10); a trump laid is said so.
+- "släpper X, det högsta kort som inte tar sticket" (issue 37): of the legal cards that do not beat the trick so far,
+  none is as high as X; "ett av de högsta korten …": none higher and another as high; "min högsta trumf …": X is a
+  trump and no losing trump is higher.
+- what the table hears (`public_reason`, issue 37) for every decision, bids, cards, modes and Bismarck's discards:
+  it names no card that only the player has seen (its hand, apart from Bismarck's face-up cards and the card it
+  plays, its discards and the card it lays away).
 
 The second referee (`Words`) reads what the computer says when it bids, plans and lays away (P20, B5, B7, B9) and
 checks each claim at once against its cards and the engine's rules:
 
-- the three piles ("säkra …, möjliga …, fyllnad …"): every card of the hand in exactly one pile; a sure card has
-  every higher card in its own hand or enough cards in the suit to wait them out (one more than the higher cards in
-  trumps, two more outside them); a possible card is a face card, a trump, or a winner held back; filler is ten or
-  lower; "den lilla trumfen"/"de små trumfen" are trumps;
+- the three piles ("säkra …, möjliga …, fyllnad …"): every card of the hand in exactly one pile, and the piles are
+  exactly the one meaning of säkert and möjligt stick (issue 37, `sure_piles`); the bot's own count said apart
+  ("X räknar jag som ett helt stick: …", "… lika högt som ett möjligt stick: …") is checked against the cards;
 - "X är ett högt kort"/"höga kort" (knekt or higher), "X är en hög trumf" (a ten of trumps);
 - the bids before it ("jag bjuder sist och ser att de andra har bjudit N", "spelaren före mig har redan bjudit N, så
   det blir kamp om sticken", "… bara bjudit N, så det blir stick över"): who bid, the sum, and more or less than
@@ -43,10 +49,11 @@ from collections import Counter
 import pytest
 
 from plump_teach.engine.bismarck import BismarckGame
-from plump_teach.bots.players import make_bot
-from plump_teach.engine.cards import FULL_DECK, SUIT_NAMES, parse_card, parse_cards
+from plump_teach.bots.players import make_bot, public_reason
+from plump_teach.engine.cards import FULL_DECK, SUITS, SUIT_NAMES, parse_card, parse_cards
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.actions import Discard, PlayCard
+from plump_teach.engine.tricks import beats
 from plump_teach.engine.plump import PlumpGame
 from plump_teach.engine.plump_rules import PlumpError, PlumpRules, score
 from plump_teach.engine.actions import Bid, ChooseMode
@@ -61,6 +68,8 @@ CLAIMS = [
     ('sure', re.compile(CARD + r" kan ingen slå(?! i )")),
 ]
 HIGHEST = re.compile(r"spelar ut " + CARD + r", det högsta \w+kortet som är kvar")
+SHED = re.compile(r"sakar " + CARD)
+LOSER = re.compile(r"släpper (?:jag )?" + CARD + r", (det högsta kort|ett av de högsta korten|min högsta trumf) som inte tar sticket")
 FAST = dict(samples=4)
 
 
@@ -98,12 +107,49 @@ class Referee:
             self.counts['highest'] += 1
             if not all(c in gone for c in higher):
                 self.false.append(f"{reason} | högre kort ute: {[str(c) for c in higher if c not in gone]}")
+        for m in SHED.finditer(reason):
+            self.counts['shed'] += 1
+            if st.trump is not None and parse_card(m.group(1)).suit == st.trump:
+                self.false.append(f"{reason} | {m.group(1)} är trumf, och att saka är att lägga ett kort som inte är trumf")
+        for m in LOSER.finditer(reason):
+            self.counts['loser'] += 1
+            card, what = parse_card(m.group(1)), m.group(2)
+            if (bad := self.loser_wrong(st, card, what)): self.false.append(f"{reason} | {bad}")
         for kind, value in claims(reason):
             self.pending.append((len(st.history), kind, value, seat, reason))
+
+    @staticmethod
+    def loser_wrong(st, card, what) -> str:
+        "Why 'släpper X, <what> som inte tar sticket' is false before X is played, or '' when it is true."
+        trump = None if st.trump is None else SUITS.index(st.trump)
+        best = st.trick[0].id
+        for c in st.trick[1:]:
+            if beats(c.id, best, trump): best = c.id
+        losers = [a.card for a in st.legal_actions() if not beats(a.card.id, best, trump)]
+        if card not in losers: return f"{card} tar sticket hittills"
+        others = [c for c in losers if c != card]
+        if what == 'min högsta trumf':
+            ok = card.suit == st.trump and not any(c.suit == st.trump and c.rank > card.rank for c in others)
+        elif what == 'ett av de högsta korten':
+            ok = not any(c.rank > card.rank for c in others) and any(c.rank == card.rank for c in others)
+        else: ok = not any(c.rank >= card.rank for c in others)
+        return '' if ok else f"andra kort som inte tar sticket: {' '.join(map(str, others))}"
+
+    def aloud(self, st, seat, decision):
+        "What the table hears of the decision names no card that only this seat has seen."
+        view = st.view(seat)
+        hidden = (set(view.hand) - set(view.upcards or ())) | set(view.discards or ())
+        if isinstance(decision.action, PlayCard): hidden.discard(decision.action.card)   # on the table for all
+        if isinstance(decision.action, Discard): hidden.add(decision.action.card)        # face down
+        said = public_reason(decision, view)
+        self.counts['aloud'] += 1
+        named = [c for c in hidden if re.search(re.escape(str(c)) + r"(?![0-9n])", said)]
+        if named: self.false.append(f"vid bordet: {said} | bara spelaren har sett {' '.join(map(str, named))}")
 
     def play(self, st, game, seat, decision):
         "The bot's card: read its reason, play it in the state and the game, and judge the trick when it is over."
         self.said(st, seat, decision.reason)
+        self.aloud(st, seat, decision)
         before = len(st.history)
         st.apply(decision.action)
         game.play(seat, decision.action.card)
@@ -147,7 +193,9 @@ def play_plump(seed: int, ref: Referee):
             seat = st.to_act
             d = bots[seat].decide(st.view(seat))
             if isinstance(d.action, PlayCard): ref.play(st, g, seat, d)
-            else: g.bid(seat, d.action.tricks)
+            else:
+                ref.aloud(st, seat, d)
+                g.bid(seat, d.action.tricks)
 
 
 def play_bismarck(seed: int, ref: Referee):
@@ -161,13 +209,16 @@ def play_bismarck(seed: int, ref: Referee):
             cards = []
             for _ in range(4):
                 d = bots[seat].decide(st.view(seat))
+                ref.aloud(st, seat, d)
                 st.apply(d.action)
                 cards.append(d.action.card)
             g.discard(seat, cards)
             continue
         d = bots[seat].decide(st.view(seat))
         if isinstance(d.action, PlayCard): ref.play(st, g, seat, d)
-        else: g.choose_mode(seat, d.action.mode, d.action.trump)
+        else:
+            ref.aloud(st, seat, d)
+            g.choose_mode(seat, d.action.mode, d.action.trump)
 
 
 def test_the_referee_reads_the_sentences():
@@ -189,7 +240,8 @@ def test_what_the_computer_says_about_a_trick_comes_true(game):
         (play_plump if game == 'plump' else play_bismarck)(seed, ref)
     assert not ref.false, f"{len(ref.false)} false of {sum(ref.counts.values())}:\n" + "\n".join(ref.false[:10])
     print(f"\n[claims] {game}: {dict(ref.counts)}")
-    need = {'plump': ('own', 'ruffable', 'sure', 'highest'), 'bismarck': ('own', 'partner', 'sure')}[game]
+    need = {'plump': ('own', 'ruffable', 'sure', 'highest', 'shed', 'loser', 'aloud'),
+            'bismarck': ('own', 'partner', 'sure', 'loser', 'aloud')}[game]
     for kind in need:
         assert ref.counts[kind] >= 5, (kind, dict(ref.counts))
 
@@ -211,6 +263,20 @@ def cards_of(text: str) -> list: return list(parse_cards(text)) if text else []
 
 
 def same(a, b) -> bool: return sorted(map(str, a)) == sorted(map(str, b))
+
+
+def sure_piles(hand) -> dict:
+    """The one meaning of the piles (notes/sure.md), written here apart from the library: sure is an ace, a king with
+    at least three cards in its suit, or a card whose every higher card of the suit is in the hand (trumps alike);
+    possible is another queen, knave or king; filler is the rest."""
+    hand = list(hand)
+    n = lambda s: sum(c.suit == s for c in hand)
+    def is_sure(c):
+        return c.rank == 14 or (c.rank == 13 and n(c.suit) >= 3) or \
+            all(x in hand for x in FULL_DECK if x.suit == c.suit and x.rank > c.rank)
+    return {'sure': [c for c in hand if is_sure(c)],
+            'possible': [c for c in hand if not is_sure(c) and 11 <= c.rank <= 13],
+            'filler': [c for c in hand if not is_sure(c) and c.rank <= 10]}
 
 
 class Words:
@@ -258,15 +324,35 @@ class Words:
         if m.group(5) is not None or not [c for c in hand if c not in sure + possible]:
             self.claim('piles', same(sure + possible + filler, hand), r, f"handen {' '.join(map(str, hand))}")
         seen = set(hand) | ({view.trump_card} if view.trump_card is not None and view.n * view.cards < 52 else set())
-        for c in sure:
-            higher = [x for x in FULL_DECK if x.suit == c.suit and x.rank > c.rank and x not in seen]
-            length = sum(x.suit == c.suit for x in hand)
-            self.claim('sure', not higher or length >= len(higher) + (1 if c.suit == trump else 2), r,
-                       f"{c}: {len(higher)} högre ute, {length} kort i färgen")
-        for c in possible:
-            winner = all(x in seen for x in FULL_DECK if x.suit == c.suit and x.rank > c.rank)
-            self.claim('possible', c.rank >= 11 or c.suit == trump or winner, r, str(c))
-        for c in filler: self.claim('filler', c.rank <= 10, r, str(c))
+        rule = sure_piles(hand)               # the one meaning of säkert and möjligt stick (issue 37, notes/sure.md)
+        self.claim('sure', same(sure, rule['sure']), r, f"säkra enligt tumregeln: {' '.join(map(str, rule['sure']))}")
+        self.claim('possible', same(possible, rule['possible']), r,
+                   f"möjliga enligt tumregeln: {' '.join(map(str, rule['possible']))}")
+        for c in filler: self.claim('filler', c in rule['filler'], r, str(c))
+        self.counted(view, r, seen)
+
+    def counted(self, view, r, seen):
+        "The bot's own count, said apart from the piles: 'X räknar jag som ett helt stick: <why>' and the like."
+        hand, trump = list(view.hand), view.trump
+        length = lambda s: sum(x.suit == s for x in hand)
+        out = lambda c: [x for x in FULL_DECK if x.suit == c.suit and x.rank > c.rank and x not in seen]
+        for m in re.finditer(CARDS + r" räknar jag (?:bara )?(?:som (?:ett helt|hela) stick|lika högt som (?:ett möjligt|möjliga) stick): ([^;.]*)", r):
+            cs, why = cards_of(m.group(1)), m.group(2)
+            if why.startswith("jag har fler trumf än det finns högre trumf som kan sitta hos de andra"):
+                ok = all(c.suit == trump and length(trump) > len(out(c)) for c in cs)
+            elif why.startswith("en trumf kan ta sticket när jag saknar färgen som spelas ut"):
+                ok = all(c.suit == trump for c in cs)
+            elif why.startswith("inget högre kort i färgen kan sitta hos de andra"):
+                ok = all(not out(c) for c in cs)
+            elif why.startswith("bara ett högre kort i färgen kan sitta hos de andra, och jag har minst tre kort i färgen"):
+                ok = all(len(out(c)) == 1 and length(c.suit) >= 3 for c in cs)
+            elif mm := re.match(r"när (\w+) har gått (två|tre) varv kan någon sakna \1 och trumfa", why):
+                ok = trump is not None and all(c.suit == SUIT_OF[mm.group(1)] != trump for c in cs)
+            else:
+                self.false.append(f"[okänt skäl] {why} | {r}")
+                continue
+            # a card is called neither sure nor possible here: 'lika högt som' compares, it does not name the pile
+            self.claim('counted', ok, r, m.group(0))
 
     def spread(self, view, m, r, decision):
         n, bid, rows, hit, avg = int(m.group(1)), int(m.group(2)), m.group(3), int(m.group(4)), num(m.group(5))
@@ -408,7 +494,7 @@ def test_what_the_computer_says_when_it_bids_plans_and_lays_away_is_true(game):
         (words_plump if game == 'plump' else words_bismarck)(seed, words)
     print(f"\n[words] {game}: {words.decisions} beslut, {dict(words.counts)}")
     assert not words.false, f"{len(words.false)} false of {sum(words.counts.values())}:\n" + "\n".join(words.false[:12])
-    need = {'plump': ('piles', 'sure', 'possible', 'filler', 'high', 'bids', 'spread', 'others'),
+    need = {'plump': ('piles', 'sure', 'possible', 'filler', 'counted', 'high', 'bids', 'spread', 'others'),
             'bismarck': ('length', 'honours', 'schedule', 'discard', 'normal')}[game]
     for kind in need:
         assert words.counts[kind] >= 3, (kind, dict(words.counts))
@@ -451,3 +537,4 @@ def test_the_second_referee_catches_false_words():
         words = Words()
         words.plan(bview, reason, chosen, cards)
         assert words.false, reason
+
