@@ -484,3 +484,60 @@ def test_a_bid_cannot_be_changed_and_the_refusal_says_so():
     name = g.players[first]
     g.bid(first, 1)
     assert_refused(g, g.bid, name, 2, match=f"{name} har redan bjudit 1, och ett bud som är sagt går inte att ändra\\.$")
+
+
+# --------------------------------------------------------------------------- files that are not the project's (issue 37)
+
+SPECIAL_FILES = r'''
+import os, resource, sys
+from pathlib import Path
+resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))   # the old code ate /dev/zero until MemoryError
+from plump_teach.engine.cards import PlumpTeachError
+from plump_teach.engine.files import MAX_FILE_BYTES, load
+from plump_teach.course.progress import ProgressFile, new_progress
+tmp = Path('.')                                                             # run in a fresh folder: short names
+fifo = tmp / 'ror.json'
+os.mkfifo(fifo)                                                             # no writer: reading it would wait forever
+big = tmp / 'stor.json'
+with open(big, 'wb') as f: f.truncate(MAX_FILE_BYTES + 1)
+(tmp / 'mapp.json').mkdir()
+(tmp / 'noll.json').symlink_to('/dev/zero')
+for what in ['/dev/zero', str(tmp / 'noll.json'), fifo, big, tmp / 'mapp.json']:
+    try: load(what); print('READ', what)
+    except PlumpTeachError as e: print('REFUSED', type(e).__name__, e)
+    except BaseException as e: print('WRONG', type(e).__name__, e)
+    sys.stdout.flush()
+for what in [tmp / 'mapp.json', tmp / 'noll.json', fifo]:
+    try: print('PROGRESS', ProgressFile(what).load() == new_progress(), Path(what).exists())
+    except BaseException as e: print('WRONG', type(e).__name__, e)
+    try: ProgressFile(what).save(new_progress()); print('SAVED', what)
+    except PlumpTeachError as e: print('REFUSED', type(e).__name__, e)
+    except BaseException as e: print('WRONG', type(e).__name__, e)
+    sys.stdout.flush()
+'''
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo') or not Path('/dev/zero').exists(), reason="needs /dev/zero and named pipes")
+def test_special_and_huge_files_are_refused_in_swedish_before_anything_is_read(tmp_path):
+    """Issue 37, item 16: load('/dev/zero') raised MemoryError, a named pipe waited forever and ProgressFile().load() on a
+    folder raised IsADirectoryError. Now every file the project reads is a regular file of at most a set size, and
+    anything else is a FileError (a PlumpTeachError) that says what it is; a folder, device or pipe where the progress
+    file should be is never moved or read, and saving there says why. In a subprocess with a memory cap and a timeout,
+    so a regression fails the test instead of filling the machine's memory or hanging the suite."""
+    out = subprocess.run([sys.executable, '-c', SPECIAL_FILES], capture_output=True, text=True, timeout=20,
+                         cwd=tmp_path).stdout.splitlines()
+    assert out[:5] == [
+        'REFUSED FileError /dev/zero är ingen vanlig fil (utan till exempel en enhet eller en rörledning), så den läses inte.',
+        'REFUSED FileError noll.json är ingen vanlig fil (utan till exempel en enhet eller en rörledning), '
+        'så den läses inte.',
+        'REFUSED FileError ror.json är ingen vanlig fil (utan till exempel en enhet eller en rörledning), '
+        'så den läses inte.',
+        'REFUSED FileError stor.json är för stor: sparfilen får vara högst 10 MB, och den här filen är större.',
+        'REFUSED FileError mapp.json är en mapp, inte en fil.'], out
+    assert out[5:] == [
+        'PROGRESS True True', 'REFUSED FileError Framstegen kan inte sparas: mapp.json är en mapp. Ta bort '
+        'den, eller välj en annan fil med miljövariabeln PLUMP_TEACH_FRAMSTEG.',
+        'PROGRESS True True', 'REFUSED FileError Framstegen kan inte sparas: noll.json är ingen vanlig fil. '
+        'Ta bort den, eller välj en annan fil med miljövariabeln PLUMP_TEACH_FRAMSTEG.',
+        'PROGRESS True True', 'REFUSED FileError Framstegen kan inte sparas: ror.json är ingen vanlig fil. '
+        'Ta bort den, eller välj en annan fil med miljövariabeln PLUMP_TEACH_FRAMSTEG.'], out

@@ -8,6 +8,7 @@ and no widget shows a rule code. Every test has its own progress file (tests/con
 """
 from __future__ import annotations
 
+import copy
 import json
 import os
 import subprocess
@@ -18,8 +19,8 @@ import pytest
 
 from plump_teach.course import results
 from plump_teach.course.catalogue import PUPIL_LESSONS, lesson_of
-from plump_teach.course.progress import (GOAL_STREAK, PROGRESS_ENV, ProgressFile, due_kinds, goal_reached, goal_state,
-                                         new_progress, progress_from_events, record_task)
+from plump_teach.course.progress import (GOAL_STREAK, PROGRESS_ENV, PROGRESS_MAX_BYTES, ProgressFile, due_kinds,
+                                         goal_reached, goal_state, new_progress, progress_from_events, record_task)
 from plump_teach.course.results import (RESULTS_ENV, Recorder, ResultStore, class_csv, set_recorder, teacher_page)
 from plump_teach.engine.plump_rules import PlumpError
 from plump_teach.puzzles.plump import PUZZLE_KINDS
@@ -159,11 +160,11 @@ def test_a_half_written_or_corrupt_file_loses_no_earlier_progress_and_is_kept_as
     assert again.reached                                    # from the previous version
     aside = list(f.path.parent.glob(f'{f.path.stem}.trasig-*{f.path.suffix}'))
     assert len(aside) == 1 and aside[0].read_bytes() == torn
-    assert goal_state(f.load(), '04_buden.ipynb')['streak'] == 1    # only the very last answer is gone
+    assert goal_state(f.load(), '04_buden.ipynb')['streak'] == 2    # the copy is the last save: nothing is gone
     h2 = show_goal('04_buden.ipynb', seed=5)
     solve(h2)
     data = json.loads(f.path.read_text(encoding='utf-8'))
-    assert data['goals']['04_buden.ipynb']['streak'] == 2 and data['goals']['01_vad_ar_plump.ipynb']['reached']
+    assert data['goals']['04_buden.ipynb']['streak'] == 3 and data['goals']['01_vad_ar_plump.ipynb']['reached']
     assert aside[0].read_bytes() == torn                    # never overwritten
 
 
@@ -173,10 +174,122 @@ def test_a_file_that_is_not_progress_is_never_overwritten_silently(tmp_path):
     assert f.load() == new_progress()
     assert not f.path.exists() and len(list(tmp_path.glob('framsteg.trasig-*.json'))) == 1
     f.path.write_text('{"version": 1, "goals": {"04_buden.ipynb": {"streak": "x"}}, "kinds": []}', encoding='utf-8')
-    assert f.load()['goals'] == {'04_buden.ipynb': {'streak': 0, 'best': 0, 'reached': ''}}   # cleaned, not refused
+    assert f.load()['goals'] == {'04_buden.ipynb': {'streak': 0, 'best': 0, 'reached': ''}}   # what is usable is read,
+    assert not f.path.exists() and len(list(tmp_path.glob('framsteg.trasig-*.json'))) == 2    # and the file kept aside
     f.path.write_bytes(b'\xff\xfe not utf-8')
     f.save(record_task(new_progress(), 'score', 'shown'))
-    assert len(list(tmp_path.glob('framsteg.trasig-*.json'))) == 2 and due_kinds(f.load()) == ['score']
+    assert len(list(tmp_path.glob('framsteg.trasig-*.json'))) == 3 and due_kinds(f.load()) == ['score']
+
+
+
+@pytest.mark.parametrize('strange', ['{"version": true}', '{"version": 1, "goals": []}'])
+def test_a_file_of_the_wrong_shape_loses_no_goal_and_is_kept_aside(strange):
+    """Issue 37, item 15: a file that parses but is not exactly progress (True == 1 in Python; a list for goals) used to
+    count as valid and empty, so the next answer overwrote the file and the copy without the goal reached. Now it is
+    kept aside, the copy is read, the pupil is told, and the file and the copy both keep the goal."""
+    f = store_file()
+    g = show_goal('04_buden.ipynb', seed=2)
+    for _ in range(GOAL_STREAK): solve(g)
+    assert g.reached
+    f.path.write_text(strange, encoding='utf-8')
+    h = show_goal('05_poangen_och_protokollet.ipynb', seed=2)
+    aside = list(f.path.parent.glob(f'{f.path.stem}.trasig-*{f.path.suffix}'))
+    assert [a.read_text(encoding='utf-8') for a in aside] == [strange]
+    assert f'Filen med dina framsteg var skadad eller ändrad. Den ligger kvar som {aside[0].name}.' in h.message.value
+    solve(h)
+    for path in (f.path, f.backup):
+        data = json.loads(path.read_text(encoding='utf-8'))
+        assert data['goals']['04_buden.ipynb']['reached'] and data['goals']['05_poangen_och_protokollet.ipynb']['streak'] == 1
+    assert show_goal('04_buden.ipynb').reached
+
+
+def test_a_broken_file_does_not_cost_the_last_save_and_the_pupil_is_told():
+    """Issue 37, item 15: the copy was one save behind, so a file broken right after the goal was reached came back
+    with a streak of 4 and no goal. Now the copy is written after the file with the same content."""
+    f = store_file()
+    g = show_goal('04_buden.ipynb', seed=3)
+    for _ in range(GOAL_STREAK): solve(g)
+    assert f.backup.read_bytes() == f.path.read_bytes()
+    f.path.write_bytes(f.path.read_bytes()[:30])
+    again = show_goal('04_buden.ipynb')
+    assert again.reached and again.streak == GOAL_STREAK
+    assert 'Filen med dina framsteg var skadad eller ändrad.' in ''.join(widget_texts(again))
+    f.path.write_text('{"version": 1.0, "goals": {}, "kinds": {}}', encoding='utf-8')
+    t = PuzzleTrainer(kinds=['score'], rounds=5, seed=1)
+    assert 'Filen med dina framsteg var skadad eller ändrad.' in t.status.value and t.status in t.children
+    assert len(list(f.path.parent.glob(f'{f.path.stem}.trasig-*{f.path.suffix}'))) == 2
+    f.path.write_bytes(b' ' * PROGRESS_MAX_BYTES + b'{}')                    # too large to be progress: not read at all
+    assert goal_reached(store_file().load(), '04_buden.ipynb')
+    assert len(list(f.path.parent.glob(f'{f.path.stem}.trasig-*{f.path.suffix}'))) == 3
+
+
+REACHED = ('01_vad_ar_plump.ipynb', '04_buden.ipynb')
+
+
+def valid_progress() -> dict:
+    "Two goals reached (one of them practised after), one on its way, a kind due and one learnt: all with fixed times."
+    p, t = new_progress(), iter(f'2026-01-12T09:{m:02d}:00+01:00' for m in range(60))
+    for lesson in REACHED:
+        for _ in range(GOAL_STREAK): p = record_task(p, 'trick_winner', 'first_try', lesson, next(t))
+    p = record_task(p, 'bid_balance', 'shown', '04_buden.ipynb', next(t))
+    for _ in range(3): p = record_task(p, 'score', 'first_try', '05_poangen_och_protokollet.ipynb', next(t))
+    return p
+
+
+def type_confused(d: dict):
+    """Copies of `d` changed in the ways a hand or another program changes a file: every value swapped for one of
+    another type (bool for int, a float, a text, null, a list, a dict, the value wrapped in a list) or out of range,
+    every key removed, junk added in every dict, and a few wrong shapes of the whole."""
+    others = [True, False, 1, 0, 2.0, '1', '', None, [], {}, -1, 10 ** 7]
+
+    def nodes(node, path):
+        yield path, node
+        if isinstance(node, dict):
+            for k, v in node.items(): yield from nodes(v, path + (k,))
+
+    def changed(path, how):
+        new = copy.deepcopy(d)
+        parent = new
+        for k in path[:-1]: parent = parent[k]
+        how(parent, path[-1])
+        return new
+
+    for path, node in nodes(d, ()):
+        if path:
+            for v in others + [[node]]:
+                if type(v) is type(node) and v not in (-1, 10 ** 7): continue        # the same type: not confused
+                yield changed(path, lambda parent, k: parent.__setitem__(k, v))
+            yield changed(path, lambda parent, k: parent.pop(k))
+        if isinstance(node, dict):
+            yield changed(path + ('junk',), lambda parent, k: parent.__setitem__(k, 1)) if path else {**d, 'junk': 1}
+    yield [d]
+    yield {**d, 'goals': list(d['goals'].items())}
+    yield {**d, 'kinds': [[k, v] for k, v in d['kinds'].items()]}
+    yield {'version': True}
+    yield {'version': 1, 'goals': []}
+
+
+def test_a_type_confused_file_never_loses_a_goal_reached_and_is_always_kept_aside(tmp_path):
+    """Issue 37, item 15: a valid file changed in some 300 type-confused ways. After the next answer, no goal already
+    reached is lost (in what the pupil sees, the file or the copy), the longest streak stays, and the changed file is
+    kept aside as a .trasig copy. Under 20 s: each case is a few small files."""
+    good = valid_progress()
+    mutations = list(type_confused(good))
+    assert len(mutations) > 250
+    for i, m in enumerate(mutations):
+        f = ProgressFile(tmp_path / f'{i}' / 'framsteg.json')
+        f.save(good)
+        f.path.write_text(json.dumps(m, ensure_ascii=False), encoding='utf-8')
+        after = ProgressFile(f.path)
+        p = after.update(lambda q: record_task(q, 'score', 'shown', '05_poangen_och_protokollet.ipynb'))
+        for got in (p, json.loads(f.path.read_text(encoding='utf-8')), json.loads(f.backup.read_text(encoding='utf-8')),
+                    ProgressFile(f.path).load()):
+            for lesson in REACHED:
+                assert goal_state(got, lesson)['reached'] == goal_state(good, lesson)['reached'], (m, lesson)
+                assert goal_state(got, lesson)['best'] >= GOAL_STREAK, (m, lesson)
+        kept = list(f.path.parent.glob('framsteg.trasig-*.json'))
+        assert len(kept) == 1 and kept[0].read_text(encoding='utf-8') == json.dumps(m, ensure_ascii=False), m
+        assert after.notice, m
 
 
 def test_bad_input_changes_nothing(tmp_path):

@@ -9,16 +9,20 @@ from __future__ import annotations
 import json
 import os
 import random
+import stat
 from datetime import datetime
 from pathlib import Path
 from ..engine.plump_rules import PlumpError
+from ..engine.files import read_bytes
+from ..engine.scoresheet import FileError, shown_path
 from ..puzzles.plump import PUZZLE_KINDS
 from .catalogue import lesson_of
 
 # %% auto #0
-__all__ = ['GOAL_STREAK', 'TASK_OUTCOMES', 'WRONG_OUTCOMES', 'PROGRESS_ENV', 'PROGRESS_FILE', 'new_progress', 'has_goal',
-           'clean_progress', 'next_streak', 'record_task', 'goal_state', 'goal_reached', 'due_kinds',
-           'progress_from_events', 'progress_path', 'write_atomic', 'ProgressFile']
+__all__ = ['GOAL_STREAK', 'TASK_OUTCOMES', 'WRONG_OUTCOMES', 'PROGRESS_ENV', 'PROGRESS_FILE', 'PROGRESS_MAX_BYTES',
+           'new_progress', 'has_goal', 'clean_progress', 'progress_problem', 'merge_progress', 'next_streak',
+           'record_task', 'goal_state', 'goal_reached', 'due_kinds', 'progress_from_events', 'progress_path',
+           'write_atomic', 'ProgressFile']
 
 # %% ../../nbs/40a_framsteg.ipynb #f4065efe
 GOAL_STREAK = 5                                  # så många rätt i rad är målet
@@ -56,6 +60,44 @@ def clean_progress(data) -> dict:
         if kind not in PUZZLE_KINDS or not isinstance(k, dict): continue
         out['kinds'][kind] = {'due': k.get('due') is True, 'wrong': _count(k.get('wrong')), 'time': _time(k.get('time'))}
     return out
+
+# %% ../../nbs/40a_framsteg.ipynb #c4e1a7d3
+_GOAL_KEYS, _KIND_KEYS = {'streak', 'best', 'reached'}, {'due', 'wrong', 'time'}
+
+def _is_count(v) -> bool: return type(v) is int and 0 <= v < _COUNT_MAX
+def _is_time(v) -> bool: return type(v) is str and len(v) <= 40
+
+
+def progress_problem(data) -> str | None:
+    "Det första som inte stämmer i `data` som sparade framsteg, eller None: precis de kända nycklarna, med exakt rätt typer."
+    if type(data) is not dict: return 'framstegen ska vara en ordbok'
+    if set(data) != {'version', 'goals', 'kinds'}: return 'nycklarna ska vara precis version, goals och kinds'
+    if type(data['version']) is not int or data['version'] != 1: return 'version ska vara heltalet 1'
+    if type(data['goals']) is not dict: return 'goals ska vara en ordbok'
+    for file, g in data['goals'].items():
+        if not has_goal(file): return f'{file!r} är ingen lektion med mål'
+        if type(g) is not dict or set(g) != _GOAL_KEYS: return f'målet i {file} ska ha precis streak, best och reached'
+        if not (_is_count(g['streak']) and _is_count(g['best']) and g['streak'] <= g['best'] and _is_time(g['reached'])):
+            return f'målet i {file} har ett värde av fel typ eller storlek'
+    if type(data['kinds']) is not dict: return 'kinds ska vara en ordbok'
+    for kind, k in data['kinds'].items():
+        if kind not in PUZZLE_KINDS: return f'{kind!r} är ingen pusselsort'
+        if type(k) is not dict or set(k) != _KIND_KEYS: return f'sorten {kind} ska ha precis due, wrong och time'
+        if not (type(k['due']) is bool and _is_count(k['wrong']) and _is_time(k['time'])):
+            return f'sorten {kind} har ett värde av fel typ eller storlek'
+    return None
+
+
+def merge_progress(current, kept) -> dict:
+    "`current` (tvättade) med det ur `kept` som aldrig får försvinna: nådda mål, längsta serier, fel och lektioner och sorter som saknas."
+    p, old = clean_progress(current), clean_progress(kept)
+    for file, g in old['goals'].items():
+        mine = p['goals'].setdefault(file, dict(g))
+        mine['best'], mine['reached'] = max(mine['best'], g['best']), mine['reached'] or g['reached']
+    for kind, k in old['kinds'].items():
+        mine = p['kinds'].setdefault(kind, dict(k))
+        mine['wrong'] = max(mine['wrong'], k['wrong'])
+    return p
 
 # %% ../../nbs/40a_framsteg.ipynb #966dd146
 def next_streak(streak: int, outcome: str) -> int:
@@ -122,6 +164,7 @@ def progress_from_events(events: list[dict]) -> dict:
 # %% ../../nbs/40a_framsteg.ipynb #aedbf521
 PROGRESS_ENV = 'PLUMP_TEACH_FRAMSTEG'     # miljövariabeln med en annan fil för framstegen
 PROGRESS_FILE = '.plump-framsteg.json'
+PROGRESS_MAX_BYTES = 1_000_000            # 1 MB; framstegen i alla lektioner och alla sorter är under 3 kB
 
 
 def progress_path() -> Path:
@@ -129,8 +172,17 @@ def progress_path() -> Path:
     return Path(os.environ.get(PROGRESS_ENV) or Path.cwd() / PROGRESS_FILE)
 
 
+def _sync_folder(folder: Path):
+    "Skriv mappens lista över filer till disken efter `os.replace`; där det inte går (Windows, webbläsaren) räcker `os.replace`."
+    try: fd = os.open(folder, os.O_RDONLY)
+    except OSError: return
+    try: os.fsync(fd)
+    except OSError: pass
+    finally: os.close(fd)
+
+
 def write_atomic(path: Path, data: bytes):
-    "Skriv `data` till `path` via en tillfällig fil i samma mapp och `os.replace`: aldrig en halvskriven fil."
+    "Skriv `data` till `path` via en tillfällig fil i samma mapp, `fsync` och `os.replace`: aldrig en halvskriven fil."
     tmp = path.with_name(f'{path.name}.{os.getpid()}-{random.randrange(16 ** 8):08x}.tmp')
     try:
         with open(tmp, 'wb') as f:
@@ -143,53 +195,89 @@ def write_atomic(path: Path, data: bytes):
         try: os.unlink(tmp)
         except OSError: pass
         raise
+    _sync_folder(path.parent)
 
 # %% ../../nbs/40a_framsteg.ipynb #7005e371
 class ProgressFile:
-    "Elevens framsteg i en JSON-fil; den förra versionen sparas bredvid, och en trasig fil flyttas undan."
+    "Elevens framsteg i en JSON-fil med en kopia bredvid; en fil som inte duger flyttas undan, och inget nått mål försvinner."
     def __init__(self, path: Path | str | None = None):   # None: `progress_path()`
         self.path = Path(path) if path is not None else progress_path()
+        self.kept_aside: list[Path] = []                   # filerna som har flyttats undan, i ordning
 
     @property
     def backup(self) -> Path:
-        "Den förra versionen av filen: .plump-framsteg.forra.json."
+        "Kopian av den senast sparade versionen: .plump-framsteg.forra.json."
         return self.path.with_name(f'{self.path.stem}.forra{self.path.suffix}')
 
-    def _read(self, path: Path) -> tuple[dict | None, bool]:
-        "(framstegen, False), (None, False) om filen saknas, eller (None, True) om den är trasig."
-        try: raw = path.read_bytes()
-        except FileNotFoundError: return None, False
-        try: data = json.loads(raw.decode('utf-8'))
-        except (UnicodeDecodeError, ValueError, RecursionError): return None, True
-        if not isinstance(data, dict) or data.get('version') != 1: return None, True
-        return clean_progress(data), False
+    @property
+    def notice(self) -> str:
+        "En kort mening till eleven när en fil har flyttats undan, annars ''."
+        if not self.kept_aside: return ''
+        return (f'Filen med dina framsteg var skadad eller ändrad. Den ligger kvar som {self.kept_aside[0].name}. '
+                'Säg till din lärare.')
 
-    def set_aside(self) -> Path:
-        "Flytta en trasig fil undan som .plump-framsteg.trasig-<tid>.json (skriv aldrig över den)."
+    def _read(self, path: Path) -> tuple[str, dict | None]:
+        """('missing', None) om filen saknas; ('unusable', None) om den inte är en vanlig fil (en mapp, en enhet); ('broken', None)
+        om den inte går att läsa som en ordbok i JSON; ('strange', det som duger ur den) om den inte klarar
+        `progress_problem`; ('good', framstegen)."""
+        if not os.path.lexists(path): return 'missing', None
+        try: regular = stat.S_ISREG(os.stat(path).st_mode)
+        except OSError: regular = True       # en länk som pekar ut i tomma intet: den flyttas undan som en trasig fil
+        if not regular: return 'unusable', None
+        try: raw = read_bytes(path.absolute(), 'filen med framstegen', PROGRESS_MAX_BYTES)   # absolute: ~ är inte hem här
+        except FileError: return ('broken' if os.path.lexists(path) else 'missing'), None
+        try: data = json.loads(raw.decode('utf-8'))
+        except (UnicodeDecodeError, ValueError, RecursionError): return 'broken', None
+        if type(data) is not dict: return 'broken', None
+        return ('good' if progress_problem(data) is None else 'strange'), clean_progress(data)
+
+    def set_aside(self, path: Path | None = None) -> Path | None:
+        "Flytta filen (elevens fil om `path` saknas) undan som <namn>.trasig-<tid>.json; en tidigare sådan skrivs aldrig över."
+        path = self.path if path is None else path
         stamp = datetime.now().strftime('%Y%m%d-%H%M%S')
         for i in range(1000):
-            aside = self.path.with_name(f'{self.path.stem}.trasig-{stamp}{f"-{i}" if i else ""}{self.path.suffix}')
-            if not aside.exists():
-                os.replace(self.path, aside)
-                return aside
+            aside = path.with_name(f'{path.stem}.trasig-{stamp}{f"-{i}" if i else ""}{path.suffix}')
+            if os.path.lexists(aside): continue
+            try: os.replace(path, aside)
+            except FileNotFoundError: return None            # någon annan flyttade den nyss
+            self.kept_aside.append(aside)
+            return aside
         raise OSError('För många trasiga filer.')
 
+    def _files(self, must_move: bool) -> tuple[str, dict | None, dict | None]:
+        "Läs filen och kopian, och flytta undan det som inte duger; ger (filens läge, filen, kopian)."
+        state, main = self._read(self.path)
+        backup_state, backup = self._read(self.backup)
+        if must_move:                                        # en mapp eller en enhet flyttas aldrig: den är inte vår
+            for path, s in ((self.path, state), (self.backup, backup_state)):
+                if s == 'unusable':
+                    what = 'en mapp' if path.is_dir() else 'ingen vanlig fil'
+                    raise FileError(f"Framstegen kan inte sparas: {shown_path(path)} är {what}. Ta bort den, eller välj en "
+                                    f"annan fil med miljövariabeln {PROGRESS_ENV}.")
+        less = state == 'good' and backup is not None and merge_progress(main, backup) != main
+        try:
+            if state in ('broken', 'strange') or less: self.set_aside()
+            if backup_state in ('broken', 'strange'): self.set_aside(self.backup)
+        except OSError:
+            if must_move: raise                              # spara: då skrivs ingenting över
+        return state, main, backup
+
     def load(self) -> dict:
-        "Framstegen i filen; är den trasig flyttas den undan och den förra versionen läses; utan fil: inga framsteg."
-        data, broken = self._read(self.path)
-        if broken: self.set_aside()
-        if data is None: data, _ = self._read(self.backup)
-        return data or new_progress()
+        """Framstegen i filen, med allt ur kopian som aldrig får försvinna. En fil som inte duger flyttas undan (en mapp eller
+        en enhet i dess ställe lämnas), och då läses kopian först; utan filer: inga framsteg."""
+        state, main, backup = self._files(must_move=False)
+        return merge_progress(main, backup) if state == 'good' else merge_progress(backup, main)
 
     def save(self, progress: dict) -> dict:
-        "Spara `progress` (tvättade); den förra versionen blir .forra, en trasig fil flyttas undan först."
+        """Spara `progress` (tvättade, med allt ur filen och kopian som aldrig får försvinna): först filen, sedan kopian med
+        samma innehåll. En fil som inte duger flyttas undan först; en mapp eller en enhet i dess ställe är ett `FileError`."""
         p = clean_progress(progress)
-        data = (json.dumps(p, ensure_ascii=False, indent=1, sort_keys=True) + '\n').encode('utf-8')
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        old, broken = self._read(self.path)
-        if broken: self.set_aside()
-        elif old is not None: write_atomic(self.backup, self.path.read_bytes())
+        _, main, backup = self._files(must_move=True)
+        p = merge_progress(merge_progress(p, main), backup)
+        data = (json.dumps(p, ensure_ascii=False, indent=1, sort_keys=True) + '\n').encode('utf-8')
         write_atomic(self.path, data)
+        write_atomic(self.backup, data)
         return p
 
     def update(self, change) -> dict:

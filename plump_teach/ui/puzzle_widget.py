@@ -15,6 +15,7 @@ import ipywidgets as W
 from ..engine.methods import patch
 from ..puzzles.plump import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option, puzzle_kind_of, MAX_NUMBER
 from ..engine.plump_rules import PlumpError
+from ..engine.scoresheet import FileError
 from ..course.catalogue import review_lesson, lesson_of
 from ..course.progress import (GOAL_STREAK, WRONG_OUTCOMES, ProgressFile, due_kinds, goal_reached, goal_state,
                                          has_goal, new_progress, progress_from_events, record_task)
@@ -237,21 +238,29 @@ def show_puzzle(kind: str, number: int | None = None, level: int | None = None) 
 def _in_classroom() -> bool: return bool(os.environ.get(RESULTS_ENV))
 
 
-def _read_progress() -> dict:
-    "Elevens framsteg: ur klassrummets händelser, annars ur filen; inga i klassrummet innan eleven är känd."
+def _read_progress(notes: list | None = None) -> dict:
+    """Elevens framsteg: ur klassrummets händelser, annars ur filen; inga i klassrummet innan eleven är känd. Har filen
+    flyttats undan läggs meningen till eleven (`ProgressFile.notice`) i `notes`."""
     rec = current_recorder()
     if rec is not None: return progress_from_events(rec.events())
     if _in_classroom(): return new_progress()
-    try: return ProgressFile().load()
-    except OSError: return new_progress()
+    f = ProgressFile()
+    try: p = f.load()
+    except OSError: p = new_progress()
+    if notes is not None and f.notice: notes.append(f.notice)
+    return p
 
 
-def _save_progress(progress: dict, change) -> tuple[dict, bool]:
+def _save_progress(progress: dict, change, notes: list | None = None) -> tuple[dict, bool]:
     """Ändra framstegen med `change(progress) -> progress`. Utanför klassrummet i filen (som läses på nytt först);
-    i klassrummet sparar `Recorder`s händelser dem, så där ändras bara `progress`. Ger (framstegen, sparat?)."""
+    i klassrummet sparar `Recorder`s händelser dem, så där ändras bara `progress`. Ger (framstegen, sparat?); har filen
+    flyttats undan läggs meningen till eleven i `notes`."""
     if current_recorder() is not None or _in_classroom(): return change(progress), True
-    try: return ProgressFile().update(change), True
-    except OSError: return change(progress), False
+    f = ProgressFile()
+    try: p, saved = f.update(change), True
+    except (OSError, FileError): p, saved = change(progress), False     # FileError: en mapp där filen ska vara
+    if notes is not None and f.notice: notes.append(f.notice)
+    return p, saved
 
 # %% ../../nbs/57_pusselwidget.ipynb #a6bf5f31
 def _is_bismarck(kind: str) -> bool: return PUZZLE_KINDS[kind].rule.startswith('B')
@@ -350,10 +359,11 @@ class PuzzleTrainer(W.VBox):
         self.start_button.on_click(lambda _: self.start())
         self.status, self.summary = PupilHTML(), PupilHTML()
         self.widget, self.plan, self.results, self.index, self.session, self.why = None, [], [], 0, None, {}
-        self.due = due_kinds(_read_progress())      # sorterna som gick fel förra gången
+        notes = []
+        self.due = due_kinds(_read_progress(notes))      # sorterna som gick fel förra gången
         self.intro = PupilHTML('<h3>Pusselträning</h3><p>Tryck på sorterna du vill öva på (tryck igen för att ta bort en), '
                             'välj hur många uppgifter, och tryck på Starta.</p>')
-        self._show_choices()
+        self._show_choices(f'<p>{html.escape(notes[0])}</p>' if notes else '')
         register(self)
 
     @property
@@ -541,8 +551,12 @@ class GoalWidget(W.VBox):
                                     layout=_tap(align_self='flex-start', padding='0 16px'))
         self.more_button.on_click(lambda _: self.practise())
         self.widget, self.practising, self.saved = None, False, True
-        self.progress = _read_progress()
+        notes = []
+        self.progress = _read_progress(notes)
         self._show()
+        if notes:                                            # filen med framstegen flyttades undan: säg det
+            self._tell(html.escape(notes[0]), ORANGE)
+            self._show()
         register(self)
 
     @property
@@ -621,7 +635,7 @@ def _show(self: GoalWidget):
                              f'margin:4px 0"><b><span aria-hidden="true">★</span> Målet är nått: du kan lektion {n}!'
                              f'</b></p>{more}</div>')
     if self.reached and not self.practising:
-        self.children = [self.banner, self.more_button]
+        self.children = [self.banner, self.more_button] + ([self.message] if self.message.value else [])
         return
     if self.widget is None: self._load_next()
     self._show_count()
@@ -640,8 +654,9 @@ def _settled(self: GoalWidget, w: PuzzleWidget, outcome: str, seconds: float):
     "En uppgift är klar: räkna serien, spara den (fil eller klassrum) och säg vad som hände."
     if w is not self.widget or outcome == 'skipped': return
     p, was = w.puzzle, self.reached
+    notes = []
     self.progress, saved = _save_progress(self.progress,
-                                          lambda prog: record_task(prog, p.kind, outcome, self.lesson.file))
+                                          lambda prog: record_task(prog, p.kind, outcome, self.lesson.file), notes)
     self.saved = self.saved and saved
     rec = current_recorder()
     if rec is not None:
@@ -661,6 +676,7 @@ def _settled(self: GoalWidget, w: PuzzleWidget, outcome: str, seconds: float):
     else:
         text, colour = 'Nu vet du svaret. Serien börjar om från 0. Försök igen med nästa uppgift!', ORANGE
     if not saved: text += ' (Det gick inte att spara. Säg till din lärare.)'
+    if notes: text += f' ({html.escape(notes[0])})'           # filen med framstegen flyttades undan
     self._show()
     self._tell(text, colour)
 
