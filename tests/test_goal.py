@@ -201,6 +201,11 @@ def test_a_file_of_the_wrong_shape_loses_no_goal_and_is_kept_aside(strange):
         data = json.loads(path.read_text(encoding='utf-8'))
         assert data['goals']['04_buden.ipynb']['reached'] and data['goals']['05_poangen_och_protokollet.ipynb']['streak'] == 1
     assert show_goal('04_buden.ipynb').reached
+    f.path.write_text(strange, encoding='utf-8')                  # changed again while the lesson is open
+    said = solve(h)
+    assert 'Rätt! Nu har du 2 rätt i rad.' in said and 'Filen med dina framsteg var skadad eller ändrad.' in said
+    assert len(list(f.path.parent.glob(f'{f.path.stem}.trasig-*{f.path.suffix}'))) == 2
+    assert goal_reached(json.loads(f.path.read_text(encoding='utf-8')), '04_buden.ipynb')
 
 
 def test_a_broken_file_does_not_cost_the_last_save_and_the_pupil_is_told():
