@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from proc_helpers import alive, children, free_port
+from proc_helpers import alive, children, cookie_value, free_port, request
 
 pytestmark = [pytest.mark.server, pytest.mark.timeout(180)]
 
@@ -27,10 +27,7 @@ BIN = Path(sys.executable).parent / "plump-teach"
 
 
 
-COOKIE = "plump_klass=abcd; plump_elev=0123456789abcdef; plump_namn="
-
-
-def get(url: str, cookie: str = COOKIE) -> tuple[int, str]:
+def get(url: str, cookie: str) -> tuple[int, str]:
     try:
         req = urllib.request.Request(url, headers={"Cookie": cookie})
         with urllib.request.urlopen(req, timeout=60) as r: return r.status, r.read().decode("utf-8", "replace")
@@ -48,14 +45,18 @@ def test_app_serves_the_course_and_stops_with_everything(tmp_path, how):
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}/voila/render/"
-        for _ in range(120):
-            status, html = get(base + "start.ipynb")
-            if status == 200: break
+        for _ in range(120):                                    # eleven går in med klasslänken
+            try: status, headers, _ = request(f"http://127.0.0.1:{port}/?kod=abcd&namn=", timeout=5)
+            except OSError: status = 0
+            if status == 302: break
             time.sleep(0.5)
+        assert status == 302, proc.stdout.readline()
+        cookie = f"plump_klass={cookie_value(headers, 'plump_klass')}"
+        status, html = get(base + "start.ipynb", cookie)
         assert status == 200 and "Plump och Bismarck: elevkursen" in html, proc.stdout.readline()
         assert "Run All Cells" not in html                      # bara-JupyterLab-cellen är borta
-        assert get(base + "start.ipynb", cookie="")[0] == 403     # utan klasskoden: vägrad
-        status, html = get(base + "04_buden.ipynb")             # en lektion körs av servern
+        assert get(base + "start.ipynb", cookie="")[0] == 403     # utan klassens kaka: vägrad
+        status, html = get(base + "04_buden.ipynb", cookie)             # en lektion körs av servern
         assert status == 200 and "Lektion 4: Buden" in html and "Traceback" not in html
         tree = children(proc.pid)
         assert tree, "Voilà startade inte som barnprocess"

@@ -3,8 +3,9 @@
 The classroom server started through the console script on a free loopback port, one server per test (started
 and stopped inside it): the class link sets the cookies and leads to the start page (the empty teacher page shows that link), and a pupil who has just
 joined shows on the teacher page (the pupil gets in even when the results folder cannot be written); without the
-class code every page, API call and kernel websocket is refused with the Swedish page (403); the teacher page wants the teacher
-code; the browser's shutdown beacon (no _xsrf) frees the kernel; beyond --max-pupils the Swedish "Klassen är full"
+class cookie (a random key the landing sets, not the code: the code as a cookie is refused) every page, API call and kernel
+websocket is refused with the Swedish page (403); the teacher pages want the teacher's login (not a pupil's cookie, not
+a code in the URL); the browser's shutdown beacon (no _xsrf) frees the kernel; beyond --max-pupils the Swedish "Klassen är full"
 page (503) retries by itself; idle kernels are culled; a pre-started kernel serves the trainer; nothing any page
 references is on another host, and the JupyterLab extensions Voilà loads exist (the project's own,
 for JupyterLab, is not among them); and when plump-teach is killed without warning the server and its kernels die too.
@@ -25,76 +26,11 @@ from pathlib import Path
 
 import pytest
 
-from proc_helpers import alive, children, free_port
+from proc_helpers import Server, alive, children, request, set_cookies
 
 pytestmark = [pytest.mark.server, pytest.mark.timeout(300), pytest.mark.skipif(not Path("/proc").exists(), reason="behöver /proc")]
 
-BIN = Path(sys.executable).parent / "plump-teach"
 CODE, TEACHER = "abcd", "larare1234"
-COOKIE = f"plump_klass={CODE}; plump_elev=0123456789abcdef; plump_namn=Kim"
-
-
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *a, **k): return None
-
-
-OPENER = urllib.request.build_opener(NoRedirect)
-
-
-def request(url: str, cookie: str | None = COOKIE, method: str = "GET", timeout: float = 120):
-    "(status, rubriker, text) för en begäran, också för 3xx, 4xx och 5xx."
-    req = urllib.request.Request(url, method=method, headers={"Cookie": cookie} if cookie else {})
-    try:
-        with OPENER.open(req, timeout=timeout) as r: return r.status, r.headers, r.read().decode("utf-8", "replace")
-    except urllib.error.HTTPError as e: return e.code, e.headers, e.read().decode("utf-8", "replace")
-
-
-class Server:
-    "plump-teach på en ledig port, som läraren startar den (utan webbläsare)."
-    def __init__(self, tmp_path: Path, *args: str):
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.results = tmp_path / "resultat"
-        env = {**os.environ, "TMPDIR": str(tmp_path), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
-        self.log = open(tmp_path / "server.log", "w+")
-        self.proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(self.port), "--code", CODE,
-                                      "--teacher-code", TEACHER, "--results", str(self.results), *args],
-                                     env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
-        end = time.monotonic() + 120
-        while time.monotonic() < end:
-            try:
-                if request(self.base + f"/?kod={CODE}", None, timeout=5)[0] == 200: return
-            except OSError: pass
-            assert self.proc.poll() is None, self.output()
-            time.sleep(0.3)
-        raise AssertionError("servern startade inte: " + self.output())
-
-    def output(self) -> str:
-        self.log.seek(0)
-        return self.log.read()[-3000:]
-
-    def status(self) -> dict:
-        return json.loads(request(self.base + f"/larare/status.json?kod={TEACHER}", None)[2])
-
-    def wait_for(self, what, timeout: float = 90, step: float = 0.5):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            s = self.status()
-            if what(s): return s
-            time.sleep(step)
-        raise AssertionError(f"väntade förgäves; status {self.status()}")
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try: self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired: pass
-        try: os.killpg(self.proc.pid, signal.SIGKILL)
-        except OSError: pass
-        self.proc.wait()
-        self.log.close()
 
 
 @pytest.fixture
@@ -104,7 +40,7 @@ def server(tmp_path):
     def start(*args):
         home = tmp_path / f"server{len(started)}"
         home.mkdir()
-        started.append(Server(home, *args))
+        started.append(Server(home, *args, code=CODE, teacher=TEACHER))
         return started[-1]
     yield start
     for s in started: s.stop()
@@ -136,15 +72,16 @@ def test_class_link_cookies_and_refusals(server):
     status, _, page = request(s.base + f"/?kod={CODE.upper()}", None)      # koden får skrivas med stora bokstäver
     assert status == 200 and '<label for="namn">' in page and 'name="namn"' in page
     # ingen elev har gått in än: lärarsidan visar elevlänken som den är
-    status, _, page = request(s.base + f"/larare?kod={TEACHER}", None)
+    status, _, page = request(s.base + "/larare", s.teacher_cookie)
     assert status == 200 and "Inga elever har börjat" in page and f"<b>{s.base}/?kod={CODE}</b>" in page, page
     status, headers, _ = request(s.base + f"/?kod={CODE}&namn=%C3%85sa%20Ek", None)
     assert status == 302 and headers["Location"] == "/voila/render/start.ipynb"
     cookies = dict(c.split(";")[0].split("=", 1) for c in headers.get_all("Set-Cookie"))
-    assert cookies["plump_klass"] == CODE and re.fullmatch("[0-9a-f]{16}", cookies["plump_elev"])
+    # klassens kaka är en slumpad nyckel, inte koden
+    assert re.fullmatch("[0-9a-f]{32}", cookies["plump_klass"]) and re.fullmatch("[0-9a-f]{16}", cookies["plump_elev"])
     assert urllib.parse.unquote(cookies["plump_namn"]) == "Åsa Ek"
     # eleven syns på lärarsidan direkt, innan hon har öppnat en sida med kärna (startsidan har ingen)
-    status, _, page = request(s.base + f"/larare?kod={TEACHER}", None)
+    status, _, page = request(s.base + "/larare", s.teacher_cookie)
     assert status == 200 and "Åsa Ek" in page and "Startsidan" in page, page
     # elevens id behålls när eleven går in igen
     again = request(s.base + f"/?kod={CODE}&namn=", f"plump_elev={cookies['plump_elev']}")[1].get_all("Set-Cookie")
@@ -159,40 +96,41 @@ def test_class_link_cookies_and_refusals(server):
     assert status == 403 and "Koden stämmer inte" in page and 'name="kod"' in page
     for path in ("/", "/voila/render/start.ipynb", "/voila/render/01_vad_ar_plump.ipynb", "/api/kernels",
                  "/voila/tree", "/voila/api/shutdown/x"):
-        for bad in (None, "plump_klass=zzzz"):
+        for bad in (None, "plump_klass=zzzz", f"plump_klass={CODE}"):
             status, _, page = request(s.base + path, bad, method="POST" if "shutdown" in path else "GET")
             assert status == 403 and SWEDISH_REFUSAL in page and 'lang="sv"' in page, (path, bad, status)
 
     # en lektion startar en kärna; dess websocket godtas bara med klasskoden
-    status, _, page = request(s.base + "/voila/render/01_vad_ar_plump.ipynb")
+    status, _, page = request(s.base + "/voila/render/01_vad_ar_plump.ipynb", cookie)
     assert status == 200 and "Traceback" not in page
     kid = kernel_id(page)
     channels = f"/api/kernels/{kid}/channels"
     assert websocket_status(s.base, channels, None) == 403
-    assert websocket_status(s.base, channels, "plump_klass=zzzz") == 403
-    assert websocket_status(s.base, channels, COOKIE) == 101
+    assert websocket_status(s.base, channels, f"plump_klass={CODE}") == 403
+    assert websocket_status(s.base, channels, cookie) == 101
     assert request(s.base + f"/api/kernels/{kid}", None)[0] == 403
 
-    # lärarsidan vill ha lärarkoden, inte klasskoden
-    for q in ("", f"?kod={CODE}", "?kod=fel"):
-        status, _, page = request(s.base + "/larare" + q, COOKIE)
-        assert status == 403 and "Lärarkod" in page, q
-    assert request(s.base + f"/larare/resultat.csv?kod={CODE}")[0] == 403
-    status, _, page = request(s.base + f"/larare?kod={TEACHER}", None)
+    # lärarsidan vill ha lärarens inloggning: elevens kaka och koder i adressen räcker inte
+    for q in ("", f"?kod={CODE}", "?kod=fel", f"?kod={TEACHER}"):
+        status, _, page = request(s.base + "/larare" + q, cookie)
+        assert status == 403 and "Lärarkod" in page and "Klassen just nu" not in page, q
+    assert request(s.base + f"/larare/resultat.csv?kod={CODE}", cookie)[0] == 403
+    teacher = s.teacher_cookie
+    status, _, page = request(s.base + "/larare", teacher)
     assert status == 200 and "<html" in page.lower()
-    status, headers, text = request(s.base + f"/larare/resultat.csv?kod={TEACHER}", None)
+    status, headers, text = request(s.base + "/larare/resultat.csv", teacher)
     assert status == 200 and headers["Content-Type"] == "text/csv; charset=utf-8"
     assert re.fullmatch(r'attachment; filename="resultat-\d{4}-\d\d-\d\d\.csv"', headers["Content-Disposition"])
     assert text.count("\n") >= 1
-    status, headers, text = request(s.base + f"/larare/spelbordet.csv?kod={TEACHER}", None)   # givarna vid bordet
+    status, headers, text = request(s.base + "/larare/spelbordet.csv", teacher)   # givarna vid bordet
     assert status == 200 and headers["Content-Type"] == "text/csv; charset=utf-8"
     assert re.fullmatch(r'attachment; filename="spelbordet-\d{4}-\d\d-\d\d\.csv"', headers["Content-Disposition"])
     assert text.startswith("\ufeffnamn;elev;tid;spel;")
-    assert request(s.base + f"/larare/spelbordet.csv?kod={CODE}")[0] == 403
+    assert request(s.base + f"/larare/spelbordet.csv?kod={TEACHER}", cookie)[0] == 403
     assert s.results.is_dir() and (s.results / "klasslank.html").exists()
-    status, _, page = request(s.base + f"/larare/klasslank?kod={TEACHER}", None)     # sidan att visa för klassen
+    status, _, page = request(s.base + "/larare/klasslank", teacher)     # sidan att visa för klassen
     assert status == 200 and "<svg" in page and f"/?kod={CODE}" in page
-    assert request(s.base + f"/larare/klasslank?kod={CODE}", None)[0] == 403
+    assert request(s.base + f"/larare/klasslank?kod={TEACHER}", cookie)[0] == 403
 
     # resultatmappen går inte att skriva i: eleven går ändå in, utan fel
     for f in s.results.iterdir(): f.unlink()
@@ -206,41 +144,41 @@ def test_trainer_only(server):
     s = server("--trainer-only", "--pool", "0", "--idle-minutes", "0")
     status, headers, _ = request(s.base + f"/?kod={CODE}&namn=", None)
     assert status == 302 and headers["Location"] == "/voila/render/Pusseltr%C3%A4ning.ipynb"
-    status, _, page = request(s.base + headers["Location"])
+    status, _, page = request(s.base + headers["Location"], s.cookie)
     assert status == 200 and "Plump: pusseltr&#228;ning" in page and "PuzzleTrainer" in page and "Traceback" not in page
     # sidans dolda sista cell sparar elevens resultat, som på kursens sidor
     events = [json.loads(l) for l in (s.results / "elev-0123456789abcdef.jsonl").read_text("utf-8").splitlines()]
     assert {"type": "page", "name": "Kim", "page": "Pusselträning.ipynb"}.items() <= events[-1].items(), events
-    assert "Kim" in request(s.base + f"/larare?kod={TEACHER}", None)[2]
+    assert "Kim" in request(s.base + "/larare", s.teacher_cookie)[2]
 
 
 def test_beacon_frees_the_kernel_and_the_class_gets_full(server):
     s = server("--pool", "0", "--lesson-pool", "0", "--max-pupils", "1", "--idle-minutes", "0")
-    status, _, page = request(s.base + "/voila/render/01_vad_ar_plump.ipynb")
+    status, _, page = request(s.base + "/voila/render/01_vad_ar_plump.ipynb", s.cookie)
     assert status == 200
     kid = kernel_id(page)
     assert s.status()["pupil_kernels"] == [kid]
     kernel_pids = set(children(s.proc.pid))
 
     # en till sida: klassen är full (503), sidan försöker igen av sig själv
-    status, headers, page = request(s.base + "/voila/render/02_korten_och_sticken.ipynb")
+    status, headers, page = request(s.base + "/voila/render/02_korten_och_sticken.ipynb", s.cookie)
     assert status == 503 and "Klassen är full" in page and 'http-equiv="refresh"' in page
     assert headers["Retry-After"] == "10" and "Traceback" not in page
 
     # fliken stängs: webbläsarens POST utan _xsrf godtas och kärnan stängs
-    status, _, _ = request(s.base + f"/voila/api/shutdown/{kid}", method="POST")
+    status, _, _ = request(s.base + f"/voila/api/shutdown/{kid}", s.cookie, method="POST")
     assert status == 204
     s.wait_for(lambda st: not st["kernels"], timeout=30)
     time.sleep(1)
     assert len([p for p in kernel_pids if alive(p)]) < len(kernel_pids), "kärnans process lever"
-    assert request(s.base + f"/voila/api/shutdown/{kid}", method="POST")[0] == 204   # en gång till: ingen skada
+    assert request(s.base + f"/voila/api/shutdown/{kid}", s.cookie, method="POST")[0] == 204   # en gång till: ingen skada
     # nu finns det plats igen
-    assert request(s.base + "/voila/render/02_korten_och_sticken.ipynb")[0] == 200
+    assert request(s.base + "/voila/render/02_korten_och_sticken.ipynb", s.cookie)[0] == 200
 
 
 def test_idle_kernels_are_culled(server):
     s = server("--pool", "0", "--lesson-pool", "0", "--idle-minutes", "0.05")      # 3 sekunder
-    assert request(s.base + "/voila/render/01_vad_ar_plump.ipynb")[0] == 200
+    assert request(s.base + "/voila/render/01_vad_ar_plump.ipynb", s.cookie)[0] == 200
     assert s.status()["kernels"]
     # ingen flik är kopplad till kärnan: den stängs när den har varit oanvänd i 3 sekunder
     s.wait_for(lambda st: not st["kernels"], timeout=60)
@@ -251,7 +189,7 @@ def test_pool_serves_the_trainer_and_all_dies_with_plump_teach(server):
     s.wait_for(lambda st: len(st["kernels"]) == 1)              # poolens kärna, ingen elevs
     assert s.status()["pupil_kernels"] == []
     t = time.monotonic()
-    status, _, page = request(s.base + "/voila/render/traning.ipynb")
+    status, _, page = request(s.base + "/voila/render/traning.ipynb", s.cookie)
     took = time.monotonic() - t
     assert status == 200 and "Traceback" not in page and "application/vnd.jupyter.widget-view+json" in page
     kid = kernel_id(page)
@@ -286,11 +224,12 @@ OUTSIDE = re.compile(r"""(?:url\(\s*["']?|@import\s+["']|import\(\s*["'])(?:http
 
 def test_nothing_from_outside(server):
     s = server("--pool", "0", "--lesson-pool", "0", "--max-pupils", "3", "--idle-minutes", "0")
-    pages = {"/?kod=" + CODE: None, "/": None, "/larare": None, "/larare?kod=" + TEACHER: None}
+    pages = [("/?kod=" + CODE, None), ("/", None), ("/larare", None), ("/larare?kod=" + TEACHER, None),
+             ("/larare", s.teacher_cookie)]                                # lärarsidan, inloggad
     for name in ("start.ipynb", "ordlista.ipynb", "01_vad_ar_plump.ipynb", "traning.ipynb"):
-        pages["/voila/render/" + name] = COOKIE
+        pages.append(("/voila/render/" + name, s.cookie))
     seen, assets = {}, set()
-    for path, cookie in pages.items():
+    for path, cookie in pages:
         status, headers, page = request(s.base + path, cookie)
         assert status in (200, 403), (path, status)
         seen[path] = page
@@ -312,7 +251,7 @@ def test_nothing_from_outside(server):
         assert "plump-teach-elev" not in {e["name"] for e in extensions}, path
         for e in extensions: assets.add(f"{s.base}/voila/labextensions/{e['name']}/{e['load']}")
     for url in sorted(assets):
-        status, headers, body = request(url, COOKIE)
+        status, headers, body = request(url, s.cookie)
         assert status == 200, url
         if "css" in headers.get("Content-Type", "") or "html" in headers.get("Content-Type", ""):
             assert not OUTSIDE.search(body), (url, OUTSIDE.search(body)[0])

@@ -161,7 +161,7 @@ def test_teacher_page_escapes_names_and_shows_the_class(tmp_path):
     evil = '<script>alert("x")</script>'
     store.record(ALI, task(name=evil, kind='dealer_bid', rule='P6', outcome='shown', page='04_buden.ipynb'))
     for o in ['shown', 'skipped']: store.record(BEA, task(kind='dealer_bid', rule='P6', outcome=o))
-    page = teacher_page(store, 'K&"<', now=datetime.now().astimezone() + timedelta(minutes=2))
+    page = teacher_page(store, now=datetime.now().astimezone() + timedelta(minutes=2))
     assert page.startswith('<!DOCTYPE html>') and '<html lang="sv">' in page
     assert evil not in page and '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;' in page
     assert '<script' not in page.replace('&lt;script', '')
@@ -170,16 +170,16 @@ def test_teacher_page_escapes_names_and_shows_the_class(tmp_path):
     assert 'för 2 min sedan' in page and '2 elever, 2 arbetar just nu' in page
     assert 'Lektion 4: Buden' in page and 'Träningen' in page
     assert 'Det här behöver klassen öva på' in page and '<b>P6</b>' in page and '3 av 3 uppgifter' in page
-    assert '/larare/resultat.csv?kod=K%26%22%3C' in page and 'content="5"' in page
+    assert 'href="/larare/resultat.csv" download' in page and 'kod=' not in page and 'content="5"' in page   # ingen kod i länken
     assert '@media print' in page and 'name="viewport"' in page
-    later = teacher_page(store, 'k', now=datetime.now().astimezone() + timedelta(hours=2))
+    later = teacher_page(store, now=datetime.now().astimezone() + timedelta(hours=2))
     assert '0 arbetar just nu' in later and 'för 2 tim sedan' in later
 
 
 def test_an_empty_class_tells_the_teacher_how_pupils_join(tmp_path):
-    page = teacher_page(ResultStore(tmp_path / 'finns-inte'), 'k')
+    page = teacher_page(ResultStore(tmp_path / 'finns-inte'))
     assert 'Inga elever har börjat än' in page and '?kod=' in page
-    page = teacher_page(ResultStore(tmp_path), 'k', join_url='http://192.168.1.5:8866/?kod=k3x9')
+    page = teacher_page(ResultStore(tmp_path), join_url='http://192.168.1.5:8866/?kod=k3x9')
     assert 'http://192.168.1.5:8866/?kod=k3x9' in page
 
 
@@ -384,7 +384,7 @@ def test_any_recorded_events_read_back_equal_and_the_counts_add_up(tmp_path_fact
     assert all(0 < r['missed'] <= r['tasks'] for r in needs_practice(written, min_tasks=1))
     rows = list(csv.reader(io.StringIO(class_csv(store)[1:]), delimiter=';'))
     assert len(rows) == total + 1
-    page = teacher_page(store, 'k')
+    page = teacher_page(store)
     for evs in written.values():
         name = next((e['name'] for e in reversed(evs) if e.get('name')), '')
         assert (html.escape(name) if name else 'Elev utan namn') in page

@@ -26,7 +26,7 @@ from ..course.build import attach_cell, build_course, pupil_dir
 # klassrummets server behöver Voilà och JupyterLab, som bara finns med kursens paket (tillägget kurs): utan dem
 # går modulen ändå att läsa in, och kommandot säger vad som ska installeras
 try:
-    from plump_teach.classroom.server import class_link_page, lan_addresses, new_code, qr_text
+    from plump_teach.classroom.server import class_link_page, lan_addresses, new_code, qr_text, spaced_code
 except ImportError as e:
     _classroom_error = e
 else:
@@ -103,7 +103,7 @@ def cli_parser() -> argparse.ArgumentParser:
     g.add_argument('--no-browser', action='store_true', help='öppna inte webbläsaren')
     g.add_argument('--trainer-only', action='store_true', help='visa bara pusselträningen, inte hela elevkursen')
     k = ap.add_argument_group('klassrummet')
-    k.add_argument('--code', type=_code, metavar='KOD', help='klasskoden som eleverna skriver (slumpas annars, fyra tecken)')
+    k.add_argument('--code', type=_code, metavar='KOD', help='klasskoden som eleverna skriver (slumpas annars, sex tecken)')
     k.add_argument('--teacher-code', type=_code, metavar='KOD', help='lärarkoden för lärarsidan (slumpas annars, tio tecken)')
     k.add_argument('--results', default='plump-teach-resultat', metavar='MAPP',
                    help='mappen där elevernas resultat sparas (plump-teach-resultat)')
@@ -142,16 +142,16 @@ def pupil_links(ip: str, port: int, code: str) -> list[str]:
     return [f"http://{h}:{port}/?kod={code}" for h in hosts]
 
 
-def teacher_link(ip: str, port: int, teacher_code: str) -> str:
-    "Lärarsidans adress (på den egna datorn, om servern lyssnar där)."
+def teacher_link(ip: str, port: int) -> str:
+    "Lärarsidans adress, där läraren loggar in (på den egna datorn, om servern lyssnar där). Ingen kod i adressen."
     host = '127.0.0.1' if ip in ('', '0.0.0.0', '::', *_LOCAL) else ip
-    return f"http://{host}:{port}/larare?kod={teacher_code}"
+    return f"http://{host}:{port}/larare"
 
 
 def banner(what: str, ip: str, port: int, code: str, teacher_code: str, results: Path, links: list[str],
            link_page: Path | None = None) -> str:
     "Texten i terminalen när servern startar."
-    lines = [f"{what} startar. Avsluta med Ctrl+C.", "", f"Klasskod: {code}"]
+    lines = [f"{what} startar. Avsluta med Ctrl+C.", "", f"Klasskod: {spaced_code(code)}"]
     if links:
         lines += ["Eleverna öppnar:"] + [f"  {l}" for l in links]
     else:
@@ -161,9 +161,11 @@ def banner(what: str, ip: str, port: int, code: str, teacher_code: str, results:
         if links: lines += ["", qr_text(links[0]), ""]
         lines += ["Varning: servern syns på hela nätverket. Alla på nätverket som har klasskoden kan gå in",
                   "och öppna sidor. Ge bara koden till klassen."]
-    lines += ["", f"Lärarsidan (visa den inte för klassen): {teacher_link(ip, port, teacher_code)}",
-              f"Elevernas resultat sparas i {results}"]
-    lines.append(f"Sidan att visa för klassen, med länken och QR-koden: {teacher_link(ip, port, teacher_code).replace('/larare?', '/larare/klasslank?')}")
+    lines += ["", f"Lärarsidan (visa den inte för klassen): {teacher_link(ip, port)}",
+              f"  Logga in där med lärarkoden: {teacher_code}",
+              f"Elevernas resultat sparas i {results}",
+              f"Sidan att visa för klassen, med länken och QR-koden: {teacher_link(ip, port)}/klasslank",
+              "  (när du har loggat in på lärarsidan)"]
     if link_page: lines.append(f"  (finns också som fil: {link_page})")
     return '\n'.join(lines)
 
@@ -209,7 +211,7 @@ def main(argv=None):
     if _classroom_error is not None: raise _classroom_error
     trainer = {'kinds': a.kinds, 'rounds': a.rounds, 'level': a.level, 'seed': a.seed}
     course = not a.trainer_only and pupil_dir() is not None
-    code, teacher_code = a.code or new_code(4), a.teacher_code or new_code(10)
+    code, teacher_code = a.code or new_code(), a.teacher_code or new_code(10)
     results = Path(a.results).expanduser().resolve()
     results.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix='plump-teach-') as d:
@@ -234,7 +236,7 @@ def main(argv=None):
                                                   a.pool, a.lesson_pool, a.idle_minutes, start,
                                                   'traning.ipynb' if course else start, links))
         if not a.no_browser:
-            local = teacher_link(a.ip, a.port, teacher_code).split('/larare')[0]
+            local = teacher_link(a.ip, a.port).split('/larare')[0]
             threading.Thread(target=_open_when_ready, args=(f"{local}/?kod={code}", proc), daemon=True).start()
         # Ctrl+C, eller en signal att avsluta från en processhanterare eller en stängd terminal: servern och dess kärnor stängs
         # med appen, och den tillfälliga mappen tas bort

@@ -10,8 +10,10 @@ import argparse
 import asyncio
 import contextvars
 import hmac
+import hashlib
 import html
 import json
+import math
 import os
 import random
 import re
@@ -29,12 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['CODE_LETTERS', 'NOT_IN_VOILA', 'new_code', 'new_pupil_id', 'clean_code', 'code_matches', 'html_page', 'landing_page',
-           'code_page', 'full_page', 'teacher_code_page', 'parse_ip_addr', 'lan_addresses', 'qr_text', 'qr_svg',
-           'class_link_page', 'KernelPorts', 'ClassroomKernelManager', 'strip_outside_links', 'NoOutsideLinks',
-           'Classroom', 'ClassroomApplication', 'CodeHandler', 'LandingHandler', 'StaticPageHandler',
-           'FullAwareRenderHandler', 'BeaconHandler', 'TeacherHandler', 'has_code', 'static_page', 'static_pages',
-           'Refill', 'ClassroomVoila', 'classroom_config', 'serve_parser', 'serve']
+__all__ = ['CODE_LETTERS', 'CODE_LENGTH', 'LIMITS_ENV', 'TEACHER_COOKIE', 'NOT_IN_VOILA', 'new_code', 'spaced_code',
+           'new_pupil_id', 'clean_code', 'code_matches', 'TryLimits', 'Refusal', 'TryLimiter', 'html_page',
+           'landing_page', 'code_page', 'full_page', 'teacher_code_page', 'refused_page', 'parse_ip_addr',
+           'lan_addresses', 'qr_text', 'qr_svg', 'class_link_page', 'KernelPorts', 'ClassroomKernelManager',
+           'strip_outside_links', 'NoOutsideLinks', 'TeacherSessions', 'tries_section', 'Classroom',
+           'ClassroomApplication', 'CodeHandler', 'LandingHandler', 'StaticPageHandler', 'FullAwareRenderHandler',
+           'BeaconHandler', 'TeacherHandler', 'has_code', 'static_page', 'static_pages', 'Refill', 'scrub_uri',
+           'log_request', 'ClassroomVoila', 'classroom_config', 'serve_parser', 'serve']
 
 # %% ../../nbs/70_klassrummet.ipynb #46517714
 import tornado.log
@@ -49,22 +53,115 @@ from voila.tornado.handler import TornadoVoilaHandler
 
 # %% ../../nbs/70_klassrummet.ipynb #9b83d961
 CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
+CODE_LENGTH = 6
 
-def new_code(n: int = 4) -> str:
+def new_code(n: int = CODE_LENGTH) -> str:
     "En slumpad kod med `n` tecken ur `CODE_LETTERS`."
     return ''.join(secrets.choice(CODE_LETTERS) for _ in range(n))
+
+def spaced_code(code: str) -> str:
+    "Koden i grupper om tre tecken, att läsa upp och skriva på tavlan (en kod med högst fyra tecken som den är)."
+    return ' '.join(code[i:i + 3] for i in range(0, len(code), 3)) if len(code) > 4 else code
 
 def new_pupil_id() -> str:
     "Ett nytt elev-id: 16 hexadecimala tecken."
     return secrets.token_hex(8)
 
 def clean_code(s: str) -> str:
-    "Koden som eleven skrev, utan mellanslag runt om och med små bokstäver."
-    return (s or '').strip().lower()
+    "Koden som eleven skrev, utan mellanslag och bindestreck och med små bokstäver."
+    return re.sub(r'[\s-]+', '', s or '').lower()
 
 def code_matches(given: str, code: str) -> bool:
     "Stämmer `given` med `code`? (Jämförs på konstant tid, så att tiden inte avslöjar koden.)"
     return bool(code) and hmac.compare_digest(clean_code(given).encode(), clean_code(code).encode())
+
+# %% ../../nbs/70_klassrummet.ipynb #f4c1a002
+LIMITS_ENV = 'PLUMP_TEACH_FORSOK'
+
+@dataclass
+class TryLimits:
+    "Hur många fel försök med en kod som tåls inom `window` sekunder, och hur länge man får vänta."
+    free: int = 30              # så många fel från en adress utan väntan
+    lock: int = 60              # så många fel från en adress: adressen är spärrad
+    class_free: int = 100       # så många fel från alla adresser tillsammans utan väntan
+    class_lock: int = 300       # så många fel tillsammans: spärrad för alla som inte redan är inne
+    first_wait: float = 1.0     # väntan efter det första felet över gränsen (sekunder), dubbelt för varje nytt fel
+    max_wait: float = 60.0      # längsta väntan före spärren
+    window: float = 3600.0      # fel som är äldre än så glöms
+
+    @classmethod
+    def from_env(cls) -> TryLimits:
+        "Gränserna, med ändringarna i miljövariabeln `PLUMP_TEACH_FORSOK` (JSON) om den finns."
+        return cls(**json.loads(os.environ.get(LIMITS_ENV) or '{}'))
+
+
+@dataclass
+class Refusal:
+    "Varför ett försök vägras just nu."
+    seconds: float              # så länge till
+    locked: bool                # spärrad (inte bara väntan)
+    everyone: bool = False      # för många fel från alla adresser tillsammans
+
+    @property
+    def retry_after(self) -> int:
+        "Sekunderna i svarets `Retry-After`, avrundade uppåt."
+        return max(1, math.ceil(self.seconds))
+
+
+class TryLimiter:
+    "De fel försöken med en kod, per adress och för alla adresser tillsammans."
+    def __init__(self, limits: TryLimits | None = None, clock=time.monotonic):
+        self.limits, self.clock = limits or TryLimits(), clock
+        self.wrong: dict[str, list[float]] = {}      # adress → tiderna för adressens fel
+        self.total: list[float] = []                 # tiderna för alla fel
+        self.last: dict[str, float] = {}             # adress → det senaste felet som klockslag (`time.time`)
+
+    def _forget(self, now: float):
+        cut = now - self.limits.window
+        self.total = [t for t in self.total if t > cut]
+        for a in list(self.wrong):
+            self.wrong[a] = [t for t in self.wrong[a] if t > cut]
+            if not self.wrong[a]: del self.wrong[a], self.last[a]
+
+    def _wait(self, times: list[float], free: int, lock: int, now: float) -> Refusal | None:
+        n, l = len(times), self.limits
+        if n >= lock: return Refusal(times[n - lock] + l.window - now, True)
+        if n > free:
+            left = times[-1] + min(l.first_wait * 2 ** min(n - free - 1, 30), l.max_wait) - now
+            if left > 0: return Refusal(left, False)
+        return None
+
+    def refusal(self, address: str, everyone: bool = True) -> Refusal | None:
+        "Varför `address` inte får försöka just nu, eller None. Med `everyone=False` räknas bara adressens egna fel."
+        now = self.clock()
+        self._forget(now)
+        own = self._wait(self.wrong.get(address, []), self.limits.free, self.limits.lock, now)
+        both = self.everyone() if everyone else None
+        found = [r for r in (own, both) if r]
+        return max(found, key=lambda r: (r.locked, r.seconds)) if found else None
+
+    def everyone(self) -> Refusal | None:
+        "Väntan eller spärren för alla adresser tillsammans, eller None."
+        now = self.clock()
+        self._forget(now)
+        r = self._wait(self.total, self.limits.class_free, self.limits.class_lock, now)
+        if r: r.everyone = True
+        return r
+
+    def fail(self, address: str) -> Refusal | None:
+        "Ett fel försök från `address`; ger väntan eller spärren som gäller efter det."
+        now = self.clock()
+        self.wrong.setdefault(address, []).append(now)
+        self.total.append(now)
+        self.last[address] = time.time()
+        return self.refusal(address)
+
+    def lift(self, address: str | None = None):
+        "Häv spärren: glöm felen från `address`, eller (None) räkningen för alla adresser tillsammans."
+        if address is None: self.total.clear()
+        else:
+            self.wrong.pop(address, None)
+            self.last.pop(address, None)
 
 # %% ../../nbs/70_klassrummet.ipynb #58c88af7
 from ..course.results import RESULTS_ENV, ResultStore, class_csv, pupil_name, pupil_from_cookies, table_csv, teacher_page
@@ -128,14 +225,38 @@ def full_page(again: str = '', seconds: int = 10) -> str:
         '<p class="liten">Om du har flera flikar med kursen öppna kan du stänga de du inte använder.</p>'
         + link), refresh=seconds)
 
-def teacher_code_page(wrong: bool = False) -> str:
-    "Sidan som vägrar utan lärarkod (HTTP 403)."
+def teacher_code_page(wrong: bool = False, to: str = '', in_url: bool = False) -> str:
+    """Sidan där läraren loggar in (HTTP 403 utan inloggning): lärarkoden skickas med `POST`, aldrig i adressen.
+    `to` är lärarsidans del att gå till sedan (till exempel `/klasslank`); `in_url`: koden stod i adressen."""
     why = ('<p class="fel" role="alert">Lärarkoden stämmer inte.</p>' if wrong else '') + (
+        '<p class="fel" role="alert">Lärarkoden fungerar inte i adressen längre. Skriv den i rutan här.</p>'
+        if in_url else '') + (
         '<p>Lärarsidan behöver lärarkoden. Den står i terminalen där du startade <code>plump-teach</code>.</p>')
     return html_page('Lärarsidan', why + (
-        '<form method="get" action="/larare">'
-        + _field('kod', 'Lärarkod', '', 'required autocomplete="off" autocapitalize="none" spellcheck="false"')
+        '<form method="post" action="/larare/logga-in">'
+        f'<input type="hidden" name="till" value="{html.escape(to)}">'
+        + _field('kod', 'Lärarkod', '', 'type="password" required autocomplete="off" autocapitalize="none" '
+                 'spellcheck="false"')
         + '<button type="submit">Öppna lärarsidan</button></form>'))
+
+def _seconds(s: int) -> str: return f'{s} sekund' if s == 1 else f'{s} sekunder'
+
+def refused_page(r: Refusal, teacher: bool = False) -> str:
+    "Sidan när ett försök vägras för att koden har skrivits fel för många gånger (HTTP 429)."
+    what = 'Lärarkoden' if teacher else 'Klasskoden'
+    if not r.locked:
+        text = (f'<p>{what} har skrivits fel för många gånger. Vänta {_seconds(r.retry_after)} och försök sedan '
+                'igen.</p>')
+    elif r.everyone:
+        text = (f'<p>{what} har skrivits fel för många gånger, så ingen ny kan gå in just nu. De som redan är inne '
+                'kan fortsätta.</p>')
+    else:
+        text = (f'<p>{what} har skrivits fel för många gånger från den här adressen, så den är spärrad en stund. '
+                'De som redan är inne kan fortsätta.</p>')
+    if r.locked:
+        text += ('<p>Öppna lärarsidan på datorn där <code>plump-teach</code> körs.</p>' if teacher else
+                 '<p>Säg till läraren, som kan häva spärren.</p>')
+    return html_page('För många fel försök', text)
 
 # %% ../../nbs/70_klassrummet.ipynb #65a63bbb
 def _usable(a: str) -> bool:
@@ -190,7 +311,7 @@ def class_link_page(links: list[str], code: str) -> str:
     body = (f'<div style="text-align:center">{qr_svg(first) if first else ""}</div>'
             f'<p>Skanna koden eller skriv adressen:</p><p style="font-size:1.4rem;overflow-wrap:anywhere">'
             f'<b>{html.escape(first)}</b></p>{more}'
-            f'<p>Klasskod: <b style="font-size:2rem;letter-spacing:.2em">{html.escape(code)}</b></p>')
+            f'<p>Klasskod: <b style="font-size:2rem;letter-spacing:.2em">{html.escape(spaced_code(code))}</b></p>')
     return html_page('Plump och Bismarck: gå in i klassen', body).replace('max-width:30rem', 'max-width:40rem')
 
 # %% ../../nbs/70_klassrummet.ipynb #38cac89c
@@ -308,10 +429,77 @@ class NoOutsideLinks(tornado.web.OutputTransform):
     def transform_chunk(self, chunk, finishing):
         return strip_outside_links(chunk) if self.html else chunk
 
+# %% ../../nbs/70_klassrummet.ipynb #f4c1a006
+TEACHER_COOKIE = 'plump_larare'
+
+class TeacherSessions:
+    "Lärarens inloggningar: en slumpad nyckel var, som servern bara sparar som `SHA-256`, med en formulärnyckel."
+    def __init__(self, hours: float = 12, clock=time.monotonic):
+        self.hours, self.clock, self.open = hours, clock, {}     # `SHA-256` av nyckeln → (går ut, formulärnyckel)
+
+    @staticmethod
+    def _digest(token: str) -> str: return hashlib.sha256(token.encode()).hexdigest()
+
+    def start(self) -> str:
+        "En ny inloggning; ger nyckeln till kakan."
+        token = secrets.token_urlsafe(32)
+        self.open[self._digest(token)] = (self.clock() + self.hours * 3600, secrets.token_urlsafe(16))
+        return token
+
+    def form_key(self, token: str | None) -> str | None:
+        "Formulärnyckeln om `token` är en inloggning som gäller, annars None."
+        if not token: return None
+        digest = self._digest(token)
+        entry = self.open.get(digest)
+        if entry and entry[0] < self.clock(): entry = self.open.pop(digest, None) and None
+        return entry[1] if entry else None
+
+    def end(self, token: str | None):
+        "Logga ut."
+        self.open.pop(self._digest(token or ''), None)
+
+
+def _lift_button(key: str, door: str, address: str = '') -> str:
+    return ('<form method="post" action="/larare/hav" class="inline">'
+            f'<input type="hidden" name="nyckel" value="{html.escape(key)}">'
+            f'<input type="hidden" name="vilken" value="{door}">'
+            f'<input type="hidden" name="adress" value="{html.escape(address)}">'
+            '<button type="submit" class="button">Häv spärren</button></form>')
+
+def _state(r: Refusal | None) -> str:
+    if r is None: return '–'
+    return '<b class="alert">spärrad</b>' if r.locked else f'väntar {r.retry_after} s'
+
+def tries_section(doors: dict[str, tuple[str, TryLimiter]], key: str) -> str:
+    """Lärarsidans del om fel koder för varje kod i `doors` (namn → (rubrik, räknare)): varifrån och hur många den
+    senaste timmen, vad som är spärrat, och knappar som häver spärrarna (`key`: formulärnyckeln)."""
+    rows = []
+    for door, (title, lim) in doors.items():
+        both = lim.everyone()
+        for address, times in sorted(lim.wrong.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            r = lim.refusal(address, everyone=False)
+            rows.append(f'<tr><td>{title}</td><td>{html.escape(address)}</td><td class="n">{len(times)}</td>'
+                        f'<td>{time.strftime("%H:%M:%S", time.localtime(lim.last[address]))}</td><td>{_state(r)}</td>'
+                        f'<td>{_lift_button(key, door, address) if r else ""}</td></tr>')
+        if lim.total:
+            rows.append(f'<tr><td>{title}</td><td>alla adresser tillsammans</td><td class="n">{len(lim.total)}</td>'
+                        f'<td></td><td>{_state(both)}</td><td>{_lift_button(key, door) if both else ""}</td></tr>')
+    l = next(iter(doors.values()))[1].limits
+    rule = (f'<p class="note">Efter {l.free} fel från samma adress den senaste timmen får adressen vänta före nästa '
+            f'försök, och efter {l.lock} är den spärrad. Efter {l.class_free} fel från alla adresser tillsammans får alla '
+            f'nya vänta, och efter {l.class_lock} är koden spärrad för alla nya. En hel klass bakom skolans brandvägg '
+            'har ofta en och samma adress. '
+            'Elever som redan är inne märker inget av en spärr.</p>')
+    if not rows:
+        return f'<h2 id="fel-koder">Fel koder</h2><p>Ingen har skrivit fel kod den senaste timmen.</p>{rule}'
+    head = ''.join(f'<th scope="col">{c}</th>' for c in ('Kod', 'Adress', 'Fel senaste timmen', 'Senast', 'Nu', ''))
+    return (f'<h2 id="fel-koder">Fel koder</h2><div class="wide"><table><tr>{head}</tr>{"".join(rows)}</table></div>'
+            f'{rule}')
+
 # %% ../../nbs/70_klassrummet.ipynb #350d7e27
 @dataclass
 class Classroom:
-    "Det servern behöver veta om klassen."
+    "Det servern behöver veta om klassen, och det den håller reda på: fel koder och lärarens inloggningar."
     code: str                       # klasskoden
     teacher_code: str               # lärarkoden
     results: Path                   # mappen för resultaten
@@ -319,6 +507,17 @@ class Classroom:
     static: dict = field(default_factory=dict)   # sidor utan kod: namn → färdig HTML
     local: tuple = _LOOPBACK        # serverns egna adresser (kärnorna frågar därifrån)
     links: list = field(default_factory=list)    # elevlänkarna, för sidan att visa för klassen
+    limits: TryLimits = field(default_factory=TryLimits)                   # gränserna för fel koder
+    class_key: str = field(default_factory=lambda: secrets.token_hex(16))  # kakan plump_klass (inte koden)
+
+    def __post_init__(self):
+        self.class_tries, self.teacher_tries = TryLimiter(self.limits), TryLimiter(self.limits)
+        self.sessions = TeacherSessions()
+
+    @property
+    def doors(self) -> dict[str, tuple[str, TryLimiter]]:
+        "Koderna med sina räknare av fel försök, för lärarsidan."
+        return {'klass': ('Klasskoden', self.class_tries), 'larare': ('Lärarkoden', self.teacher_tries)}
 
     @property
     def start_url(self) -> str: return '/voila/render/' + urllib.parse.quote(self.start)
@@ -330,16 +529,21 @@ class Classroom:
             return f'http://{host}/?kod={urllib.parse.quote(self.code)}'
         return None
 
+    def is_pupil(self, cookie_header: str | None) -> bool:
+        "Har kakorna i `cookie_header` klassens nyckel?"
+        key = pupil_from_cookies(cookie_header).get('klass', '')
+        return bool(key) and hmac.compare_digest(key.encode(), self.class_key.encode())
+
     def allowed(self, request) -> bool:
         "Får begäran `request` komma förbi grinden?"
         path = request.path
         if _OPEN.fullmatch(path): return True
         if path.startswith('/voila/query/') and request.remote_ip in self.local: return True
-        return code_matches(pupil_from_cookies(request.headers.get('Cookie')).get('klass', ''), self.code)
+        return self.is_pupil(request.headers.get('Cookie'))
 
 
 class ClassroomApplication(tornado.web.Application):
-    "Tornados webbapp med grinden: utan klasskod svarar `CodeHandler` på allt som inte är öppet."
+    "Tornados webbapp med grinden: utan klassens kaka svarar `CodeHandler` på allt som inte är öppet."
     def find_handler(self, request, **kwargs):
         room = self.settings.get('plump_classroom')
         if room is not None and not room.allowed(request):
@@ -358,6 +562,20 @@ class _PageHandler(tornado.web.RequestHandler):
         self.set_header('Cache-Control', 'no-store')
         self.finish(text)
 
+    def refused(self, r: Refusal, teacher: bool = False):
+        "Försöket vägras (för många fel): HTTP 429 med `Retry-After`, och koden prövas inte."
+        self.set_header('Retry-After', str(r.retry_after))
+        self.page(429, refused_page(r, teacher))
+
+    def failed(self, tries: TryLimiter, what: str):
+        "Ett fel försök från den här adressen. Blir den (eller alla) spärrad står det i terminalen, utan koden."
+        r = tries.fail(self.request.remote_ip)
+        if r and r.locked:
+            who = ('från alla adresser tillsammans. Spärrat nu för alla nya' if r.everyone else
+                   f'från adressen {self.request.remote_ip}. Spärrat nu för den adressen')
+            tornado.log.app_log.warning('%s har skrivits fel för många gånger %s; läraren kan häva spärren på '
+                                        'lärarsidan.', what, who)
+
     def check_xsrf_cookie(self): pass
 
 
@@ -370,14 +588,19 @@ class LandingHandler(_PageHandler):
     "Landningssidan: kakorna sätts när klasskoden stämmer, och eleven skickas till startsidan."
     def get(self):
         kod, namn = self.get_argument('kod', None), self.get_argument('namn', None)
-        mine = pupil_from_cookies(self.request.headers.get('Cookie'))
+        cookies = self.request.headers.get('Cookie')
+        mine, inside = pupil_from_cookies(cookies), self.room.is_pupil(cookies)
         if kod is None:
-            if code_matches(mine['klass'], self.room.code): return self.redirect(self.room.start_url)
+            if inside: return self.redirect(self.room.start_url)
             return self.page(403, code_page())
-        if not code_matches(kod, self.room.code): return self.page(403, code_page(wrong=True))
+        tries = self.room.class_tries
+        if not inside and (r := tries.refusal(self.request.remote_ip)): return self.refused(r)
+        if not code_matches(kod, self.room.code):
+            self.failed(tries, 'Klasskoden')
+            return self.page(403, code_page(wrong=True))
         if namn is None: return self.page(200, landing_page(clean_code(kod), mine['namn']))
         days, pupil, name = 1, mine['elev'] or new_pupil_id(), pupil_name(namn)
-        self.set_cookie('plump_klass', self.room.code, path='/', expires_days=days, httponly=True, samesite='Lax')
+        self.set_cookie('plump_klass', self.room.class_key, path='/', expires_days=days, httponly=True, samesite='Lax')
         self.set_cookie('plump_elev', pupil, path='/', expires_days=365, httponly=True, samesite='Lax')
         self.set_cookie('plump_namn', urllib.parse.quote(name, safe=''), path='/', expires_days=days,
                         httponly=True, samesite='Lax')
@@ -430,11 +653,21 @@ class BeaconHandler(VoilaShutdownKernelHandler):
         self.finish()
 
 
+_TEACHER_POSTS = ('/logga-in', '/logga-ut', '/hav')
+
+
 class TeacherHandler(_PageHandler):
-    "Lärarsidan, resultaten som CSV-fil och serverns status, bara med lärarkoden."
+    "Lärarsidan, resultaten som CSV-filer, sidan för klassen och serverns status: bara för läraren som har loggat in."
+    def form_key(self) -> str | None:
+        "Inloggningens formulärnyckel, eller None utan inloggning."
+        return self.room.sessions.form_key(self.get_cookie(TEACHER_COOKIE))
+
     def get(self, what=''):
-        given = self.get_argument('kod', '')
-        if not code_matches(given, self.room.teacher_code): return self.page(403, teacher_code_page(wrong=bool(given)))
+        if what in _TEACHER_POSTS: return self.redirect('/larare')
+        key = self.form_key()
+        if key is None:
+            return self.page(403, teacher_code_page(to=what if what == '/klasslank' else '',
+                                                    in_url='kod' in self.request.query_arguments))
         if what == '/klasslank': return self.page(200, class_link_page(self.room.links, self.room.code))
         if what == '/status.json':
             km = self.settings['kernel_manager']
@@ -452,7 +685,49 @@ class TeacherHandler(_PageHandler):
             self.set_header('Cache-Control', 'no-store')
             return self.finish(make(store))
         if what: raise tornado.web.HTTPError(404)
-        self.page(200, teacher_page(store, self.room.teacher_code, join_url=self.room.join_url(self.request.host)))
+        self.page(200, teacher_page(store, join_url=self.room.join_url(self.request.host), notice=self.notice(key),
+                                    extra=tries_section(self.room.doors, key)))
+
+    def notice(self, key: str) -> str:
+        "Överst på lärarsidan: sidan för klassen, knappen som loggar ut och, om något är spärrat, en varning."
+        out = ('<div class="noprint"><a class="button" href="/larare/klasslank">Sidan att visa för klassen</a> '
+               '<form method="post" action="/larare/logga-ut" class="inline">'
+               f'<input type="hidden" name="nyckel" value="{html.escape(key)}">'
+               '<button type="submit" class="button">Logga ut</button></form></div>')
+        stopped = [title for title, lim in self.room.doors.values()
+                   if lim.everyone() or any(lim.refusal(a, everyone=False) for a in list(lim.wrong))]
+        if stopped:
+            out += (f'<p class="alert" role="alert">{" och ".join(stopped)} har skrivits fel för många gånger: någon '
+                    'får vänta eller är spärrad just nu. Se <a href="#fel-koder">Fel koder</a> längst ner.</p>')
+        return out
+
+    def post(self, what=''):
+        if what == '/logga-in': return self.login()
+        key = self.form_key()
+        if key is None or not hmac.compare_digest(self.get_body_argument('nyckel', '').encode(), key.encode()):
+            return self.page(403, teacher_code_page())
+        if what == '/hav':
+            door = self.room.doors.get(self.get_body_argument('vilken', ''))
+            if door is None: raise tornado.web.HTTPError(400)
+            door[1].lift(self.get_body_argument('adress', '') or None)
+        elif what == '/logga-ut':
+            self.room.sessions.end(self.get_cookie(TEACHER_COOKIE))
+            self.clear_cookie(TEACHER_COOKIE, path='/larare')
+        else: raise tornado.web.HTTPError(405)
+        self.redirect('/larare', status=303)
+
+    def login(self):
+        "Lärarkoden från formuläret: en inloggning om den stämmer, annars ett fel försök."
+        ip, tries = self.request.remote_ip, self.room.teacher_tries
+        if r := tries.refusal(ip, everyone=ip not in self.room.local): return self.refused(r, teacher=True)
+        to = self.get_body_argument('till', '')
+        to = to if to == '/klasslank' else ''
+        if not code_matches(self.get_body_argument('kod', ''), self.room.teacher_code):
+            self.failed(tries, 'Lärarkoden')
+            return self.page(403, teacher_code_page(wrong=True, to=to))
+        self.set_cookie(TEACHER_COOKIE, self.room.sessions.start(), path='/larare', httponly=True, samesite='Strict')
+        self.redirect('/larare' + to, status=303)
+
 
 # %% ../../nbs/70_klassrummet.ipynb #0f4a38f4
 def has_code(nb: dict) -> bool:
@@ -515,6 +790,18 @@ class Refill:
         return km
 
 # %% ../../nbs/70_klassrummet.ipynb #1b44f4dd
+def scrub_uri(uri: str) -> str:
+    "Adressen `uri` utan det som står efter `kod=` och `namn=` (koder och elevernas namn hör inte hemma i loggen)."
+    return re.sub(r'([?&](?:kod|namn)=)[^&#]*', r'\1…', uri)
+
+def log_request(handler):
+    "Tornados rad i terminalen för en begäran, som Tornados egen men med `scrub_uri`."
+    status, r = handler.get_status(), handler.request
+    log = tornado.log.access_log
+    how = log.info if status < 400 else log.warning if status < 500 else log.error
+    how('%d %s %s (%s) %.2fms', status, r.method, scrub_uri(r.uri), r.remote_ip, 1000.0 * r.request_time())
+
+
 class ClassroomVoila(Voila):
     "Voilà med klasskod, landningssida, lärarsida, tak, stängning när fliken stängs och inget utifrån."
     def __init__(self, classroom: Classroom | None = None, **kwargs):
@@ -524,6 +811,7 @@ class ClassroomVoila(Voila):
     def init_settings(self):
         settings = super().init_settings()
         settings['plump_classroom'] = self.classroom
+        settings['log_function'] = log_request
         km = self.kernel_manager
         if hasattr(km, 'get_rendered_notebook'):
             rendered = km.get_rendered_notebook
@@ -538,7 +826,8 @@ class ClassroomVoila(Voila):
     def init_handlers(self):
         voila = super().init_handlers()
         render = next(h for h in voila if h[0].endswith('/voila/render/(.*)'))
-        ours = [(r'/', LandingHandler), (r'/larare(/status\.json|/resultat\.csv|/spelbordet\.csv|/klasslank|)', TeacherHandler),
+        ours = [(r'/', LandingHandler),
+                (r'/larare(/status\.json|/resultat\.csv|/spelbordet\.csv|/klasslank|/logga-in|/logga-ut|/hav|)', TeacherHandler),
                 (r'/voila/api/shutdown/(.*)', BeaconHandler)]
         if self.classroom.static:
             names = '|'.join(re.escape(n) for n in self.classroom.static)
@@ -630,7 +919,7 @@ def serve(argv=None):
     os.environ[RESULTS_ENV] = str(results)
     static = static_pages(folder)
     room = Classroom(code=clean_code(a.code), teacher_code=clean_code(a.teacher_code), results=results,
-                     start=a.start, static=static, links=a.link)
+                     start=a.start, static=static, links=a.link, limits=TryLimits.from_env())
     config = classroom_config(folder, a.port, a.ip, a.max_pupils, a.pool, a.lesson_pool, a.idle_minutes,
                               a.trainer, tuple(static))
     if a.ip not in ('', '0.0.0.0', '::', '127.0.0.1', 'localhost'):

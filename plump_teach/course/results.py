@@ -15,7 +15,7 @@ import re
 import weakref
 from datetime import datetime, timedelta
 from pathlib import Path
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 from ..puzzles.plump import PUZZLE_KINDS
 from ..engine.plump_rules import PlumpError
 from ..engine.names import clean_name, signed_points
@@ -372,7 +372,8 @@ th{background:#eef2f6}td.n{text-align:right;font-variant-numeric:tabular-nums;wh
 .now{color:#1e7b34;font-weight:bold;white-space:nowrap}
 td.done{color:#1e7b34;font-weight:bold;white-space:nowrap}
 tfoot th,tfoot td{background:#f3f5f7}
-a{color:#1f5f99}a.button{display:inline-block;padding:10px 14px;min-height:24px;border:1px solid #1f5f99;border-radius:6px;text-decoration:none}
+a{color:#1f5f99}a.button,button.button{display:inline-block;padding:10px 14px;min-height:24px;border:1px solid #1f5f99;border-radius:6px;text-decoration:none}
+button.button{font:inherit;color:#1f5f99;background:#fff;cursor:pointer}form.inline{display:inline;margin:0}.alert{color:#a3001b;font-weight:bold}
 ol li{margin:.4em 0}
 @media print{body{background:#fff;font-size:11pt}.noprint{display:none}.wide{overflow:visible}a{color:#000}}
 """
@@ -455,7 +456,7 @@ def _practice_list(all_events: dict) -> str:
     return f'<ol>{"".join(items)}</ol>'
 
 
-def _table_section(all_events: dict, code: str) -> str:
+def _table_section(all_events: dict) -> str:
     "Givarna vid spelbordet per elev (`table_counts`), eller en mening om att ingen har spelat än."
     rows = []
     for pid, evs in all_events.items():
@@ -471,8 +472,7 @@ def _table_section(all_events: dict, code: str) -> str:
     if not rows:
         return ('<p>Ingen elev har spelat klart en giv vid spelbordet än. Spelbordet finns i '
                 f'<b>{html.escape(page_title("07_spelbordet.ipynb"))}</b>.</p>')
-    link = f'/larare/spelbordet.csv?kod={quote(code, safe="")}'
-    download = (f'<p class="noprint"><a class="button" href="{html.escape(link)}" download>Hämta givarna vid '
+    download = (f'<p class="noprint"><a class="button" href="/larare/spelbordet.csv" download>Hämta givarna vid '
                 f'spelbordet som CSV</a> (en rad per giv och elev)</p>')
     head = _head(['Elev', 'Givar Plump', 'Bud som träffade', 'Givar Bismarck', 'Poäng i Bismarck', 'Tips',
                   'Datorns nivå senast'])
@@ -491,15 +491,16 @@ def _kinds_table(all_events: dict) -> str:
     return f'<div class="wide"><table>{head}{"".join(rows)}</table></div>'
 
 
-def teacher_page(store: ResultStore, code: str, join_url: str | None = None, now: datetime | None = None) -> str:
-    "Lärarens sida om klassen som HTML: eleverna, vad klassen behöver öva på och varje sort (`code`: lärarens kod)."
+def teacher_page(store: ResultStore, join_url: str | None = None, now: datetime | None = None, notice: str = '',
+                 extra: str = '') -> str:
+    """Lärarens sida om klassen som HTML: eleverna, vad klassen behöver öva på och varje sort. `notice` (HTML) står
+    under rubriken och `extra` (HTML) sist, före mappen: där lägger servern in det som rör inloggningen och koderna."""
     now = now or datetime.now().astimezone()
     all_events = {p: e for p, e in store.all_events().items() if e}
-    csv_link = f'/larare/resultat.csv?kod={quote(code, safe="")}'
     parts = [f'<h1>Klassen just nu</h1><p class="note">Sidan uppdateras själv var femte sekund '
              f'(senast {now.strftime("%H:%M:%S")}). '
-             f'<a class="button noprint" href="{html.escape(csv_link)}" download>Hämta uppgifterna som CSV</a> '
-             f'<span class="noprint">(för Excel, LibreOffice eller Google Kalkylark)</span></p>']
+             f'<a class="button noprint" href="/larare/resultat.csv" download>Hämta uppgifterna som CSV</a> '
+             f'<span class="noprint">(för Excel, LibreOffice eller Google Kalkylark)</span></p>', notice]
     if not all_events:
         where = (f'öppnar <b>{html.escape(join_url)}</b>' if join_url else
                  'öppnar elevernas adress som <code>plump-teach</code> skrev ut när den startade (den slutar med '
@@ -519,7 +520,8 @@ def teacher_page(store: ResultStore, code: str, join_url: str | None = None, now
         else:
             parts.append('<p>Ingen elev har löst någon uppgift än. Här syns de regler som klassen har svårast för, '
                          'så fort de första uppgifterna är lösta.</p>')
-        parts += ['<h2>Vid spelbordet</h2>', _table_section(all_events, code)]
+        parts += ['<h2>Vid spelbordet</h2>', _table_section(all_events)]
+    parts.append(extra)
     parts.append(f'<p class="note">Resultaten sparas bara på den här datorn, i mappen '
                  f'<code>{html.escape(str(store.folder.resolve()))}</code>. Ingenting skickas någon annanstans.</p>')
     return ('<!DOCTYPE html>\n<html lang="sv"><head><meta charset="utf-8">'

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -564,6 +565,24 @@ def run_cell(page, index: int) -> str:
         " return p !== before && /\\[\\d+\\]/.test(p); }", arg=[cell.element_handle(), before])
     wait_for_kernel_idle(page)
     return cell.locator(".jp-OutputArea").inner_text()
+
+
+def teacher_cookie(base: str, code: str) -> str:
+    "Logga in på klassrummets lärarsida med formuläret (POST, utan webbläsare); ger kakan `plump_larare=…`."
+    req = urllib.request.Request(f"{base}/larare/logga-in", data=urllib.parse.urlencode({"kod": code}).encode())
+    class Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *a, **k): return None
+    try: urllib.request.build_opener(Stay).open(req, timeout=30)
+    except urllib.error.HTTPError as e:
+        assert e.code == 303, e.code
+        return next(c.split(";")[0] for c in e.headers.get_all("Set-Cookie") if c.startswith("plump_larare="))
+    raise AssertionError("inloggningen skickade inte vidare")
+
+
+def teacher_get(base: str, path: str, cookie: str) -> str:
+    "Texten på lärarsidans `path` med inloggningens kaka `cookie`."
+    req = urllib.request.Request(base + path, headers={"Cookie": cookie})
+    with urllib.request.urlopen(req, timeout=30) as r: return r.read().decode("utf-8", "replace")
 
 
 @contextmanager

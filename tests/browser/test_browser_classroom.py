@@ -11,12 +11,14 @@ no traceback and no refused request for a JupyterLab extension (the project's ow
 tests/browser/screenshots/klassrum-<page>-WxH.png.
 """
 import json
+import re
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
-from browser_helpers import plump_teach_server, screenshot, settle, tail, wait_for_text
+from browser_helpers import plump_teach_server, screenshot, settle, tail, teacher_cookie, teacher_get, wait_for_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -43,8 +45,17 @@ def classroom(tmp_path_factory):
         yield base, home / "resultat", proc
 
 
+_TEACHER = {}
+
+
+def teacher(base: str) -> str:
+    "Lärarens inloggning (kakan), en gång per server."
+    if base not in _TEACHER: _TEACHER[base] = teacher_cookie(base, TEACHER)
+    return _TEACHER[base]
+
+
 def status(base: str) -> dict:
-    with urllib.request.urlopen(f"{base}/larare/status.json?kod={TEACHER}", timeout=30) as r: return json.load(r)
+    return json.loads(teacher_get(base, "/larare/status.json", teacher(base)))
 
 
 def check_sizes(page, name: str) -> list[str]:
@@ -92,7 +103,7 @@ def test_pupil_trains_and_the_kernel_goes_when_the_tab_closes(browser, page, req
     problems += check_sizes(page, "start")
     assert status(base)["pupil_kernels"] == []                # startsidan har ingen kärna
     cookies = {c["name"]: c["value"] for c in page.context.cookies()}
-    assert cookies["plump_klass"] == CODE and cookies["plump_namn"] == "Kim%20Testsson"
+    assert re.fullmatch("[0-9a-f]{32}", cookies["plump_klass"]) and cookies["plump_namn"] == "Kim%20Testsson"
 
     # träningen: en färdigstartad kärna, ett pass och en löst uppgift
     page.get_by_role("link", name="Träna på allt").first.click()
@@ -108,7 +119,7 @@ def test_pupil_trains_and_the_kernel_goes_when_the_tab_closes(browser, page, req
     problems += check_sizes(page, "traning")
     # resultatet hamnar hos läraren, med namnet
     deadline = time.monotonic() + 30
-    while "Kim Testsson" not in (teacher := urllib.request.urlopen(f"{base}/larare?kod={TEACHER}").read().decode()):
+    while "Kim Testsson" not in teacher_get(base, "/larare", teacher(base)):
         assert time.monotonic() < deadline, "eleven syns inte på lärarsidan"
         time.sleep(0.5)
     assert list(results.iterdir()), "inget sparades"
@@ -147,6 +158,62 @@ def test_without_the_code_the_page_is_refused(browser, classroom):
         page.wait_for_url(f"{base}/voila/render/start.ipynb")
         page.get_by_role("heading", name="Plump och Bismarck: elevkursen").wait_for()
         assert not outside, outside
+        assert not problems, "\n".join(problems)
+    finally:
+        ctx.close()
+
+
+def test_teacher_page_needs_the_login(browser, classroom):
+    """Lärarsidan och CSV-filen vägras utan inloggning, också med lärarkoden i adressen och med elevens kaka; efter
+    formuläret (lärarkoden skickas med POST) syns sidan, CSV-filen laddas ner och sidan för klassen visas, utan
+    någon kod i någon adress som webbläsaren har besökt."""
+    base, _, _ = classroom
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="sv-SE", accept_downloads=True)
+    visited = []
+    ctx.on("request", lambda r: visited.append(r.url))
+    try:
+        page = ctx.new_page()
+        page.goto(f"{base}/?kod={CODE}&namn=Lärartest")               # en elevs kaka i samma webbläsare
+        for path in ("/larare", f"/larare?kod={TEACHER}", "/larare/resultat.csv", f"/larare/resultat.csv?kod={TEACHER}",
+                     "/larare/spelbordet.csv", "/larare/klasslank"):
+            response = page.goto(base + path)
+            assert response.status == 403, path
+            page.get_by_label("Lärarkod").wait_for()
+            assert "Klassen just nu" not in page.content() and "Kim Testsson" not in page.content(), path
+        assert ctx.request.get(f"{base}/larare/resultat.csv").status == 403
+        problems = check_sizes(page, "lararinloggning")
+        # fel kod i formuläret, sedan rätt
+        page.goto(f"{base}/larare")
+        page.get_by_label("Lärarkod").fill("fel-kod")
+        page.get_by_role("button", name="Öppna lärarsidan").click()
+        page.get_by_text("Lärarkoden stämmer inte").wait_for()
+        page.get_by_label("Lärarkod").fill(TEACHER)
+        page.get_by_role("button", name="Öppna lärarsidan").click()
+        page.wait_for_url(f"{base}/larare")
+        page.get_by_role("heading", name="Klassen just nu").wait_for()
+        page.get_by_role("heading", name="Fel koder").wait_for()
+        tries = page.locator("h2#fel-koder + div.wide").inner_text()     # det felaktiga försöket syns
+        assert "Lärarkoden" in tries and "127.0.0.1" in tries, tries
+        cookie = next(c for c in ctx.cookies() if c["name"] == "plump_larare")
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/larare"
+        assert cookie["value"] != TEACHER and "plump_larare" not in page.evaluate("document.cookie")
+        assert ctx.request.get(f"{base}/larare/resultat.csv").status == 200     # som när en länk hämtar filen
+        with page.expect_download() as download:
+            page.get_by_role("link", name="Hämta uppgifterna som CSV").click()
+        assert download.value.suggested_filename.startswith("resultat-")
+        assert Path(download.value.path()).read_text("utf-8").startswith("\ufeffnamn;elev;tid;")
+        page.get_by_role("link", name="Sidan att visa för klassen").click()
+        page.wait_for_url(f"{base}/larare/klasslank")
+        assert page.locator("svg").count() >= 1
+        screenshot(page, "klassrum-klasslank-1280x900")
+        # lärarkoden har aldrig stått i en adress som webbläsaren bad om, utom de adresser testet själv skrev
+        asked = [u for u in visited if TEACHER in u]
+        assert all("/larare?kod=" in u or "/larare/resultat.csv?kod=" in u for u in asked), asked
+        # logga ut: sidan vägras igen
+        page.goto(f"{base}/larare")
+        page.get_by_role("button", name="Logga ut").click()
+        page.get_by_label("Lärarkod").wait_for()
+        assert ctx.request.get(f"{base}/larare/resultat.csv").status == 403
         assert not problems, "\n".join(problems)
     finally:
         ctx.close()

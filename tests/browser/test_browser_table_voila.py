@@ -127,9 +127,13 @@ def test_a_pupil_plays_a_whole_short_game_at_the_table_in_the_classroom(page, cl
     teacher = page.context.new_page()
     try:
         base = classroom_course.split("/voila/")[0]
+        teacher.goto(f"{base}/larare")                                  # läraren loggar in med formuläret
+        teacher.get_by_label("Lärarkod").fill(TEACHER)
+        teacher.get_by_role("button", name="Öppna lärarsidan").click()
+        teacher.get_by_role("heading", name="Klassen just nu").wait_for()
         for w, h in ((1280, 900), (768, 1024), (390, 844)):
             teacher.set_viewport_size({"width": w, "height": h})
-            teacher.goto(f"{base}/larare?kod={TEACHER}")
+            teacher.goto(f"{base}/larare")
             section = teacher.locator("h2", has_text="Vid spelbordet")
             row = teacher.locator("table").last.locator("tr", has_text="Testelev")
             assert section.count() == 1 and row.count() == 1, teacher.locator("main").inner_text()[-600:]
