@@ -419,3 +419,73 @@ def test_published_pack_in_nbs_is_current(tmp_path):
     assert sorted(fresh) == sorted(p.name for p in published.iterdir())
     for name, data in fresh.items():
         assert (published / name).read_bytes() == data, f"nbs/lararmaterial/{name} är inte uppdaterad"
+
+
+# ---------------------------------------------------------------- domaren: protokollets instruktion mot motorn (issue 37)
+
+def _sheet_instruction(html: str) -> str:
+    return " ".join(re.search(r'<span class="sub">(.*?)</span>', html, re.S).group(1).split())
+
+
+def written_by_sheet(text: str, bid: int, cards: int) -> int:
+    """Vad protokollets mening säger att man skriver vid träff med budet `bid` i en giv med `cards` kort. Domaren
+    förstår: 'en etta framför budet', 'poängen är budet', 'Budet 0 blir N', 'Budet 0 blir N plus antalet kort i given',
+    '(Bara) budet 10 blir annorlunda: 10 + 10 = N' och 'Bud från 10 blir annorlunda: 10 + budet'."""
+    hit = re.search(r"Träff: (.*?) \(P13\)\.", text)
+    assert hit, f"protokollet säger inte vad en träff ger: {text}"
+    said = hit.group(1)
+    if bid == 0:
+        m = re.search(r"Budet 0 (?:blir|ger) (\d+) plus antalet kort i given", said)
+        if m: return int(m.group(1)) + cards
+        m = re.search(r"Budet 0 (?:blir|ger) (\d+)(?:\.|$)", said)
+        if m: return int(m.group(1))
+    if bid == 10:
+        m = re.search(r"[Bb]udet 10 blir annorlunda: 10 \+ 10 = (\d+)", said)
+        if m: return int(m.group(1))
+    if bid >= 10 and "Bud från 10 blir annorlunda: 10 + budet" in said: return 10 + bid
+    if said.startswith("skriv en etta framför budet"): return int(f"1{bid}")
+    if said.startswith("poängen är budet"): return bid
+    raise AssertionError(f"domaren förstår inte protokollets mening: {said}")
+
+
+def _examples(text: str) -> list[tuple[int, int, int | None]]:
+    "Exemplen i meningen om träff: (bud, poäng, antal kort eller None)."
+    said = re.search(r"Träff: (.*?) \(P13\)\.", text).group(1)
+    found = [(int(b), int(p), int(c) if c else None)
+             for b, p, c in re.findall(r"\b(\d+) (?:blir|ger) (\d+)\b(?! plus)(?: med (\d+) kort)?", said)]
+    found += [(int(b), int(p), None) for b, _, p in re.findall(r"(\d+) \+ (\d+) = (\d+)", said)]
+    return found
+
+
+SCORING_RULES = [PlumpRules(), *(PlumpRules.preset(k) for k in RULE_PRESETS),
+                 *(PlumpRules(**{k: True}) for k in ('zero_scores_five', 'zero_scores_five_plus_tricks', 'ten_scores_110',
+                                                     'one_point_per_trick', 'thirteen_cards', 'upward_only')),
+                 PlumpRules(one_point_per_trick=True, zero_scores_five=True),
+                 PlumpRules(ten_scores_110=True, zero_scores_five_plus_tricks=True, thirteen_cards=True)]
+
+
+@pytest.mark.parametrize("rules", SCORING_RULES, ids=lambda r: ",".join(r.changed()) or "grundreglerna")
+def test_plump_sheet_instruction_is_the_engines_score_for_every_bid(rules):
+    """Issue 37: 'Träff: skriv en etta framför budet, så att 2 blir 12' utan undantag skulle ge 110 för budet 10, som
+    är 20 med grundreglerna (lektion 5). Domaren läser meningen på varje blankt protokoll och räknar vad den säger
+    för varje bud på varje rad; motorns score ska ge samma. Plump: stryk över, 0, för varje annat antal stick."""
+    for n in range(2, 7):
+        if rules.thirteen_cards and n not in (3, 4): continue
+        text = _sheet_instruction(blank_sheet_plump(n, rules))
+        assert "Plump: stryk över budet, det ger 0 (P14)." in text
+        for _, cards in sheet_rows(n, rules):
+            for bid in range(cards + 1):
+                assert written_by_sheet(text, bid, cards) == score(bid, bid, cards, rules), (n, cards, bid, text)
+                assert all(score(bid, t, cards, rules) == 0 for t in range(cards + 1) if t != bid)
+        for bid, points, cards in _examples(text):
+            rows = [c for _, c in sheet_rows(n, rules) if c >= bid and (cards is None or c == cards)]
+            assert rows and all(score(bid, bid, c, rules) == points for c in rows), (bid, points, text)
+
+
+def test_the_published_plump_sheets_say_lesson_5s_exception():
+    "Protokollen i lärarpaketet (grundreglerna, 2-6 spelare) säger undantaget för budet 10 när det finns en giv med 10 kort."
+    for n in range(2, 7):
+        text = _sheet_instruction(blank_sheet_plump(n))
+        has_ten = max(deal_schedule(n)) >= 10
+        assert ("Bara budet 10 blir annorlunda: 10 + 10 = 20" in text) == has_ten, (n, text)
+        assert score(10, 10, 10) == 20

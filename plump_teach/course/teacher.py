@@ -12,17 +12,18 @@ from pathlib import Path
 from ..engine.plump_rules import (PlumpRules, PlumpError, deal_schedule, player_count, score, forbidden_bid,
                                 HOUSE_RULE_TEXT, RULE_PRESETS, MIN_PLAYERS, MAX_PLAYERS)
 from ..engine.bismarck import (BismarckError, bismarck_score, deal_count, normal_tricks, MODES, MODE_TEXT,
-                             SHORT_ORDER, PLAYERS as BISMARCK_PLAYERS, FULL_DEALS)
+                             SHORT_ORDER, PLAYERS as BISMARCK_PLAYERS, FULL_DEALS, TRICKS)
 from ..puzzles.plump import make_puzzle, puzzle_kind_of, PUZZLE_KINDS, Puzzle
-from ..engine.names import esc, check_names
+from ..engine.names import esc, check_names, and_list, signed_points
 from .catalogue import PUPIL_LESSONS
 from .build import pupil_dir
 
 # %% auto #0
-__all__ = ['MAX_TASKS', 'page_html', 'suit_words', 'p18_example', 'rule_sheet_plump', 'b8_example', 'rule_sheet_bismarck',
-           'plump_players', 'sheet_rows', 'sheet_table', 'blank_sheet_plump', 'blank_sheet_bismarck', 'worksheet_tasks',
-           'option_letter', 'paper_question', 'options_html', 'task_head', 'task_html', 'key_html', 'worksheet',
-           'answers_of', 'answer_key', 'LessonPlan', 'read_lessons', 'answer_text', 'plan_pages', 'lesson_plan']
+__all__ = ['MAX_TASKS', 'page_html', 'suit_words', 'p18_example', 'rule_sheet_plump', 'b8_example', 'row_sum', 'row_sum_text',
+           'row_sum_rule', 'rule_sheet_bismarck', 'plump_players', 'sheet_rows', 'sheet_table', 'hit_instruction',
+           'blank_sheet_plump', 'blank_sheet_bismarck', 'worksheet_tasks', 'option_letter', 'paper_question',
+           'options_html', 'task_head', 'task_html', 'key_html', 'worksheet', 'answers_of', 'answer_key', 'LessonPlan',
+           'read_lessons', 'answer_text', 'plan_pages', 'lesson_plan']
 
 # %% ../../nbs/43_lararmaterial.ipynb #0209e137
 _CSS = """
@@ -212,6 +213,22 @@ def b8_example() -> list[dict]:
     for d in deals: d['points'] = bismarck_score(d['mode'], d['tricks'], d['forehand'])
     return deals
 
+def row_sum(mode, discards_count_as_trick: bool = False) -> int:
+    """Summan av de tre poängen i en giv Bismarck (B7), räknad av motorn. Med grundreglerna 0: normalerna är tillsammans
+    16, lika många som sticken. Med husregeln att de bortlagda korten är ett stick åt förhand räknas 17 stick."""
+    return sum(bismarck_score(mode, [TRICKS, 0, 0], 0, discards_count_as_trick))
+
+def row_sum_text(discards_count_as_trick: bool = False) -> str:
+    "Radens summa i ord för alla spelsätt: '0' med grundreglerna, '+1, i pass −1' när de bortlagda är ett stick."
+    sums = {m: row_sum(m, discards_count_as_trick) for m in MODES}
+    common = max(sums.values(), key=list(sums.values()).count)
+    return ", ".join([signed_points(common)] + [f"i {m} {signed_points(v)}" for m, v in sums.items() if v != common])
+
+def row_sum_rule() -> str:
+    "Meningen om radens summa, för regelbladet: när den är 0, och vad den är med husregeln (B7)."
+    return (f"Med grundreglerna blir de tre poängen i en giv alltid {row_sum_text()} tillsammans. Räknas de bortlagda "
+            f"korten som ett stick åt förhand (en husregel) blir summan {row_sum_text(True)}.")
+
 def rule_sheet_bismarck() -> str:
     "Regelbladet för Bismarck: en A4-sida för eleverna med reglerna, exemplet B8 och poängen."
     modes = "".join(f"<li><b>{m}</b>: {esc(MODE_TEXT[m])}</li>" for m in MODES)
@@ -256,8 +273,8 @@ nästa. En giv har 16 stick. <span class="rid">B6</span></li>
 <h2>Poäng</h2>
 <ul>
 <li>Normalresultatet är {fh} stick för förhand och {ot} för var och en av de andra (i pass: förhand {pfh},
-de andra {pot}). Ett stick över normalen ger +1 och ett stick under ger −1. I pass är det tvärtom. De tre
-poängen blir alltid 0 tillsammans. <span class="rid">B7</span></li>
+de andra {pot}). Ett stick över normalen ger +1 och ett stick under ger −1. I pass är det tvärtom.
+{row_sum_rule()} <span class="rid">B7</span></li>
 <li>Tips: välj spelsätt efter dina 20 kort. I spader och trumf: lägg bort alla kort i en kort färg, så att du kan trumfa
 när den spelas ut. I pass: lägg bort höga kort, så att du slipper stick. Kom ihåg att de två andra spelar tillsammans mot
 förhand. <span class="rid">B9</span></li>
@@ -296,6 +313,38 @@ def sheet_table(names, rows, cells=None, dealers=None, total=None) -> str:
             f'<thead><tr><th class="n">Giv</th><th class="n">Kort</th><th>Givare</th>{head}</tr></thead>\n'
             f'<tbody>{body}<tr class="sum"><th colspan="3">Summa</th>{sums}</tr></tbody>\n</table>')
 
+def _one_in_front(bid: int) -> int: return int(f"1{bid}")     # en etta framför budet: 2 blir 12, 10 blir 110
+
+def hit_instruction(players, rules: PlumpRules = PlumpRules()) -> str:
+    """Vad protokollet säger att man skriver vid träff (P13), sant för varje bud på varje rad med `players` spelare:
+    motorns poäng (`score`) sagda som en etta framför budet eller som budet självt, och undantagen, som i lektion 5."""
+    r = _check_rules(rules)
+    rows = deal_schedule(len(plump_players(players)), r)
+    hit = lambda b, c: score(b, b, c, r)
+    bids = [(b, c) for c in rows for b in range(c + 1)]
+    small = [(b, c) for b, c in bids if 0 < b < 10]
+    if all(hit(b, c) == _one_in_front(b) for b, c in small): main, text, verb = _one_in_front, "skriv en etta framför budet", "blir"
+    elif all(hit(b, c) == b for b, c in small): main, text, verb = (lambda b: b), "poängen är budet", "ger"
+    else: raise PlumpError("Protokollet kan inte säga vad en träff ger med de här husreglerna (P13).")
+    odd = sorted({b for b, c in bids if hit(b, c) != main(b)})
+    top = max(rows)
+    shown = [b for b in (2, 0, 10) if b <= top and b not in odd]
+    said = [f"Träff: {text}, så att " + and_list(f"{b} {verb} {main(b)}" for b in shown)]
+    if 0 in odd:
+        zero = {hit(0, c) for c in rows}
+        if len(zero) == 1: said.append(f"Budet 0 {verb} {zero.pop()}")
+        elif len({hit(0, c) - c for c in rows}) == 1:
+            said.append(f"Budet 0 {verb} {hit(0, top) - top} plus antalet kort i given, så att 0 {verb} {hit(0, top)} "
+                        f"med {top} kort")
+        else: raise PlumpError("Protokollet kan inte säga vad budet 0 ger med de här husreglerna (P13).")
+    high = [b for b in odd if b > 0]
+    if high:
+        if high != list(range(10, top + 1)) or any(hit(b, c) != 10 + b for b, c in bids if b >= 10):
+            raise PlumpError("Protokollet kan inte säga vad de höga buden ger med de här husreglerna (P13).")
+        said.append(f"{'Bara b' if odd == [10] else 'B'}udet 10 blir annorlunda: 10 + 10 = {hit(10, top)}" if top == 10 else
+                    f"Bud från 10 blir annorlunda: 10 + budet, så att 10 blir {hit(10, top)} och {top} blir {hit(top, top)}")
+    return ". ".join(said) + " (P13)."
+
 def blank_sheet_plump(players, rules: PlumpRules = PlumpRules()) -> str:
     "Ett tomt protokoll för Plump: en rad per giv i givschemat, en ruta per spelare för budet och poängen, summa sist."
     names = plump_players(players)
@@ -309,8 +358,8 @@ def blank_sheet_plump(players, rules: PlumpRules = PlumpRules()) -> str:
     body = f"""
 <h1>Protokoll: Plump</h1>
 <p>Datum: <span class="line"></span> &nbsp; {house}.
-<span class="sub">Skriv allas bud i rutorna innan given spelas. Träff: skriv en etta framför budet, så att 2 blir 12
-(P13). Plump: stryk över budet, det ger 0 (P14).</span></p>
+<span class="sub">Skriv allas bud i rutorna innan given spelas. {hit_instruction(len(names), r)}
+Plump: stryk över budet, det ger 0 (P14).</span></p>
 {sheet_table(names, rows)}
 """
     return page_html("Protokoll: Plump", body, landscape=landscape, row=f"{row_mm:.1f}mm")
@@ -336,9 +385,10 @@ def blank_sheet_bismarck(names=None, short: bool = False) -> str:
                             for x in names) + "</table>")
     body = f"""
 <h1>Protokoll: Bismarck{' (kort parti)' if short else ''}</h1>
-<p>Datum: <span class="line"></span>
+<p>Datum: <span class="line"></span> &nbsp; Grundreglerna.
 <span class="sub">Skriv poängen i given: +1 per stick över normalen, −1 per stick under, tvärtom i pass (B7).
-Kontroll = radens summa, alltid 0.</span></p>
+Kontroll = radens summa, alltid {row_sum_text()} med grundreglerna. Räknas de bortlagda korten som ett stick åt förhand
+(en husregel) blir den {row_sum_text(True)}.</span></p>
 <table class="sheet">
 <colgroup><col style="width:3em"><col><col><col><col><col><col style="width:6.2em"></colgroup>
 <thead><tr><th class="n">Giv</th><th>Förhand</th><th>Spelsätt</th>{head}<th>Kontroll</th></tr></thead>
