@@ -5,6 +5,7 @@ Run sheets for every pupil lesson: all parts present, phase minutes add up to th
 the minutes in the pupil notebook), worksheet answers recomputed from the engine, no house rule on a core lesson's sheet.
 """
 import json
+import random
 import re
 
 import pytest
@@ -15,7 +16,9 @@ from plump_teach.course.run_sheets import (RUN_SHEETS, BismarckSheetTask, Puzzle
                                            ace_experiment, lesson_worksheet, lgr22_page, run_sheet, run_sheet_pages,
                                            run_sheets_page, setup_page)
 from plump_teach.course.teacher import answers_of, suit_words
-from plump_teach.engine.bismarck import bismarck_score, normal_tricks, TRICKS
+from plump_teach.engine.bismarck import MODES, bismarck_score, normal_tricks, TRICKS
+from plump_teach.engine.cards import FULL_DECK, parse_cards
+from plump_teach.engine.tricks import legal_cards, trick_winner
 from plump_teach.engine.plump_rules import (PlumpError, PlumpRules, bidding_order, dealer_of_deal, deal_schedule,
                                             forbidden_bid, forehand, legal_bids, score)
 
@@ -176,3 +179,156 @@ def test_run_sheet_pages_are_swedish():
              for name, (_, html) in run_sheet_pages().items()]     # kommandon är ingen prosa; Lgr22 är läroplanens namn
     found = check(texts)
     assert not found, report(found)
+
+
+# ---------------------------------------------------------------- domaren: körschemats påståenden mot motorn (issue 37)
+
+_WORDS = {'två': 2, 'tre': 3, 'fyra': 4}
+
+
+def _piles_from_words(text: str):
+    """Tre högar efter körschemats egna ord om säkra och möjliga stick; domaren jämför dem med tumregelns `three_piles`.
+    Orden som domaren förstår: 'ess', 'kungar med minst N kort i färgen', 'kort där alla högre kort i färgen finns i den
+    egna handen' och 'damer, knektar och kungar som inte är säkra'."""
+    sure_part = re.search(r"säkra stick \((.*?)\), möjliga \((.*?)\)", text)
+    assert sure_part, f"körschemat säger inte vilka kort som är säkra och möjliga: {text}"
+    sure, possible = sure_part.groups()
+    king = re.search(r"kungar med minst (\w+) kort i färgen", sure)
+    assert 'ess' in sure and king, f"otydligt vilka kungar som är säkra: {sure}"
+    length = int(king.group(1)) if king.group(1).isdigit() else _WORDS[king.group(1)]
+    own = "kort där alla högre kort i färgen finns i den egna handen" in sure
+    assert possible == "damer, knektar och kungar som inte är säkra", possible
+
+    def piles(hand):
+        mine = set(hand)
+        out = {'sure': [], 'possible': [], 'filler': []}
+        for c in hand:
+            above = [d for d in FULL_DECK if d.suit == c.suit and d.rank > c.rank]
+            if c.rank == 14 or (c.rank == 13 and sum(d.suit == c.suit for d in hand) >= length) or \
+                    (own and all(d in mine for d in above)):
+                out['sure'].append(c)
+            elif c.rank >= 11: out['possible'].append(c)
+            else: out['filler'].append(c)
+        return out
+    return piles
+
+
+def test_run_sheet_words_for_sure_and_possible_are_the_rule_of_thumb():
+    "Lektion 8:s körschema: 'säkra' och 'möjliga' betyder samma kort som tumregelns högar (three_piles), i 2 000 händer."
+    from plump_teach.bots.heuristics import three_piles
+    sheet = run_sheet(8)
+    piles = _piles_from_words(sheet.phases[1].what)
+    rng = random.Random(37)
+    for _ in range(2000):
+        hand = rng.sample(FULL_DECK, rng.randint(1, 10))
+        mine, rule = piles(hand), three_piles(hand)
+        for k in ('sure', 'possible', 'filler'):
+            assert sorted(map(str, mine[k])) == sorted(map(str, rule[k])), (k, [str(c) for c in hand])
+    assert "avrundat nedåt" in sheet.phases[1].what             # tumregelns bud: hälften av de möjliga, nedåt
+    fix = dict(sheet.misconceptions)["räknar varje dam och knekt som ett säkert stick"]
+    assert "utom när alla högre kort i färgen finns i den egna handen" in fix
+    assert three_piles("♣E ♣K ♣D")['sure'] == three_piles("♣E ♣K ♣D")['sure'][:3] and \
+        len(three_piles("♣E ♣K ♣D")['sure']) == 3                 # damen med ess och kung på handen är säker
+
+
+def _zero_holds(hand: str, deals: int = 1500, players: int = 4, seed: int = 8) -> float:
+    """Hur ofta ett nollbud håller med handen `hand` (fast antal givar, fast frö): de andra korten slumpas, trumfen vänds
+    ur resten, de andra spelar slumpvisa tillåtna kort och nollbudaren lägger sitt högsta kort som inte tar sticket
+    (annars sitt lägsta). Reglerna är motorns: legal_cards och trick_winner."""
+    mine = parse_cards(hand)
+    rng = random.Random(seed)
+    rest, k, held = [c for c in FULL_DECK if c not in mine], len(mine), 0
+    low = lambda cs, trump: min(cs, key=lambda c: (c.suit == trump, c.rank))
+    for _ in range(deals):
+        rng.shuffle(rest)
+        hands = [list(mine)] + [rest[i * k:(i + 1) * k] for i in range(players - 1)]
+        trump = rest[(players - 1) * k].suit
+        leader, taken = rng.randrange(players), 0
+        for _ in range(k):
+            trick = []
+            for j in range(players):
+                seat = (leader + j) % players
+                legal = legal_cards(hands[seat], trick, trump=trump)
+                if seat:
+                    card = rng.choice(legal)
+                else:
+                    lose = [c for c in legal if trick and trick_winner([*trick, c], trump=trump) != len(trick)]
+                    card = max(lose, key=lambda c: (c.suit == trump, c.rank)) if lose else low(legal, trump)
+                trick.append(card)
+                hands[seat].remove(card)
+            leader = (leader + trick_winner(trick, trump=trump)) % players
+            taken += leader == 0
+        held += taken == 0
+    return held / deals
+
+
+# Påståenden om nollbudet som domaren känner: orden, och två händer där den första ska hålla nollan oftare.
+ZERO_CLAIMS = {
+    "Noll med många höga kort är svårt": ("♠2 ♥3 ♦4 ♣2 ♠5", "♠E ♥K ♦D ♣Kn ♠10"),
+    # samma kort, bara de låga korten bredvid kungen byter färg: en färg med ett kort ger en chans att saka kungen
+    "Har du ett högt kort hjälper en färg med bara ett eller två kort: när den är slut kan du saka det höga kortet":
+        ("♠K ♠7 ♠5 ♥4 ♦3", "♠K ♠7 ♠5 ♥4 ♥3"),
+}
+
+
+def test_zero_bid_misconception_is_true():
+    """Lektion 8:s körschema om nollbudet: varje mening är ett påstående som domaren känner och som stämmer i
+    provgivarna (issue 37: 'noll med låga kort i långa färger är lättare' stod där, fast lektion 8 säger att en kort
+    färg hjälper). Körs på ungefär tre sekunder."""
+    said = dict(run_sheet(8).misconceptions)["tror att noll alltid är lätt"]
+    sentences = [s.strip() for s in re.split(r"(?<=\.)\s+", said) if s.strip()]
+    assert sentences
+    for s in sentences:
+        claim = s.rstrip('.')
+        assert claim in ZERO_CLAIMS, f"domaren känner inte påståendet: {s}"
+        better, worse = ZERO_CLAIMS[claim]
+        assert _zero_holds(better) > _zero_holds(worse) + 0.04, claim
+    assert any("ett eller två kort" in s for s in sentences)     # som lektion 8: en kort färg hjälper
+
+
+def _sum_claims(text: str) -> list[tuple[bool, dict]]:
+    """Meningarna om Bismarckradens summa i en text: (husregeln att de bortlagda korten är ett stick, summan per
+    spelsätt). Varje 'alltid ... 0' måste säga att det gäller med grundreglerna."""
+    text = re.sub(r"<[^>]+>", " ", text).replace("\n", " ")
+    out = []
+    for s in re.split(r"(?<=[.?])\s+", text):
+        if not re.search(r"summa|tillsammans|Kontroll|som ett stick", s) or not re.search(r"\b0\b|[+−]1", s): continue
+        if "grundreglerna" in s and re.search(r"alltid (?:är )?0|alltid 0|blir 0", s):
+            out.append((False, {m: 0 for m in MODES}))
+        m = re.search(r"som ett stick[^.]*?blir (?:summan|den) ([+−]\d+), i pass ([+−]\d+)", s)
+        if m:
+            v, p = (int(x.replace('−', '-')) for x in m.groups())
+            out.append((True, {mode: p if mode == 'pass' else v for mode in MODES}))
+        if re.search(r"alltid (?:är |blir )?0\b|alltid 0", s) and "grundreglerna" not in s:
+            out.append((None, {}))                       # 'alltid 0' utan villkor: falskt med husregeln
+    return out
+
+
+def _check_sum_claims(claims):
+    splits = [(a, b, TRICKS - a - b) for a in range(TRICKS + 1) for b in range(TRICKS + 1 - a)]
+    for house, sums in claims:
+        assert house is not None, "'alltid 0' utan att säga att det gäller med grundreglerna"
+        for mode in MODES:
+            for t in splits:
+                for fh in range(3):
+                    assert sum(bismarck_score(mode, list(t), fh, house)) == sums[mode], (mode, t, fh, house)
+
+
+def test_bismarck_row_sum_claims_are_the_engines():
+    """'Summan alltid 0' stämmer bara med grundreglerna: med husregeln att de bortlagda korten är ett stick ger
+    bismarck_score('sang', [8, 4, 4], 0, True) summan 1. Varje mening om radens summa på körschemat för lektion 11,
+    på Lgr22-sidan, på regelbladet och protokollet för Bismarck prövas mot motorn för alla stickfördelningar, alla
+    spelsätt, alla förhand och båda reglerna."""
+    from plump_teach.course.teacher import blank_sheet_bismarck, rule_sheet_bismarck
+    assert sum(bismarck_score('sang', [8, 4, 4], 0, True)) == 1
+    s = run_sheet(11)
+    texts = {'körschemat': " ".join([*(p.what for p in s.phases), *(a for _, a in s.misconceptions),
+                                     *(f"{q} {a}" for q, a in s.exit_ticket), *s.extension, *s.assess]),
+             'lgr22': lgr22_page(), 'regelbladet': rule_sheet_bismarck(), 'protokollet': blank_sheet_bismarck(),
+             'kort protokoll': blank_sheet_bismarck(short=True)}
+    for name, text in texts.items():
+        claims = _sum_claims(text)
+        assert claims, name
+        _check_sum_claims(claims)
+    for name in ('regelbladet', 'protokollet'):                   # och de säger vad summan är med husregeln
+        assert any(house for house, _ in _sum_claims(texts[name])), name

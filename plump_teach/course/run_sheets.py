@@ -22,7 +22,8 @@ from ..bots.heuristics import percent
 from ..puzzles.plump import PUZZLE_KINDS, Puzzle
 from .catalogue import PUPIL_LESSONS, lesson_of
 from .teacher import (page_html, suit_words, task_head, options_html, paper_question, option_letter,
-                                        answer_text, sheet_table, task_html, key_html, worksheet_tasks)
+                                        answer_text, sheet_table, task_html, key_html, worksheet_tasks, row_sum,
+                                        row_sum_text)
 
 # %% auto #0
 __all__ = ['RUN_SHEETS', 'Phase', 'RunSheet', 'Puzzles', 'SheetTask', 'BismarckSheetTask', 'RotationTask', 'ShortSheet',
@@ -445,25 +446,29 @@ RunSheet('05_poangen_och_protokollet.ipynb',
          Puzzles('sheet_error', (3,)))),
 RunSheet('08_bjuda_klokt.ipynb',
         (Phase(5, _START, "Repetera givarens tvång: vilket bud är förbjudet när summan redan är 4 av 5?"),
-         Phase(10, "Genomgång", "Handen i tre högar: säkra stick (ess, kungar med flera kort i färgen), möjliga (damer och "
-                "knektar) och resten. Bjud de säkra och hälften av de möjliga. Korten i talongen är inte med. Nollbudet. Att "
+         Phase(10, "Genomgång", "Handen i tre högar: säkra stick (ess, kungar med minst tre kort i färgen och kort där alla "
+                "högre kort i färgen finns i den egna handen), möjliga (damer, knektar och kungar som inte är säkra) och "
+                "resten (tior och lägre, också små trumf). Bjud de säkra och hälften av de möjliga, avrundat nedåt. Korten i "
+                "talongen är inte med. Nollbudet. Att "
                 "spela på protokollet i slutet av partiet."),
          Phase(15, "Vid korten", "Träna buden: ge 5 kort. Var och en lägger sin hand i tre högar på bordet och säger sitt bud med "
                 "skäl. Spela given och jämför buden med sticken.", _TABLES, True),
          Phase(10, "Pussel", "Givarens bud (nivå 2) och Över- eller underbud?", "Två och två"),
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
-        (("räknar varje dam och knekt som ett säkert stick", "Lägg dem i högen möjliga; bara ungefär hälften blir stick."),
+        (("räknar varje dam och knekt som ett säkert stick", "Lägg dem i högen möjliga, utom när alla högre kort i färgen "
+          "finns i den egna handen; bara ungefär hälften av de möjliga blir stick."),
          ("glömmer att talongen har kort som inte är med",
           f"Med fyra spelare och 5 kort är bara {4 * 5} av 52 kort utdelade; esset du saknar kan ligga i talongen."),
-         ("tror att noll alltid är lätt", "Noll med många höga kort är svårt; noll med låga kort i långa färger är lättare."),
+         ("tror att noll alltid är lätt", "Noll med många höga kort är svårt. Har du ett högt kort hjälper en färg med bara "
+          "ett eller två kort: när den är slut kan du saka det höga kortet."),
          ("bjuder högt för att få mer poäng", "Bara en träff ger poäng. Ett lågt bud som träffar slår ett högt som missar.")),
         ("Ge eleven en lapp med tre rutor: säkra, möjliga, resten. Hen lägger korten i rutorna.",
          "Börja med 3 kort när buden tränas."),
         ("Underbjud med ett, som en av regelguiderna råder, och jämför hur ofta du träffar.",
          "Inför sista given: hur många poäng behöver du för att gå om ledaren?"),
         (("Fyra spelare får 5 kort var. Hur många kort är inte utdelade?", f"{52 - 4 * 5}; ett av dem är trumfkortet."),
-         ("Varför bjuder man bara hälften av de möjliga sticken?", "Ungefär hälften av damerna och knektarna blir stick, "
-          "resten tas av högre kort."),
+         ("Varför bjuder man bara hälften av de möjliga sticken?", "Ungefär hälften av de möjliga korten (damer, knektar "
+          "och kungar som inte är säkra) blir stick, resten tas av högre kort."),
          ("Hur många poäng ger ett lyckat nollbud?", f"{score(0, 0, 5)} poäng.")),
         ("lägger handen i tre högar och förklarar sitt bud med högarna",
          "kan säga varför givarens bud ibland måste vara ett annat än det bästa",
@@ -521,7 +526,8 @@ RunSheet('08_bjuda_klokt.ipynb',
     RunSheet('11_bismarck_sticken_och_poangen.ipynb',
         (Phase(5, _START, "Repetera: vem är förhand, och vilka är spelsätten?"),
          Phase(10, "Genomgång", "Sticken, normalen (förhand 8, de andra 4; i pass förhand 4, de andra 6), +1 och −1 per stick, "
-                "tvärtom i pass, summan alltid 0. Räkna exemplet med Anna, Björn och Cecilia på tavlan."),
+                f"tvärtom i pass, summan alltid {row_sum_text()} med grundreglerna. Räkna exemplet med Anna, Björn och "
+                "Cecilia på tavlan."),
          Phase(15, "Vid korten", "Spela det korta partiet: tre givar, trumf, sang och pass. En elev för protokoll för Bismarck "
                 "(kort parti) och kontrollerar att varje rad blir 0.", "Bord med 3 elever, en kortlek och ett protokoll per bord",
                True),
@@ -530,16 +536,19 @@ RunSheet('08_bjuda_klokt.ipynb',
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
         (("tror att flest stick alltid ger plus", "Det är normalen som räknas: 6 stick för förhand är minus."),
          ("glömmer att pass är tvärtom", "I pass ger ett stick över normalen −1."),
-         ("räknar så att raden inte blir 0", "Kontrollen: de tre poängen blir alltid 0 tillsammans."),
+         ("räknar så att raden inte blir 0", f"Kontrollen: med grundreglerna blir de tre poängen alltid {row_sum_text()} "
+          f"tillsammans. Räknas de bortlagda korten som ett stick blir summan {row_sum_text(True)}."),
          ("tror att −3 är mer än −1", "Rita en tallinje: −3 ligger längre från noll åt minus.")),
         ("Lägg en tallinje från −8 till +8 på bänken.", "Räkna bara förhand först; de andra två kommer sedan."),
-        ("Varför blir summan alltid 0?", "Spela det hela partiet och håll reda på spelsätten."),
+        ("Varför blir summan 0 med grundreglerna, men inte när de bortlagda korten räknas som ett stick?",
+         "Spela det hela partiet och håll reda på spelsätten."),
         (("Anna är förhand och spelar trumf. Hon tar 10 stick. Hur många poäng får hon?",
           f"{_signed(bismarck_score('trumf', [10, 4, 2], 0)[0])}: normalen är {normal_tricks('trumf', True)}."),
          ("Förhand spelar pass och tar 6 stick. Hur många poäng får förhand?",
           f"{_signed(bismarck_score('pass', [6, 5, 5], 0)[0])}: normalen i pass är {normal_tricks('pass', True)}, och varje stick "
           "över ger minus."),
-         ("Två spelare fick +1 och −3 i en giv. Vad fick den tredje?", f"{_signed(-(1 - 3))}: summan är alltid 0.")),
+         ("Två spelare fick +1 och −3 i en giv. Vad fick den tredje?",
+          f"{_signed(row_sum('sang') - (1 - 3))}: med grundreglerna är summan alltid {row_sum_text()}.")),
         ("kan räkna poängen i en giv och kontrollera att summan blir 0",
          "kan säga normalen för förhand och för de andra",
          "räknar rätt med negativa tal i summan"),
@@ -705,7 +714,7 @@ innehållet i kursplanen i matematik som kursen tränar, med egna ord; läs den 
 och diagram.</td><td>Hur ofta får man ett ess? Hur ofta tar esset sticket? Eleverna delar ut kort, för en tabell över utfallen
 och jämför med datorns provgivar (nedan).</td><td>3, 8, 9</td></tr>
 <tr><td><b>Taluppfattning och tals användning</b>: huvudräkning, och tal i vardagliga situationer.</td><td>Poängen 10 + budet och
-summan i protokollet. I Bismarck är poängen positiva och negativa heltal: +1, −2, och summan av en giv är alltid 0.</td><td>5, 11</td></tr>
+summan i protokollet. I Bismarck är poängen positiva och negativa heltal: +1, −2, och med grundreglerna är summan av en giv alltid {row_sum_text()}.</td><td>5, 11</td></tr>
 <tr><td><b>Procent</b>: tal i procentform och deras samband med bråk.</td><td>Experimentets resultat: {e['ace_in_hand']} av {deals} är
 {_pct(e['ace_in_hand'], deals)}. Hur många procent av buden träffade i klassens parti?</td><td>6, 9</td></tr>
 <tr><td><b>Algebra</b>: ett obekant tal som ska bestämmas.</td><td>Givarens förbjudna bud är det tal som gör summan av buden lika
@@ -742,7 +751,7 @@ när en annan färg spelades ut.) Varför tar trumfesset alltid sitt stick? Varf
 </ol>
 <h2>Negativa tal i Bismarck</h2>
 <p>I exemplet med Anna, Björn och Cecilia blir summan efter två givar 0, +2 och −2. Fråga: två spelare fick +1 och −3 i en giv;
-vad fick den tredje? Svar: {_signed(b8[0])}, eftersom summan alltid är 0. Låt eleverna rita en tallinje och flytta en markör för
+vad fick den tredje? Svar: {_signed(b8[0])}, eftersom summan med grundreglerna alltid är {row_sum_text()}. Låt eleverna rita en tallinje och flytta en markör för
 varje giv.</p>"""
     return page_html("Lgr22", body, css=_RUN_CSS)
 
