@@ -654,3 +654,19 @@ def test_the_finished_deal_stays_on_the_table_until_next_deal(kind):
     t.next_button.click()
     assert "<b>Giv 2 av 3</b>" in t.header.value and "Given är klar." not in t.turn.value
     assert t.card_buttons or t.paused or t.state.to_act != t.viewer
+
+
+def test_short_game_says_where_the_schedule_starts_for_every_player_count():
+    """Issue 37: 'Från tio kort ner till ett' stod också med sex spelare, där givschemat börjar på 8. Raden under
+    regelmenyn säger givschemats första giv för det valda antalet, och partiet börjar där."""
+    from plump_teach.engine.plump_rules import deal_schedule
+    t = PlayTable(path=False)
+    assert list(t.count_choice.options) == [2, 3, 4, 5, 6]
+    for n in t.count_choice.options:
+        t.count_choice.value = n
+        sched = deal_schedule(n, PlumpRules(down_only=True))
+        assert t.rules_info.value == f"<small>Från {sched[0]} kort ner till {sched[-1]}.</small>", n
+    assert "8 kort" in t.rules_info.value
+    t.setup_pace.value, t.seed_input.value = 0, "5"
+    t.start_button.click()
+    assert t.game.schedule[0] == 8 and t.game.players and len(t.game.players) == 6

@@ -1054,7 +1054,10 @@ def _setup_changed(self: PlayTable):
                      'en elev spelar</small>'), *self.seat_rows[:n], self.level_choice, self.level_info]
     if plump:
         key = self.rules_choice.value
-        if key == SHORT_GAME: rules, info = PlumpRules(down_only=True), "Från tio kort ner till ett (P3)."
+        if key == SHORT_GAME:               # givschemat för så många spelare: med sex börjar det på 8 kort (P3)
+            rules = PlumpRules(down_only=True)
+            first, *_, last = deal_schedule(n, rules)
+            info = f"Från {first} kort ner till {last} (P3)."
         elif key == CUSTOM:
             try: rules = PlumpRules(**{k: b.value for k, b in self.rule_boxes.items()})
             except PlumpTeachError as e: rules, info = None, str(e)
