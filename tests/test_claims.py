@@ -538,3 +538,46 @@ def test_the_second_referee_catches_false_words():
         words.plan(bview, reason, chosen, cards)
         assert words.false, reason
 
+
+# ---------------------------------------------------------------- lärarens sidor: körschemat och de tomma protokollen
+
+def test_the_referee_covers_the_run_sheets_and_the_blank_sheets():
+    """Issue 37: domaren läser också lärarpaketet. Varje missuppfattning i varje körschema som talar om säkra eller
+    möjliga stick, nollbudet eller Bismarcks summa prövas mot motorn (domarna i tests/test_run_sheets.py), och så
+    gör meningen om träff på varje tomt protokoll för Plump i paketet, för varje bud på varje rad (tests/test_teacher.py)."""
+    from test_run_sheets import ZERO_CLAIMS, _check_sum_claims, _sum_claims, _zero_holds
+    from test_teacher import _sheet_instruction, written_by_sheet
+    from plump_teach.bots.heuristics import three_piles
+    from plump_teach.course.pack import pack_pages
+    from plump_teach.course.run_sheets import RUN_SHEETS
+    from plump_teach.engine.plump_rules import deal_schedule
+    checked = Counter()
+    rng = random.Random(37)
+    hands = [rng.sample(FULL_DECK, rng.randint(2, 10)) for _ in range(500)]
+    for sheet in RUN_SHEETS.values():
+        for belief, fix in sheet.misconceptions:
+            if re.search(r"\bnoll\b", belief):
+                for s in re.split(r"(?<=\.)\s+", fix):
+                    better, worse = ZERO_CLAIMS[s.rstrip('.')]           # ett okänt påstående är ett fel
+                    assert _zero_holds(better) > _zero_holds(worse), s
+                checked['noll'] += 1
+            if 'bismarck' in sheet.file and re.search(r"summa|alltid 0|blir 0", f"{belief} {fix}"):
+                _check_sum_claims(_sum_claims(fix))
+                checked['summa'] += 1
+            if re.search(r"säker|möjlig", belief):
+                assert "högen möjliga, utom när alla högre kort i färgen finns i den egna handen" in fix, fix
+                for hand in hands:                                     # damer och knektar: möjliga, eller säkra
+                    piles, mine = three_piles(hand), set(hand)
+                    for c in hand:
+                        if c.rank not in (11, 12): continue
+                        own = all(d in mine for d in FULL_DECK if d.suit == c.suit and d.rank > c.rank)
+                        assert c in piles['sure' if own else 'possible'], (str(c), [str(x) for x in hand])
+                checked['säker'] += 1
+    pages = pack_pages()
+    for n in range(2, 7):
+        text = _sheet_instruction(pages[f'protokoll-plump-{n}.html'][1])
+        for cards in deal_schedule(n):
+            for bid in range(cards + 1):
+                assert written_by_sheet(text, bid, cards) == score(bid, bid, cards), (n, cards, bid)
+        checked['protokoll'] += 1
+    assert checked == Counter(noll=1, summa=1, säker=1, protokoll=5), checked
