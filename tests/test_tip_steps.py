@@ -163,12 +163,12 @@ def test_the_one_card_deal_and_its_numbers():
     rules = PlumpRules(down_only=True)
     g = PlumpGame(["Du", "Anna", "Bo"], rules, seed=3, first_deal=9)
     st = PlumpState.from_game(g)
-    while st.to_act != 0: st.apply(make_bot('van', 1).decide(st.view(st.to_act)).action)
-    assert st.cards == 1
-    s = tip_steps(st.view(0))
-    card = st.view(0).hand[0]
+    while st.to_act != 1: st.apply(make_bot('van', 1).decide(st.view(st.to_act)).action)
+    assert st.cards == 1 and len(st.legal_actions()) == 2       # förhand bjuder först: 0 och 1 är tillåtna
+    s = tip_steps(st.view(1))
+    card = st.view(1).hand[0]
     assert s.question.startswith(f"Kan ditt {card} ta sticket?")
-    p = hint(st.view(0)).details['chance']
+    p = hint(st.view(1)).details['chance']
     k = number(r"provade (\d+) sätt", s.numbers[0])
     assert number(r"tog sticket i (\d+) av dem", s.numbers[1]) == round(p * k)
     word = "oftare än det missar" if p > 0.5 else "missar sticket oftare" if p < 0.5 else "lika ofta"

@@ -21,7 +21,7 @@ from ..engine.bismarck import (BismarckError, MODES, mode_words, suit_lengths, h
                        normal_tricks, bismarck_score, DISCARDS, BismarckDeal, BismarckGame)
 from ..engine.state import PlumpState, BismarckState, SeatView, playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
-from .heuristics import Decision, ONE_CARD_SAMPLES, bids_seen, cards_text, count_words, decimal_text, leading_card, one_card_study, percent, refused_bid_reason, seen_for_bidding, trick_goal, value_hand, wins_over
+from .heuristics import Decision, LENGTH, ONE_CARD_SAMPLES, bids_seen, cards_text, count_words, decimal_text, leading_card, one_card_study, percent, refused_bid_reason, seen_for_bidding, suggested_bid, three_piles, trick_goal, value_hand, wins_over
 from .bismarck import discard_reason, modes_left_in_view, only_mode_reason, plan_discards
 from .search import card_samples, compared_bids, distribution_text, plan_actions, plan_study, signed_decimal, study_bids, study_cards, trick_distribution
 from .players import ExpertBot
@@ -116,6 +116,75 @@ def _lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str
     return ""
 
 
+def _thumb_sentence(piles: dict, rule: int) -> str:
+    "Tumregeln (P20) i en mening: de säkra plus hälften av de möjliga, och att det avrundas nedåt när det inte går jämnt upp."
+    down = ", avrundat nedåt" if len(piles['possible']) % 2 else ""
+    return f"De säkra plus hälften av de möjliga blir {rule}{down}."
+
+
+def _thumb_reasons(view: SeatView, b: int, expected: dict | None = None) -> tuple[dict, int, list[str]]:
+    """Handens tre högar och tumregelns bud (P20), ur tumreglernas enda definition (`three_piles`, `suggested_bid`), och
+    varför budet `b` skiljer sig från tumregeln: meningar som var och en stämmer med motorn (de tillåtna buden, buden
+    på bordet, poängen i P13, spelarna och trumfen). `expected`: poängen i snitt per bud när datorn provspelade handen;
+    den meningen kommer sist, för det var den som avgjorde."""
+    piles, rule = three_piles(view.hand), suggested_bid(view.hand)
+    if b == rule: return piles, rule, []
+    cards, rules, n, trump = view.cards, view.rules, view.n, view.trump
+    earlier = bids_seen(view)
+    total, last = sum(earlier), not rules.simultaneous_bids and sum(x is None for x in view.bids) == 1
+    why = []
+    if Bid(rule) not in view.legal_actions():
+        if last and rule == forbidden_bid(cards, earlier):
+            why.append(f"Bud {rule} får du inte bjuda, för då blir buden tillsammans lika många som sticken (P6).")
+        else: why.append("Noll får du inte bjuda två givar i rad (P16).")
+    elif b < rule:
+        if earlier and total + rule > cards:
+            why.append(f"De andra har redan bjudit {total} tillsammans, så med {rule} till blir buden fler än de "
+                       f"{cards} sticken (P7).")
+        if n >= 5 and piles['possible']:
+            why.append(f"Med {n} spelare finns det fler kort som kan slå dina möjliga stick.")
+        p0, pr = hit_points(0, 0, cards, rules), hit_points(rule, rule, cards, rules)
+        if b == 0 and p0 > pr:
+            why.append(f"En lyckad nolla ger {p0} poäng med de här reglerna, mer än ett lyckat bud {rule} (P13).")
+    else:
+        share = len(earlier) * cards / n
+        if earlier and total + rule < cards and (last or total <= share - 1):
+            why.append(f"De andra har bara bjudit {total} tillsammans, så med {rule} till blir buden färre än de "
+                       f"{cards} sticken och det blir stick över (P7)." if last else
+                       f"De andra har bara bjudit {total} tillsammans, så det blir nog stick över (P7).")
+        p0, pb = hit_points(0, 0, cards, rules), hit_points(b, b, cards, rules)
+        if rule == 0 and pb - p0 >= 5:
+            why.append(f"En lyckad nolla ger bara {p0} poäng med de här reglerna, men ett lyckat bud {b} ger {pb} (P13).")
+        ruff = [c for c in piles['possible'] if c.suit == trump]
+        if ruff:
+            why.append(f"{cards_text(ruff)} är trumf, och trumf slår alla kort i de andra färgerna (P11).")
+        small = [c for c in view.hand if c.suit == trump and c.rank <= 10]
+        if small and any(s != trump and sum(c.suit == s for c in view.hand) <= 1 for s in SUITS):
+            what = f"Din lilla trumf {small[0]}" if len(small) == 1 else f"Dina små trumf {cards_text(small)}"
+            why.append(f"{what} kan ta stick när du saknar färgen som spelas ut (P11).")
+    if expected and b in expected and expected[b] >= max(expected.values()) - 1e-9:
+        why.append(f"När datorn provspelade handen gav bud {b} flest poäng i snitt.")
+    return piles, rule, why
+
+
+def _one_card_why(view: SeatView, b: int, det: dict) -> str:
+    """Ettkortsgiven (P15): när det inte är chansen som avgör budet `b`, varför. Bara ett bud är tillåtet (givarens
+    spärr P6 eller P16), eller poängen i husreglerna (P13) gör det andra budet sämre fast det träffar oftare."""
+    other = 1 - b
+    if Bid(other) not in view.legal_actions():
+        last = not view.rules.simultaneous_bids and sum(x is None for x in view.bids) == 1
+        if last and forbidden_bid(1, bids_seen(view)) == other:
+            return f"Bud {other} får du inte bjuda, för då blir buden tillsammans lika många som sticken (P6)."
+        return "Noll får du inte bjuda två givar i rad (P16)."
+    wins = det.get('wins', {})
+    hit = {x: (wins[x] if x == 1 else 1 - wins[x]) for x in (0, 1) if x in wins}
+    if len(hit) == 2 and hit[other] > hit[b]:
+        p0, p1 = hit_points(0, 0, 1, view.rules), hit_points(1, 1, 1, view.rules)
+        return (f"Bud {other} träffar oftare, men en lyckad nolla ger {p0} poäng med de här reglerna och ett lyckat "
+                f"bud 1 ger {p1}, så bud {b} ger flest poäng i snitt (P13).")
+    return ""
+
+
 def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
     "Datorns tips för eleven på `view.seat`: expertens drag, med skälet i två till fyra korta meningar."
     if not isinstance(view, SeatView):
@@ -141,24 +210,32 @@ def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
                 seen = and_list(f"{view.names[s]} har {cards_text(h)}" for s, h in sorted(view.others.items()))
                 text = (f"Bjud {a.tricks}. Du ser inte ditt kort, men du ser att {seen}. Ett kort som du kan ha tar "
                         f"sticket i ungefär {percent(p)} av provgivarna{with_bid} ({rules}).")
+            why = _one_card_why(view, a.tricks, det)
+            if why: text += f" {why}"
         else:
-            val = value_hand(view.hand, view.trump, view.n, seen_for_bidding(view), bids_seen(view), view.cards)
-            sure = f"säkra stick: {cards_text(val.sure)}" if val.sure else "inga säkra stick"
-            maybe = f"möjliga: {val.possible_text()}" if val.possible else "inga möjliga"
+            exp = det['expected']
+            # högarna och tumregeln ur tumreglernas enda definition (P20), och skälen när budet är ett annat
+            pl, rule, why = _thumb_reasons(view, a.tricks, exp)
+            sure = f"säkra stick: {cards_text(pl['sure'])}" if pl['sure'] else "inga säkra stick"
+            maybe = f"möjliga: {cards_text(pl['possible'])}" if pl['possible'] else "inga möjliga"
             refused = [b for b in range(view.cards + 1) if Bid(b) not in view.legal_actions()]
             # det spärrade budet sägs bara när det ligger bredvid förslaget: annars är det inte det eleven undrar över
-            no = refused_bid_reason(view, refused[0], 'du') if refused and abs(refused[0] - a.tricks) == 1 else ''
+            # (och inte två gånger, när tumregelns bud är det spärrade)
+            no = (refused_bid_reason(view, refused[0], 'du') if refused and abs(refused[0] - a.tricks) == 1
+                  and refused[0] != rule else '')
             first = f"Bjud {a.tricks}." + (f" {no[0].upper() + no[1:]}." if no else "")
             # färre än de säkra: säg varför, annars ser det ut som ett fel (efter högarna, som förklarar ordet)
             fewer = (f" Bud {a.tricks} är färre än dina säkra stick, men det gav flest poäng när datorn spelade "
-                     f"handen." if len(val.sure) > a.tricks else "")
-            exp = det['expected']
+                     f"handen." if len(pl['sure']) > a.tricks else "")
+            # skälet är kort: tumregelns bud står bland högarna, och högst ett skäl till när budet är ett annat
+            why = [w for w in why if not w.startswith("När datorn provspelade")]   # siffrorna kommer efter
+            extra = fewer or (f" {why[0]}" if why else "")
             near = compared_bids(a.tricks, exp)
-            piles = f"{sure}; {maybe}"
+            piles = f"{sure}; {maybe}; de säkra plus hälften av de möjliga blir {rule}"
             # Fördelningen gäller spelet med det föreslagna budet; ett annat bud spelas på annat sätt i samma
             # provgivar, så det får sin egen träff och sina egna poäng, och texten säger det (poängen = träff × poäng).
             ch = det['chance']
-            text = (f"{first} {piles[0].upper() + piles[1:]} (P20).{fewer} Datorn spelade din hand {det['samples']} gånger "
+            text = (f"{first} {piles[0].upper() + piles[1:]} (P20).{extra} Datorn spelade din hand {det['samples']} gånger "
                     f"med bud {a.tricks}: den tog {distribution_text(det['distribution'])}. Bud {a.tricks} "
                     f"träffade alltså i {percent(ch[a.tricks])} och gav {decimal_text(exp[a.tricks])} poäng i snitt.")
             if near:
@@ -253,6 +330,11 @@ def tip_question(view: SeatView) -> tuple[str, dict]:
         last = not view.rules.simultaneous_bids and sum(b is None for b in view.bids) == 1
         f = forbidden_bid(view.cards, earlier) if last else None
         facts['forbidden'] = f
+        if view.cards == 1 and len(legal) == 1:      # bara ett bud är tillåtet: det är det eleven ska se (P6, P16)
+            if f is not None:
+                return (f"Du bjuder sist. De andra har bjudit {sum(earlier)} tillsammans, och det finns 1 stick. "
+                        f"Vilket bud får du inte bjuda?"), facts
+            return "Du bjöd noll i förra given. Vilket bud får du bjuda nu?", facts
         if view.cards == 1 and view.hand:
             return f"Kan ditt {view.hand[0]} ta sticket? Tänk på vilka kort de andra kan ha.", facts
         if view.cards == 1:
@@ -263,9 +345,11 @@ def tip_question(view: SeatView) -> tuple[str, dict]:
                     f"Vilket bud får du inte bjuda?"), facts
         aces = [c for c in view.hand if c.rank == 14]
         facts['aces'] = len(aces)
-        high = " och dina höga trumfkort" if view.trump else ""
-        q = (f"Hur många säkra stick har du? Räkna dina ess{high}." if aces else
-             f"Hur många säkra stick har du? Du har inga ess, så titta efter kungar{' och höga trumfkort' if view.trump else ''}.")
+        # samma säkra stick som tumreglerna räknar (`three_piles`, P20): utan ess kan bara en kung med längd vara säker
+        kings = f"kungar i färger där du har minst {count_words(LENGTH, '', '').strip()} kort"
+        q = (f"Hur många säkra stick har du? Räkna dina ess och {kings}. Ett kort räknas också när du själv har alla "
+             f"högre kort i färgen." if aces else
+             f"Hur många säkra stick har du? Du har inga ess, så titta efter {kings}.")
         if earlier and not view.rules.simultaneous_bids:
             q += f" De andra har bjudit {sum(earlier)} tillsammans."
         return q, facts
@@ -304,7 +388,16 @@ def tip_question(view: SeatView) -> tuple[str, dict]:
     normal, taken = normal_tricks(view.mode, me_fh), view.taken[seat]
     facts.update(normal=normal, taken=taken, forehand=view.forehand, mode=view.mode)
     if view.mode == 'pass':
-        return f"I pass vill du ta få stick. Du har tagit {taken}, och normalen för dig är {normal}. Vilket kort tar inte sticket?", facts
+        q = f"I pass vill du ta få stick. Du har tagit {taken}, och normalen för dig är {normal}."
+        t = _trick_facts(view)
+        if t['best'] is None:       # eleven spelar ut: inget kort ligger ännu (B6)
+            return q + " Du spelar ut. Vilket av dina kort kan de andra lättast gå över?", facts
+        if all(wins_over(a.card, t['best'], view.trump) for a in legal):     # varje kort slår det som ligger högst
+            facts['all_win'] = True
+            return q + (" Alla dina kort tar sticket." if t['last'] else
+                        f" Alla dina kort slår {t['best']}, men de som lägger efter dig kan gå över.") + \
+                " Vilket kort vill du helst bli av med?", facts
+        return q + " Vilket kort tar inte sticket?", facts
     if me_fh:
         return f"Hur många stick fattas till normalen? Du har tagit {taken}, och normalen för dig är {normal}.", facts
     return f"Vem spelar du tillsammans med? {view.names[view.forehand]} är förhand.", facts
@@ -352,20 +445,21 @@ def _plump_bid_advice(view: SeatView, a: Bid, det: dict) -> tuple[str, list]:
         k = ONE_CARD_SAMPLES
         nums = [f"Datorn provade {k} sätt som de andras kort kan ligga på.",
                 f"{who} tog sticket i {_count(p, k)} av dem."]
-        return f"Bjud {b}. {who} {how}.", nums
-    val = value_hand(view.hand, view.trump, view.n, seen_for_bidding(view), bids_seen(view), view.cards)
-    sure, maybe = len(val.sure), len(val.possible)
-    piles = (f"Du har {count_words(sure, 'säkert stick', 'säkra stick')}" + (f" ({cards_text(val.sure)})" if sure else "")
-             + f" och {count_words(maybe, 'möjligt', 'möjliga')}" + (f" ({val.possible_text()})" if maybe else "") + ".")
-    if b < sure: why = " Det är färre än dina säkra stick, men när datorn provspelade handen gick det bäst så."
-    elif b in (math.floor(val.estimate + 1e-9), math.ceil(val.estimate - 1e-9)):
-        why = f" De säkra och ungefär hälften av de möjliga blir {b}."
-    else: why = f" När datorn provspelade handen gick bud {b} bäst."
-    text = f"Bjud {b}. {piles}{why}"
+        why = _one_card_why(view, b, det)      # bara ett tillåtet bud, eller poängen avgör (P6, P16, P13)
+        if len(view.legal_actions()) == 1: return f"Bjud {b}. {why} {who} {how}.", nums   # svaret på frågan först
+        return f"Bjud {b}. {who} {how}." + (f" {why}" if why else ""), nums
+    # högarna och tumregeln ur tumreglernas enda definition (P20); skiljer sig budet, säger skälen varför
+    pl, rule, why = _thumb_reasons(view, b, det['expected'])
+    sure, maybe = len(pl['sure']), len(pl['possible'])
+    piles = (f"Du har {count_words(sure, 'säkert stick', 'säkra stick')}" + (f" ({cards_text(pl['sure'])})" if sure else "")
+             + f" och {count_words(maybe, 'möjligt', 'möjliga')}" + (f" ({cards_text(pl['possible'])})" if maybe else "") + ".")
+    thumb = _thumb_sentence(pl, rule)
+    if why and Bid(rule) in view.legal_actions(): thumb = thumb[:-1] + f", men här är bud {b} bättre."
+    text = ' '.join([f"Bjud {b}.", piles, thumb, *why])
     earlier = bids_seen(view)
     last = not view.rules.simultaneous_bids and sum(x is None for x in view.bids) == 1
     f = forbidden_bid(view.cards, earlier) if last else None
-    if f is not None:        # svaret på frågan i första steget
+    if f is not None and f != rule:        # svaret på frågan i första steget (tumregelns bud står redan i skälen)
         text += f" Bud {f} får du inte bjuda, för då blir buden tillsammans lika många som sticken."
     k, ch, exp = det['samples'], det['chance'], det['expected']
     hits = {x: _count(ch[x], k) for x in ch}
@@ -380,6 +474,27 @@ def _plump_bid_advice(view: SeatView, a: Bid, det: dict) -> tuple[str, list]:
         if pb > px:
             nums.append(f"Bud {x} träffade fler gånger, men bud {b} ger fler poäng när det träffar: {pb} i stället för {px}.")
     return text, nums
+
+
+def _pass_effect(view: SeatView, card: Card, value: dict) -> str:
+    """I pass (B7): vad kortet gör med sticket, sant enligt motorn, och varför ett kort som tar sticket ändå är rådet
+    när ett annat kort inte hade tagit det (poängen i snitt i provgivarna). Vid utspel: varför ett högt kort."""
+    t = _trick_facts(view)
+    best, last = t['best'], t['last']
+    if best is None: return _lead_note(view, card, goal='duck', values=value)
+    legal = [a.card for a in view.legal_actions()]
+    losers = [c for c in legal if not wins_over(c, best, view.trump)]
+    if not wins_over(card, best, view.trump):
+        return f" {card} tar inte sticket." if last else f" {card} slår inte {best}."
+    if not losers:
+        return (" Alla dina kort tar sticket, vilket du än lägger." if last else
+                f" Alla dina kort slår {best}, så du ligger högst med vilket kort du än lägger.")
+    w = max(losers, key=lambda c: (value.get(c, 0), str(c)))
+    more = (f"fler poäng i snitt än med {w}" if value[card] > value[w] + 1e-9 else
+            f"lika många poäng i snitt som med {w}")
+    if last: return f" {card} tar sticket, och {w} hade inte tagit det. Men i provgivarna blev det {more}."
+    return (f" Med {card} ligger du högst i sticket just nu, men de som lägger efter dig kan gå över, och i "
+            f"provgivarna blev det {more}.")
 
 
 def tip_steps(view: SeatView) -> TipSteps:
@@ -426,6 +541,8 @@ def tip_steps(view: SeatView) -> TipSteps:
         if (not me_fh and t['best_seat'] == partner and not wins_over(a.card, t['best'], view.trump)
                 and view.mode != 'pass'):
             effect = f" {view.names[partner]} ligger redan högst, så du behöver inte ta sticket."
+        elif view.mode == 'pass':
+            effect = _pass_effect(view, a.card, det['value'])
         elif t['best'] is not None and wins_over(a.card, t['best'], view.trump):
             effect = f" {a.card} tar sticket." if t['last'] else f" Med {a.card} ligger du högst i sticket just nu."
         elif t['best'] is not None and t['last']: effect = f" {a.card} tar inte sticket."
@@ -532,6 +649,7 @@ class DealAnalysis:
     good_discards: bool | None = None # Bismarck, förhand: var bortläggningen bra?
     better_discards: Cards | None = None    # Bismarck, förhand: datorns bortläggning i elevens spelsätt
     expected_points: float | None = None    # Bismarck: väntad poäng när datorn spelar det eleven spelade
+    bid_points: dict = field(default_factory=dict)   # Plump: bud -> poängen för en träff med budet (P13)
 
     def __str__(self):
         if self.game == 'bismarck': return _bismarck_text(self)
@@ -550,13 +668,27 @@ def _replay(deal: PlumpDeal):
     return PlumpState.from_deal(fresh), actions
 
 
-def _bid_verdict(bid, tricks, best, chance, expected, samples, val, blind: bool = False) -> tuple[bool, str]:
-    "Domen över budet: bra (träff eller otur) eller felbedömt, med de tre högarna (P20)."
+def _points_compared(bid: int, best: int, expected: dict, points: dict) -> str:
+    """Poängen i snitt för två bud, och varför det bud som träffar mer sällan ändå ger mer: ett lyckat bud ger olika
+    många poäng (P13). Talen stämmer med träffarna: poängen i snitt är träffarna gånger poängen för en träff, delat
+    med antalet provgivar (en miss ger 0)."""
+    s = f" Bud {best} gav {decimal_text(expected[best])} poäng i snitt, bud {bid} bara {decimal_text(expected[bid])}."
+    if points[best] != points[bid]:
+        s += f" Ett lyckat bud {best} ger {points[best]} poäng, ett lyckat bud {bid} ger {points[bid]} (P13)."
+    return s
+
+
+def _bid_verdict(bid, tricks, best, chance, expected, samples, piles, blind: bool = False,
+                 points: dict | None = None) -> tuple[bool, str]:
+    """Domen över budet: bra (träff eller otur) eller felbedömt, med de tre högarna (P20). Datorn väljer budet efter
+    poängen i snitt; träffar det bästa budet inte oftare än elevens, jämför domen poängen (`points`: bud -> poäng för
+    en träff, P13), inte bara träffarna."""
     e, eb = expected[bid], expected[best]
     good = bid == best or e >= eb - max(0.5, 0.1 * eb)
     hit = tricks == bid
     # ett tal per bud: i hur många av provgivarna budet träffade, när datorn bjöd det och spelade för det
     p, pb = _count(chance[bid], samples), _count(chance[best], samples)
+    points = points or {}
     played = (f"Datorn provade {samples} sätt som de andras kort kan ligga på och spelade "
               f"{'det du såg' if blind else 'din hand'} med varje bud")
     if good and hit:
@@ -566,13 +698,21 @@ def _bid_verdict(bid, tricks, best, chance, expected, samples, val, blind: bool 
                 f"men den här gången tog du {tricks} stick.")
     else:
         way = 'för högt' if bid > best else 'för lågt'
-        piles = f"säkra {cards_text(val.sure)}" if val.sure else "inga säkra stick"
-        piles += f", möjliga {val.possible_text()}" if val.possible else ", inga möjliga"
-        text = f"Budet {bid} var {way}. {played}: bud {bid} träffade bara i {p} av dem, bud {best} i {pb}."
-        text += " Du såg inte ditt eget kort (P15)." if blind else f" Handen har {piles} (P20)."
-        if hit: text += " Du träffade ändå, men det var tur."
+        sure, maybe = piles['sure'], piles['possible']
+        hand = f"säkra {cards_text(sure)}" if sure else "inga säkra stick"
+        hand += f", möjliga {cards_text(maybe)}" if maybe else ", inga möjliga"
+        if pb > p:       # det bästa budet träffade oftare: träffarna säger det
+            text = f"Budet {bid} var {way}. {played}: bud {bid} träffade bara i {p} av dem, bud {best} i {pb}."
+        else:            # elevens bud träffade lika ofta eller oftare, men gav färre poäng i snitt (P13)
+            text = (f"Budet {bid} var {way}. {played}: bud {bid} träffade i {p} av dem, bud {best} i {pb}, men bud "
+                    f"{best} gav fler poäng." + (_points_compared(bid, best, expected, points) if points else ""))
+        text += " Du såg inte ditt eget kort (P15)." if blind else f" Handen har {hand} (P20)."
+        if hit: text += (" Du träffade ändå, men det var tur." if pb > p else
+                         f" Du träffade, men bud {best} hade gett fler poäng i snitt.")
     if good and bid != best:
-        text += f" Datorn hade bjudit {best}, som träffade i {pb} av dem. Det är ungefär lika bra."
+        text += f" Datorn hade bjudit {best}, som träffade i {pb} av dem. Det är ungefär lika bra"
+        text += (f": bud {best} gav {decimal_text(eb)} poäng i snitt och bud {bid} gav {decimal_text(e)}." if points
+                 else ".")
     return good, text
 
 
@@ -594,9 +734,10 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
     expected, chance = res['expected'], res['chance']
     best = max(expected, key=lambda b: (round(expected[b], 6), -abs(b - res['base'])))   # som experten väljer
     bid, tricks = deal.bids[seat], deal.taken[seat]
-    val = value_hand(view.hand or deal.dealt[seat], view.trump, view.n, seen_for_bidding(view), bids_seen(view),
-                     view.cards)
-    good, verdict = _bid_verdict(bid, tricks, best, chance, expected, res['samples'], val, blind=not view.hand)
+    piles = three_piles(view.hand or deal.dealt[seat])     # tumreglernas högar (P20), som Tips säger dem
+    points = {b: hit_points(b, b, view.cards, view.rules) for b in expected}     # en träff med varje bud (P13)
+    good, verdict = _bid_verdict(bid, tricks, best, chance, expected, res['samples'], piles, blind=not view.hand,
+                                 points=points)
     costly = []
     for j in range(i, len(actions)):
         a = actions[j]
@@ -619,7 +760,7 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
     costly.sort(key=lambda c: (-c.loss, c.trick))
     return DealAnalysis(seat, deal.names[seat], Cards(deal.dealt[seat]), deal.trump, deal.cards, bid, tricks,
                         deal.points()[seat], trick_distribution(res['tricks'][best], deal.cards), chance, expected, best,
-                        good, verdict, costly[:top], res['samples'], seed)
+                        good, verdict, costly[:top], res['samples'], seed, bid_points=points)
 
 
 _GAME_TYPES = {PlumpGame: ('plump', PlumpError), PlumpDeal: ('plump', PlumpError),
@@ -868,9 +1009,15 @@ def deal_summary(a: DealAnalysis) -> list[str]:
         elif a.good_bid:
             out.append(f"Med {own} var {bid} nästan lika bra som {best}. {tried}: bud {best} träffade i {hb} av dem, "
                        f"bud {bid} i {h}.")
-        else:
+        elif hb > h:
             out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {best} träffade i {hb} av dem, "
                        f"bud {bid} bara i {h}.")
+        else:   # budet träffade lika ofta eller oftare, men gav färre poäng i snitt: säg poängen (P13)
+            pts = a.bid_points
+            more = (f" Ett lyckat bud {best} ger {pts[best]} poäng, ett lyckat bud {bid} bara {pts[bid]}."
+                    if pts and pts[best] > pts[bid] else "")
+            out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {bid} träffade i {h} av dem och bud "
+                       f"{best} i {hb}, men bud {best} gav fler poäng i snitt.{more}")
     else:
         fh = a.seat == a.forehand
         out.append(f"{a.name} tog {a.tricks} stick, och normalen för {'förhand' if fh else 'de andra två'} är "
