@@ -31,7 +31,7 @@ __all__ = ['SHORT_SUIT', 'mode_estimate', 'mode_plans', 'modes_left_in_view', 'c
 
 # %% ../../nbs/21_bismarckdatorn.ipynb #571154b7
 def mode_estimate(hand, mode: str, trump: str | None = None) -> float:
-    "Ungefär hur många stick förhand tar med `hand` i spelsättet: säkra, hälften av möjliga och längd (B9)."
+    "Ungefär hur många stick förhand tar med `hand` i spelsättet: datorns räkning av högarna (`value_hand`) och längd (B9)."
     t = '♠' if mode == 'spader' else trump if mode == 'trumf' else None
     hand = sort_hand(hand)
     n = suit_lengths(hand)
