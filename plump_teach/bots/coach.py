@@ -1006,9 +1006,9 @@ def deal_summary(a: DealAnalysis) -> list[str]:
         if best == bid:
             out.append(f"Med {own} var {bid} ett bra bud. {tried}, och bud {bid} träffade i {h} av dem."
                        + ("" if hit else " Den här gången gick det inte, men budet var bra."))
-        elif a.good_bid:
+        elif a.good_bid:    # datorn väljer efter poängen i snitt: träffade elevens bud oftare, säg det (P13)
             out.append(f"Med {own} var {bid} nästan lika bra som {best}. {tried}: bud {best} träffade i {hb} av dem, "
-                       f"bud {bid} i {h}.")
+                       f"bud {bid} i {h}." + (f" Bud {best} gav ändå lite fler poäng i snitt." if hb <= h else ""))
         elif hb > h:
             out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {best} träffade i {hb} av dem, "
                        f"bud {bid} bara i {h}.")
