@@ -90,13 +90,14 @@ def bid_claims(st: PlumpState, seat: int) -> tuple[list[str], set, object]:
         kinds.add('forbidden' if int(x) == rule else 'answer')
     if "Noll får du inte bjuda två givar i rad" in adv:
         claim(rules.no_zero_twice and Bid(0) not in legal, "P16"); kinds.add('zero twice')
-    if mm := re.search(r"De andra har redan bjudit (\d+) tillsammans, så med (\d+) till blir buden fler än de (\d+) sticken", adv):
-        S, R, C = map(int, mm.groups())
-        claim(S == total and earlier and R == rule and C == cards and S + R > C and b < R, "the others' bids: more")
+    if mm := re.search(r"(?:De andra har redan bjudit (\d+) tillsammans|Spelaren före dig har redan bjudit (\d+)), så med (\d+) till blir buden fler än de (\d+) sticken", adv):
+        S, R, C = int(mm.group(1) or mm.group(2)), int(mm.group(3)), int(mm.group(4))
+        claim(S == total and (len(earlier) == 1) == bool(mm.group(2)) and R == rule and C == cards and S + R > C and b < R, "the others' bids: more")
         kinds.add('overbid')
-    if mm := re.search(r"De andra har bara bjudit (\d+) tillsammans(?:, så med (\d+) till blir buden färre än de (\d+) sticken)?", adv):
-        ok = int(mm.group(1)) == total and earlier and b > rule
-        if mm.group(2): ok = ok and last and int(mm.group(2)) == rule and int(mm.group(3)) == cards and total + rule < cards
+    if mm := re.search(r"(?:De andra har bara bjudit (\d+) tillsammans|Spelaren före dig har bara bjudit (\d+))"
+                       r"(?:, så med (\d+) till blir buden färre än de (\d+) sticken)?", adv):
+        ok = int(mm.group(1) or mm.group(2)) == total and (len(earlier) == 1) == bool(mm.group(2)) and b > rule
+        if mm.group(3): ok = ok and last and int(mm.group(3)) == rule and int(mm.group(4)) == cards and total + rule < cards
         else: ok = ok and "så det blir nog stick över" in adv and total <= len(earlier) * cards / n - 1
         claim(ok, "the others' bids: fewer"); kinds.add('underbid')
     if mm := re.search(r"Med (\d+) spelare finns det fler kort som kan slå dina möjliga stick", adv):

@@ -133,13 +133,15 @@ def _thumb_reasons(view: SeatView, b: int, expected: dict | None = None) -> tupl
     earlier = bids_seen(view)
     total, last = sum(earlier), not rules.simultaneous_bids and sum(x is None for x in view.bids) == 1
     why = []
+    others = "Spelaren före dig har" if len(earlier) == 1 else "De andra har"
+    together = "" if len(earlier) == 1 else " tillsammans"
     if Bid(rule) not in view.legal_actions():
         if last and rule == forbidden_bid(cards, earlier):
             why.append(f"Bud {rule} får du inte bjuda, för då blir buden tillsammans lika många som sticken (P6).")
         else: why.append("Noll får du inte bjuda två givar i rad (P16).")
     elif b < rule:
         if earlier and total + rule > cards:
-            why.append(f"De andra har redan bjudit {total} tillsammans, så med {rule} till blir buden fler än de "
+            why.append(f"{others} redan bjudit {total}{together}, så med {rule} till blir buden fler än de "
                        f"{cards} sticken (P7).")
         if n >= 5 and piles['possible']:
             why.append(f"Med {n} spelare finns det fler kort som kan slå dina möjliga stick.")
@@ -149,9 +151,9 @@ def _thumb_reasons(view: SeatView, b: int, expected: dict | None = None) -> tupl
     else:
         share = len(earlier) * cards / n
         if earlier and total + rule < cards and (last or total <= share - 1):
-            why.append(f"De andra har bara bjudit {total} tillsammans, så med {rule} till blir buden färre än de "
+            why.append(f"{others} bara bjudit {total}{together}, så med {rule} till blir buden färre än de "
                        f"{cards} sticken och det blir stick över (P7)." if last else
-                       f"De andra har bara bjudit {total} tillsammans, så det blir nog stick över (P7).")
+                       f"{others} bara bjudit {total}{together}, så det blir nog stick över (P7).")
         p0, pb = hit_points(0, 0, cards, rules), hit_points(b, b, cards, rules)
         if rule == 0 and pb - p0 >= 5:
             why.append(f"En lyckad nolla ger bara {p0} poäng med de här reglerna, men ett lyckat bud {b} ger {pb} (P13).")
