@@ -451,7 +451,9 @@ class TeacherSessions:
         if not token: return None
         digest = self._digest(token)
         entry = self.open.get(digest)
-        if entry and entry[0] < self.clock(): entry = self.open.pop(digest, None) and None
+        if entry and entry[0] < self.clock():          # för gammal: glöms
+            del self.open[digest]
+            entry = None
         return entry[1] if entry else None
 
     def end(self, token: str | None):
