@@ -777,8 +777,9 @@ Första gången hämtas ungefär 33 MB; sedan fungerar kursen också utan nät. 
 gången installeras det som behövs, och det tar några minuter. Sedan öppnas elevkursen i webbläsaren, utan kod och menyer.</p></div>
 <div class="box"><h2>4. Hela klassen från din dator</h2>
 <p>Kör <code>python3 run.py kurs</code> en gång, och sedan <code>.venv/bin/plump-teach --ip 0.0.0.0</code>. Terminalen skriver
-adressen med klasskoden och en QR-kod; visa sidan <code>/larare/klasslank</code> på projektorn. Eleverna skriver sitt namn och
-kommer till startsidan. På lärarsidan (länken med lärarkoden står i terminalen) ser du vem som arbetar med vad och vilka regler
+adressen med klasskoden och en QR-kod, och under dem lärarsidans adress och lärarkoden. Logga in på lärarsidan med koden och
+visa sidan <code>/larare/klasslank</code> på projektorn. Eleverna skriver sitt namn och
+kommer till startsidan. På lärarsidan ser du vem som arbetar med vad och vilka regler
 klassen behöver öva mer på. Högst 40 elever samtidigt; ingenting lämnar din dator.</p></div>
 </div>
 <h2>Före första lektionen</h2>
