@@ -541,3 +541,163 @@ def test_special_and_huge_files_are_refused_in_swedish_before_anything_is_read(t
         'Ta bort den, eller välj en annan fil med miljövariabeln PLUMP_TEACH_FRAMSTEG.',
         'PROGRESS True True', 'REFUSED FileError Framstegen kan inte sparas: ror.json är ingen vanlig fil. '
         'Ta bort den, eller välj en annan fil med miljövariabeln PLUMP_TEACH_FRAMSTEG.'], out
+
+
+# The other readers (issue 37, item 16): the score-sheet keeper, the game table and the class results read with the same
+# read_bytes. Each case runs under an alarm, so a read that waits forever prints HANG instead of stopping the script.
+OTHER_READERS_SETUP = r'''
+import os, resource, signal, sys
+from pathlib import Path
+resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))   # the old code ate /dev/zero until MemoryError
+from plump_teach.engine.cards import PlumpTeachError
+from plump_teach.engine.files import MAX_FILE_BYTES
+
+class Hang(BaseException): "Not an OSError (as TimeoutError is), so no reader's except OSError can swallow it."
+def _hang(*_): raise Hang
+signal.signal(signal.SIGALRM, _hang)
+
+def case(label, fn):
+    signal.alarm(5)
+    try: print(label, 'OK', fn())
+    except PlumpTeachError as e: print(label, 'REFUSED', type(e).__name__, e)
+    except Hang: print(label, 'HANG')
+    except BaseException as e: print(label, 'WRONG', type(e).__name__)
+    finally: signal.alarm(0)
+    sys.stdout.flush()
+
+def strange_files(folder: Path, prefix: str) -> dict:
+    "A named pipe without a writer, a link to /dev/zero, a sparse file of 10 MB + 1 byte and a folder."
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {'ror': folder / f'{prefix}ror.json', 'noll': folder / f'{prefix}noll.json',
+             'stor': folder / f'{prefix}stor.json', 'mapp': folder / f'{prefix}mapp.json'}
+    os.mkfifo(files['ror'])
+    files['noll'].symlink_to('/dev/zero')
+    with open(files['stor'], 'wb') as f: f.truncate(MAX_FILE_BYTES + 1)
+    files['mapp'].mkdir()
+    return files
+
+def unchanged(files) -> bool:
+    "Every strange file is still what it was: nothing was written over it or moved."
+    import stat
+    return (stat.S_ISFIFO(os.lstat(files['ror']).st_mode) and os.readlink(files['noll']) == '/dev/zero'
+            and files['stor'].stat().st_size == MAX_FILE_BYTES + 1 and files['mapp'].is_dir()
+            and not any(files['mapp'].iterdir()))
+'''
+
+SCORE_SHEET_READER = OTHER_READERS_SETUP + r'''
+from plump_teach.engine.scoresheet import ScoreKeeper, load_protocol
+files = strange_files(Path('.'), '')
+k = ScoreKeeper(['Anna', 'Bo', 'Cissi']).bid('Bo', 1)
+for name in ['ror', 'noll', 'stor']:
+    case(f'load {name}', lambda: load_protocol(files[name]))
+for name in ['ror', 'noll', 'stor', 'mapp']:
+    case(f'save {name}', lambda: k.save(files[name]))
+    case(f'overwrite {name}', lambda: k.save(files[name], overwrite=True))
+print('unchanged', unchanged(files))
+case('save new', lambda: load_protocol(k.save('nytt.json')) == k)
+'''
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo') or not Path('/dev/zero').exists(), reason="needs /dev/zero and named pipes")
+def test_the_score_sheet_keeper_refuses_a_strange_file_and_never_writes_over_it(tmp_path):
+    """Issue 37, item 16: load_protocol read a pipe forever and /dev/zero until MemoryError, and ScoreKeeper.save read
+    the file it was about to replace the same way (and with overwrite=True wrote over a 10 MB file). Now both read
+    with read_bytes: a strange file is refused in Swedish, and save never replaces it, not even with overwrite=True."""
+    out = subprocess.run([sys.executable, '-c', SCORE_SHEET_READER], capture_output=True, text=True, timeout=60,
+                         cwd=tmp_path).stdout.splitlines()
+    not_a_file = 'är ingen vanlig fil (utan till exempel en enhet eller en rörledning), så den läses inte.'
+    too_big = 'stor.json är för stor: protokollfilen får vara högst 10 MB, och den här filen är större.'
+    keep = ' Protokollet sparas inte där, så att det som finns där inte skrivs över. Spara under ett annat namn.'
+    expected = [f'load ror REFUSED FileError ror.json {not_a_file}', f'load noll REFUSED FileError noll.json {not_a_file}',
+                f'load stor REFUSED FileError {too_big}']
+    for name, why in [('ror', f'ror.json {not_a_file}'), ('noll', f'noll.json {not_a_file}'), ('stor', too_big),
+                      ('mapp', 'mapp.json är en mapp, inte en fil.')]:
+        expected += [f'save {name} REFUSED FileError {why}{keep}', f'overwrite {name} REFUSED FileError {why}{keep}']
+    assert out == expected + ['unchanged True', 'save new OK True'], out
+
+
+TABLE_READER = OTHER_READERS_SETUP + r'''
+import json, time
+os.environ['PLUMP_TEACH_SPARADE'] = str(Path('.').absolute())
+from plump_teach.engine.plump_rules import PlumpRules
+from plump_teach.ui.table import PlayTable
+from plump_teach.ui.table_files import read_table, saved_tables, unfinished_table
+saved = PlayTable(3, rules=PlumpRules(down_only=True), seed=17, first_deal=7, pace=0)   # a real game, not finished
+real = Path('spelbordet-17.json')
+old = time.time() - 3600
+os.utime(real, (old, old))                                                 # the strange files are newer
+files = strange_files(Path('.'), 'spelbordet-')
+Path('spelbordet-djup.json').write_text('[' * 100_000)                    # too deep for json.loads
+def open_table():
+    t = PlayTable()
+    return ([name for name, v in t.resume_files.options if v], 'Du har ett parti som inte är klart.' in t.offer_html.value,
+            t.resume_skipped.value)
+case('table', open_table)
+Path('spelbordet-borta.json').symlink_to('finns-inte.json')               # a link to nothing
+case('listed', lambda: 'spelbordet-17.json' in [p.name for p in saved_tables('.')])
+case('unfinished', lambda: unfinished_table(saved_tables('.'), 'plump')[0].name)
+t = PlayTable()
+def resume_pipe():                                                         # the chosen file became a pipe
+    t.resume_files.value = str(real.absolute())
+    real.rename('gammal.json'); os.mkfifo(real)
+    try: t.resume_button.click()
+    finally: real.unlink(); Path('gammal.json').rename(real)
+    return t.message.value
+case('resume', resume_pipe)
+from plump_teach.ui.keeper import files_url
+files_url(real)                          # the save's link imports jupyter_server the first time: slow, so not under the alarm
+def save_over_pipe():                                                      # the game's own file became a pipe
+    saved.path.unlink(); os.mkfifo(saved.path)
+    saved.save()
+    return (saved.path.name, read_table(saved.path.read_text())[0] == saved.game, saved.save_info.value)
+case('save', save_over_pipe)
+print('unchanged', unchanged(files), Path('spelbordet-17.json').is_fifo())
+'''
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo') or not Path('/dev/zero').exists(), reason="needs /dev/zero and named pipes")
+def test_the_table_skips_a_strange_saved_file_and_still_offers_the_real_game(tmp_path):
+    """Issue 37, item 16: the game table reads every spelbordet*.json in its folder when it opens. A pipe there made it
+    wait forever, a link to /dev/zero ate the memory, a file nested too deep raised RecursionError, and a link to
+    nothing emptied the whole list (so the real unfinished game was no longer offered). Now the table opens, offers the
+    real game, lists only real games and says which files it skipped; a chosen file or its own file that has become a
+    pipe is refused in Swedish or left alone (the game is saved beside it)."""
+    out = subprocess.run([sys.executable, '-c', TABLE_READER], capture_output=True, text=True, timeout=60,
+                         cwd=tmp_path).stdout.splitlines()
+    not_a_file = 'är ingen vanlig fil (utan till exempel en enhet eller en rörledning), så den läses inte.'
+    reasons = ['spelbordet-stor.json är för stor: sparfilen får vara högst 10 MB, och den här filen är större.',
+               'spelbordet-mapp.json är en mapp, inte en fil.', f'spelbordet-ror.json {not_a_file}',
+               f'spelbordet-noll.json {not_a_file}']
+    assert out[0].startswith("table OK (['spelbordet-17.json'], True, '<small>4 filer visas inte här, för de går inte "
+                             "att läsa: ") and out[0].endswith(" Det finns 1 till.</small>')"), out
+    assert sum(r in out[0] for r in reasons) == 3, out            # the three newest with their reason, then how many more
+    assert out[1:3] == ['listed OK True', 'unfinished OK spelbordet-17.json'], out
+    assert out[3].startswith('resume OK <div role="alert"') and out[3].endswith(
+        f'>Det sparade partiet kan inte läsas: spelbordet-17.json {not_a_file}</div>'), out
+    assert out[4].startswith("save OK ('spelbordet-17-2.json', True, '<p>Filen spelbordet-17.json har ändrats av någon "
+                             "annan (eller fanns redan) och skrivs inte över. Partiet sparas i stället i "
+                             "spelbordet-17-2.json."), out
+    assert out[5:] == ['unchanged True True'], out
+
+
+RESULTS_READER = OTHER_READERS_SETUP + r'''
+from plump_teach.course.results import ResultStore
+store = ResultStore(Path('.'))
+ali, bo, cissi, dan = 'a1' * 8, 'b0' * 8, 'c1' * 8, 'd0' * 8
+store.record(ali, {'type': 'page', 'name': 'Ali', 'page': 'start.ipynb'})
+os.mkfifo(store.path(bo))
+store.path(cissi).symlink_to('/dev/zero')
+store.path(dan).mkdir()
+for who in (bo, cissi, dan): case(who[:2], lambda: store.events(who))
+case('all', lambda: {p[:2]: len(e) for p, e in store.all_events().items()})
+'''
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo') or not Path('/dev/zero').exists(), reason="needs /dev/zero and named pipes")
+def test_a_strange_pupil_file_has_no_results_like_a_broken_one(tmp_path):
+    """Issue 37, item 16: ResultStore.events read a pupil's file without a limit, so a pipe in its place stopped the
+    teacher's page and a link to /dev/zero ate the memory. Its contract: broken lines are skipped and a pupil without
+    a file has none; a file that cannot be read as a file has none either, and the other pupils are still shown."""
+    out = subprocess.run([sys.executable, '-c', RESULTS_READER], capture_output=True, text=True, timeout=60,
+                         cwd=tmp_path).stdout.splitlines()
+    assert out == ['b0 OK []', 'c1 OK []', 'd0 OK []', "all OK {'a1': 1, 'b0': 0, 'c1': 0, 'd0': 0}"], out

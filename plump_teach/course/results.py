@@ -18,6 +18,8 @@ from pathlib import Path
 from urllib.parse import unquote
 from ..puzzles.plump import PUZZLE_KINDS
 from ..engine.plump_rules import PlumpError
+from ..engine.cards import PlumpTeachError
+from ..engine.scoresheet import read_bytes
 from ..engine.names import clean_name, signed_points
 from .catalogue import PUPIL_LESSONS, review_lesson
 from .progress import GOAL_STREAK, progress_from_events
@@ -122,9 +124,11 @@ class ResultStore:
         return self.folder / 'spelbord' / pid
 
     def events(self, pupil_id: str) -> list[dict]:
-        "Elevens händelser i ordning; trasiga rader hoppas över, och en elev utan fil har inga."
-        try: data = self.path(pupil_id).read_bytes()
-        except (OSError, PlumpError): return []
+        """Elevens händelser i ordning; trasiga rader hoppas över, och en elev utan fil har inga. En fil som inte går
+        att läsa (`read_bytes`: en mapp, en enhet, en rörledning, en fil över 10 MB) har inga heller, som en fil där
+        ingen rad går att läsa."""
+        try: data = read_bytes(self.path(pupil_id), "elevens fil")
+        except PlumpTeachError: return []
         return [e for e in map(_parse, data.split(b'\n')) if e is not None]
 
     def pupils(self) -> list[str]:

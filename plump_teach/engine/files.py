@@ -6,56 +6,23 @@ Docs: https://plump-teach.github.io/plump_teach/sparfilerna.html.md"""
 
 # %% ../../nbs/12_sparfilerna.ipynb #f11e0002
 from __future__ import annotations
-import os
-import stat
 from pathlib import Path
 from .saving import parse_saved
 from .plump_rules import PlumpError
 from .plump import PlumpGame, FORMAT as PLUMP_FORMAT
 from .bismarck import BismarckGame, FORMAT as BISMARCK_FORMAT
-from .scoresheet import ScoreKeeper, FORMAT as KEEPER_FORMAT, FileError, as_path, shown_path
+from .scoresheet import (ScoreKeeper, FORMAT as KEEPER_FORMAT, FileError, FileMissing,
+                                         MAX_FILE_BYTES, read_bytes)
 from .state import PlumpState, BismarckState, STATE_FORMATS
 
 # %% auto #0
-__all__ = ['TABLE_FORMAT', 'LOADERS', 'MAX_FILE_BYTES', 'read_bytes', 'load']
+__all__ = ['TABLE_FORMAT', 'LOADERS', 'load']
 
 # %% ../../nbs/12_sparfilerna.ipynb #f11e0007
 TABLE_FORMAT = "plump_teach.PlayTable"   # spelbordets fil (plump_teach.ui.table): partiet står under "game"
 LOADERS: dict[str, type[PlumpGame] | type[BismarckGame] | type[ScoreKeeper] | type[PlumpState] | type[BismarckState]] = {
            PLUMP_FORMAT: PlumpGame, BISMARCK_FORMAT: BismarckGame, KEEPER_FORMAT: ScoreKeeper,
            STATE_FORMATS['plump']: PlumpState, STATE_FORMATS['bismarck']: BismarckState}
-
-MAX_FILE_BYTES = 10_000_000   # 10 MB; ett helt parti med sex spelare är ungefär 11 kB, ett långt Bismarck 13 kB
-
-def _size_text(n: int) -> str: return f"{n / 1e6:g} MB" if n >= 1_000_000 else f"{n / 1e3:g} kB"
-
-def read_bytes(path, what: str = "sparfilen", limit: int = MAX_FILE_BYTES) -> bytes:
-    """Filens innehåll, högst `limit` byte. En fil som saknas eller inte går att läsa, som inte är en vanlig fil (en
-    mapp, en enhet som /dev/zero, en rörledning) eller som är större än `limit` blir ett `FileError` som säger varför."""
-    p = as_path(path, what)
-    shown = shown_path(p)
-    try: fd = os.open(p, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_BINARY', 0))
-    except FileNotFoundError: raise FileError(f"Det finns ingen fil {shown}.") from None
-    except IsADirectoryError: raise FileError(f"{shown} är en mapp, inte en fil.") from None
-    except PermissionError: raise FileError(f"{shown} går inte att läsa: du saknar behörighet att öppna filen.") from None
-    except OSError: raise FileError(f"{shown} går inte att läsa: datorn kunde inte öppna filen.") from None
-    too_big = FileError(f"{shown} är för stor: {what} får vara högst {_size_text(limit)}, och den här filen är större.")
-    try:
-        mode = os.fstat(fd)
-        if stat.S_ISDIR(mode.st_mode): raise FileError(f"{shown} är en mapp, inte en fil.")
-        if not stat.S_ISREG(mode.st_mode):
-            raise FileError(f"{shown} är ingen vanlig fil (utan till exempel en enhet eller en rörledning), så den läses inte.")
-        if mode.st_size > limit: raise too_big
-        chunks, size = [], 0
-        while size <= limit:                     # filen kan växa medan den läses: läs aldrig mer än limit + 1 byte
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk: break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > limit: raise too_big
-        return b''.join(chunks)
-    except OSError: raise FileError(f"{shown} går inte att läsa: datorn kunde inte läsa filen.") from None
-    finally: os.close(fd)
 
 def load(source) -> PlumpGame | BismarckGame | ScoreKeeper | PlumpState | BismarckState:
     """Ett sparat parti Plump, parti Bismarck, protokoll eller läge (`PlumpState.to_dict`); vilken sort det är står i filen. `source` är filens

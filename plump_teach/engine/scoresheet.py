@@ -14,6 +14,7 @@ import io
 import json
 import os
 import re
+import stat
 import tempfile
 from datetime import datetime
 from pathlib import Path
@@ -31,9 +32,9 @@ from .names import check_names, clean_name, find_name, genitive, esc
 from .saving import json_too_deep
 
 # %% auto #0
-__all__ = ['FORMAT', 'FORMAT_VERSION', 'READABLE_VERSIONS', 'CSV_FIELDS', 'CSV_COLUMNS', 'ScoreKeeper', 'rules_text',
-           'write_atomic', 'FileError', 'FileChanged', 'as_path', 'shown_path', 'digest', 'file_key', 'write_file',
-           'load_protocol']
+__all__ = ['FORMAT', 'FORMAT_VERSION', 'READABLE_VERSIONS', 'MAX_FILE_BYTES', 'CSV_FIELDS', 'CSV_COLUMNS', 'ScoreKeeper',
+           'rules_text', 'write_atomic', 'FileError', 'FileChanged', 'as_path', 'shown_path', 'FileMissing',
+           'read_bytes', 'digest', 'file_key', 'write_file', 'load_protocol']
 
 # %% ../../nbs/11_protokoll.ipynb #dca65957
 FORMAT = "plump_teach.ScoreKeeper"
@@ -362,13 +363,16 @@ class ScoreKeeper:
     def save(self, path: str | PathLike, overwrite: bool = False) -> Path:
         """Spara protokollet som JSON i `path` (atomärt). En fil som det här protokollet inte själv läste eller skrev
         senast, eller som har ändrats sedan dess (en annan protokollförare, en annan kärna), skrivs inte över:
-        då blir det `FileChanged`, om inte `overwrite=True`."""
+        då blir det `FileChanged`, om inte `overwrite=True`. Något som inte är en vanlig fil som går att läsa (en mapp,
+        en enhet, en rörledning, en fil över 10 MB) skrivs aldrig över, inte heller med `overwrite=True`: det blir ett `FileError`."""
         path = as_path(path, "protokollfilen")
         key = file_key(path)
+        try: now = digest(read_bytes(path, "protokollfilen"))
+        except FileMissing: now = None
+        except FileError as e:   # en mapp, en enhet, en rörledning, en för stor eller oläslig fil: inget protokoll
+            raise FileError(f"{e} Protokollet sparas inte där, så att det som finns där inte skrivs över. Spara under "
+                            "ett annat namn.") from None
         if not overwrite:
-            try: now = digest(path.read_bytes())
-            except FileNotFoundError: now = None
-            except OSError: now = None   # en mapp eller en oläslig fil: skrivningen säger vad som är fel
             if now is not None and now != self._known.get(key):
                 if key in self._known:
                     raise FileChanged(f"Filen {shown_path(path)} har ändrats sedan det här protokollet sparade den senast, kanske av en "
@@ -497,6 +501,42 @@ def shown_path(path) -> str:
 def _os_reason(e: OSError) -> str:
     return _OS_REASONS.get(e.errno, "datorn kunde inte skriva filen")
 
+class FileMissing(FileError):
+    "Filen finns inte (`read_bytes`); den som ska skriva en ny fil där kan göra det."
+
+MAX_FILE_BYTES = 10_000_000   # 10 MB; ett helt parti med sex spelare är ungefär 11 kB, ett långt Bismarck 13 kB
+
+def _size_text(n: int) -> str: return f"{n / 1e6:g} MB" if n >= 1_000_000 else f"{n / 1e3:g} kB"
+
+def read_bytes(path, what: str = "sparfilen", limit: int = MAX_FILE_BYTES, shown: str | None = None) -> bytes:
+    """Filens innehåll, högst `limit` byte. En fil som saknas (`FileMissing`) eller inte går att läsa, som inte är en vanlig
+    fil (en mapp, en enhet som /dev/zero, en rörledning) eller som är större än `limit` blir ett `FileError` som säger varför.
+    `shown`: filen som den heter i meddelandet (annars sökvägen), till exempel bara namnet för en elev."""
+    p = as_path(path, what)
+    shown = shown_path(p) if shown is None else shown
+    try: fd = os.open(p, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_BINARY', 0))
+    except (FileNotFoundError, NotADirectoryError): raise FileMissing(f"Det finns ingen fil {shown}.") from None
+    except IsADirectoryError: raise FileError(f"{shown} är en mapp, inte en fil.") from None
+    except PermissionError: raise FileError(f"{shown} går inte att läsa: du saknar behörighet att öppna filen.") from None
+    except OSError: raise FileError(f"{shown} går inte att läsa: datorn kunde inte öppna filen.") from None
+    too_big = FileError(f"{shown} är för stor: {what} får vara högst {_size_text(limit)}, och den här filen är större.")
+    try:
+        mode = os.fstat(fd)
+        if stat.S_ISDIR(mode.st_mode): raise FileError(f"{shown} är en mapp, inte en fil.")
+        if not stat.S_ISREG(mode.st_mode):
+            raise FileError(f"{shown} är ingen vanlig fil (utan till exempel en enhet eller en rörledning), så den läses inte.")
+        if mode.st_size > limit: raise too_big
+        chunks, size = [], 0
+        while size <= limit:                     # filen kan växa medan den läses: läs aldrig mer än limit + 1 byte
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk: break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit: raise too_big
+        return b''.join(chunks)
+    except OSError: raise FileError(f"{shown} går inte att läsa: datorn kunde inte läsa filen.") from None
+    finally: os.close(fd)
+
 def digest(data: bytes) -> str: return hashlib.sha256(data).hexdigest()
 
 def file_key(path: Path) -> str:
@@ -513,13 +553,12 @@ def write_file(path: Path, text: str, what: str) -> Path:
 def load_protocol(path) -> ScoreKeeper:
     "Läs ett sparat protokoll; en skadad eller främmande fil stoppas med ett svenskt meddelande."
     path = as_path(path, "protokollfilen")
-    try: data = path.read_bytes()
-    except FileNotFoundError: raise FileError(f"Det finns inget protokoll i {shown_path(path)}.") from None
-    except IsADirectoryError:
+    try: data = read_bytes(path, "protokollfilen")
+    except FileMissing: raise FileMissing(f"Det finns inget protokoll i {shown_path(path)}.") from None
+    except FileError:
+        if not path.is_dir(): raise
         raise FileError(f"{shown_path(path)} är en mapp, inte en protokollfil. Ange filens namn, till exempel "
-                         f"{path / 'plump-protokoll.json'}.") from None
-    except PermissionError: raise FileError(f"Protokollet {shown_path(path)} går inte att läsa: du saknar behörighet att öppna filen.") from None
-    except OSError: raise FileError(f"Protokollet {shown_path(path)} går inte att läsa: datorn kunde inte öppna filen.") from None
+                        f"{shown_path(path / 'plump-protokoll.json')}.") from None
     try: text = data.decode('utf-8-sig')
     except UnicodeDecodeError:
         raise PlumpError(f"Filen {shown_path(path)} är inget protokoll från plump_teach: den är inte text i UTF-8.") from None

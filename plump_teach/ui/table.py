@@ -27,7 +27,7 @@ from ..engine.bismarck import (FORMAT as BISMARCK_FORMAT, BismarckGame, Bismarck
                                   DISCARDS)
 from ..engine.saving import parse_saved
 from ..engine.files import TABLE_FORMAT
-from ..engine.scoresheet import write_file, as_path, digest, file_key, shown_path
+from ..engine.scoresheet import write_file, as_path, digest, file_key, shown_path, read_bytes, FileError, FileMissing
 from .keeper import free_path, files_url
 from ..engine.state import PlumpState, BismarckState
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
@@ -40,7 +40,8 @@ from ..engine.bismarck import mode_words
 from ..engine.names import signed_points
 from ..course.results import RESULTS_ENV, current_recorder, register
 from .styles import CARD_HEIGHT, CARD_WIDTH, card_class, table_style
-from .table_files import GAME_KINDS, game_where, read_table, saved_kind, saved_tables, table_dict, unfinished_table
+from .table_files import (GAME_KINDS, game_where, read_table, saved_of_kind, saved_tables, skipped_text,
+                                       table_dict, unfinished_table)
 from .analysis import analysis_html, deal_summary_html, nobreak_percent
 from ..engine.cards import RED, GREEN
 
@@ -908,8 +909,9 @@ def _save_json(self: PlayTable) -> str:
 def _write(self: PlayTable, text: str) -> str:
     "Skriv texten till sparfilen. Har filen ändrats av någon annan sparas partiet i en ny fil; svarar med en rad om det."
     note = ''
-    try: now = digest(self.path.read_bytes())
-    except OSError: now = None
+    try: now = digest(read_bytes(self.path, "sparfilen"))
+    except FileMissing: now = None
+    except FileError: now = ''               # en mapp, en enhet, en rörledning, en för stor fil: skrivs inte över
     if now is not None and now != self._known.get(file_key(self.path)):
         old, self.path = self.path, free_path(self.path)
         note = (f"Filen {shown_path(old.name)} har ändrats av någon annan (eller fanns redan) och skrivs inte över. "
@@ -1019,6 +1021,7 @@ def setup(self: PlayTable, game: str = 'plump'):
     self.level_choice.observe(lambda _: self._level_changed(), 'value')
     self.start_button.on_click(lambda _: self._start_clicked())
     self.resume_files = W.Dropdown(description='Sparat parti', style=style, layout=wide())
+    self.resume_skipped = PupilHTML()        # filerna som heter som sparade bord men inte går att läsa
     self.resume_paste = W.Textarea(placeholder='… eller klistra in texten från ett sparat parti här',
                                    layout=W.Layout(width='calc(100% - 4px)', height='70px'))
     self.resume_button = W.Button(description='Fortsätt partiet', icon='folder-open', layout=_tap())
@@ -1079,7 +1082,7 @@ def _setup_changed(self: PlayTable):
     else: parts.append(self.short_box)
     parts += [self.setup_pace, self.seed_input, self.start_button,
               PupilHTML('<h4 style="margin:12px 0 4px">Fortsätt ett sparat parti</h4>'), self.resume_files,
-              self.resume_paste, self.resume_button]
+              self.resume_skipped, self.resume_paste, self.resume_button]
     self.setup_box.children = parts
 
 @patch
@@ -1092,8 +1095,9 @@ def _find_saved(self: PlayTable):
     senaste partiet som inte är slut (som efter en omladdad sida)."""
     folder, kind = self._save_folder(), self.game_choice.value
     files = saved_tables(folder) if folder is not None else []
-    mine = [p for p in files[:60] if saved_kind(p) == kind]
+    mine, skipped = saved_of_kind(files[:60], kind)
     self.resume_files.options = [('(välj en fil)', '')] + [(p.name, str(p)) for p in mine[:30]]
+    self.resume_skipped.value = f'<small>{esc(skipped_text(skipped))}</small>' if skipped else ''
     self.resume_files.value = ''
     self._offer = unfinished_table(mine, kind)
     if self._offer is None:
@@ -1140,8 +1144,8 @@ def _resume_clicked(self: PlayTable):
         if not self.resume_files.value:
             return self._say("Välj en fil med ett sparat parti, eller klistra in texten från ett.", ok=False)
         path = Path(self.resume_files.value)
-        try: data = path.read_bytes()
-        except OSError: return self._say(f"Filen {path.name} går inte att läsa.", ok=False)
+        try: data = read_bytes(path, "sparfilen", shown=path.name)
+        except FileError as e: return self._say(f"Det sparade partiet kan inte läsas: {e}", ok=False)
         text, known = data.decode('utf-8-sig', errors='replace'), {file_key(path): digest(data)}
     try: game, humans, level, pace = read_table(text)
     except PlumpTeachError as e: return self._say(str(e), ok=False)
@@ -1156,8 +1160,8 @@ def _resume_offer(self: PlayTable):
     "Fortsätt där du slutade: partiet i erbjudandet, som det sparades (samma nivå och takt), i samma fil."
     if self._offer is None: return
     path = self._offer[0]
-    try: data = path.read_bytes()
-    except OSError: return self._say(f"Filen {path.name} går inte att läsa.", ok=False)
+    try: data = read_bytes(path, "sparfilen", shown=path.name)
+    except FileError as e: return self._say(f"Det sparade partiet kan inte läsas: {e}", ok=False)
     try: game, humans, level, pace = read_table(data.decode('utf-8-sig', errors='replace'))
     except PlumpTeachError as e: return self._say(str(e), ok=False)
     self.start(game, humans, level, pace, path=path, known={file_key(path): digest(data)})

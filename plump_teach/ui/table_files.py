@@ -14,11 +14,12 @@ from ..engine.plump_rules import PlumpError
 from ..engine.bismarck import FORMAT as BISMARCK_FORMAT, BismarckGame, BismarckError
 from ..engine.saving import parse_saved
 from ..engine.files import TABLE_FORMAT
+from ..engine.scoresheet import FileError, FileMissing, read_bytes
 from ..bots.heuristics import LEVELS
 
 # %% auto #0
-__all__ = ['TABLE_VERSION', 'GAME_KINDS', 'table_dict', 'read_table', 'saved_kind', 'saved_tables', 'unfinished_table',
-           'game_where']
+__all__ = ['TABLE_VERSION', 'GAME_KINDS', 'table_dict', 'read_table', 'saved_kind', 'saved_of_kind', 'skipped_text',
+           'saved_tables', 'unfinished_table', 'game_where']
 
 # %% ../../nbs/59_sparade_bord.ipynb #f042c347
 TABLE_VERSION = 1   # spelbordets fil; formatets namn (TABLE_FORMAT) står i `plump_teach.engine.files`, som läser vilken sparfil som helst
@@ -52,25 +53,57 @@ def read_table(text) -> tuple:
     return game, tuple(sorted(set(humans))), level, float(pace)
 
 # %% ../../nbs/59_sparade_bord.ipynb #59a0fn
-def saved_kind(path) -> str | None:
-    "Vilket spel en sparad bordsfil håller: 'plump', 'bismarck', eller `None` om den inte går att läsa som ett bord."
-    try: d = json.loads(Path(path).read_bytes().decode('utf-8-sig'))
-    except (OSError, ValueError): return None
+def _table_kind(path) -> str | None:
+    "saved_kind, men en fil som inte går att läsa som fil (en mapp, en enhet, en rörledning, en för stor fil) blir ett `FileError`."
+    data = read_bytes(path, "sparfilen", shown=Path(path).name)
+    try: d = parse_saved(data, PlumpError)
+    except PlumpError: return None
     game = d.get('game') if isinstance(d, dict) and d.get('format') == TABLE_FORMAT else d
     fmt = game.get('format') if isinstance(game, dict) else None
     return GAME_KINDS.get(_BY_FORMAT.get(fmt)) if isinstance(fmt, str) else None
 
+def saved_kind(path) -> str | None:
+    "Vilket spel en sparad bordsfil håller: 'plump', 'bismarck', eller `None` om den inte går att läsa som ett bord."
+    try: return _table_kind(path)
+    except FileError: return None
+
+def saved_of_kind(files, kind: str) -> tuple[list[Path], list[FileError]]:
+    """Filerna bland `files` som håller spelet `kind`, och felen för filerna som inte går att läsa alls (en mapp, en enhet,
+    en rörledning, en för stor fil): de hoppas över, och bordet säger det."""
+    mine, skipped = [], []
+    for p in files:
+        try: k = _table_kind(p)
+        except FileMissing: continue             # borttagen nyss, eller en länk som pekar ut i tomma intet
+        except FileError as e:
+            skipped.append(e)
+            continue
+        if k == kind: mine.append(p)
+    return mine, skipped
+
+def skipped_text(skipped: list[FileError], most: int = 3) -> str:
+    "Vad bordet säger om filerna som `saved_of_kind` hoppade över (högst `most` av dem med namn); '' om inga."
+    if not skipped: return ''
+    head = ("En fil visas inte här, för den går inte att läsa: " if len(skipped) == 1 else
+            f"{len(skipped)} filer visas inte här, för de går inte att läsa: ")
+    more = f" Det finns {len(skipped) - most} till." if len(skipped) > most else ''
+    return head + ' '.join(str(e) for e in skipped[:most]) + more
+
+def _mtime(p: Path) -> float:
+    "När filen ändrades senast; en länk som pekar ut i tomma intet (eller en fil som försvann nyss) räknas som äldst."
+    try: return p.stat().st_mtime
+    except OSError: return 0.0
+
 def saved_tables(folder) -> list[Path]:
     "Borden som är sparade i mappen `folder` (spelbordet*.json), det senast sparade först."
-    try: return sorted(Path(folder).glob('spelbordet*.json'), key=lambda p: p.stat().st_mtime, reverse=True)
+    try: return sorted(Path(folder).glob('spelbordet*.json'), key=_mtime, reverse=True)
     except OSError: return []
 
 def unfinished_table(files, kind: str, look: int = 5) -> tuple | None:
     """Det senast sparade partiet av spelet `kind` som inte är slut, bland de `look` senaste filerna av det spelet:
-    (filen, spelet, elevernas platser, nivån, takten), eller `None`."""
+    (filen, spelet, elevernas platser, nivån, takten), eller `None`. En fil som inte går att läsa hoppas över."""
     for p in [p for p in files if saved_kind(p) == kind][:look]:
-        try: game, humans, level, pace = read_table(p.read_bytes().decode('utf-8-sig'))
-        except (OSError, PlumpTeachError): continue
+        try: game, humans, level, pace = read_table(read_bytes(p, "sparfilen"))
+        except PlumpTeachError: continue
         if game.deal is not None: return p, game, humans, level, pace
     return None
 
