@@ -65,7 +65,11 @@ def check_plump_tip(st, seat: int):
         last = not st.rules.simultaneous_bids and sum(b is None for b in st.bids) == 1
         if "Vilket bud får du inte bjuda?" in s.question:
             assert last
-            assert number(r"De andra har bjudit (\d+) tillsammans", s.question) == sum(earlier)
+            if len(earlier) == 1:                # one bidder before: named, not 'tillsammans'
+                who = next(x for x, b in enumerate(st.bids) if b is not None and x != seat)
+                assert number(rf"{re.escape(view.names[who])} har bjudit (\d+),", s.question) == sum(earlier)
+            else:
+                assert number(r"De andra har bjudit (\d+) tillsammans", s.question) == sum(earlier)
             assert number(r"och det finns (\d+) stick", s.question) == st.cards
             f = number(r"Bud (\d+) får du inte bjuda", s.advice)
             assert Bid(f) not in legal and sum(earlier) + f == st.cards       # the dealer's restriction (P6)

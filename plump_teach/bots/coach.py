@@ -321,6 +321,13 @@ def _first_lead(view: SeatView) -> bool:
     return not view.history and not view.trick and all(b is not None for b in view.bids)
 
 
+def _bids_so_far(view: SeatView) -> str:
+    "Buden före eleven i ord: 'Bo har bjudit 2' när en har bjudit, annars 'De andra har bjudit 3 tillsammans'."
+    who = [s for s, b in enumerate(view.bids) if b is not None and s != view.seat]
+    if len(who) == 1: return f"{view.names[who[0]]} har bjudit {view.bids[who[0]]}"
+    return f"De andra har bjudit {sum(view.bids[s] for s in who)} tillsammans"
+
+
 def tip_question(view: SeatView) -> tuple[str, dict]:
     """Tipsets första steg: en fråga om läget som får eleven att tänka själv, och talen den bygger på. Frågan räknas
     ur motorn och kräver ingen simulering, så den kommer direkt."""
@@ -332,18 +339,21 @@ def tip_question(view: SeatView) -> tuple[str, dict]:
         last = not view.rules.simultaneous_bids and sum(b is None for b in view.bids) == 1
         f = forbidden_bid(view.cards, earlier) if last else None
         facts['forbidden'] = f
+        # kortet i pannan (P15): eleven ser de andras kort men inte sitt eget
+        blind = (f"Du ser inte ditt eget kort, men du ser att "
+                 f"{and_list(f'{view.names[s]} har {cards_text(h)}' for s, h in sorted(view.others.items()))}."
+                 if view.cards == 1 and not view.hand else "")
         if view.cards == 1 and len(legal) == 1:      # bara ett bud är tillåtet: det är det eleven ska se (P6, P16)
             if f is not None:
-                return (f"Du bjuder sist. De andra har bjudit {sum(earlier)} tillsammans, och det finns 1 stick. "
+                return (f"{blind + ' ' if blind else ''}Du bjuder sist. {_bids_so_far(view)}, och det finns 1 stick. "
                         f"Vilket bud får du inte bjuda?"), facts
             return "Du bjöd noll i förra given. Vilket bud får du bjuda nu?", facts
         if view.cards == 1 and view.hand:
             return f"Kan ditt {view.hand[0]} ta sticket? Tänk på vilka kort de andra kan ha.", facts
         if view.cards == 1:
-            seen = and_list(f"{view.names[s]} har {cards_text(h)}" for s, h in sorted(view.others.items()))
-            return (f"Du ser inte ditt eget kort, men du ser att {seen}. Hur troligt är det att ditt kort är högst?"), facts
+            return f"{blind} Hur troligt är det att ditt kort är högst?", facts
         if f is not None:
-            return (f"Du bjuder sist. De andra har bjudit {sum(earlier)} tillsammans, och det finns {view.cards} stick. "
+            return (f"Du bjuder sist. {_bids_so_far(view)}, och det finns {view.cards} stick. "
                     f"Vilket bud får du inte bjuda?"), facts
         aces = [c for c in view.hand if c.rank == 14]
         facts['aces'] = len(aces)
@@ -353,7 +363,7 @@ def tip_question(view: SeatView) -> tuple[str, dict]:
              f"högre kort i färgen." if aces else
              f"Hur många säkra stick har du? Du har inga ess, så titta efter {kings}.")
         if earlier and not view.rules.simultaneous_bids:
-            q += f" De andra har bjudit {sum(earlier)} tillsammans."
+            q += f" {_bids_so_far(view)}."
         return q, facts
     if len(legal) == 1 and view.phase == 'playing':
         return "Titta på dina kort. Hur många av dem får du lägga nu?", facts
