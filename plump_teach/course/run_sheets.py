@@ -353,7 +353,7 @@ RUN_SHEETS: dict[str, RunSheet] = {s.file: s for s in (
          ("räknar bud som poäng (bjuder 5 för att få många poäng)", "Budet är antalet stick du tror att du tar, inga poäng."),
          ("tror att alla har ett förbjudet bud", "Bara givaren, som bjuder sist."),
          ("tror att givaren alltid har ett förbjudet bud",
-          f"När de andras bud redan är fler än sticken finns inget: {_forbidden_q(3, [2, 1, 1])[1]}")),
+          f"Ett exempel: alla har 3 kort, och de andra bjuder 2, 1 och 1. {_forbidden_q(3, [2, 1, 1])[1]}")),
         ("Ge eleven en tallinje från 0 till antalet kort. Hen stryker det förbjudna talet innan givaren bjuder.",
          "Börja budrundorna med 3 kort, så blir summorna små."),
         ("Hitta en giv där givaren inte har något förbjudet bud.",
