@@ -29,7 +29,8 @@ _FRONT_DOOR = {
     **dict.fromkeys(["ScoreKeeper", "load_protocol", "FileError", "FileChanged"], "engine.scoresheet"),
     "load": "engine.files",
     **dict.fromkeys(["make_bot", "Bot"], "bots.players"),
-    **dict.fromkeys(["hint", "analyse_deal"], "bots.coach"),
+    "hint": "bots.coach",
+    "analyse_deal": "bots.review",
     "Decision": "bots.heuristics",
     **dict.fromkeys(["make_puzzle", "Puzzle", "PUZZLE_KINDS"], "puzzles.plump"),
 }
@@ -60,5 +61,6 @@ if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr
     from .engine.files import load
     from .bots.heuristics import Decision
     from .bots.players import make_bot, Bot
-    from .bots.coach import hint, analyse_deal
+    from .bots.coach import hint
+    from .bots.review import analyse_deal
     from .puzzles.plump import make_puzzle, Puzzle, PUZZLE_KINDS

@@ -1,4 +1,4 @@
-"""Tests for the computer players (`plump_teach.bots`: nbs/20_tumregler.ipynb to nbs/24_tips_och_analys.ipynb).
+"""Tests for the computer players (`plump_teach.bots`: nbs/20_tumregler.ipynb to nbs/25_genomgang_efter_given.ipynb).
 
 Whole games of bots on all three levels, mixed at one table, for 2-6 players of Plump under random house rules
 and for Bismarck: every decision must be one of the engine's legal actions, is applied through the engine (which
@@ -25,7 +25,8 @@ from plump_teach.bots.heuristics import LEVELS, Decision, value_hand, chance_wor
 from plump_teach.bots.bismarck import discard_summary
 from plump_teach.bots.search import distribution_text, ismcts_action, study_cards
 from plump_teach.bots.players import make_bot, public_reason
-from plump_teach.bots.coach import COSTLY_POINTS, STUDY_SAMPLES, analyse_deal, hint, own_puzzles, _bismarck_replay
+from plump_teach.bots.coach import STUDY_SAMPLES, hint
+from plump_teach.bots.review import COSTLY_POINTS, analyse_deal, own_puzzles, _bismarck_replay
 from plump_teach.engine.cards import parse_card, parse_cards
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.actions import Bid, ChooseMode, Discard, PlayCard
@@ -400,22 +401,22 @@ def test_a_plan_that_beat_the_rule_of_thumb_is_called_det_spelsattet():
 
 def test_the_lead_note_for_a_player_who_has_made_the_bid():
     "P20 duck: a high card that leads the trick so far gets a sentence saying later players may go over; a low card none."
-    from plump_teach.bots.coach import _lead_note
+    from plump_teach.bots.coach import lead_note
     deal = PlumpDeal(3, ["♠5 ♥3", "♠K ♠2", "♠E ♦4"], trump_card="♣2", dealer=2)
     st = PlumpState.from_deal(deal)
     for b in (1, 0, 2): st.apply(Bid(b))
     st.apply(PlayCard(parse_card("♠5")))
     view = st.view(1)
     k, two = parse_card("♠K"), parse_card("♠2")
-    assert "Med ♠K skulle du ligga högst i sticket just nu, men de som lägger efter dig kan gå över" in _lead_note(view, k)
-    assert _lead_note(view, two) == ""
-    assert _lead_note(view, two, played=k) == " Med ♠K låg du högst i sticket, men inte med ♠2."
-    assert _lead_note(view, k, played=two).startswith(" Med ♠K hade du legat högst i sticket, men de som lade efter")
+    assert "Med ♠K skulle du ligga högst i sticket just nu, men de som lägger efter dig kan gå över" in lead_note(view, k)
+    assert lead_note(view, two) == ""
+    assert lead_note(view, two, played=k) == " Med ♠K låg du högst i sticket, men inte med ♠2."
+    assert lead_note(view, k, played=two).startswith(" Med ♠K hade du legat högst i sticket, men de som lade efter")
     st.apply(PlayCard(two))                     # the last player, who needs a trick, and a card that takes it
     last = st.view(2)
-    assert _lead_note(last, parse_card("♦4"), played=parse_card("♠E")) == (
+    assert lead_note(last, parse_card("♦4"), played=parse_card("♠E")) == (
         " ♠E tog sticket, men i provgivarna lönade det sig bättre att spara ♠E till ett senare stick och släppa det sticket.")
-    assert _lead_note(last, parse_card("♠E"), played=parse_card("♦4")) == " Med ♠E hade du tagit sticket."
+    assert lead_note(last, parse_card("♠E"), played=parse_card("♦4")) == " Med ♠E hade du tagit sticket."
 
 
 def test_bismarck_hints_follow_the_phases():
@@ -736,7 +737,7 @@ def test_distribution_text_reads_like_the_chart():
 
 def test_bots_import_pulls_in_no_notebook_stack():
     "The bots run in Pyodide and in plain Python: no ipywidgets, IPython, fastcore or numpy at import."
-    code = ("import importlib, json, sys\n[importlib.import_module('plump_teach.bots.' + m) for m in ('heuristics', 'bismarck', 'search', 'players', 'coach')]\n"
+    code = ("import importlib, json, sys\n[importlib.import_module('plump_teach.bots.' + m) for m in ('heuristics', 'bismarck', 'search', 'players', 'coach', 'review')]\n"
             "heavy = ('ipywidgets', 'IPython', 'fastcore', 'numpy')\n"
             "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -888,24 +889,24 @@ def _bismarck_state(mode: str, lead: str) -> BismarckState:
 
 def test_bismarck_tips_say_when_a_low_card_lets_a_trick_go_or_a_high_card_is_shed():
     "B7/B9 at the table: the card tip explains a card that does not take the trick, as the Plump tip does (P20)."
-    from plump_teach.bots.coach import _lead_note
+    from plump_teach.bots.coach import lead_note
     st = _bismarck_state('pass', '♥2')            # Anna har ingen hjärter: ett högt kort kan sakas utan risk
     v = st.view(1)
-    assert _lead_note(v, parse_card("♠E"), goal='duck') == \
+    assert lead_note(v, parse_card("♠E"), goal='duck') == \
         " Du har ingen hjärter, så ♠E kan inte ta sticket. Då passar det att bli av med ett högt kort."
-    assert _lead_note(v, parse_card("♠2"), goal='duck') == ""
+    assert lead_note(v, parse_card("♠2"), goal='duck') == ""
     st = _bismarck_state('sang', '♣5')            # Anna: ♣Kn ligger högst, ♣2 och ♣3 gör det inte
     v = st.view(1)
     low, high = parse_card("♣2"), parse_card("♣Kn")
-    assert _lead_note(v, low, goal='win', values={low: 0.4, high: 0.1}) == \
+    assert lead_note(v, low, goal='win', values={low: 0.4, high: 0.1}) == \
         (" Med ♣Kn skulle du ligga högst i sticket just nu, men i provgivarna lönade det sig bättre att spara ♣Kn "
          "till ett senare stick och släppa det här.")
-    assert _lead_note(v, low, goal='win', values={low: 0.4, high: 0.4}) == \
+    assert lead_note(v, low, goal='win', values={low: 0.4, high: 0.4}) == \
         " Med ♣Kn skulle du ligga högst i sticket just nu, och i provgivarna gav det lika mycket som ♣2."
-    assert _lead_note(v, high, goal='win') == ""
-    d = hint(v)                                    # Tipset för Anna säger samma sak som _lead_note om sitt kort
+    assert lead_note(v, high, goal='win') == ""
+    d = hint(v)                                    # Tipset för Anna säger samma sak som lead_note om sitt kort
     assert d.action in st.legal_actions()
-    note = _lead_note(v, d.action.card, goal='win', values=d.details['value'])
+    note = lead_note(v, d.action.card, goal='win', values=d.details['value'])
     assert d.reason.endswith(note), (d.reason, note)
 
 
@@ -937,17 +938,17 @@ def test_mode_tips_say_why_the_rule_of_thumb_mode_is_closed_in_the_pupils_voice(
 
 def test_plump_tips_say_when_a_high_card_is_shed_because_it_cannot_take_the_trick():
     "P20 at the table: a pupil who has made the bid and cannot follow suit is told why shedding a high card is safe."
-    from plump_teach.bots.coach import _lead_note
+    from plump_teach.bots.coach import lead_note
     st = PlumpState.from_deal(PlumpDeal(3, ["♥E ♥K", "♥3 ♥4", "♠E ♦5"], "♣2", dealer=0))
     for b in (1, 0, 2): st.apply(Bid(b))                     # Bo 1, Cissi (eleven) 0, Anna som givare 2
     st.apply(PlayCard(parse_card("♥3")))
     v = st.view(2)
-    assert _lead_note(v, parse_card("♠E")) == \
+    assert lead_note(v, parse_card("♠E")) == \
         " Du har ingen hjärter, så ♠E kan inte ta sticket. Då passar det att bli av med ett högt kort."
-    assert _lead_note(v, parse_card("♦5")) == ""
+    assert lead_note(v, parse_card("♦5")) == ""
     d = hint(v, budget=None, seed=1)
     assert d.action in st.legal_actions()
-    assert d.reason.endswith(_lead_note(v, d.action.card)), d.reason
+    assert d.reason.endswith(lead_note(v, d.action.card)), d.reason
 
 
 def test_the_bid_tip_names_the_dealers_forbidden_bid_only_next_to_its_suggestion():
@@ -965,7 +966,7 @@ def test_the_bid_tip_names_the_dealers_forbidden_bid_only_next_to_its_suggestion
 
 def test_the_card_tip_after_the_bid_is_made_counts_in_words():
     "P20 duck: with the bid made the tip says 'det stick du bjöd' for one trick and 'de 2 stick du bjöd' for two."
-    from plump_teach.bots.coach import _goal_sentence
+    from plump_teach.bots.coach import goal_sentence
     for bid, words in ((1, "Du har redan tagit det stick du bjöd."), (2, "Du har redan tagit de 2 stick du bjöd.")):
         deal = PlumpDeal(3, ["♠E ♠K ♥2", "♠2 ♠3 ♥3", "♠4 ♠5 ♥4"], trump_card="♦2", dealer=2)
         st = PlumpState.from_deal(deal)
@@ -973,7 +974,7 @@ def test_the_card_tip_after_the_bid_is_made_counts_in_words():
         for _ in range(bid):                    # Anna leads her top spades and the others follow low
             for _ in range(3): st.apply(next(a for a in st.legal_actions()))
         v = st.view(0)
-        assert v.taken[0] == bid and _goal_sentence(v).startswith(words), _goal_sentence(v)
+        assert v.taken[0] == bid and goal_sentence(v).startswith(words), goal_sentence(v)
 
 
 def test_small_trumps_are_filler_and_the_bot_says_why_it_counts_them():
@@ -1057,7 +1058,7 @@ def test_the_one_card_tip_and_the_analysis_show_the_same_chance():
         k = len(g.deals) - 1                       # the last deal has one card
         deal = g.deals[k]
         assert deal.cards == 1
-        from plump_teach.bots.coach import _replay
+        from plump_teach.bots.review import _replay
         st, _ = _replay(deal)                      # the deal from its start
         for s in range(3):                          # Tips for each seat, at its turn to bid
             seat = st.to_act
@@ -1070,17 +1071,17 @@ def test_the_one_card_tip_and_the_analysis_show_the_same_chance():
 
 def test_a_high_lead_for_a_player_who_wants_no_tricks_is_explained():
     "P20 duck: when the tip leads a high card after a zero bid, it says why; not when a lower card did as well."
-    from plump_teach.bots.coach import _lead_note
+    from plump_teach.bots.coach import lead_note
     deal = PlumpDeal(3, ["♠Kn ♣5 ♥2", "♠E ♠2 ♦4", "♠K ♥3 ♦5"], trump_card="♣2", dealer=2)
     st = PlumpState.from_deal(deal)
     for b in (0, 1, 1): st.apply(Bid(b))
     v = st.view(0)                                   # Anna bid 0 and leads
     kn, five = parse_card("♠Kn"), parse_card("♣5")
-    assert _lead_note(v, kn, values={kn: 0.5, five: 0.2, parse_card("♥2"): 0.3}) == (
+    assert lead_note(v, kn, values={kn: 0.5, five: 0.2, parse_card("♥2"): 0.3}) == (
         " Du spelar ut. Ett högt kort blir svårare att bli av med senare, när de andra har färre kort som kan slå det. "
         "I provgivarna gick det bättre att spela ut ♠Kn nu.")
-    assert _lead_note(v, kn, values={kn: 0.5, five: 0.5, parse_card("♥2"): 0.3}) == ""
-    assert _lead_note(v, five) == ""
+    assert lead_note(v, kn, values={kn: 0.5, five: 0.5, parse_card("♥2"): 0.3}) == ""
+    assert lead_note(v, five) == ""
 
 
 def test_a_sang_plan_with_a_long_weak_suit_does_not_say_no_long_suit():

@@ -24,7 +24,8 @@ import re
 
 import pytest
 
-from plump_teach.bots.coach import analyse_deal, deal_summary, hint, tip_steps
+from plump_teach.bots.coach import hint, tip_steps
+from plump_teach.bots.review import analyse_deal, deal_summary
 from plump_teach.bots.heuristics import suggested_bid, three_piles
 from plump_teach.bots.players import make_bot
 from plump_teach.bots.search import signed_decimal

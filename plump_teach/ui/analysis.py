@@ -14,7 +14,7 @@ from ..bots.search import signed_decimal
 from ..engine.bismarck import mode_words
 from ..engine.names import signed_points
 from ..engine.cards import RED, GREEN
-from ..bots.coach import deal_summary
+from ..bots.review import deal_summary
 
 # %% auto #0
 __all__ = ['nobreak_percent', 'distribution_html', 'analysis_html', 'deal_summary_html', 'mode_values_html']

@@ -34,7 +34,8 @@ from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from ..bots.heuristics import LEVELS
 from ..bots.search import distribution_text
 from ..bots.players import make_bot, public_reason
-from ..bots.coach import hint, analyse_deal, own_puzzles, tip_question, tip_steps, NUMBERS_LEVELS
+from ..bots.coach import hint, tip_question, tip_steps, NUMBERS_LEVELS
+from ..bots.review import analyse_deal, own_puzzles
 from ..bots.search import signed_decimal
 from ..engine.bismarck import mode_words
 from ..engine.names import signed_points

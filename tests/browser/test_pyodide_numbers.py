@@ -33,7 +33,8 @@ from plump_teach.engine.plump_rules import PlumpRules
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.actions import Bid
 from plump_teach.bots.players import make_bot
-from plump_teach.bots.coach import analyse_deal, hint
+from plump_teach.bots.coach import hint
+from plump_teach.bots.review import analyse_deal
 from plump_teach.engine.bismarck import BismarckGame
 
 rules = PlumpRules(down_only=True)
