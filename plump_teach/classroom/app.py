@@ -26,7 +26,8 @@ from ..course.build import attach_cell, build_course, pupil_dir
 # klassrummets server behöver Voilà och JupyterLab, som bara finns med kursens paket (tillägget kurs): utan dem
 # går modulen ändå att läsa in, och kommandot säger vad som ska installeras
 try:
-    from plump_teach.classroom.server import class_link_page, lan_addresses, new_code, qr_text, spaced_code
+    from plump_teach.classroom.doors import new_code, spaced_code
+    from plump_teach.classroom.server import class_link_page, lan_addresses, qr_text
 except ImportError as e:
     _classroom_error = e
 else:

@@ -10,10 +10,8 @@ import argparse
 import asyncio
 import contextvars
 import hmac
-import hashlib
 import html
 import json
-import math
 import os
 import random
 import re
@@ -31,14 +29,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['CODE_LETTERS', 'CODE_LENGTH', 'LIMITS_ENV', 'TEACHER_COOKIE', 'NOT_IN_VOILA', 'new_code', 'spaced_code',
-           'new_pupil_id', 'clean_code', 'code_matches', 'TryLimits', 'Refusal', 'TryLimiter', 'html_page',
-           'landing_page', 'code_page', 'full_page', 'teacher_code_page', 'refused_page', 'parse_ip_addr',
-           'lan_addresses', 'qr_text', 'qr_svg', 'class_link_page', 'KernelPorts', 'ClassroomKernelManager',
-           'strip_outside_links', 'NoOutsideLinks', 'TeacherSessions', 'tries_section', 'Classroom',
-           'ClassroomApplication', 'CodeHandler', 'LandingHandler', 'StaticPageHandler', 'FullAwareRenderHandler',
-           'BeaconHandler', 'TeacherHandler', 'has_code', 'static_page', 'static_pages', 'Refill', 'scrub_uri',
-           'log_request', 'ClassroomVoila', 'classroom_config', 'serve_parser', 'serve']
+__all__ = ['NOT_IN_VOILA', 'html_page', 'landing_page', 'code_page', 'full_page', 'teacher_code_page', 'refused_page',
+           'parse_ip_addr', 'lan_addresses', 'qr_text', 'qr_svg', 'class_link_page', 'KernelPorts',
+           'ClassroomKernelManager', 'strip_outside_links', 'NoOutsideLinks', 'Classroom', 'ClassroomApplication',
+           'CodeHandler', 'LandingHandler', 'StaticPageHandler', 'FullAwareRenderHandler', 'BeaconHandler',
+           'TeacherHandler', 'has_code', 'static_page', 'static_pages', 'Refill', 'log_request', 'ClassroomVoila',
+           'classroom_config', 'serve_parser', 'serve']
 
 # %% ../../nbs/70_klassrummet.ipynb #46517714
 import tornado.log
@@ -51,117 +47,9 @@ from voila.app import Voila
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
-# %% ../../nbs/70_klassrummet.ipynb #9b83d961
-CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
-CODE_LENGTH = 6
-
-def new_code(n: int = CODE_LENGTH) -> str:
-    "En slumpad kod med `n` tecken ur `CODE_LETTERS`."
-    return ''.join(secrets.choice(CODE_LETTERS) for _ in range(n))
-
-def spaced_code(code: str) -> str:
-    "Koden i grupper om tre tecken, att läsa upp och skriva på tavlan (en kod med högst fyra tecken som den är)."
-    return ' '.join(code[i:i + 3] for i in range(0, len(code), 3)) if len(code) > 4 else code
-
-def new_pupil_id() -> str:
-    "Ett nytt elev-id: 16 hexadecimala tecken."
-    return secrets.token_hex(8)
-
-def clean_code(s: str) -> str:
-    "Koden som eleven skrev, utan mellanslag och bindestreck och med små bokstäver."
-    return re.sub(r'[\s-]+', '', s or '').lower()
-
-def code_matches(given: str, code: str) -> bool:
-    "Stämmer `given` med `code`? (Jämförs på konstant tid, så att tiden inte avslöjar koden.)"
-    return bool(code) and hmac.compare_digest(clean_code(given).encode(), clean_code(code).encode())
-
-# %% ../../nbs/70_klassrummet.ipynb #f4c1a002
-LIMITS_ENV = 'PLUMP_TEACH_FORSOK'
-
-@dataclass
-class TryLimits:
-    "Hur många fel försök med en kod som tåls inom `window` sekunder, och hur länge man får vänta."
-    free: int = 30              # så många fel från en adress utan väntan
-    lock: int = 60              # så många fel från en adress: adressen är spärrad
-    class_free: int = 100       # så många fel från alla adresser tillsammans utan väntan
-    class_lock: int = 300       # så många fel tillsammans: spärrad för alla som inte redan är inne
-    first_wait: float = 1.0     # väntan efter det första felet över gränsen (sekunder), dubbelt för varje nytt fel
-    max_wait: float = 60.0      # längsta väntan före spärren
-    window: float = 3600.0      # fel som är äldre än så glöms
-
-    @classmethod
-    def from_env(cls) -> TryLimits:
-        "Gränserna, med ändringarna i miljövariabeln `PLUMP_TEACH_FORSOK` (JSON) om den finns."
-        return cls(**json.loads(os.environ.get(LIMITS_ENV) or '{}'))
-
-
-@dataclass
-class Refusal:
-    "Varför ett försök vägras just nu."
-    seconds: float              # så länge till
-    locked: bool                # spärrad (inte bara väntan)
-    everyone: bool = False      # för många fel från alla adresser tillsammans
-
-    @property
-    def retry_after(self) -> int:
-        "Sekunderna i svarets `Retry-After`, avrundade uppåt."
-        return max(1, math.ceil(self.seconds))
-
-
-class TryLimiter:
-    "De fel försöken med en kod, per adress och för alla adresser tillsammans."
-    def __init__(self, limits: TryLimits | None = None, clock=time.monotonic):
-        self.limits, self.clock = limits or TryLimits(), clock
-        self.wrong: dict[str, list[float]] = {}      # adress → tiderna för adressens fel
-        self.total: list[float] = []                 # tiderna för alla fel
-        self.last: dict[str, float] = {}             # adress → det senaste felet som klockslag (`time.time`)
-
-    def _forget(self, now: float):
-        cut = now - self.limits.window
-        self.total = [t for t in self.total if t > cut]
-        for a in list(self.wrong):
-            self.wrong[a] = [t for t in self.wrong[a] if t > cut]
-            if not self.wrong[a]: del self.wrong[a], self.last[a]
-
-    def _wait(self, times: list[float], free: int, lock: int, now: float) -> Refusal | None:
-        n, l = len(times), self.limits
-        if n >= lock: return Refusal(times[n - lock] + l.window - now, True)
-        if n > free:
-            left = times[-1] + min(l.first_wait * 2 ** min(n - free - 1, 30), l.max_wait) - now
-            if left > 0: return Refusal(left, False)
-        return None
-
-    def refusal(self, address: str, everyone: bool = True) -> Refusal | None:
-        "Varför `address` inte får försöka just nu, eller None. Med `everyone=False` räknas bara adressens egna fel."
-        now = self.clock()
-        self._forget(now)
-        own = self._wait(self.wrong.get(address, []), self.limits.free, self.limits.lock, now)
-        both = self.everyone() if everyone else None
-        found = [r for r in (own, both) if r]
-        return max(found, key=lambda r: (r.locked, r.seconds)) if found else None
-
-    def everyone(self) -> Refusal | None:
-        "Väntan eller spärren för alla adresser tillsammans, eller None."
-        now = self.clock()
-        self._forget(now)
-        r = self._wait(self.total, self.limits.class_free, self.limits.class_lock, now)
-        if r: r.everyone = True
-        return r
-
-    def fail(self, address: str) -> Refusal | None:
-        "Ett fel försök från `address`; ger väntan eller spärren som gäller efter det."
-        now = self.clock()
-        self.wrong.setdefault(address, []).append(now)
-        self.total.append(now)
-        self.last[address] = time.time()
-        return self.refusal(address)
-
-    def lift(self, address: str | None = None):
-        "Häv spärren: glöm felen från `address`, eller (None) räkningen för alla adresser tillsammans."
-        if address is None: self.total.clear()
-        else:
-            self.wrong.pop(address, None)
-            self.last.pop(address, None)
+# %% ../../nbs/70_klassrummet.ipynb #ebc5d49b
+from .doors import (TEACHER_COOKIE, Refusal, TeacherSessions, TryLimiter, TryLimits,
+                                        clean_code, code_matches, new_pupil_id, scrub_uri, spaced_code, tries_section)
 
 # %% ../../nbs/70_klassrummet.ipynb #58c88af7
 from ..course.results import RESULTS_ENV, ResultStore, class_csv, pupil_name, pupil_from_cookies, table_csv, teacher_page
@@ -428,75 +316,6 @@ class NoOutsideLinks(tornado.web.OutputTransform):
 
     def transform_chunk(self, chunk, finishing):
         return strip_outside_links(chunk) if self.html else chunk
-
-# %% ../../nbs/70_klassrummet.ipynb #f4c1a006
-TEACHER_COOKIE = 'plump_larare'
-
-class TeacherSessions:
-    "Lärarens inloggningar: en slumpad nyckel var, som servern bara sparar som `SHA-256`, med en formulärnyckel."
-    def __init__(self, hours: float = 12, clock=time.monotonic):
-        self.hours, self.clock, self.open = hours, clock, {}     # `SHA-256` av nyckeln → (går ut, formulärnyckel)
-
-    @staticmethod
-    def _digest(token: str) -> str: return hashlib.sha256(token.encode()).hexdigest()
-
-    def start(self) -> str:
-        "En ny inloggning; ger nyckeln till kakan."
-        token = secrets.token_urlsafe(32)
-        self.open[self._digest(token)] = (self.clock() + self.hours * 3600, secrets.token_urlsafe(16))
-        return token
-
-    def form_key(self, token: str | None) -> str | None:
-        "Formulärnyckeln om `token` är en inloggning som gäller, annars None."
-        if not token: return None
-        digest = self._digest(token)
-        entry = self.open.get(digest)
-        if entry and entry[0] < self.clock():          # för gammal: glöms
-            del self.open[digest]
-            entry = None
-        return entry[1] if entry else None
-
-    def end(self, token: str | None):
-        "Logga ut."
-        self.open.pop(self._digest(token or ''), None)
-
-
-def _lift_button(key: str, door: str, address: str = '') -> str:
-    return ('<form method="post" action="/larare/hav" class="inline">'
-            f'<input type="hidden" name="nyckel" value="{html.escape(key)}">'
-            f'<input type="hidden" name="vilken" value="{door}">'
-            f'<input type="hidden" name="adress" value="{html.escape(address)}">'
-            '<button type="submit" class="button">Häv spärren</button></form>')
-
-def _state(r: Refusal | None) -> str:
-    if r is None: return '–'
-    return '<b class="alert">spärrad</b>' if r.locked else f'väntar {r.retry_after} s'
-
-def tries_section(doors: dict[str, tuple[str, TryLimiter]], key: str) -> str:
-    """Lärarsidans del om fel koder för varje kod i `doors` (namn → (rubrik, räknare)): varifrån och hur många den
-    senaste timmen, vad som är spärrat, och knappar som häver spärrarna (`key`: formulärnyckeln)."""
-    rows = []
-    for door, (title, lim) in doors.items():
-        both = lim.everyone()
-        for address, times in sorted(lim.wrong.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-            r = lim.refusal(address, everyone=False)
-            rows.append(f'<tr><td>{title}</td><td>{html.escape(address)}</td><td class="n">{len(times)}</td>'
-                        f'<td>{time.strftime("%H:%M:%S", time.localtime(lim.last[address]))}</td><td>{_state(r)}</td>'
-                        f'<td>{_lift_button(key, door, address) if r else ""}</td></tr>')
-        if lim.total:
-            rows.append(f'<tr><td>{title}</td><td>alla adresser tillsammans</td><td class="n">{len(lim.total)}</td>'
-                        f'<td></td><td>{_state(both)}</td><td>{_lift_button(key, door) if both else ""}</td></tr>')
-    l = next(iter(doors.values()))[1].limits
-    rule = (f'<p class="note">Efter {l.free} fel från samma adress den senaste timmen får adressen vänta före nästa '
-            f'försök, och efter {l.lock} är den spärrad. Efter {l.class_free} fel från alla adresser tillsammans får alla '
-            f'nya vänta, och efter {l.class_lock} är koden spärrad för alla nya. En hel klass bakom skolans brandvägg '
-            'har ofta en och samma adress. '
-            'Elever som redan är inne märker inget av en spärr.</p>')
-    if not rows:
-        return f'<h2 id="fel-koder">Fel koder</h2><p>Ingen har skrivit fel kod den senaste timmen.</p>{rule}'
-    head = ''.join(f'<th scope="col">{c}</th>' for c in ('Kod', 'Adress', 'Fel senaste timmen', 'Senast', 'Nu', ''))
-    return (f'<h2 id="fel-koder">Fel koder</h2><div class="wide"><table><tr>{head}</tr>{"".join(rows)}</table></div>'
-            f'{rule}')
 
 # %% ../../nbs/70_klassrummet.ipynb #350d7e27
 @dataclass
@@ -792,10 +611,6 @@ class Refill:
         return km
 
 # %% ../../nbs/70_klassrummet.ipynb #1b44f4dd
-def scrub_uri(uri: str) -> str:
-    "Adressen `uri` utan det som står efter `kod=` och `namn=` (koder och elevernas namn hör inte hemma i loggen)."
-    return re.sub(r'([?&](?:kod|namn)=)[^&#]*', r'\1…', uri)
-
 def log_request(handler):
     "Tornados rad i terminalen för en begäran, som Tornados egen men med `scrub_uri`."
     status, r = handler.get_status(), handler.request
