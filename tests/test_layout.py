@@ -174,7 +174,7 @@ def test_library_notebooks_use_only_earlier_ones():
     """Library notebooks are numbered in bands by layer (00-19 engine, 20-29 bots, 30-39 puzzles, 40-49 course,
     50-69 ui, 70-79 classroom): each exports one module, and none imports a module that a later notebook writes."""
     import ast, json
-    books = sorted((ROOT / "nbs").glob("[0-9][0-9]_*.ipynb"))
+    books = sorted((ROOT / "nbs").glob("[0-9][0-9]*_*.ipynb"))
     owner = {}
     for nb in books:
         m = re.search(r"#\| default_exp ([\w.]+)", nb.read_text(encoding="utf-8"))

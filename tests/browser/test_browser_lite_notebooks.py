@@ -23,9 +23,9 @@ from lite_helpers import LITE, ROOT
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
 
 
-# Klassrummets server (71_app, 70_klassrummet) körs på lärarens dator: tornado, Voilà och segno finns inte i
+# Klassrummets server (71_app, 70a_klassrummet) körs på lärarens dator: tornado, Voilà och segno finns inte i
 # webbläsarens Python, så de två sidorna går att läsa på webbplatsen men inte att köra där.
-SERVER_NOTEBOOKS = ("71_app.ipynb", "70_klassrummet.ipynb")
+SERVER_NOTEBOOKS = ("71_app.ipynb", "70a_klassrummet.ipynb")
 OTHER_NOTEBOOKS = sorted(f.name for f in (ROOT / "nbs").glob("*.ipynb")
                          if f.name not in ("pussel.ipynb", "index.ipynb", *SERVER_NOTEBOOKS))
 
