@@ -230,6 +230,8 @@ def test_class_game_keeper_fits_a_phone(lab_page, lab):
     page = lab_page
     open_lesson(page, lab, "06_spela_med_riktiga_kort.ipynb", workspace="klassparti-telefon")
     run_all_hidden(page)
+    # widgeten ritas efter att cellen har körts: vänta på knappen (med tre webbläsare på två kärnor kan det dröja)
+    outputs(page).get_by_role("button", name="Starta protokollet").first.wait_for(state="visible", timeout=60_000)
     # utdatan med protokollföraren (efter Starta har den ingen Starta-knapp längre, därför numret)
     n = next(i for i, o in enumerate(outputs(page).all()) if o.get_by_role("button", name="Starta protokollet").count())
     area = outputs(page).nth(n)
