@@ -12,11 +12,14 @@ import io
 import json
 import os
 import re
+import shutil
+import unicodedata
 import weakref
 from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import unquote
 from ..puzzles.plump import PUZZLE_KINDS
+from ..engine.methods import patch
 from ..engine.plump_rules import PlumpError
 from ..engine.cards import PlumpTeachError
 from ..engine.scoresheet import read_bytes
@@ -25,11 +28,13 @@ from .catalogue import PUPIL_LESSONS, review_lesson
 from .progress import GOAL_STREAK, progress_from_events
 
 # %% auto #0
-__all__ = ['OUTCOMES', 'EVENT_TYPES', 'RESULTS_ENV', 'NAME_MAX', 'LINE_MAX', 'RESUME_WITHIN', 'ACTIVE_WITHIN', 'CSV_COLUMNS',
-           'TABLE_CSV_COLUMNS', 'pupil_id_ok', 'pupil_name', 'now_iso', 'clean_event', 'ResultStore', 'tasks_of',
+__all__ = ['OUTCOMES', 'EVENT_TYPES', 'RESULTS_ENV', 'NAME_MAX', 'LINE_MAX', 'MERGED_FOLDER', 'REMOVED_FOLDER', 'RESUME_WITHIN',
+           'ACTIVE_WITHIN', 'SAME_NAMES_SHOWN', 'SAME_ROWS_SHOWN', 'CSV_COLUMNS', 'TABLE_CSV_COLUMNS', 'pupil_id_ok',
+           'pupil_name', 'now_iso', 'clean_event', 'ResultStore', 'name_key', 'same_names', 'tasks_of',
            'count_outcomes', 'by_kind', 'needs_practice', 'deals_of', 'table_counts', 'Recorder', 'current_recorder',
            'register', 'set_recorder', 'read_cookies', 'pupil_from_cookies', 'wait_for_request', 'attach_pupil',
-           'unfinished_session', 'page_title', 'duration', 'pupil_label', 'teacher_page', 'class_csv', 'table_csv']
+           'unfinished_session', 'page_title', 'duration', 'pupil_label', 'teacher_page', 'remove_page', 'merge_page',
+           'class_csv', 'table_csv']
 
 # %% ../../nbs/41_resultat.ipynb #c0396ab4
 OUTCOMES = {'first_try': 'rätt direkt', 'with_hint': 'rätt med ledtråd', 'after_mistake': 'rätt efter ett fel',
@@ -107,6 +112,7 @@ class ResultStore:
     def record(self, pupil_id: str, event: dict) -> dict:
         "Skriv händelsen `event` (tvättad med `clean_event`, med tiden nu om den saknas) sist i elevens fil."
         path = self.path(pupil_id)
+        if not os.path.lexists(path): path = self.path(self._follow(pupil_id_ok(pupil_id)))   # ihopslagen: dit
         ev = clean_event({'time': now_iso(), **event})
         if ev.get('type') not in EVENT_TYPES:
             raise PlumpError(f"En händelse ska vara av sorten {', '.join(EVENT_TYPES)}.")
@@ -120,14 +126,14 @@ class ResultStore:
 
     def table_folder(self, pupil_id: str) -> Path:
         "Mappen med elevens sparade partier vid spelbordet, spelbord/<id>/ (skapas när bordet sparar första gången)."
-        pid = self.path(pupil_id).stem.removeprefix('elev-')   # samma kontroll av id:t som elevens fil
+        pid = self._follow(self.path(pupil_id).stem.removeprefix('elev-'))   # samma kontroll av id:t som elevens fil
         return self.folder / 'spelbord' / pid
 
     def events(self, pupil_id: str) -> list[dict]:
         """Elevens händelser i ordning; trasiga rader hoppas över, och en elev utan fil har inga. En fil som inte går
         att läsa (`read_bytes`: en mapp, en enhet, en rörledning, en fil över 10 MB) har inga heller, som en fil där
         ingen rad går att läsa."""
-        try: data = read_bytes(self.path(pupil_id), "elevens fil")
+        try: data = read_bytes(self.path(self._follow(self.path(pupil_id).stem.removeprefix('elev-'))), "elevens fil")
         except PlumpTeachError: return []
         return [e for e in map(_parse, data.split(b'\n')) if e is not None]
 
@@ -140,6 +146,173 @@ class ResultStore:
     def all_events(self) -> dict[str, list[dict]]:
         "Alla elevers händelser: id -> lista."
         return {p: self.events(p) for p in self.pupils()}
+
+# %% ../../nbs/41_resultat.ipynb #51760e66
+MERGED_FOLDER = 'sammanslagna'     # elevfilerna som har slagits ihop med en annan elevs rad
+REMOVED_FOLDER = 'borttagna'       # elevfilerna som läraren har tagit bort från sidan
+
+
+def _when(e: dict) -> datetime | None:
+    "Händelsens tid, med tidszon; None om den saknas eller inte går att läsa."
+    try: t = datetime.fromisoformat(e.get('time', ''))
+    except (TypeError, ValueError): return None
+    return t if t.tzinfo else t.astimezone()
+
+
+def _latest_name(evs: list[dict]) -> str:
+    "Namnet som eleven senast skrev ('' om hen aldrig skrev något)."
+    return next((e['name'] for e in reversed(evs) if e.get('name')), '')
+
+
+def name_key(name) -> str:
+    """Namnet som två namn jämförs: rensat som `pupil_name`, utan skillnad på stora och små bokstäver, med enkla
+    mellanslag och i Unicodes form NFC (ett å är ett å hur det än skrevs)."""
+    s = unicodedata.normalize('NFC', pupil_name(name))
+    return unicodedata.normalize('NFC', ' '.join(s.casefold().split()))
+
+
+def _last_active(evs: list[dict]) -> float:
+    "Sekunderna sedan 1970 för elevens senaste händelse (0 utan tid)."
+    t = _when(evs[-1]) if evs else None
+    return t.timestamp() if t else 0.0
+
+
+def same_names(all_events: dict[str, list[dict]]) -> list[list[str]]:
+    """Raderna som har samma namn (`name_key` av det senaste namnet), två eller fler: en lista id:n per namn, den som
+    arbetade senast först. Tomma namn är aldrig samma namn."""
+    groups = {}
+    for pid, evs in all_events.items():
+        if evs and (key := name_key(_latest_name(evs))): groups.setdefault(key, []).append(pid)
+    order = lambda pid: (-_last_active(all_events[pid]), pid)
+    return sorted((sorted(g, key=order) for g in groups.values() if len(g) > 1), key=lambda g: order(g[0]))
+
+
+def _free(folder: Path, name: str) -> Path:
+    "Ett namn som inte finns i `folder`: `name`, annars med -2, -3 ... före ändelsen."
+    stem, dot, ext = name.partition('.')
+    path, i = folder / name, 2
+    while os.path.lexists(path): path, i = folder / f'{stem}-{i}{dot}{ext}', i + 1
+    return path
+
+
+def _write_new(path: Path, data: bytes):
+    "Skriv `data` till `path` via en tillfällig fil (bara ägaren läser, som elevfilerna) och `os.replace`: aldrig halvskrivet."
+    tmp = path.with_name(f'.{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp')
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, 'O_BINARY', 0), 0o600)
+    try:
+        try:
+            view = memoryview(data)
+            while view: view = view[os.write(fd, view):]
+            try: os.fsync(fd)
+            except OSError: pass       # en del filsystem kan inte fsync; os.replace räcker där
+        finally: os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        try: os.unlink(tmp)
+        except OSError: pass
+        raise
+
+
+def _in_time_order(*lists: list[dict]) -> list[dict]:
+    """Händelserna i listorna i tidsordning; en händelse utan tid står kvar efter händelsen före den i sin lista, och
+    två med samma tid i den ordning listorna och händelserna kom."""
+    keyed = []
+    for n, evs in enumerate(lists):
+        last = float('-inf')
+        for i, e in enumerate(evs):
+            t = _when(e)
+            last = t.timestamp() if t else last
+            keyed.append(((last, n, i), e))
+    return [e for _, e in sorted(keyed, key=lambda k: k[0])]
+
+
+def _lines(events: list[dict]) -> bytes:
+    return b''.join((json.dumps(e, ensure_ascii=False, separators=(',', ':')) + '\n').encode('utf-8') for e in events)
+
+
+# %% ../../nbs/41_resultat.ipynb #2875555e
+@patch
+def _known(self: ResultStore, pupil_id) -> str:
+    "Id:t för en elev som har en fil i mappen; annars ett fel som säger det."
+    pid = pupil_id_ok(pupil_id)
+    if pid is None: raise PlumpError("Elevens id ska vara 16 tecken, siffror och a–f.")
+    if not os.path.isfile(self.folder / f'elev-{pid}.jsonl'):
+        raise PlumpError(f"Eleven {pid[:6]} finns inte bland resultaten (kanske redan borttagen eller ihopslagen med "
+                         "en annan rad). Ladda om lärarsidan.")
+    return pid
+
+
+@patch
+def _follow(self: ResultStore, pid: str) -> str:
+    """Eleven som `pid` har slagits ihop med, om `pid` inte har någon egen fil längre; annars `pid`. En kärna som
+    fortfarande är öppen för den gamla raden skriver då på raden som finns kvar."""
+    for _ in range(10):
+        if os.path.lexists(self.folder / f'elev-{pid}.jsonl'): return pid
+        try: nxt = pupil_id_ok((self.folder / MERGED_FOLDER / f'{pid}.till').read_text('ascii').strip())
+        except (OSError, ValueError): return pid
+        if nxt is None: return pid
+        pid = nxt
+    return pid
+
+
+@patch
+def find_by_name(self: ResultStore, name: str) -> list[str]:
+    """Id:n för eleverna vars senaste namn är `name` (jämfört med `name_key`), den som arbetade senast först. Ett tomt
+    namn hittar ingen."""
+    key = name_key(name)
+    if not key: return []
+    found = [(p, evs) for p, evs in self.all_events().items() if evs and name_key(_latest_name(evs)) == key]
+    return [p for p, _ in sorted(found, key=lambda x: (-_last_active(x[1]), x[0]))]
+
+
+@patch
+def merge(self: ResultStore, source: str, target: str) -> None:
+    """Slå ihop eleven `source` med `target`: händelserna hamnar i `target`s fil i tidsordning, partierna vid spelbordet
+    i `target`s mapp, och `source`s filer flyttas till mappen sammanslagna/. Ingenting tas bort. Okända id:n eller samma
+    id två gånger är ett fel, och då ändras ingenting."""
+    src, dst = self._known(source), self._known(target)
+    if src == dst: raise PlumpError("En elev kan inte slås ihop med sig själv. Välj två olika rader.")
+    src_path, dst_path = self.folder / f'elev-{src}.jsonl', self.folder / f'elev-{dst}.jsonl'
+    read = lambda p: [e for e in map(_parse, read_bytes(p, "elevens fil").split(b'\n')) if e is not None]
+    read(src_path), read(dst_path)                        # filer som inte går att läsa: felet innan något ändras
+    out = self.folder / MERGED_FOLDER
+    out.mkdir(mode=0o700, exist_ok=True)
+    link = out / f'{src}.till'
+    _write_new(link, dst.encode('ascii'))                 # först: det som skrivs för src efter flytten hamnar i dst
+    kept = _free(out, src_path.name)
+    os.replace(src_path, kept)
+    try:
+        for _ in range(20):                               # skriver en kärna i dst medan vi läser: läs om
+            before = os.stat(dst_path)
+            data = _lines(_in_time_order(read(kept), read(dst_path)))
+            after = os.stat(dst_path)
+            if (before.st_size, before.st_mtime_ns) == (after.st_size, after.st_mtime_ns): break
+        _write_new(dst_path, data)
+    except BaseException:
+        os.replace(kept, src_path)                        # som förut
+        link.unlink(missing_ok=True)
+        raise
+    table, into = self.folder / 'spelbord' / src, self.folder / 'spelbord' / dst
+    if table.is_dir():
+        into.mkdir(parents=True, exist_ok=True)
+        for f in sorted(table.iterdir()):
+            if f.is_file(): shutil.copy2(f, _free(into, f.name))
+        os.replace(table, _free(out, f'spelbord-{src}'))
+
+
+@patch
+def remove(self: ResultStore, pupil: str) -> Path:
+    """Ta bort eleven `pupil` från lärarens sida: elevens fil och partier vid spelbordet flyttas till mappen borttagna/
+    (med -2, -3 ... om namnet redan finns där). Ingenting raderas. Ger filens nya plats."""
+    pid = self._known(pupil)
+    out = self.folder / REMOVED_FOLDER
+    out.mkdir(mode=0o700, exist_ok=True)
+    new = _free(out, f'elev-{pid}.jsonl')
+    os.replace(self.folder / f'elev-{pid}.jsonl', new)
+    table = self.folder / 'spelbord' / pid
+    if table.is_dir(): os.replace(table, _free(out, f'spelbord-{pid}'))
+    return new
+
 
 # %% ../../nbs/41_resultat.ipynb #c9df7a87
 def tasks_of(events: list[dict]) -> list[dict]:
@@ -303,12 +476,6 @@ def attach_pupil() -> None:
     set_recorder(rec)
 
 # %% ../../nbs/41_resultat.ipynb #f6e09d8d
-def _when(e: dict) -> datetime | None:
-    try: t = datetime.fromisoformat(e.get('time', ''))
-    except (TypeError, ValueError): return None
-    return t if t.tzinfo else t.astimezone()
-
-
 def unfinished_session(events: list[dict], page: str, now: datetime | None = None,
                        within: timedelta = RESUME_WITHIN) -> tuple[dict, list[dict]] | None:
     "Elevens senaste pass på sidan `page` om det inte är klart och är nytt: (passet, de klara uppgifterna), annars None."
@@ -378,7 +545,9 @@ td.done{color:#1e7b34;font-weight:bold;white-space:nowrap}
 tfoot th,tfoot td{background:#f3f5f7}
 a{color:#1f5f99}a.button,button.button{display:inline-block;padding:10px 14px;min-height:24px;border:1px solid #1f5f99;border-radius:6px;text-decoration:none}
 button.button{font:inherit;color:#1f5f99;background:#fff;cursor:pointer}form.inline{display:inline;margin:0}.alert{color:#a3001b;font-weight:bold}
-ol li{margin:.4em 0}
+ol li{margin:.4em 0}button.small{padding:6px 10px;font-size:.9em}
+ul.same form{margin:.3em 0}ul.same button{max-width:100%;white-space:normal;text-align:left}
+label.yes{display:block;margin:1em 0;font-size:1.1em}label.yes input{width:24px;height:24px;vertical-align:middle}
 @media print{body{background:#fff;font-size:11pt}.noprint{display:none}.wide{overflow:visible}a{color:#000}}
 """
 
@@ -392,12 +561,18 @@ def _head(cells) -> str: return '<tr>' + ''.join(f'<th scope="col">{c}</th>' for
 def _numbers(c: dict) -> str: return ''.join(f'<td class="n">{c[k]}</td>' for k, _ in _COUNTS)
 
 
-def _latest_name(evs: list[dict]) -> str:
-    "Namnet som eleven senast skrev ('' om hen aldrig skrev något)."
-    return next((e['name'] for e in reversed(evs) if e.get('name')), '')
+def _hidden(**fields) -> str:
+    return ''.join(f'<input type="hidden" name="{k}" value="{html.escape(v)}">' for k, v in fields.items())
 
 
-def _pupils_table(all_events: dict, now: datetime) -> str:
+def _remove_button(pid: str, form_key: str) -> str:
+    "Knappen Ta bort på en elevs rad: den leder till sidan där läraren bekräftar (`remove_page`)."
+    return (f'<form method="post" action="/larare/ta-bort" class="inline">{_hidden(nyckel=form_key, elev=pid)}'
+            '<button type="submit" class="button small">Ta bort</button></form>')
+
+
+def _pupils_table(all_events: dict, now: datetime, working: set[str] | None = None, form_key: str | None = None) -> str:
+    "Eleverna, en rad var; `working`: de som har en sida öppen just nu (None: de som gjorde något nyss)."
     rows = []
     for pid, evs in all_events.items():
         if not evs: continue
@@ -405,14 +580,15 @@ def _pupils_table(all_events: dict, now: datetime) -> str:
         name = _latest_name(evs)
         when = _when(last)
         ago = (now - when).total_seconds() if when else None
-        active = ago is not None and ago <= ACTIVE_WITHIN.total_seconds()
+        active = (pid in working) if working is not None else ago is not None and ago <= ACTIVE_WITHIN.total_seconds()
         c = count_outcomes(evs)
         status = ('<span class="now">● arbetar</span><br>' if active else '') + (_ago(max(ago, 0)) if ago is not None else '')
         rows.append(((name.casefold() or '\uffff', pid),
                      f'<tr><th scope="row">{pupil_label(pid, name)}</th><td>{status}</td>'
                      f'<td>{html.escape(page_title(last.get("page", "")))}</td>{_numbers(c)}'
-                     f'<td class="n">{duration(c["seconds"])}</td></tr>'))
-    head = _head(['Elev', 'Senast', 'Sida'] + [t for _, t in _COUNTS] + ['Tid'])
+                     f'<td class="n">{duration(c["seconds"])}</td>'
+                     + (f'<td class="noprint">{_remove_button(pid, form_key)}</td>' if form_key else '') + '</tr>'))
+    head = _head(['Elev', 'Senast', 'Sida'] + [t for _, t in _COUNTS] + ['Tid'] + (['Ta bort'] if form_key else []))
     return f'<div class="wide"><table>{head}{"".join(r for _, r in sorted(rows))}</table></div>'
 
 
@@ -495,10 +671,47 @@ def _kinds_table(all_events: dict) -> str:
     return f'<div class="wide"><table>{head}{"".join(rows)}</table></div>'
 
 
+SAME_NAMES_SHOWN = 20      # namn på flera rader som lärarsidan visar (resten räknas bara)
+SAME_ROWS_SHOWN = 5        # rader att slå ihop per namn som visas på en gång
+
+
+def _who(pid: str, evs: list[dict], now: datetime) -> str:
+    "'Ada Åkesson a1b2c3 (3 uppgifter, senast för 2 min sedan)' som HTML."
+    n, t = count_outcomes(evs)['tasks'], _when(evs[-1]) if evs else None
+    when = f', senast {_ago(max((now - t).total_seconds(), 0))}' if t else ''
+    return f'{pupil_label(pid, _latest_name(evs))} ({n} {"uppgift" if n == 1 else "uppgifter"}{when})'
+
+
+def _same_names_section(all_events: dict, now: datetime, form_key: str) -> str:
+    "Namnen som står på flera rader, med en knapp per rad som kan slås ihop med raden där eleven arbetade senast."
+    groups = same_names(all_events)
+    if not groups: return ''
+    items = []
+    for g in groups[:SAME_NAMES_SHOWN]:
+        keep = g[0]
+        forms = ''.join(f'<form method="post" action="/larare/sla-ihop">{_hidden(nyckel=form_key, fran=pid, till=keep)}'
+                        f'<button type="submit" class="button small">Slå ihop {html.escape(pid[:6])} med '
+                        f'{html.escape(keep[:6])}</button> {_who(pid, all_events[pid], now)}</form>'
+                        for pid in g[1:SAME_ROWS_SHOWN + 1])
+        more = (f'<p class="note">och {len(g) - 1 - SAME_ROWS_SHOWN} rader till med samma namn.</p>'
+                if len(g) - 1 > SAME_ROWS_SHOWN else '')
+        items.append(f'<li><p><b>{html.escape(_latest_name(all_events[keep]))}</b> står på {len(g)} rader. Raden som blir '
+                     f'kvar är den där eleven arbetade senast: {_who(keep, all_events[keep], now)}.</p>{forms}{more}</li>')
+    rest = len(groups) - SAME_NAMES_SHOWN
+    more = f'<p class="note">och {rest} namn till som står på flera rader.</p>' if rest > 0 else ''
+    return ('<div class="noprint"><h3>Samma namn på flera rader</h3><p class="note">En elev som byter webbläsare eller '
+            'dator får en ny rad. Är det samma elev kan du slå ihop raderna: allt hamnar på raden som blir kvar, och '
+            f'ingenting raderas.</p><ul class="same">{"".join(items)}</ul>{more}</div>')
+
+
 def teacher_page(store: ResultStore, join_url: str | None = None, now: datetime | None = None, notice: str = '',
-                 extra: str = '') -> str:
+                 extra: str = '',
+                 working: set[str] | None = None,   # eleverna som har en sida öppen (None: de som gjorde något nyss)
+                 form_key: str | None = None        # inloggningens formulärnyckel: med den får sidan knapparna
+                ) -> str:
     """Lärarens sida om klassen som HTML: eleverna, vad klassen behöver öva på och varje sort. `notice` (HTML) står
-    under rubriken och `extra` (HTML) sist, före mappen: där lägger servern in det som rör inloggningen och koderna."""
+    under rubriken och `extra` (HTML) sist, före mappen: där lägger servern in det som rör inloggningen och koderna.
+    Med `form_key` får varje elev en knapp Ta bort, och namn som står på flera rader en knapp Slå ihop."""
     now = now or datetime.now().astimezone()
     all_events = {p: e for p, e in store.all_events().items() if e}
     parts = [f'<h1>Klassen just nu</h1><p class="note">Sidan uppdateras själv var femte sekund '
@@ -513,10 +726,11 @@ def teacher_page(store: ResultStore, join_url: str | None = None, now: datetime 
                      'vill och börjar. Här syns de så fort de öppnar en sida.</p>')
     else:
         n = len(all_events)
-        active = sum(1 for evs in all_events.values()
-                     if (t := _when(evs[-1])) is not None and now - t <= ACTIVE_WITHIN)
+        active = (len(set(working) & set(all_events)) if working is not None else
+                  sum(1 for evs in all_events.values() if (t := _when(evs[-1])) is not None and now - t <= ACTIVE_WITHIN))
         parts += [f'<h2>Eleverna</h2><p>{n} {"elev" if n == 1 else "elever"}, {active} arbetar just nu.</p>',
-                  _pupils_table(all_events, now),
+                  _same_names_section(all_events, now, form_key) if form_key else '',
+                  _pupils_table(all_events, now, working, form_key),
                   '<h2>Målen i lektionerna</h2>', _goals_section(all_events),
                   '<h2>Det här behöver klassen öva på</h2>']
         if any(tasks_of(evs) for evs in all_events.values()):
@@ -528,10 +742,63 @@ def teacher_page(store: ResultStore, join_url: str | None = None, now: datetime 
     parts.append(extra)
     parts.append(f'<p class="note">Resultaten sparas bara på den här datorn, i mappen '
                  f'<code>{html.escape(str(store.folder.resolve()))}</code>. Ingenting skickas någon annanstans.</p>')
+    return _html_page('Klassen', ''.join(parts), refresh=True)
+
+
+def _html_page(title: str, body: str, refresh: bool = False) -> str:
+    "En hel sida för läraren med sidans stil; `refresh`: den laddar om sig själv var femte sekund."
+    again = '<meta http-equiv="refresh" content="5">' if refresh else ''
     return ('<!DOCTYPE html>\n<html lang="sv"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            '<meta http-equiv="refresh" content="5"><title>Klassen – plump-teach</title>'
-            f'<style>{_CSS}</style></head><body><main>{"".join(parts)}</main></body></html>\n')
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">{again}'
+            f'<title>{html.escape(title)} – plump-teach</title>'
+            f'<style>{_CSS}</style></head><body><main>{body}</main></body></html>\n')
+
+# %% ../../nbs/41_resultat.ipynb #e87d91ba
+def _confirm(title: str, text: str, action: str, fields: dict, yes: str, button: str) -> str:
+    "En sida där läraren bekräftar: texten, en ruta att kryssa i (krävs) och knappen; Avbryt går tillbaka."
+    return _html_page(title, f'<h1>{html.escape(title)}</h1>{text}<form method="post" action="{action}">'
+                      f'{_hidden(**fields)}<label class="yes"><input type="checkbox" name="ja" value="1" required> '
+                      f'{yes}</label><button type="submit" class="button">{html.escape(button)}</button> '
+                      '<a class="button" href="/larare">Avbryt</a></form>')
+
+
+def _missing(title: str, e: PlumpTeachError) -> str:
+    return _html_page(title, f'<h1>{html.escape(title)}</h1><p class="alert">{html.escape(str(e))}</p>'
+                      '<p><a class="button" href="/larare">Tillbaka till klassen</a></p>')
+
+
+def remove_page(store: ResultStore, pupil: str, form_key: str, now: datetime | None = None) -> str:
+    """Sidan där läraren bekräftar att eleven `pupil` ska bort (knappen Ta bort på lärarsidan leder hit). Den skickar
+    samma fält igen med `ja=1`; först då ska servern anropa `store.remove`. En okänd elev: en sida som säger det."""
+    title = 'Ta bort en elev'
+    try: pid = store._known(pupil)
+    except PlumpTeachError as e: return _missing(title, e)
+    now, evs = now or datetime.now().astimezone(), store.events(pupil)
+    text = (f'<p>Du tar bort {_who(pid, evs, now)} från lärarsidan och från CSV-filerna.</p>'
+            f'<p>Ingenting raderas: elevens fil flyttas till mappen <code>{html.escape(str((store.folder / REMOVED_FOLDER).resolve()))}'
+            '</code>, och därifrån kan den flyttas tillbaka. Har eleven en sida öppen och fortsätter att arbeta, kommer '
+            'hen tillbaka på lärarsidan med det som görs efter nu.</p>')
+    return _confirm(title, text, '/larare/ta-bort', dict(nyckel=form_key, elev=pid),
+                    f'Ja, ta bort {html.escape(_latest_name(evs) or "eleven utan namn")} från sidan', 'Ta bort')
+
+
+def merge_page(store: ResultStore, source: str, target: str, form_key: str, now: datetime | None = None) -> str:
+    """Sidan där läraren bekräftar att raden `source` ska slås ihop med `target` (knappen Slå ihop leder hit). Den
+    skickar samma fält igen med `ja=1`; först då ska servern anropa `store.merge(source, target)`."""
+    title = 'Slå ihop två rader'
+    try:
+        src, dst = store._known(source), store._known(target)
+        if src == dst: raise PlumpError("En elev kan inte slås ihop med sig själv. Välj två olika rader.")
+    except PlumpTeachError as e: return _missing(title, e)
+    now = now or datetime.now().astimezone()
+    a, b = store.events(src), store.events(dst)
+    text = (f'<p>Raden {_who(src, a, now)}<br>slås ihop med raden {_who(dst, b, now)}.</p>'
+            f'<p>Raden <span class="id">{dst[:6]}</span> blir kvar: där hamnar allt från båda raderna, i tidsordning. '
+            f'Raden <span class="id">{src[:6]}</span> försvinner från sidan, och dess fil flyttas till mappen <code>'
+            f'{html.escape(str((store.folder / MERGED_FOLDER).resolve()))}</code>. Ingenting raderas.</p>')
+    return _confirm(title, text, '/larare/sla-ihop', dict(nyckel=form_key, fran=src, till=dst),
+                    'Ja, det är samma elev', 'Slå ihop')
+
 
 # %% ../../nbs/41_resultat.ipynb #a37d27b1
 CSV_COLUMNS = ['namn', 'elev', 'tid', 'sida', 'sort', 'regel', 'uppgift', 'nivå', 'utfall', 'sekunder', 'i rad']
