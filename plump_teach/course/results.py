@@ -33,8 +33,8 @@ __all__ = ['OUTCOMES', 'EVENT_TYPES', 'RESULTS_ENV', 'NAME_MAX', 'LINE_MAX', 'ME
            'pupil_name', 'now_iso', 'clean_event', 'ResultStore', 'name_key', 'same_names', 'tasks_of',
            'count_outcomes', 'by_kind', 'needs_practice', 'deals_of', 'table_counts', 'Recorder', 'current_recorder',
            'register', 'set_recorder', 'read_cookies', 'pupil_from_cookies', 'wait_for_request', 'attach_pupil',
-           'unfinished_session', 'page_title', 'duration', 'pupil_label', 'teacher_page', 'remove_page', 'merge_page',
-           'class_csv', 'table_csv']
+           'unfinished_session', 'puzzle_place', 'goal_place', 'page_title', 'duration', 'pupil_label', 'teacher_page',
+           'remove_page', 'merge_page', 'class_csv', 'table_csv']
 
 # %% ../../nbs/41_resultat.ipynb #c0396ab4
 OUTCOMES = {'first_try': 'rätt direkt', 'with_hint': 'rätt med ledtråd', 'after_mistake': 'rätt efter ett fel',
@@ -45,11 +45,12 @@ NAME_MAX = 40           # tecken i ett namn
 LINE_MAX = 4000         # byte på en rad i en elevs fil; en händelse är sällan mer än 300 och aldrig mer än 3000
 _TEXT = {'type': 20, 'time': 40, 'name': NAME_MAX, 'page': 100, 'kind': 40, 'rule': 20, 'outcome': 20, 'session': 40,
          'game': 20, 'bots': 20, 'player': NAME_MAX, 'mode': 20}
-_INTS = ('number', 'level', 'index', 'seed', 'rounds', 'cards', 'bid', 'tricks', 'normal', 'points', 'tips', 'streak')
+_INTS = ('number', 'level', 'index', 'seed', 'rounds', 'cards', 'bid', 'tricks', 'normal', 'points', 'tips', 'streak',
+         'start')
 _BOOLS = ('hit', 'forehand')
 _FIELDS = ('type', 'time', 'name', 'page', 'kind', 'number', 'level', 'rule', 'outcome', 'seconds', 'index',
            'seed', 'session', 'kinds', 'rounds', 'game', 'bots', 'player', 'cards', 'bid', 'mode', 'forehand',
-           'tricks', 'normal', 'hit', 'points', 'tips', 'streak', 'again')
+           'tricks', 'normal', 'hit', 'points', 'tips', 'streak', 'again', 'start')
 
 
 def pupil_id_ok(pupil_id) -> str | None:
@@ -112,7 +113,7 @@ class ResultStore:
     def record(self, pupil_id: str, event: dict) -> dict:
         "Skriv händelsen `event` (tvättad med `clean_event`, med tiden nu om den saknas) sist i elevens fil."
         path = self.path(pupil_id)
-        if not os.path.lexists(path): path = self.path(self._follow(pupil_id_ok(pupil_id)))   # ihopslagen: dit
+        if not os.path.lexists(path): path = self.path(self._follow(pupil_id_ok(pupil_id)))   # sammanslagen: dit
         ev = clean_event({'time': now_iso(), **event})
         if ev.get('type') not in EVENT_TYPES:
             raise PlumpError(f"En händelse ska vara av sorten {', '.join(EVENT_TYPES)}.")
@@ -148,8 +149,8 @@ class ResultStore:
         return {p: self.events(p) for p in self.pupils()}
 
 # %% ../../nbs/41_resultat.ipynb #51760e66
-MERGED_FOLDER = 'sammanslagna'     # elevfilerna som har slagits ihop med en annan elevs rad
-REMOVED_FOLDER = 'borttagna'       # elevfilerna som läraren har tagit bort från sidan
+MERGED_FOLDER = 'sammanslagna'     # elevernas filer som har slagits ihop med en annan elevs rad
+REMOVED_FOLDER = 'borttagna'       # elevernas filer som läraren har tagit bort från sidan
 
 
 def _when(e: dict) -> datetime | None:
@@ -196,7 +197,7 @@ def _free(folder: Path, name: str) -> Path:
 
 
 def _write_new(path: Path, data: bytes):
-    "Skriv `data` till `path` via en tillfällig fil (bara ägaren läser, som elevfilerna) och `os.replace`: aldrig halvskrivet."
+    "Skriv `data` till `path` via en tillfällig fil (bara ägaren läser, som elevernas filer) och `os.replace`: aldrig halvskrivet."
     tmp = path.with_name(f'.{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp')
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, 'O_BINARY', 0), 0o600)
     try:
@@ -237,7 +238,7 @@ def _known(self: ResultStore, pupil_id) -> str:
     pid = pupil_id_ok(pupil_id)
     if pid is None: raise PlumpError("Elevens id ska vara 16 tecken, siffror och a–f.")
     if not os.path.isfile(self.folder / f'elev-{pid}.jsonl'):
-        raise PlumpError(f"Eleven {pid[:6]} finns inte bland resultaten (kanske redan borttagen eller ihopslagen med "
+        raise PlumpError(f"Eleven {pid[:6]} finns inte bland resultaten (kanske redan borttagen eller sammanslagen med "
                          "en annan rad). Ladda om lärarsidan.")
     return pid
 
@@ -493,6 +494,33 @@ def unfinished_session(events: list[dict], page: str, now: datetime | None = Non
     now = now or datetime.now().astimezone()
     if not times or now - max(times) > within: return None
     return start, tasks
+
+# %% ../../nbs/41_resultat.ipynb #bde06d08
+def _recent(e: dict, now: datetime | None, within: timedelta) -> bool:
+    t = _when(e)
+    return t is not None and (now or datetime.now().astimezone()) - t <= within
+
+
+def puzzle_place(events: list[dict], page: str, kind: str, level: int, start: int, now: datetime | None = None,
+                 within: timedelta = RESUME_WITHIN) -> int | None:
+    """Numret där elevens pussel på sidan `page` fortsätter: pusslet som började på uppgift `start` av sorten `kind` och
+    nivån `level` (ett `show_puzzle` i en lektion; varje uppgift sparas med `start`). Numret efter den senaste klara eller
+    överhoppade uppgiften, om den är nyare än `within`; annars None (pusslet börjar som lektionen skrev det)."""
+    mine = [e for e in tasks_of(events) if e.get('page') == page and e.get('kind') == kind and e.get('level') == level
+            and e.get('start') == start and isinstance(e.get('number'), int) and 'session' not in e and 'streak' not in e]
+    if not mine or not _recent(mine[-1], now, within): return None
+    return mine[-1]['number'] + 1
+
+
+def goal_place(events: list[dict], page: str, now: datetime | None = None,
+               within: timedelta = RESUME_WITHIN) -> tuple[int, int] | None:
+    """Var elevens mål på sidan `page` fortsätter: (fröet, antalet uppgifter som är klara i den följden), ur den senaste
+    uppgiften i målet (sparad med `streak`, `seed` och `index`) om den är nyare än `within`; annars None."""
+    mine = [e for e in tasks_of(events) if e.get('page') == page and isinstance(e.get('streak'), int)
+            and isinstance(e.get('seed'), int) and isinstance(e.get('index'), int) and e['index'] >= 1]
+    if not mine or not _recent(mine[-1], now, within): return None
+    return mine[-1]['seed'], mine[-1]['index']
+
 
 # %% ../../nbs/41_resultat.ipynb #f3f1e998
 ACTIVE_WITHIN = timedelta(minutes=5)

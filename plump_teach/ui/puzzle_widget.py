@@ -20,7 +20,7 @@ from ..course.catalogue import review_lesson, lesson_of
 from ..course.progress import (GOAL_STREAK, WRONG_OUTCOMES, ProgressFile, due_kinds, goal_reached, goal_state,
                                          has_goal, new_progress, progress_from_events, record_task)
 from .lesson import Choice, PupilHTML
-from ..course.results import OUTCOMES, RESULTS_ENV, current_recorder, register, unfinished_session
+from ..course.results import OUTCOMES, RESULTS_ENV, current_recorder, goal_place, puzzle_place, register, unfinished_session
 from ..engine.cards import RED, GREEN
 
 # %% auto #0
@@ -87,6 +87,7 @@ class PuzzleWidget(W.VBox):
         self.correct = self.attempts = self.streak = 0
         self.puzzle = None
         self.load(kind, number, level)
+        self.start = self.puzzle.number          # numret som pusslet började på: så hittar det sina uppgifter igen
         register(self)
 
     def load(self, kind: str, number: int | None = None, level: int | None = None):
@@ -218,11 +219,20 @@ def _settle(self: PuzzleWidget, outcome: str):
     seconds = time.monotonic() - self.shown_at
     if self.on_settled is not None: return self.on_settled(self, outcome, seconds)
     rec = current_recorder()
-    if rec is not None: rec.record('task', **_task_fields(self.puzzle), outcome=outcome, seconds=seconds)
+    if rec is not None: rec.record('task', **_task_fields(self.puzzle), outcome=outcome, seconds=seconds,
+                                   start=self.start)
 
 @patch
 def _attach_pupil(self: PuzzleWidget, recorder):
-    "Eleven blev känd efter att sidan kördes: uppgiftens tid räknas från nu."
+    """Eleven blev känd efter att sidan kördes. Ett pussel i en lektion (inte i träningen eller målet) fortsätter där
+    eleven var om sidan laddas om (`puzzle_place`), med en rad om det; uppgiftens tid räknas från nu."""
+    if self.on_settled is None and not (self.attempts or self.hint_used or self.settled):
+        p = self.puzzle
+        number = puzzle_place(recorder.events(), recorder.page, p.kind, p.level, self.start)
+        if number is not None and number != p.number and number <= MAX_NUMBER:
+            self.settled = True                  # uppgiften som syntes innan eleven var känd är ingen överhoppad uppgift
+            self.load(p.kind, number, p.level)
+            self.header.value += f'<p>Välkommen tillbaka! Du fortsätter på uppgift {number}.</p>'
     if not self.settled: self.shown_at = time.monotonic()
 
 @patch
@@ -542,6 +552,7 @@ class GoalWidget(W.VBox):
         self.lesson = lesson_of(file)
         self.seed = random.randrange(1, 10_000) if seed is None else seed
         self._rng, self._queue, self._last = random.Random(f"goal/{file}/{self.seed}"), [], None
+        self.drawn = 0                                   # uppgifter hittills ur fröet; den som visas är nummer `drawn`
         n = self.lesson.number
         words = _IN_WORDS.get(GOAL_STREAK, str(GOAL_STREAK))
         self.title = PupilHTML(f'<h3>{words.capitalize()} rätt i rad</h3><p>Klarar du {words} uppgifter i rad '
@@ -579,6 +590,7 @@ def _next_task(self: GoalWidget) -> tuple[str, int]:
         if len(batch) > 1 and batch[0] == self._last: batch[0], batch[1] = batch[1], batch[0]
         self._queue = batch
     kind = self._last = self._queue.pop(0)
+    self.drawn += 1
     return kind, self._rng.randrange(1, 10_000)
 
 @patch
@@ -660,7 +672,8 @@ def _settled(self: GoalWidget, w: PuzzleWidget, outcome: str, seconds: float):
     self.saved = self.saved and saved
     rec = current_recorder()
     if rec is not None:
-        rec.record('task', **_task_fields(p), outcome=outcome, seconds=seconds, streak=self.streak)
+        rec.record('task', **_task_fields(p), outcome=outcome, seconds=seconds, streak=self.streak, seed=self.seed,
+                   index=self.drawn)
     s, n = self.streak, self.lesson.number
     if self.reached and not was:
         self.practising = True
@@ -682,9 +695,27 @@ def _settled(self: GoalWidget, w: PuzzleWidget, outcome: str, seconds: float):
 
 @patch
 def _attach_pupil(self: GoalWidget, recorder):
-    "Eleven blev känd (klassrummet): läs elevens framsteg ur händelserna och visa målet som det står."
-    self.progress, self.practising = progress_from_events(recorder.events()), False
+    """Eleven blev känd (klassrummet): läs elevens framsteg ur händelserna och visa målet som det står. Har eleven redan
+    gjort uppgifter i målet på sidan (`goal_place`), fortsätter följden där, med en rad om det."""
+    events = recorder.events()
+    self.progress, self.practising = progress_from_events(events), False
+    place = goal_place(events, recorder.page)
+    w = self.widget
+    fresh = w is None or not (w.attempts or w.hint_used or w.settled)
+    if place is None or not fresh or type(place[0]) is not int or not 0 <= place[0] <= MAX_NUMBER:
+        self._show()
+        return
+    self.seed, done = place
+    self._rng, self._queue, self._last, self.drawn = random.Random(f"goal/{self.lesson.file}/{self.seed}"), [], None, 0
+    for _ in range(done): self._next_task()
+    if w is not None:
+        w.settled = True                         # uppgiften som syntes innan eleven var känd räknas inte
+        self._load_next()
     self._show()
+    if not self.reached:
+        s = self.streak
+        self._tell(f'Välkommen tillbaka! Du fortsätter på uppgift {self.drawn}'
+                   + (f' med {s} rätt i rad.' if s else '.'), BLUE)
 
 
 def show_goal(file: str,                   # lektionens fil, till exempel '04_buden.ipynb'
