@@ -573,7 +573,7 @@ td.done{color:#1e7b34;font-weight:bold;white-space:nowrap}
 tfoot th,tfoot td{background:#f3f5f7}
 a{color:#1f5f99}a.button,button.button{display:inline-block;padding:10px 14px;min-height:24px;border:1px solid #1f5f99;border-radius:6px;text-decoration:none}
 button.button{font:inherit;color:#1f5f99;background:#fff;cursor:pointer}form.inline{display:inline;margin:0}.alert{color:#a3001b;font-weight:bold}
-ol li{margin:.4em 0}button.small{padding:6px 10px;font-size:.9em}
+ol li{margin:.4em 0}button.small{padding:6px 10px;font-size:.9em;font-weight:normal;margin-top:4px}
 ul.same form{margin:.3em 0}ul.same button{max-width:100%;white-space:normal;text-align:left}
 label.yes{display:block;margin:1em 0;font-size:1.1em}label.yes input{width:24px;height:24px;vertical-align:middle}
 @media print{body{background:#fff;font-size:11pt}.noprint{display:none}.wide{overflow:visible}a{color:#000}}
@@ -612,11 +612,11 @@ def _pupils_table(all_events: dict, now: datetime, working: set[str] | None = No
         c = count_outcomes(evs)
         status = ('<span class="now">● arbetar</span><br>' if active else '') + (_ago(max(ago, 0)) if ago is not None else '')
         rows.append(((name.casefold() or '\uffff', pid),
-                     f'<tr><th scope="row">{pupil_label(pid, name)}</th><td>{status}</td>'
-                     f'<td>{html.escape(page_title(last.get("page", "")))}</td>{_numbers(c)}'
-                     f'<td class="n">{duration(c["seconds"])}</td>'
-                     + (f'<td class="noprint">{_remove_button(pid, form_key)}</td>' if form_key else '') + '</tr>'))
-    head = _head(['Elev', 'Senast', 'Sida'] + [t for _, t in _COUNTS] + ['Tid'] + (['Ta bort'] if form_key else []))
+                     f'<tr><th scope="row">{pupil_label(pid, name)}'        # knappen under namnet: syns på en telefon
+                     + (f'<div class="noprint">{_remove_button(pid, form_key)}</div>' if form_key else '') +
+                     f'</th><td>{status}</td><td>{html.escape(page_title(last.get("page", "")))}</td>{_numbers(c)}'
+                     f'<td class="n">{duration(c["seconds"])}</td></tr>'))
+    head = _head(['Elev', 'Senast', 'Sida'] + [t for _, t in _COUNTS] + ['Tid'])
     return f'<div class="wide"><table>{head}{"".join(r for _, r in sorted(rows))}</table></div>'
 
 
