@@ -165,11 +165,29 @@ def lab_args(args) -> list[str]:
     return [*QUIET_LAB, f"--LabApp.default_url={PUPIL_START}", *extra, *args]
 
 
+# JupyterLab skriver sin adress (med --no-browser den som ska öppnas) som default_url följt av "?token=…". Elevens
+# default_url har redan en fråga, ?elev=1, så adressen fick två "?" (start.ipynb?elev=1?token=…) och fungerade inte:
+# varken elevläget eller nyckeln gällde. JupyterLab startas därför genom LAB, som delar adressens sökväg och fråga
+# innan nyckeln läggs till (…start.ipynb?elev=1&token=…). Webbläsaren som JupyterLab själv öppnar fick redan rätt.
+LAB = """import sys
+from jupyter_server.serverapp import ServerApp
+urlparts = ServerApp._get_urlparts
+def _get_urlparts(self, *args, **kwargs):
+    parts = urlparts(self, *args, **kwargs)
+    if '?' not in parts.path: return parts
+    path, query = parts.path.split('?', 1)
+    return parts._replace(path=path, query='&'.join(q for q in (query, parts.query) if q))
+ServerApp._get_urlparts = _get_urlparts
+from jupyterlab.labapp import main
+sys.exit(main())
+"""
+
+
 def kurs(args):
     ensure_env("kurs")
     if "--larare" in args: say("Startar hela JupyterLab på kursens startsida, för läraren (avsluta med Ctrl+C)")
     else: say("Startar kursen för eleven, på elevernas startsida (avsluta med Ctrl+C). Läraren: kurs --larare")
-    run(BIN / "jupyter", "lab", *lab_args(args), cwd=ROOT / "nbs")
+    run(BIN / "python", "-c", LAB, *lab_args(args), cwd=ROOT / "nbs")
 
 
 if __name__ == "__main__":
