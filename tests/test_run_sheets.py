@@ -12,7 +12,7 @@ import pytest
 
 from plump_teach.course.build import pupil_dir
 from plump_teach.course.catalogue import PUPIL_LESSONS
-from plump_teach.course.run_sheets import (RUN_SHEETS, BismarckSheetTask, Puzzles, RotationTask, SheetTask, ShortSheet,
+from plump_teach.course.run_sheets import (RUN_SHEETS, BismarckSheetTask, Puzzles, RotationTask, SheetTask,
                                            ace_experiment, lesson_worksheet, lgr22_page, run_sheet, run_sheet_pages,
                                            run_sheets_page, setup_page)
 from plump_teach.course.teacher import answers_of, suit_words
@@ -57,7 +57,6 @@ def test_decks_and_the_real_cards_lesson():
     six, seven = run_sheet(6), run_sheet(7)
     assert six.minutes == 45 and any(p.decks and '3–5' in p.groups for p in six.phases)
     assert any(isinstance(t, SheetTask) and t.cards == (5, 4, 3, 2, 1) for t in six.tasks)
-    assert any(isinstance(t, ShortSheet) and t.cards == (5, 4, 3, 2, 1) for t in six.tasks)
     assert any('dator' in p.groups for p in seven.phases) and 'Utan datorer' in seven.unplugged
     for n in (2, 3, 4, 5, 8, 9, 10, 11): assert run_sheet(n).deck_phases, n     # korten kommer fram i lektionen
     page = run_sheets_page()

@@ -189,7 +189,7 @@ def test_worksheet_and_answer_key_agree_with_the_puzzle(kind, number):
     letters = answers_of(p)
     assert letters and all(p.options["ABCDEFGHIJKLMNOPQRSTUVWXYZ".index(l)].key in p.answers for l in letters)
     assert len(letters) == len(p.answers)
-    shown = re.search(r'<b>(?:Rätt svar|Vart och ett av de här svaren är rätt):</b> (.*?)</p>', key).group(1)
+    shown = re.search(r'<b>(?:Rätt svar|Rätta svar, alla inringade):</b> (.*?)</p>', key).group(1)
     assert re.findall(r'(?:^|, )([A-Z]) \(', shown) == letters
     # förklaringen är pusslets egen, för ett rätt svar
     first = next(o.key for o in p.options if o.key in p.answers)
@@ -368,10 +368,11 @@ def test_save_pack_writes_every_page(tmp_path):
     names = [p.name for p in paths]
     assert names == ['index.html', 'kom-igang.html', 'lektionsplan.html', 'korschema.html', 'regelblad-plump.html',
                      'regelblad-bismarck.html', *[f'protokoll-plump-{n}.html' for n in range(2, 7)],
-                     'protokoll-bismarck.html', 'protokoll-bismarck-kort.html', 'arbetsblad.html', 'facit.html',
+                     'protokoll-plump-kort.html', 'protokoll-bismarck.html', 'protokoll-bismarck-kort.html', 'arbetsblad.html', 'facit.html',
                      *[f'{k}-{l.number:02d}.html' for l in PUPIL_LESSONS for k in ('arbetsblad', 'facit')], 'lgr22.html']
     texts = {p.name: p.read_text(encoding='utf-8') for p in paths}
     for n in range(2, 7): assert texts[f'protokoll-plump-{n}.html'] == blank_sheet_plump(n)
+    assert texts['protokoll-plump-kort.html'] == blank_sheet_plump(5, cards=(5, 4, 3, 2, 1))   # lektion 6, bord med 3–5
     assert texts['facit.html'] == answer_key(('bid_balance', 'score', 'trick_winner'), (1, 2))
     assert texts['protokoll-bismarck-kort.html'] == blank_sheet_bismarck(short=True)
     assert texts['lektionsplan.html'] == lesson_plan()
@@ -385,7 +386,8 @@ def test_save_pack_with_names_and_house_rules(tmp_path):
     rules = PlumpRules.preset('regeltexten')
     paths = save_pack(tmp_path, ['Anna', 'Bo', EVIL], rules, ['Anna', 'Björn', 'Cecilia'], ['score'], [17])
     texts = {p.name: p.read_text(encoding='utf-8') for p in paths}
-    assert [n for n in texts if n.startswith('protokoll-plump')] == ['protokoll-plump-3.html']
+    assert [n for n in texts if n.startswith('protokoll-plump')] == ['protokoll-plump-3.html', 'protokoll-plump-kort.html']
+    assert texts['protokoll-plump-kort.html'] == blank_sheet_plump(['Anna', 'Bo', EVIL], rules, (5, 4, 3, 2, 1))
     assert texts['protokoll-plump-3.html'] == blank_sheet_plump(['Anna', 'Bo', EVIL], rules)
     assert EVIL not in texts['protokoll-plump-3.html']
     assert texts['regelblad-plump.html'] == rule_sheet_plump(rules)

@@ -14,7 +14,7 @@ from ..engine.scoresheet import write_atomic
 from .catalogue import PUPIL_LESSONS
 from .build import pupil_dir
 from .teacher import (page_html, plump_players, lesson_plan, rule_sheet_plump, rule_sheet_bismarck,
-                                        blank_sheet_plump, blank_sheet_bismarck, worksheet, answer_key)
+                                        blank_sheet_plump, blank_sheet_bismarck, worksheet, answer_key, SHORT_GAME)
 from .run_sheets import run_sheet_pages
 
 # %% auto #0
@@ -39,6 +39,9 @@ def pack_pages(players=None, rules: PlumpRules = PlumpRules(), bismarck_names=No
     for p in counts:
         n = len(plump_players(p))
         pages[f'protokoll-plump-{n}.html'] = (f"Tomt protokoll för Plump, {n} spelare", blank_sheet_plump(p, rules))
+    short = players if players is not None else MAX_PLAYERS - 1          # fem kolumner räcker för bord med 3–5
+    pages['protokoll-plump-kort.html'] = (f"Tomt protokoll för Plump, kort parti ({', '.join(map(str, SHORT_GAME))} kort), "
+                                          "som i lektion 6", blank_sheet_plump(short, rules, SHORT_GAME))
     pages['protokoll-bismarck.html'] = ("Tomt protokoll för Bismarck, helt parti (12 givar)",
                                         blank_sheet_bismarck(bismarck_names))
     pages['protokoll-bismarck-kort.html'] = ("Tomt protokoll för Bismarck, kort parti (3 givar)",

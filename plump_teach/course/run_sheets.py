@@ -23,11 +23,12 @@ from ..puzzles.plump import PUZZLE_KINDS, Puzzle
 from .catalogue import PUPIL_LESSONS, lesson_of
 from .teacher import (page_html, suit_words, task_head, options_html, paper_question, option_letter,
                                         answer_text, sheet_table, task_html, key_html, worksheet_tasks, row_sum,
-                                        row_sum_text)
+                                        row_sum_text, p18_example, CIRCLE, SHORT_GAME)
 
 # %% auto #0
-__all__ = ['RUN_SHEETS', 'Phase', 'RunSheet', 'Puzzles', 'SheetTask', 'BismarckSheetTask', 'RotationTask', 'ShortSheet',
-           'run_sheet', 'run_sheets_page', 'lesson_worksheet', 'ace_experiment', 'lgr22_page', 'setup_page',
+__all__ = ['CLASS', 'SIT_OUT', 'RUN_SHEETS', 'PORT', 'Phase', 'RunSheet', 'Puzzles', 'SheetTask', 'BismarckSheetTask',
+           'RotationTask', 'plump_tables', 'bismarck_tables', 'tables_text', 'run_sheet', 'run_sheets_page',
+           'lesson_worksheet', 'ace_experiment', 'Lgr22Row', 'lgr22_rows', 'lgr22_page', 'setup_page',
            'run_sheet_pages']
 
 # %% ../../nbs/44_korscheman.ipynb #aa4df9e0
@@ -142,12 +143,6 @@ class RotationTask:
         return [{'deal': i + 1, 'cards': sched[i], 'dealer': dealer_of_deal(self.first_dealer, i, n),
                  'forehand': forehand(dealer_of_deal(self.first_dealer, i, n), n)} for i in range(self.deals)]
 
-@dataclass(frozen=True)
-class ShortSheet:
-    "Ett tomt protokoll för ett kort parti vid bordet (inget facit): givar med 5, 4, 3, 2 och 1 kort, upp till fem spelare."
-    cards: tuple[int, ...] = (5, 4, 3, 2, 1)
-    players: int = 5
-
 # %% ../../nbs/44_korscheman.ipynb #a9d67153
 def _signed(x: int) -> str: return f"{x:+d}".replace('-', '−') if x else "0"
 
@@ -215,21 +210,14 @@ def _render_rotation(t: RotationTask, key: bool) -> str:
             'ifylld.</p><table class="sheet"><thead><tr><th class="n">Giv</th><th class="n">Kort</th><th>Givare</th>'
             '<th>Förhand</th></tr></thead><tbody>' + "".join(row(r) for r in rows) + '</tbody></table></section>')
 
-def _render_short_sheet(t: ShortSheet, key: bool) -> str:
-    if key: return ('<section class="task"><h3>Protokollet för bordet</h3><p>Protokollet vid bordet har inget facit: '
-                    'kontrollera att varje rad har en ruta per spelare och att summan är rätt räknad.</p></section>')
-    return ('<section class="task"><h3>Protokollet för bordet</h3><p>Skriv namnen överst. Budet först; träff: en etta '
-            'framför; plump: stryk över.</p>' + sheet_table([''] * t.players, list(enumerate(t.cards, 1)))
-            + '</section>')
-
 def _render_task(t, key: bool, prev=None) -> str:
     "En del av en lektions arbetsblad (`key=False`) eller facit (`key=True`)."
     if isinstance(t, Puzzles):
         ps = t.puzzles()
         f = key_html if key else task_html
         return "".join(f(p, q) for q, p in zip([None, *ps], ps))
-    return {SheetTask: _render_sheet_task, BismarckSheetTask: _render_bismarck_task, RotationTask: _render_rotation,
-            ShortSheet: _render_short_sheet}[type(t)](t, key)
+    return {SheetTask: _render_sheet_task, BismarckSheetTask: _render_bismarck_task,
+            RotationTask: _render_rotation}[type(t)](t, key)
 
 # %% ../../nbs/44_korscheman.ipynb #e0f1e425
 _ABCD = ('Anna', 'Bo', 'Cissi', 'Dan')
@@ -260,22 +248,63 @@ def _score_q(bid: int, tricks: int, cards: int = 5, rules: PlumpRules = PlumpRul
                             "träff med husregeln." if bid == tricks else "plump, en miss ger 0.")
     return q, a
 
+def _most_tricks() -> tuple[str, str]:
+    """Lektion 1: de som tog flest stick i exempelgiven (P18), med bud och poäng ur motorn: (meningen i genomgången,
+    vad läraren gör när en elev tror att den som tar flest stick vinner)."""
+    ex = p18_example()
+    most = max(ex['tricks'])
+    top = [i for i, t in enumerate(ex['tricks']) if t == most]
+    names = _names_list([ex['names'][i] for i in top]) if len(top) > 1 else ex['names'][top[0]]
+    said = " och ".join(f"{ex['names'][i]} bjöd {ex['bids'][i]} och fick {ex['points'][i]} poäng" for i in top)
+    took = f"{'båda' if len(top) == 2 else 'alla'} tog {most} stick" if len(top) > 1 else f"tog {most} stick"
+    points = " och ".join(f"{ex['names'][i]} {ex['points'][i]}" for i in top)
+    return (f"Stanna vid {names}: {took}, flest i given, men {said}.",
+            f"Peka på {names}: flest stick, men poängen blev {points}. Det är träffen som ger poäng.")
+
+# %% ../../nbs/44_korscheman.ipynb #a53b3477
+CLASS = 28      # klassen som körschemat räknar med
+
+def _check_pupils(pupils) -> int:
+    if type(pupils) is not int or not 6 <= pupils <= 60:
+        raise PlumpError(f"Ange antalet elever i klassen som ett heltal från 6 till 60, inte {pupils!r}.")
+    return pupils
+
+def plump_tables(pupils: int) -> dict[int, int]:
+    "Borden för Plump: {elever vid bordet: antal bord}, helst fyra, annars tre eller fem (P2)."
+    fours, rest = divmod(_check_pupils(pupils), 4)
+    out = {0: {4: fours}, 1: {4: fours - 1, 5: 1}, 2: {3: 2, 4: fours - 1}, 3: {3: 1, 4: fours}}[rest]
+    return {k: v for k, v in sorted(out.items()) if v}
+
+def bismarck_tables(pupils: int) -> dict[int, int]:
+    "Borden för Bismarck: tre vid varje bord (B1); blir en eller två över har ett eller två bord en fjärde, som sitter över."
+    fours = _check_pupils(pupils) % 3
+    return {k: v for k, v in {3: (pupils - 4 * fours) // 3, 4: fours}.items() if v}
+
+def tables_text(tables: dict[int, int]) -> str:
+    "Borden i ord: '8 bord med 3 och ett med 4'."
+    parts = [f"{'ett' if n == 1 else n} bord med {k}" for k, n in tables.items()]
+    return parts[0] if len(parts) == 1 else f"{parts[0]} och {parts[1].replace(' bord med', ' med')}"
+
+SIT_OUT = ("Vid ett bord med fyra sitter givaren över: hen delar ut och är domare, och nästa giv sitter nästa spelare "
+           "medsols över.")
+
 # %% ../../nbs/44_korscheman.ipynb #17a90ba5
 _START, _EXIT = "Start", "Utgångsbiljett"
 _EXIT_TEXT = "Eleverna svarar på frågorna på en lapp och lämnar den när de går. Sortera lapparna i tre högar: kan, nästan, inte än."
-_PAIRS, _TABLES = "Två och två, en kortlek per par", "Bord med 3–5 elever (helst 4), en kortlek per bord"
+_TABLES = "Bord med 3–5 elever (helst 4), en kortlek per bord"
+_SHORT = f"protokollet för det korta partiet ({_names_list([str(c) for c in SHORT_GAME])} kort)"
 
 RUN_SHEETS: dict[str, RunSheet] = {s.file: s for s in (
     RunSheet('01_vad_ar_plump.ipynb',
         (Phase(5, _START, "Fråga vilka kortspel eleverna kan. Läs lektionens mål högt och visa en kortlek."),
          Phase(10, "Genomgång", "Visa given med Anna, Bo, Cissi och Dan (lektionen på projektorn, eller riktiga kort under "
-                "dokumentkameran): utdelningen, buden, sticken och poängen 10 + budet. Stanna vid Bo: han tog flest stick men fick 0."),
+                f"dokumentkameran): utdelningen, buden, sticken och poängen 10 + budet. {_most_tricks()[0]}"),
          Phase(10, "Vid korten", "Varje bord ger 5 kort var och vänder upp översta kortet i talongen. Alla säger ett bud och "
-                "bordet spelar given. Poängen behöver inte räknas noga än; läraren går runt och frågar vem som tog sticket.",
+                "bordet spelar given, en eller två gånger. Poängen behöver inte räknas noga än; gå runt och fråga vem som tog sticket.",
                _TABLES, True),
          Phase(10, "Pussel", "Vem tar sticket? och Räkna poängen, på skärmen eller på arbetsbladet.", "Var för sig eller två och två"),
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
-        (("tror att den som tar flest stick vinner", "Peka på Bo: flest stick, 0 poäng. Det är träffen som ger poäng."),
+        (("tror att den som tar flest stick vinner", _most_tricks()[1]),
          ("räknar sticken som poäng (2 stick = 2 poäng)", "Skriv 10 + budet på tavlan och räkna en träff tillsammans."),
          ("tror att man måste ta stick för att få poäng", "Visa Cissi: bud 0, 0 stick, 10 poäng.")),
         ("Spela given med öppna kort, så att eleven ser alla händer och kan följa varje stick.",
@@ -297,7 +326,7 @@ RUN_SHEETS: dict[str, RunSheet] = {s.file: s for s in (
          Phase(10, "Genomgång", "Kortleken (52 kort, ess högst, tvåan lägst), förhand spelar ut, följ färg, trumf tar, renons. "
                 "Lägg tre stick med riktiga kort och låt klassen säga vem som tar vart och ett."),
          Phase(15, "Vid korten", "Stickträning: ge 5 kort var och vänd upp trumfkortet. Spela fem stick med öppna kort och säg "
-                "högt vem som tar varje stick och varför. Sedan samma sak med dolda kort.", _PAIRS, True),
+                "högt vem som tar varje stick och varför. Sedan samma sak med dolda kort.", _TABLES, True),
          Phase(5, "Pussel", "Vem tar sticket? och Rätt kort.", "Var för sig"),
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
         (("lägger trumf fast hen kan följa färg", "Fråga: har du färgen som spelades ut? Då måste du lägga den."),
@@ -393,8 +422,9 @@ RunSheet('05_poangen_och_protokollet.ipynb',
         "på arbetsbladet ersätter pusslen.",
         (Puzzles('score', (4, 5)), Puzzles('sheet_error', (1, 2)), SheetTask((5, 4, 3), seed=5))),
     RunSheet('06_spela_med_riktiga_kort.ipynb',
-        (Phase(5, _START, "Dela in klassen vid bord med 3–5 elever, helst 4. Varje bord får en kortlek, ett protokoll och "
-                "regelbladet. Bestäm vem som ger först och vem som för protokoll."),
+        (Phase(5, _START, f"Borden är bestämda i förväg ({CLASS} elever: {tables_text(plump_tables(CLASS))}). Varje bord får "
+                f"en kortlek, {_SHORT} och regelbladet för Plump (det visar hela partiet, 19 givar). Bordet väljer "
+                "givare och protokollförare."),
          Phase(5, "Genomgång", "Bordets ordning för varje giv: givaren blandar och ger, vänder upp trumfkortet, förhand bjuder "
                 "först, protokollföraren skriver buden och säger summan innan givaren bjuder, förhand spelar ut."),
          Phase(25, "Partiet", "Fem givar med 5, 4, 3, 2 och 1 kort. Givaren flyttar ett steg medsols varje giv. Räkna med ungefär "
@@ -405,21 +435,19 @@ RunSheet('05_poangen_och_protokollet.ipynb',
          ("tror att den som tar flest stick vinner", "Peka på protokollet: det är poängen som räknas."),
          ("lägger trumf fast hen kan följa färg", "Domaren frågar: har du färgen? Renons ger plump."),
          ("skriver poängen innan buden", "Budet skrivs först, innan första kortet spelas.")),
-        ("Låt eleven vara protokollförare hela partiet, tillsammans med en kamrat, om hen inte vill spela.",
-         "Spela första given med öppna kort.",
-         "Ge eleven uppgiften att säga summan av buden högt före givarens bud."),
-        ("Spela vidare uppåt igen: 2, 3, 4 och 5 kort.",
-         "Var domare vid ett annat bord och kontrollera deras protokoll.",
-         "För protokollet med protokollföraren på en dator, om det finns en vid bordet."),
+        ("Låt eleven föra protokollet med en kamrat, om hen inte vill spela.",
+         "Spela första given med öppna kort. Eleven säger budsumman högt före givarens bud."),
+        ("Spela ett kort parti till på ett nytt protokoll.",
+         "Var domare vid ett annat bord och kontrollera deras protokoll."),
         (("Hur många kort har var och en i partiets sista giv?", "1 kort."),
          _forbidden_q(1, [0, 1, 0]),
          ("Vad skriver protokollföraren först i varje giv?", "Allas bud, innan första kortet spelas.")),
         ("ger, bjuder och spelar ut i rätt ordning utan hjälp",
          "följer färg och säger vem som tog sticket",
          "för protokollet rätt: bud först, etta framför eller överstruket"),
-        "Lektionen är utan datorer från början. Skriv ut ett protokoll per bord (arbetsbladet har ett kort protokoll för "
-        "5, 4, 3, 2 och 1 kort) och regelbladet. Den som vill kan öva med uppgiften Skriv protokollet först.",
-        (SheetTask((5, 4, 3, 2, 1), seed=6), ShortSheet())),
+        f"Lektionen är utan datorer från början. Skriv ut {_SHORT} och regelbladet för Plump, ett av varje per bord. "
+        "Arbetsbladet har uppgiften Skriv protokollet, för den som vill öva först eller som läxa.",
+        (SheetTask(SHORT_GAME, seed=6),)),
     RunSheet('07_spelbordet.ipynb',
         (Phase(5, _START, "Visa spelbordet på projektorn: var buden, korten och knappen Tips finns."),
          Phase(5, "Genomgång", "Spela en giv tillsammans med klassen mot datorn. Tryck på Tips och läs skälet högt."),
@@ -503,9 +531,10 @@ RunSheet('08_bjuda_klokt.ipynb',
         (Phase(5, _START, "Bismarck är whist för tre. Fråga: vad är likt och olikt Plump? (Inga bud.)"),
          Phase(10, "Genomgång", "Tre spelare, fyra kort med framsidan upp, förhand tar upp dem och lägger bort fyra, de fyra "
                 "spelsätten, det hela partiet med 12 givar och det korta med 3."),
-         Phase(15, "Vid korten", "Ge som i Bismarck: fyra kort upp och 16 var. Förhand tar upp korten, lägger bort fyra och säger "
-                "spelsättet högt med ett skäl. Spela inte; byt förhand tre gånger.", "Bord med 3 elever, en kortlek per bord", True),
-         Phase(5, "Pussel", "Bismarck: spelsätt kvar och Bismarck: lägg bort fyra.", "Var för sig"),
+         Phase(20, "Vid korten", "Ge som i Bismarck: fyra kort upp och 16 var. Förhand tar upp korten, sorterar de 20 i färger, "
+                "lägger bort fyra och säger spelsättet högt med ett skäl. Spela inte. En giv tar 7–8 minuter (utdelningen "
+                "3, sorteringen 2, valet 2): hinn två givar, med ny förhand, och en tredje om det går. " + SIT_OUT,
+               f"Bord med 3, en kortlek per bord ({CLASS} elever: {tables_text(bismarck_tables(CLASS))})", True),
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
         (("tror att alla får ta upp korten på bordet", "Bara förhand tar upp dem."),
          ("tror att de bortlagda korten är ett stick", "Med grundreglerna är de ur spel; som stick räknas de bara med en husregel."),
@@ -521,17 +550,18 @@ RunSheet('08_bjuda_klokt.ipynb',
         ("kan säga vad de fyra spelsätten betyder",
          "lägger bort fyra kort och kan säga varför",
          "väljer ett spelsätt som passar handen"),
-        "Ge och välj spelsätt med riktiga kort. Arbetsbladet har pusslen om spelsätten och korten att lägga bort.",
+        "Ge och välj spelsätt med riktiga kort. Pusslen om spelsätten och korten att lägga bort finns på arbetsbladet; "
+        "de hinns inte på lektionen, så ge dem som läxa eller i början av lektion 11.",
         (Puzzles('bismarck_modes', (1, 2)), Puzzles('bismarck_discard', (1, 2)))),
     RunSheet('11_bismarck_sticken_och_poangen.ipynb',
         (Phase(5, _START, "Repetera: vem är förhand, och vilka är spelsätten?"),
          Phase(10, "Genomgång", "Sticken, normalen (förhand 8, de andra 4; i pass förhand 4, de andra 6), +1 och −1 per stick, "
                 f"tvärtom i pass, summan alltid {row_sum_text()} med grundreglerna. Räkna exemplet med Anna, Björn och "
                 "Cecilia på tavlan."),
-         Phase(15, "Vid korten", "Spela det korta partiet: tre givar, trumf, sang och pass. En elev för protokoll för Bismarck "
-                "(kort parti) och kontrollerar att varje rad blir 0.", "Bord med 3 elever, en kortlek och ett protokoll per bord",
-               True),
-         Phase(10, "Pussel", "Bismarck: vem tar sticket?, tillåtet kort och räkna poängen, eller uppgiften om normalen och "
+         Phase(20, "Vid korten", "Spela det korta partiets första giv, trumf: en giv med 16 stick tar 12–15 minuter. En elev "
+                "för protokoll för Bismarck (kort parti) och kontrollerar att raden blir 0. Sang och pass spelas nästa gång. "
+                + SIT_OUT + " Den som sitter över för protokollet.", "Bord med 3 (eller 4), en kortlek och ett protokoll per bord", True),
+         Phase(5, "Pussel", "Bismarck: vem tar sticket?, tillåtet kort och räkna poängen, eller uppgiften om normalen och "
                 "poängen på arbetsbladet.", "Två och två"),
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
         (("tror att flest stick alltid ger plus", "Det är normalen som räknas: 6 stick för förhand är minus."),
@@ -586,6 +616,7 @@ _RUN_CSS = """
 .plan { width: 100%; }
 .plan td, .plan th { text-align: left; vertical-align: top; padding: 2px 6px; }
 .plan td.num, .plan th.num { text-align: right; white-space: nowrap; }
+body { line-height: 1.25; }
 .lesson { margin-top: 14px; padding-top: 4px; border-top: 2px solid #444; }
 .lesson h2 { border-bottom: none; font-size: 1.3em; margin-top: 0; }
 .lesson h3 { margin: 8px 0 2px; break-after: avoid; page-break-after: avoid; }
@@ -655,7 +686,7 @@ hellre än att skynda; pusslen och utgångsbiljetten kan tas nästa gång.</p>
 <li><b>Utan datorer:</b> varje lektion har ett eget arbetsblad med facit, med uppgifter ur samma pussel som på skärmen.</li>
 </ul>
 {"".join(_run_sheet_html(s) for s in sheets)}"""
-    return page_html("Körschema", body, css=_RUN_CSS)
+    return page_html("Körschema", body, css=_RUN_CSS, font='10pt')
 
 _TASK_CSS = ".given td, .given th { text-align: center; } .given { margin: 3px 0 6px; } .blanks { list-style: none; padding-left: 0; }"
 
@@ -666,8 +697,9 @@ def lesson_worksheet(lesson, key: bool = False) -> str:
     title = f"{'Facit' if key else 'Arbetsblad'}: {l.name}"
     name = ('<p>Namn: <span class="line"></span> &nbsp; Klass: <span class="line" style="min-width:6em"></span></p>'
             if not key else "")
-    intro = ('<p class="sub">Ringa in bokstaven för rätt svar. Samma nummer ger samma uppgift i kursens pussel.</p>'
-             if not key else '<p class="sub">Svaren är räknade av kursens regelmotor.</p>')
+    puzzles = any(isinstance(t, Puzzles) for t in s.tasks)      # bokstäver att ringa in finns bara i pusslen
+    intro = ('<p class="sub">Svaren är räknade av kursens regelmotor.</p>' if key else
+             f'<p class="sub">{CIRCLE} Samma nummer ger samma uppgift i kursens pussel.</p>' if puzzles else "")
     rules = "" if not l.optional else '<p class="box">Extralektionen: här gäller husregler, och varje uppgift säger vilken.</p>'
     body = f"<h1>{esc(title)}</h1>{name}{rules}{intro}" + "".join(_render_task(t, key) for t in s.tasks)
     return page_html(esc(title), body, css=_TASK_CSS)
@@ -700,34 +732,73 @@ def ace_experiment(deals: int = 1000, seed: int = 2024, players: int = 4, cards:
 def _pct(part: int, whole: int) -> str: return percent(part / whole) if whole else "–"
 
 # %% ../../nbs/44_korscheman.ipynb #8703f1bf
+@dataclass(frozen=True)
+class Lgr22Row:
+    """En rad på sidan om Lgr22: årskurserna, området i kursplanen med egna ord, vad kursen gör, och lektionerna som gör
+    det, var och en med orden som står i lektionen eller dess körschema (ett test läser lektionerna och letar efter dem)."""
+    grades: str
+    area: str                                  # HTML: området i fetstil och en kort beskrivning
+    course: str                                # HTML: vad kursen gör
+    lessons: tuple[tuple[int, tuple[str, ...]], ...]   # (lektionens nummer, ord som lektionen innehåller)
+
+def lgr22_rows(e: dict | None = None) -> list[Lgr22Row]:
+    "Raderna på sidan om Lgr22, för årskurs 4–6 och 7–9; `e` är experimentet om esset (`ace_experiment`)."
+    e = ace_experiment() if e is None else e
+    return [
+        Lgr22Row('4–6', "<b>Taluppfattning och tals användning</b>: huvudräkning, och tal i vardagliga situationer.",
+                 "Poängen 10 + budet vid en träff, och summan av varje kolumn i protokollet.",
+                 ((1, ('10 poäng plus budet',)), (5, ('lägger ni ihop varje kolumn',)), (6, ('lägger ni ihop varje kolumn',)))),
+        Lgr22Row('4–6', "<b>Algebra</b>: ett obekant tal som ska bestämmas.",
+                 f"Givarens förbjudna bud är det tal som gör budsumman lika med antalet stick: 5 − (2 + 1 + 0) = "
+                 f"{forbidden_bid(5, [2, 1, 0])}.", ((4, ('antalet stick minus de andras bud',)),)),
+        Lgr22Row('4–6', "<b>Sannolikhet och statistik</b>: chans utifrån försök och observationer, tabeller.",
+                 "Datorn provar given många gånger och visar hur ofta det gick bra; ungefär hälften av de möjliga korten "
+                 "blir stick. Sannolikheten räknas med tal först i extralektionen nedan, som inte finns i elevkursen.",
+                 ((7, ('hur ofta det gick bra',)), (8, ('hälften av de möjliga',)))),
+        Lgr22Row('4–6', "<b>Problemlösning</b>: att välja strategi och förklara den.",
+                 "Att bjuda med handens tre högar, spela efter budsumman, och välja spelsätt i Bismarck med ett skäl.",
+                 ((8, ('tre högar',)), (9, ('spela efter budsumman',)), (10, ('med ett skäl',)))),
+        Lgr22Row('7–9', "<b>Taluppfattning</b>: tal och deras egenskaper, också negativa tal, och beräkningar med dem.",
+                 f"Poängen i Bismarck är positiva och negativa heltal: +1 och −1 per stick. Med grundreglerna är summan av "
+                 f"en giv alltid {row_sum_text()}, en kontroll av räkningen. Eleverna använder en tallinje.",
+                 ((11, ('−1', 'tallinje')),)),
+        Lgr22Row('7–9', "<b>Algebra</b>: uttryck och formler i situationer som är relevanta för eleven.",
+                 "Poängen som en formel: en träff ger 10 + budet. Givarens förbjudna bud är antalet stick minus de andras bud. "
+                 "I Bismarck: ett stick över normalen ger +1, i pass tvärtom.",
+                 ((4, ('antalet stick minus de andras bud',)), (5, ('10 + budet',)), (11, ('över normalen',)))),
+        Lgr22Row('7–9', "<b>Sannolikhet och statistik</b>: att bedöma chanser och risker i vardagliga situationer.",
+                 "Att bedöma risken innan man bjuder: bara en del av leken delas ut, och ett ess man saknar kan ligga i "
+                 "talongen; ett ess är inte alltid ett stick. Extralektionen nedan räknar ut sannolikheten exakt.",
+                 ((8, ('talongen',)), (9, ('ett ess inte alltid är ett stick',)))),
+        Lgr22Row('7–9', "<b>Problemlösning</b>: strategier, och att värdera dem.",
+                 "Att planera ett helt parti Bismarck, där var och en spelar varje spelsätt en gång, och att jämföra hur två "
+                 "regeluppsättningar ändrar spelet.",
+                 ((10, ('hushålla',)), (12, ('regeluppsättning',)))),
+        Lgr22Row('alla', "<b>Skolans värdegrund och uppdrag</b> (del 1 och 2): att samarbeta, ta ansvar och följa gemensamma regler.",
+                 "Att vänta på sin tur, vara domare och protokollförare vid bordet, komma överens om husregler innan partiet, "
+                 "och att vinna och förlora.",
+                 ((6, ('domare',)), (12, ('husregler',)))),
+    ]
+
 def lgr22_page(deals: int = 1000, seed: int = 2024) -> str:
-    "Kursen och Lgr22: matematiken i åk 4–6 och skolans värdegrund, med ett experiment om sannolikhet där motorn räknar talen."
+    """Kursen och Lgr22: matematiken i åk 4–6 och 7–9 och skolans värdegrund. Varje rad säger bara det som lektionerna
+    gör (`lgr22_rows`); sist en extra mattelektion om sannolikhet där motorn räknar talen."""
     e = ace_experiment(deals, seed)
     n, c = e['players'], e['cards']
     b8 = [-(1 - 3)]
+    rows = "".join(f"<tr><td>{r.grades}</td><td>{r.area}</td><td>{r.course}</td>"
+                   f"<td>{', '.join(str(k) for k, _ in r.lessons)}</td></tr>" for r in lgr22_rows(e))
     body = f"""
 <h1>Plump och Bismarck i Lgr22</h1>
-<p>Kursen passar i matematiken i årskurs 4–6 och i arbetet med skolans värdegrund. Här står vilka delar av det centrala
-innehållet i kursplanen i matematik som kursen tränar, med egna ord; läs den exakta texten i Skolverkets kursplan.</p>
-<table class="plan"><thead><tr><th>Lgr22</th><th>I kursen</th><th>Lektion</th></tr></thead><tbody>
-<tr><td><b>Sannolikhet och statistik</b>: chans och risk utifrån försök och observationer, att jämföra sannolikheter, tabeller
-och diagram.</td><td>Hur ofta får man ett ess? Hur ofta tar esset sticket? Eleverna delar ut kort, för en tabell över utfallen
-och jämför med datorns provgivar (nedan).</td><td>3, 8, 9</td></tr>
-<tr><td><b>Taluppfattning och tals användning</b>: huvudräkning, och tal i vardagliga situationer.</td><td>Poängen 10 + budet och
-summan i protokollet. I Bismarck är poängen positiva och negativa heltal: +1, −2, och med grundreglerna är summan av en giv alltid {row_sum_text()}.</td><td>5, 11</td></tr>
-<tr><td><b>Procent</b>: tal i procentform och deras samband med bråk.</td><td>Experimentets resultat: {e['ace_in_hand']} av {deals} är
-{_pct(e['ace_in_hand'], deals)}. Hur många procent av buden träffade i klassens parti?</td><td>6, 9</td></tr>
-<tr><td><b>Algebra</b>: ett obekant tal som ska bestämmas.</td><td>Givarens förbjudna bud är det tal som gör summan av buden lika
-med antalet stick: 5 − (2 + 1 + 0) = {forbidden_bid(5, [2, 1, 0])}.</td><td>4</td></tr>
-<tr><td><b>Problemlösning och resonemang</b>: att välja strategi och förklara den.</td><td>Att bjuda med handens tre högar, och
-att välja spelsätt i Bismarck och motivera valet.</td><td>8, 9, 10</td></tr>
-<tr><td><b>Skolans värdegrund och uppdrag</b> (del 1 och 2): att samarbeta, ta ansvar och följa gemensamma regler.</td><td>Att vänta
-på sin tur, följa reglerna vid bordet, komma överens om husregler innan partiet, vara protokollförare eller domare, och att
-vinna och förlora. I Bismarck spelar två tillsammans mot förhand.</td><td>6, 7, 11, 12</td></tr>
-</tbody></table>
+<p>Kursen passar i matematiken i årskurs 4–6 och 7–9 och i arbetet med skolans värdegrund. Här står, med egna ord, vilka
+delar av det centrala innehållet i kursplanen i matematik som lektionerna tränar; läs den exakta texten i Skolverkets
+kursplan. Tabellen nämner bara det som lektionerna själva gör. Procent och sannolikhet uttryckt i tal tas upp bara i
+extralektionen längre ner.</p>
+<table class="plan"><thead><tr><th>Åk</th><th>Lgr22</th><th>I kursen</th><th>Lektion</th></tr></thead><tbody>{rows}</tbody></table>
 
-<h2>En lektion i sannolikhet: hur ofta blir ett ess ett stick?</h2>
-<p>Passar efter lektion 3 eller som en egen mattelektion, 40 minuter. Ni behöver en kortlek per par och tabellen nedan på tavlan.</p>
+<h2>En extra mattelektion: hur ofta blir ett ess ett stick?</h2>
+<p>Den här lektionen finns inte i elevkursen. Den passar efter lektion 3, 40 minuter, och tränar chans utifrån försök (åk 4–6)
+och sannolikhet som bråk och procent (åk 7–9). Ni behöver en kortlek per par och tabellen nedan på tavlan.</p>
 <ol>
 <li><b>Gissa (5 min).</b> Du får {c} kort. Hur ofta har du minst ett ess? Och om du har ett ess: tar det alltid ett stick?
 Skriv gissningarna på tavlan.</li>
@@ -744,7 +815,7 @@ Gör det 20 gånger. Lägg ihop klassens resultat och räkna ut hur många proce
 </tbody></table>
 <p class="sub">Datorspelarna spelar på nivån van. Räknat exakt är chansen för minst ett ess bland {c} kort
 {_pct(round(e['exact_ace_in_hand'] * 10_000), 10_000)}; klassens 20 försök per par hamnar oftast en bit ifrån, och ju fler
-försök desto närmare.</p>
+försök desto närmare. I åk 7–9: räkna ut den exakta chansen som 1 minus chansen att inget av de {c} korten är ett ess.</p>
 <ol start="4">
 <li><b>Prata om det (10 min).</b> Varför tar ett ess inte alltid sticket? (Någon saknar färgen och trumfar, eller esset läggs
 när en annan färg spelades ut.) Varför tar trumfesset alltid sitt stick? Varför blir klassens procent inte exakt samma som datorns?</li>
@@ -756,51 +827,58 @@ varje giv.</p>"""
     return page_html("Lgr22", body, css=_RUN_CSS)
 
 # %% ../../nbs/44_korscheman.ipynb #3ef48133
+PORT = 8866     # klassrummets server lyssnar på den porten om inget annat anges (--port)
+
 def setup_page() -> str:
-    "Kom igång: en sida för läraren om de fyra sätten att använda kursen och vad som ska skrivas ut."
+    "Kom igång: en sida för läraren om de fyra sätten att använda kursen, nätverket i skolan och vad som ska skrivas ut."
     first = run_sheet(1)
     body = f"""
 <h1>Kom igång med Plump i klassen</h1>
 <p>Kursen har {len(PUPIL_LESSONS)} lektioner: Plump först, sedan Bismarck, och sist en extralektion om husregler. Varje lektion
-går att hålla med datorer eller helt utan. Välj ett av sätten nedan.</p>
+går att hålla med datorer eller helt utan.</p>
 <div class="cols">
 <div class="box"><h2>1. Utan datorer</h2>
 <p>Skriv ut <a href="korschema.html">körschemat</a> för lektionen, ett arbetsblad per elev och facit till dig. Ni behöver en
-kortlek per bord med 3–5 elever, och i lektion 2 en per par. Regelbladet och protokollen finns också här. Det räcker för hela
-kursen.</p></div>
+kortlek per bord. Regelbladen och protokollen finns också här.</p></div>
 <div class="box"><h2>2. Webbplatsen, utan installation</h2>
 <p>Har skolan lagt upp kursens webbplats: dela länken. Eleverna öppnar den i webbläsaren, och allt körs på deras egen dator.
 Första gången hämtas ungefär 33 MB; sedan fungerar kursen också utan nät. Den som sköter skolans webb bygger webbplatsen med
 <code>python3 tools/lite.py build</code> och lägger mappen <code>_lite/site</code> på en webbserver.</p></div>
 <div class="box"><h2>3. En elev hemma</h2>
-<p>Datorn behöver Python 3.11 eller senare. Öppna en terminal i kursens mapp och skriv <code>python3 run.py kurs</code>. Första
-gången installeras det som behövs, och det tar några minuter. Sedan öppnas elevkursen i webbläsaren, utan kod och menyer.</p></div>
+<p>Datorn behöver Python 3.11 eller senare (i Windows från <code>python.org</code>). Skriv <code>python3 run.py kurs</code> i en terminal
+i kursens mapp (i Windows <code>py -3 run.py kurs</code>). Första gången installeras allt, och det tar några minuter. Kursen
+öppnas i webbläsaren, och kommandot kör tills du trycker Ctrl+C i terminalen.</p></div>
 <div class="box"><h2>4. Hela klassen från din dator</h2>
-<p>Kör <code>python3 run.py kurs</code> en gång, och sedan <code>.venv/bin/plump-teach --ip 0.0.0.0</code>. Terminalen skriver
-adressen med klasskoden och en QR-kod, och under dem lärarsidans adress och lärarkoden. Logga in på lärarsidan med koden och
-visa sidan <code>/larare/klasslank</code> på projektorn. Eleverna skriver sitt namn och
-kommer till startsidan. På lärarsidan ser du vem som arbetar med vad och vilka regler
-klassen behöver öva mer på. Högst 40 elever samtidigt; ingenting lämnar din dator.</p></div>
+<p>Installera som i 3 och stäng med Ctrl+C. Inför lektionen: <code>.venv/bin/plump-teach --ip 0.0.0.0</code> (i Windows
+<code>.venv\\Scripts\\plump-teach --ip 0.0.0.0</code>); det kör tills du trycker Ctrl+C. Terminalen skriver elevernas
+adress (port {PORT}) med klasskoden, en QR-kod, lärarsidans adress och lärarkoden. Visa <code>/larare/klasslank</code> på
+projektorn. Högst 40 elever samtidigt; ingenting lämnar din dator.</p></div>
 </div>
+<div class="box"><h2>Nätverket i skolan</h2>
+<p>Eleverna når din dator på adressen som terminalen skriver, port {PORT}. Frågar datorn om Python får ta emot anslutningar:
+svara ja (i Windows också för offentliga nätverk om skolans nät räknas så), annars stoppar brandväggen eleverna. Ett gästnät
+som håller enheterna isär fungerar inte: be IT om ett nät där eleverna når din dator. Datorns mobila surfzon räcker bara till
+några få enheter (i Windows åtta). Prova med en elevdator före lektionen.</p></div>
 <h2>Före första lektionen</h2>
 <ul>
 <li>Prova det sätt du har valt på en dator, eller skriv ut allt som behövs.</li>
-<li>Räkna kortlekarna: en per bord med 3–5 elever. Lektion 10 och 11 (Bismarck) har tre elever vid varje bord.</li>
+<li>Räkna kortlekarna: en per bord. Med {CLASS} elever blir det i Plump {tables_text(plump_tables(CLASS))}, alltså
+{sum(plump_tables(CLASS).values())} kortlekar, och i Bismarck (lektion 10 och 11) {tables_text(bismarck_tables(CLASS))},
+alltså {sum(bismarck_tables(CLASS).values())}.</li>
 <li>Läs körschemat för lektion 1 ({first.minutes} minuter) och bestäm borden i förväg.</li>
-<li>Lektionsplanen har målen, frågorna att prata om och svaren för varje lektion.</li>
 </ul>
 <h2>Vad ska skrivas ut?</h2>
 <table class="plan"><thead><tr><th>Sida</th><th>Hur många</th><th>När</th></tr></thead><tbody>
 <tr><td><a href="korschema.html">Körschema</a> och <a href="lektionsplan.html">lektionsplan</a></td><td>ett till dig</td><td>varje lektion</td></tr>
-<tr><td>Arbetsbladet för lektionen</td><td>ett per elev</td><td>när ni arbetar utan datorer, eller som läxa</td></tr>
+<tr><td>Arbetsbladet för lektionen</td><td>ett per elev</td><td>utan datorer, eller som läxa</td></tr>
 <tr><td>Facit för lektionen</td><td>ett till dig</td><td>varje lektion</td></tr>
 <tr><td><a href="regelblad-plump.html">Regelblad för Plump</a></td><td>ett per bord</td><td>från lektion 2</td></tr>
-<tr><td><a href="protokoll-plump-4.html">Protokoll för Plump</a> (3, 4 eller 5 spelare)</td><td>ett per bord</td><td>lektion 5, 6, 8, 9 och 12</td></tr>
+<tr><td><a href="protokoll-plump-kort.html">Protokoll för Plump, kort parti</a> ({_names_list([str(c) for c in SHORT_GAME])} kort)</td><td>ett per bord</td><td>lektion 5, 6 och 12</td></tr>
+<tr><td><a href="protokoll-plump-4.html">Protokoll för Plump</a>, hela partiet (3, 4 eller 5 spelare)</td><td>ett per bord</td><td>ett helt parti</td></tr>
 <tr><td><a href="regelblad-bismarck.html">Regelblad</a> och <a href="protokoll-bismarck-kort.html">protokoll för Bismarck</a></td><td>ett per bord</td><td>lektion 10 och 11</td></tr>
 </tbody></table>
-<p>Sidorna är gjorda för A4: öppna sidan och välj Skriv ut i webbläsaren. Kursens koppling till läroplanen står på sidan
-<a href="lgr22.html">Lgr22</a>.</p>"""
-    return page_html("Kom igång", body, css=_RUN_CSS)
+<p>Sidorna är gjorda för A4: välj Skriv ut i webbläsaren. Kopplingen till läroplanen står på sidan <a href="lgr22.html">Lgr22</a>.</p>"""
+    return page_html("Kom igång", body, css=_RUN_CSS, font='10pt')
 
 def run_sheet_pages() -> dict[str, tuple[str, str]]:
     "Körschemats sidor i lärarmaterialet: filnamn -> (beskrivning, html)."

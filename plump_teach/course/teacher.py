@@ -19,11 +19,12 @@ from .catalogue import PUPIL_LESSONS
 from .build import pupil_dir
 
 # %% auto #0
-__all__ = ['MAX_TASKS', 'page_html', 'suit_words', 'p18_example', 'rule_sheet_plump', 'b8_example', 'row_sum', 'row_sum_text',
-           'row_sum_rule', 'rule_sheet_bismarck', 'plump_players', 'sheet_rows', 'sheet_table', 'hit_instruction',
-           'blank_sheet_plump', 'blank_sheet_bismarck', 'worksheet_tasks', 'option_letter', 'paper_question',
-           'options_html', 'task_head', 'task_html', 'key_html', 'worksheet', 'answers_of', 'answer_key', 'LessonPlan',
-           'read_lessons', 'answer_text', 'plan_pages', 'lesson_plan']
+__all__ = ['SHORT_GAME', 'MAX_TASKS', 'MANY_RIGHT', 'CIRCLE', 'page_html', 'suit_words', 'p18_example', 'rule_sheet_plump',
+           'b8_example', 'row_sum', 'row_sum_text', 'row_sum_rule', 'rule_sheet_bismarck', 'plump_players',
+           'sheet_rows', 'sheet_table', 'hit_instruction', 'blank_sheet_plump', 'blank_sheet_bismarck',
+           'worksheet_tasks', 'option_letter', 'paper_question', 'options_html', 'task_head', 'task_html', 'key_html',
+           'worksheet', 'answers_of', 'answer_key', 'LessonPlan', 'read_lessons', 'answer_text', 'plan_pages',
+           'lesson_plan']
 
 # %% ../../nbs/43_lararmaterial.ipynb #0209e137
 _CSS = """
@@ -315,11 +316,12 @@ def sheet_table(names, rows, cells=None, dealers=None, total=None) -> str:
 
 def _one_in_front(bid: int) -> int: return int(f"1{bid}")     # en etta framför budet: 2 blir 12, 10 blir 110
 
-def hit_instruction(players, rules: PlumpRules = PlumpRules()) -> str:
+def hit_instruction(players, rules: PlumpRules = PlumpRules(), cards=None) -> str:
     """Vad protokollet säger att man skriver vid träff (P13), sant för varje bud på varje rad med `players` spelare:
-    motorns poäng (`score`) sagda som en etta framför budet eller som budet självt, och undantagen, som i lektion 5."""
+    motorns poäng (`score`) sagda som en etta framför budet eller som budet självt, och undantagen, som i lektion 5.
+    `cards`: antalet kort i varje giv i ett kort parti; annars hela givschemat."""
     r = _check_rules(rules)
-    rows = deal_schedule(len(plump_players(players)), r)
+    rows = _short_rows(players, r, cards) if cards is not None else deal_schedule(len(plump_players(players)), r)
     hit = lambda b, c: score(b, b, c, r)
     bids = [(b, c) for c in rows for b in range(c + 1)]
     small = [(b, c) for b, c in bids if 0 < b < 10]
@@ -345,24 +347,37 @@ def hit_instruction(players, rules: PlumpRules = PlumpRules()) -> str:
                     f"Bud från 10 blir annorlunda: 10 + budet, så att 10 blir {hit(10, top)} och {top} blir {hit(top, top)}")
     return ". ".join(said) + " (P13)."
 
-def blank_sheet_plump(players, rules: PlumpRules = PlumpRules()) -> str:
-    "Ett tomt protokoll för Plump: en rad per giv i givschemat, en ruta per spelare för budet och poängen, summa sist."
+def _short_rows(players, rules: PlumpRules, cards) -> list[int]:
+    "Antalet kort i varje giv i ett kort parti: varje antal måste finnas i givschemat för så många spelare (P3)."
+    most = max(deal_schedule(len(plump_players(players)), rules))
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple, range)) or not cards or any(
+            type(c) is not int or not 1 <= c <= most for c in cards):
+        raise PlumpError(f"Ange det korta partiets givar som antal kort från 1 till {most}, till exempel (5, 4, 3, 2, 1) (P3).")
+    return list(cards)
+
+SHORT_GAME = (5, 4, 3, 2, 1)     # det korta partiet i lektion 6
+
+def blank_sheet_plump(players, rules: PlumpRules = PlumpRules(), cards=None) -> str:
+    """Ett tomt protokoll för Plump: en rad per giv i givschemat, en ruta per spelare för budet och poängen, summa sist.
+    `cards`: ett kort parti med så många kort i varje giv, till exempel `SHORT_GAME` (5, 4, 3, 2, 1) i lektion 6."""
     names = plump_players(players)
-    rows = sheet_rows(len(names), rules)
-    landscape = len(names) >= 5
+    rows = sheet_rows(len(names), rules) if cards is None else list(enumerate(_short_rows(len(names), rules, cards), 1))
+    landscape = len(names) >= 5 and cards is None
     usable = 186 if landscape else 273            # mm på sidan innanför marginalerna
-    row_mm = min(9.0, (usable - 34) / (len(rows) + 3))
+    row_mm = min(9.0 if cards is None else 14.0, (usable - 34) / (len(rows) + 3))
+    short = "" if cards is None else f", kort parti med {len(rows)} givar"
+    title = f"Protokoll: Plump{short}"
     r = _check_rules(rules)
     house = ("Grundreglerna" if not r.changed() else
              "Husregler: " + "; ".join(esc(HOUSE_RULE_TEXT[k]) for k in r.changed()))
     body = f"""
-<h1>Protokoll: Plump</h1>
+<h1>{title}</h1>
 <p>Datum: <span class="line"></span> &nbsp; {house}.
-<span class="sub">Skriv allas bud i rutorna innan given spelas. {hit_instruction(len(names), r)}
+<span class="sub">Skriv allas bud i rutorna innan given spelas. {hit_instruction(len(names), r, cards)}
 Plump: stryk över budet, det ger 0 (P14).</span></p>
 {sheet_table(names, rows)}
 """
-    return page_html("Protokoll: Plump", body, landscape=landscape, row=f"{row_mm:.1f}mm")
+    return page_html(title, body, landscape=landscape, row=f"{row_mm:.1f}mm")
 
 # %% ../../nbs/43_lararmaterial.ipynb #b3a78da5
 def blank_sheet_bismarck(names=None, short: bool = False) -> str:
@@ -455,25 +470,31 @@ def _intro(title: str, tasks, pupil: bool) -> str:
     return (f'<h1>{title}</h1>{name}<p class="sub">{len(tasks)} uppgifter av {kinds} '
             f'{"sort" if kinds == 1 else "sorter"}. Samma nummer ger samma uppgift i kursens pussel.</p>')
 
+MANY_RIGHT = "Flera svar är rätt: ringa in alla."
+
 def task_html(p: Puzzle, prev: Puzzle | None) -> str:
-    "En uppgift på arbetsbladet: situationen, frågan och alternativen att ringa in."
+    """En uppgift på arbetsbladet: situationen, frågan och alternativen att ringa in. Har pusslet flera rätta svar säger
+    papperet det (`MANY_RIGHT`), så att eleven ringar in alla, som facit visar."""
+    many = f' {MANY_RIGHT}' if len(p.answers) > 1 else ""
     return (f'{task_head(p, prev)}<div>{p.situation}</div>'
-            f'<p><b>{esc(paper_question(p.question))}</b></p>{options_html(p)}</section>')
+            f'<p><b>{esc(paper_question(p.question))}{many}</b></p>{options_html(p)}</section>')
 
 def key_html(p: Puzzle, prev: Puzzle | None) -> str:
     "Samma uppgift i facit: de rätta bokstäverna och pusslets egen förklaring."
     right = [o for o in p.options if o.key in p.answers]
     shown = ", ".join(f"{option_letter(p, o.key)} ({suit_words(o.aria if o.row is not None and o.aria else o.label)})"
                       for o in right)
-    lead = "Rätt svar" if len(right) == 1 else "Vart och ett av de här svaren är rätt"
+    lead = "Rätt svar" if len(right) == 1 else "Rätta svar, alla inringade"
     fb = p.check(right[0].key)
     text = fb.text.removeprefix("Rätt! ")
     return f'{task_head(p, prev)}<p><b>{lead}:</b> {shown}</p><p>{suit_words(text)}</p>{fb.html}</section>'
 
+CIRCLE = "Ringa in bokstaven för rätt svar. Står det att flera svar är rätt, ringa in alla."
+
 def worksheet(kinds, numbers, level: int = 1) -> str:
     "Arbetsbladet: numrerade pussel på papper, med situationen, frågan och alternativen att ringa in."
     tasks = worksheet_tasks(kinds, numbers, level)
-    body = _intro("Arbetsblad", tasks, True) + '<p>Ringa in bokstaven för rätt svar.</p>' + "".join(
+    body = _intro("Arbetsblad", tasks, True) + f'<p>{CIRCLE}</p>' + "".join(
         task_html(p, prev) for prev, p in zip([None, *tasks], tasks))
     return page_html("Arbetsblad", body)
 
