@@ -311,7 +311,7 @@ RUN_SHEETS: dict[str, RunSheet] = {s.file: s for s in (
          "Ge bara en fråga att svara på efter given: tog du lika många stick som du bjöd?"),
         ("Hitta på en giv där alla fyra träffar. Går det? (Nej: givaren får inte göra summan av buden lika med antalet stick, "
          "det kommer i lektion 4.)",
-         "Räkna allas poäng om Bo i stället hade bjudit 2."),
+         f"Vad hade Bo fått om han hade bjudit 2? ({score(2, 2, 5)} poäng.)"),
         (_score_q(2, 2), _score_q(1, 2),
          ("Vinner den som tar flest stick?", "Nej. Poäng får den som tar precis så många stick som hen bjöd, och högst summa "
           "efter sista given vinner.")),
@@ -400,8 +400,8 @@ RunSheet('05_poangen_och_protokollet.ipynb',
         (Phase(5, _START, "Repetera: vad är en träff, och vad är en plump?"),
          Phase(10, "Genomgång", "10 + budet, en miss ger 0. Rita protokollet på tavlan: en rad per giv märkt med antalet kort, en "
                 "kolumn per spelare, budet först, en etta framför vid träff, stryk över vid plump. Fyll i exemplets två givar."),
-         Phase(15, "Vid korten", "Spela givar med 3, 2 och 1 kort. En elev för protokoll på det tomma protokollet; byt "
-                "protokollförare varje giv.", "Bord med 3–4 elever, en kortlek och ett protokoll per bord", True),
+         Phase(15, "Vid korten", f"Spela givar med 3, 2 och 1 kort. En elev för protokoll på {_SHORT}, på raderna med 3, 2 "
+                "och 1 kort; byt protokollförare varje giv.", "Bord med 3–4 elever, en kortlek och ett protokoll per bord", True),
          Phase(10, "Pussel", "Räkna poängen och Hitta felet i protokollet, eller uppgiften Skriv protokollet på arbetsbladet.",
                "Var för sig"),
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
@@ -418,8 +418,8 @@ RunSheet('05_poangen_och_protokollet.ipynb',
         ("skriver buden först och gör dem till poäng eller plump efter given",
          "kan räkna poängen för en träff och en miss utan hjälp",
          "kan hitta ett fel i ett ifyllt protokoll"),
-        "Protokollet är papper från början: skriv ut det tomma protokollet för 3 eller 4 spelare. Uppgiften Skriv protokollet "
-        "på arbetsbladet ersätter pusslen.",
+        f"Protokollet är papper från början: skriv ut {_SHORT}, ett per bord. Uppgiften Skriv protokollet på arbetsbladet "
+        "ersätter pusslen.",
         (Puzzles('score', (4, 5)), Puzzles('sheet_error', (1, 2)), SheetTask((5, 4, 3), seed=5))),
     RunSheet('06_spela_med_riktiga_kort.ipynb',
         (Phase(5, _START, f"Borden är bestämda i förväg ({CLASS} elever: {tables_text(plump_tables(CLASS))}). Varje bord får "
@@ -451,8 +451,9 @@ RunSheet('05_poangen_och_protokollet.ipynb',
     RunSheet('07_spelbordet.ipynb',
         (Phase(5, _START, "Visa spelbordet på projektorn: var buden, korten och knappen Tips finns."),
          Phase(5, "Genomgång", "Spela en giv tillsammans med klassen mot datorn. Tryck på Tips och läs skälet högt."),
-         Phase(25, "Vid datorn", "Två och två vid en dator: en styr, en läser tipsen högt; byt efter varje giv. Börja med datorns "
-                "nivå nybörjare.", "Två och två, en dator per par"),
+         Phase(25, "Vid datorn", "Två och två vid en dator: en styr, en läser tipsen högt; byt efter varje giv. Välj datorns "
+                "nivå nybörjare och reglerna Kort parti. Ni hinner några givar; partiet sparas och kan spelas färdigt en annan gång.",
+               f"Två och två, en dator per par ({CLASS // 2} datorer)"),
          Phase(5, "Summering", "Vilket tips hjälpte mest? Vad gjorde datorn som ni inte hade tänkt på?"),
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
         (("trycker på Tips utan att läsa skälet", "Den som inte styr läser skälet högt innan kortet läggs."),
@@ -479,8 +480,8 @@ RunSheet('08_bjuda_klokt.ipynb',
                 "resten (tior och lägre, också små trumf). Bjud de säkra och hälften av de möjliga, avrundat nedåt. Korten i "
                 "talongen är inte med. Nollbudet. Att "
                 "spela på protokollet i slutet av partiet."),
-         Phase(15, "Vid korten", "Träna buden: ge 5 kort. Var och en lägger sin hand i tre högar på bordet och säger sitt bud med "
-                "skäl. Spela given och jämför buden med sticken.", _TABLES, True),
+         Phase(15, "Vid korten", "Träna buden, två givar med 5 kort. Var och en lägger sin hand i tre högar på bordet och säger "
+                "sitt bud med skäl. Spela given och jämför buden med sticken.", _TABLES, True),
          Phase(10, "Pussel", "Givarens bud (nivå 2) och Över- eller underbud?", "Två och två"),
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
         (("räknar varje dam och knekt som ett säkert stick", "Lägg dem i högen möjliga, utom när alla högre kort i färgen "
@@ -540,7 +541,7 @@ RunSheet('08_bjuda_klokt.ipynb',
          ("tror att de bortlagda korten är ett stick", "Med grundreglerna är de ur spel; som stick räknas de bara med en husregel."),
          ("tror att förhand kan välja samma spelsätt flera gånger", "I det hela partiet använder var och en varje spelsätt en gång."),
          ("blandar ihop spader och trumf", "Spader: spader är trumf. Trumf: förhand väljer färgen.")),
-        ("Spela det korta partiet först: spelsätten kommer i ordningen trumf, sang, pass.",
+        ("Förhand väljer i det korta partiets ordning (trumf, sang, pass) i stället för fritt.",
          "Låt förhand lägga de 20 korten i färger innan hen lägger bort fyra."),
         ("Vilket spelsätt passar en hand med många låga kort, och varför?",
          "Gör en plan för det hela partiet: när använder du spader?"),
@@ -559,10 +560,11 @@ RunSheet('08_bjuda_klokt.ipynb',
                 f"tvärtom i pass, summan alltid {row_sum_text()} med grundreglerna. Räkna exemplet med Anna, Björn och "
                 "Cecilia på tavlan."),
          Phase(20, "Vid korten", "Spela det korta partiets första giv, trumf: en giv med 16 stick tar 12–15 minuter. En elev "
-                "för protokoll för Bismarck (kort parti) och kontrollerar att raden blir 0. Sang och pass spelas nästa gång. "
+                "för protokoll för Bismarck (kort parti) och kontrollerar att raden blir 0. Sang och pass spelas en annan gång "
+                "(en halvtimme). "
                 + SIT_OUT + " Den som sitter över för protokollet.", "Bord med 3 (eller 4), en kortlek och ett protokoll per bord", True),
-         Phase(5, "Pussel", "Bismarck: vem tar sticket?, tillåtet kort och räkna poängen, eller uppgiften om normalen och "
-                "poängen på arbetsbladet.", "Två och två"),
+         Phase(5, "Pussel", "Bismarck: räkna poängen, uppgift 1 och 2. Resten av pusslen och uppgiften om normalen och "
+                "poängen på arbetsbladet blir läxa.", "Två och två"),
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
         (("tror att flest stick alltid ger plus", "Det är normalen som räknas: 6 stick för förhand är minus."),
          ("glömmer att pass är tvärtom", "I pass ger ett stick över normalen −1."),
@@ -588,12 +590,12 @@ RunSheet('08_bjuda_klokt.ipynb',
          BismarckSheetTask(seed=3))),
     RunSheet('12_husregler.ipynb',
         (Phase(5, _START, "Fråga: har ni spelat ett spel där ni bestämde egna regler?"),
-         Phase(10, "Genomgång", "Husreglerna: andra givscheman, givaren bjuder först, samtidiga bud, sang, trumftvång, högst bud "
-                "spelar ut, poängreglerna, kortet i pannan, ingen nolla två gånger, och i Bismarck de bortlagda korten och det "
-                "korta partiet. De tre regeluppsättningarna."),
+         Phase(10, "Genomgång", "Vad en husregel är, och kortet i pannan. Visa de tre regeluppsättningarna och gå bara igenom "
+                "de husregler som de har; resten (till exempel trumftvång och de bortlagda korten i Bismarck) finns i lektionen."),
          Phase(15, "Vid korten", "Kortet i pannan: en ettkortsgiv där alla håller kortet mot pannan. Sedan väljer bordet en "
-                "regeluppsättning och spelar tre givar.", _TABLES, True),
-         Phase(5, "Pussel", "Räkna poängen, Givschemat och Vad är trumf? på nivå 2, med husreglerna.", "Två och två"),
+                "regeluppsättning, ritar ett protokoll som i lektion 6 med reglerna överst och spelar tre givar med få kort, i "
+                "regeluppsättningens ordning.", _TABLES, True),
+         Phase(5, "Pussel", "Räkna poängen på nivå 2, med husreglerna. Resten av arbetsbladet blir läxa.", "Två och två"),
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
         (("tror att husregler är fusk", "En husregel bestäms innan partiet börjar och gäller alla lika."),
          ("blandar ihop grundreglerna och husreglerna", "Regelbladet för grundreglerna ligger framme; husreglerna skrivs överst i protokollet."),
@@ -873,7 +875,7 @@ alltså {sum(bismarck_tables(CLASS).values())}.</li>
 <tr><td>Arbetsbladet för lektionen</td><td>ett per elev</td><td>utan datorer, eller som läxa</td></tr>
 <tr><td>Facit för lektionen</td><td>ett till dig</td><td>varje lektion</td></tr>
 <tr><td><a href="regelblad-plump.html">Regelblad för Plump</a></td><td>ett per bord</td><td>från lektion 2</td></tr>
-<tr><td><a href="protokoll-plump-kort.html">Protokoll för Plump, kort parti</a> ({_names_list([str(c) for c in SHORT_GAME])} kort)</td><td>ett per bord</td><td>lektion 5, 6 och 12</td></tr>
+<tr><td><a href="protokoll-plump-kort.html">Protokoll för Plump, kort parti</a> ({_names_list([str(c) for c in SHORT_GAME])} kort)</td><td>ett per bord</td><td>lektion 5 och 6</td></tr>
 <tr><td><a href="protokoll-plump-4.html">Protokoll för Plump</a>, hela partiet (3, 4 eller 5 spelare)</td><td>ett per bord</td><td>ett helt parti</td></tr>
 <tr><td><a href="regelblad-bismarck.html">Regelblad</a> och <a href="protokoll-bismarck-kort.html">protokoll för Bismarck</a></td><td>ett per bord</td><td>lektion 10 och 11</td></tr>
 </tbody></table>
