@@ -445,7 +445,8 @@ RunSheet('05_poangen_och_protokollet.ipynb',
         ("ger, bjuder och spelar ut i rätt ordning utan hjälp",
          "följer färg och säger vem som tog sticket",
          "för protokollet rätt: bud först, etta framför eller överstruket"),
-        f"Lektionen är utan datorer från början. Skriv ut {_SHORT} och regelbladet för Plump, ett av varje per bord. "
+        f"Lektionen är utan datorer från början. Skriv ut {_SHORT} (två på ett blad) och regelbladet för Plump, ett av varje "
+        "per bord. "
         "Arbetsbladet har uppgiften Skriv protokollet, för den som vill öva först eller som läxa.",
         (SheetTask(SHORT_GAME, seed=6),)),
     RunSheet('07_spelbordet.ipynb',
@@ -875,7 +876,7 @@ alltså {sum(bismarck_tables(CLASS).values())}.</li>
 <tr><td>Arbetsbladet för lektionen</td><td>ett per elev</td><td>utan datorer, eller som läxa</td></tr>
 <tr><td>Facit för lektionen</td><td>ett till dig</td><td>varje lektion</td></tr>
 <tr><td><a href="regelblad-plump.html">Regelblad för Plump</a></td><td>ett per bord</td><td>från lektion 2</td></tr>
-<tr><td><a href="protokoll-plump-kort.html">Protokoll för Plump, kort parti</a> ({_names_list([str(c) for c in SHORT_GAME])} kort)</td><td>ett per bord</td><td>lektion 5 och 6</td></tr>
+<tr><td><a href="protokoll-plump-kort.html">Protokoll för Plump, kort parti</a> ({_names_list([str(c) for c in SHORT_GAME])} kort)</td><td>ett per bord, två på ett blad</td><td>lektion 5 och 6</td></tr>
 <tr><td><a href="protokoll-plump-4.html">Protokoll för Plump</a>, hela partiet (3, 4 eller 5 spelare)</td><td>ett per bord</td><td>ett helt parti</td></tr>
 <tr><td><a href="regelblad-bismarck.html">Regelblad</a> och <a href="protokoll-bismarck-kort.html">protokoll för Bismarck</a></td><td>ett per bord</td><td>lektion 10 och 11</td></tr>
 </tbody></table>

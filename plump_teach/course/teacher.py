@@ -359,25 +359,28 @@ SHORT_GAME = (5, 4, 3, 2, 1)     # det korta partiet i lektion 6
 
 def blank_sheet_plump(players, rules: PlumpRules = PlumpRules(), cards=None) -> str:
     """Ett tomt protokoll för Plump: en rad per giv i givschemat, en ruta per spelare för budet och poängen, summa sist.
-    `cards`: ett kort parti med så många kort i varje giv, till exempel `SHORT_GAME` (5, 4, 3, 2, 1) i lektion 6."""
+    `cards`: ett kort parti med så många kort i varje giv, till exempel `SHORT_GAME` (5, 4, 3, 2, 1) i lektion 6; har det
+    högst sex givar får två protokoll plats på bladet, med en linje att klippa längs."""
     names = plump_players(players)
     rows = sheet_rows(len(names), rules) if cards is None else list(enumerate(_short_rows(len(names), rules, cards), 1))
     landscape = len(names) >= 5 and cards is None
     usable = 186 if landscape else 273            # mm på sidan innanför marginalerna
-    row_mm = min(9.0 if cards is None else 14.0, (usable - 34) / (len(rows) + 3))
+    copies = 2 if cards is not None and len(rows) <= 6 else 1
+    row_mm = min(9.0 if cards is None else 12.0, (usable / copies - 34) / (len(rows) + 3))
     short = "" if cards is None else f", kort parti med {len(rows)} givar"
     title = f"Protokoll: Plump{short}"
     r = _check_rules(rules)
     house = ("Grundreglerna" if not r.changed() else
              "Husregler: " + "; ".join(esc(HOUSE_RULE_TEXT[k]) for k in r.changed()))
-    body = f"""
+    one = f"""
 <h1>{title}</h1>
 <p>Datum: <span class="line"></span> &nbsp; {house}.
 <span class="sub">Skriv allas bud i rutorna innan given spelas. {hit_instruction(len(names), r, cards)}
 Plump: stryk över budet, det ger 0 (P14).</span></p>
 {sheet_table(names, rows)}
 """
-    return page_html(title, body, landscape=landscape, row=f"{row_mm:.1f}mm")
+    cut = '<p class="sub" style="border-top: 1px dashed #444; margin: 8mm 0 6mm; padding-top: 1mm">Klipp här.</p>'
+    return page_html(title, cut.join([one] * copies), landscape=landscape, row=f"{row_mm:.1f}mm")
 
 # %% ../../nbs/43_lararmaterial.ipynb #b3a78da5
 def blank_sheet_bismarck(names=None, short: bool = False) -> str:
