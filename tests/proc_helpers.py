@@ -110,10 +110,11 @@ class Server:
         self.port, self.code, self.teacher = free_port(), code, teacher
         self.base = f"http://127.0.0.1:{self.port}"
         self.results = tmp_path / "resultat"
-        env = {**os.environ, "TMPDIR": str(tmp_path), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), **(env or {})}
+        env = {**os.environ, "TMPDIR": str(tmp_path), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+               "PLUMP_LARARKOD": teacher, **(env or {})}
         self.log = open(tmp_path / "server.log", "w+")
         self.proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(self.port), "--code", code,
-                                      "--teacher-code", teacher, "--results", str(self.results), *args],
+                                      "--results", str(self.results), *args],
                                      env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         self._cookie = self._teacher_cookie = None
         end = time.monotonic() + 120

@@ -39,7 +39,7 @@ def server(tmp_path_factory):
 
 def enter(s, source: str, code: str = CODE, cookie: str | None = None):
     "En elev på datorn `source` skriver klasskoden `code` och sitt namn: (status, rubriker, sida)."
-    return request_from(source, s.base, f"/?kod={code}&namn=Eva", cookie)
+    return request_from(source, s.base, f"/?kod={code}&namn=Eva&samma=0", cookie)   # samma=0: en ny Eva varje gång
 
 
 def test_wrong_codes_wait_then_lock_and_the_teacher_lifts_it(server):

@@ -18,8 +18,9 @@ import time
 from dataclasses import dataclass
 
 # %% auto #0
-__all__ = ['CODE_LETTERS', 'CODE_LENGTH', 'LIMITS_ENV', 'TEACHER_COOKIE', 'new_code', 'spaced_code', 'new_pupil_id', 'clean_code',
-           'code_matches', 'TryLimits', 'Refusal', 'TryLimiter', 'TeacherSessions', 'tries_section', 'scrub_uri']
+__all__ = ['CODE_LETTERS', 'CODE_LENGTH', 'LIMITS_ENV', 'TEACHER_CODE_ENV', 'TEACHER_COOKIE', 'JOINS_ENV', 'new_code',
+           'spaced_code', 'new_pupil_id', 'clean_code', 'code_matches', 'TryLimits', 'Refusal', 'TryLimiter',
+           'TeacherSessions', 'JoinLimiter', 'tries_section', 'scrub_uri']
 
 # %% ../../nbs/70_dorrarna.ipynb #9b83d961
 CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -47,6 +48,7 @@ def code_matches(given: str, code: str) -> bool:
 
 # %% ../../nbs/70_dorrarna.ipynb #f4c1a002
 LIMITS_ENV = 'PLUMP_TEACH_FORSOK'
+TEACHER_CODE_ENV = 'PLUMP_LARARKOD'   # lärarkoden till servern: i miljön, aldrig på kommandoraden
 
 @dataclass
 class TryLimits:
@@ -163,6 +165,33 @@ class TeacherSessions:
     def end(self, token: str | None):
         "Logga ut."
         self.open.pop(self._digest(token or ''), None)
+
+# %% ../../nbs/70_dorrarna.ipynb #c33e45de
+JOINS_ENV = 'PLUMP_TEACH_NYA'
+
+class JoinLimiter:
+    "Högst `per_address` nya elever i minuten från en adress och `per_minute` från alla adresser tillsammans."
+    def __init__(self, per_address: int = 10, per_minute: int = 80, clock=time.monotonic):
+        self.per_address, self.per_minute, self.clock = per_address, per_minute, clock
+        self.times: dict[str, list[float]] = {}
+
+    @classmethod
+    def from_env(cls) -> JoinLimiter:
+        "Gränserna ur miljövariabeln `PLUMP_TEACH_NYA` (\"per adress,alla\", till exempel för ett prov med många elever från en dator)."
+        try: per_address, per_minute = (int(x) for x in os.environ.get(JOINS_ENV, '').split(','))
+        except ValueError: return cls()
+        return cls(max(1, per_address), max(1, per_minute))
+
+    def wait(self, address: str) -> int:
+        "0 om en ny elev från `address` får gå in nu (och räknas), annars hur många sekunder det dröjer."
+        now = self.clock()
+        self.times = {a: kept for a, ts in self.times.items() if (kept := [t for t in ts if now - t < 60])}
+        mine, every = self.times.get(address, []), sorted(t for ts in self.times.values() for t in ts)
+        waits = [60 - (now - mine[-self.per_address]) if len(mine) >= self.per_address else 0,
+                 60 - (now - every[-self.per_minute]) if len(every) >= self.per_minute else 0]
+        if max(waits) > 0: return max(1, math.ceil(max(waits)))
+        self.times.setdefault(address, []).append(now)
+        return 0
 
 # %% ../../nbs/70_dorrarna.ipynb #4fef82fc
 def _lift_button(key: str, door: str, address: str = '') -> str:

@@ -49,7 +49,7 @@ from classroom_client import Pupil  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / ".venv" / "bin" / "plump-teach"
-CONTRACT_FLAGS = ("--code", "--pool", "--max-pupils", "--results", "--idle-minutes")
+CONTRACT_FLAGS = ("--code", "--pool", "--max-pupils", "--results", "--idle-minutes", "--lektion", "--lesson-pool")
 
 
 # ---- the server's processes and memory
@@ -113,8 +113,9 @@ def free_port() -> int:
 
 def server_command(src: Path | None) -> tuple[list[str], dict]:
     "The command that starts `plump-teach` and its environment (with --src: that tree's plump_teach first)."
-    if src is None: return [str(SERVER)], dict(os.environ)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    base = dict(os.environ, PLUMP_LARARKOD="benchlarare1", PLUMP_TEACH_NYA="1000,1000")   # all pupils share one address
+    if src is None: return [str(SERVER)], base
+    env = dict(base, PYTHONPATH=os.pathsep.join([str(src)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     # `python -c` puts the working folder first on sys.path: the source tree goes before it
     code = f"import sys; sys.path.insert(0, {str(src)!r}); from plump_teach.classroom.app import main; sys.exit(main())"
     return [str(SERVER.parent / "python"), "-c", code], env
@@ -129,12 +130,14 @@ def server_flags(src: Path | None = None) -> set[str]:
 class Server:
     def __init__(self, a, results: Path, log: Path):
         self.port = free_port()
+        a.lesson_number = int(a.page[:2]) if a.page[:2].isdigit() else None
         self.base = f"http://127.0.0.1:{self.port}"
         self.flags = server_flags(a.src)
         cmd, env = server_command(a.src)
         cmd = cmd + ["--no-browser", "--port", str(self.port)]
         extra = {"--code": a.code, "--pool": a.pool, "--max-pupils": a.max_pupils, "--results": results,
-                 "--idle-minutes": a.idle_minutes}
+                 "--idle-minutes": a.idle_minutes, "--lesson-pool": a.lesson_pool,
+                 "--lektion": a.lesson_number if a.lektion else None}
         for flag, value in extra.items():
             if flag in self.flags and value is not None: cmd += [flag, str(value)]
         self.cmd, self.log = cmd, log
@@ -218,8 +221,16 @@ def log_summary(log: Path, start: int = 0) -> tuple[Counter, Counter]:
     return statuses, other
 
 
-async def run_class(server: Server, n: int, a) -> dict:
-    pupils = [Pupil(server.base, i + 1, a.code, static=not a.no_static, timeout=a.timeout) for i in range(n)]
+async def whole_page(server: Server, a) -> int:
+    "How many widget views the page has when one pupil opens it alone (the pupils' pages are checked against it)."
+    r = await Pupil(server.base, 0, a.code, static=False, timeout=a.timeout, page="/voila/render/" + a.page).run()
+    if r["utfall"] != "klar": raise RuntimeError(f"sidan {a.page} fungerar inte för en ensam elev: {r['fel']}")
+    return r["vyer"]
+
+
+async def run_class(server: Server, n: int, a, views: int | None = None) -> dict:
+    pupils = [Pupil(server.base, i + 1, a.code, static=not a.no_static, timeout=a.timeout,
+                    page="/voila/render/" + a.page, views=views) for i in range(n)]
     bell = asyncio.Event()
     peak = [0.0, 0, 0]
     done = asyncio.Event()
@@ -260,6 +271,7 @@ def report(n, run, idle, after, log_counts, log_other) -> dict:
     full = [r["tider"]["sidan"] for r in res if r["utfall"] == "fullt"]
     print(f"\n== {n} elever ==")
     print(f"  betjänade {len(served)}, fullt (503) {outcome['fullt']}, fel {outcome['fel']}, hänger {outcome['hänger']}"
+          f", halv sida {outcome['halv']}"
           f"; alla klara efter {run['t_all']:.1f} s (maskinens last då: {run['load']:.1f} på {os.cpu_count()} kärnor)")
     print(f"  tid till klickbart pussel: median {_fmt(click)} s, max {_fmt(click, max)} s"
           f"  (sidan: median {_fmt(page)} s, max {_fmt(page, max)} s)")
@@ -281,7 +293,7 @@ def report(n, run, idle, after, log_counts, log_other) -> dict:
     if log_other:
         print(f"  serverns logg, andra varningar/fel ({sum(log_other.values())} rader), de vanligaste:")
         for line, c in log_other.most_common(10): print(f"    ×{c} {line}")
-    return {"n": n, "served": len(served), "full": outcome["fullt"], "failed": outcome["fel"],
+    return {"n": n, "served": len(served), "full": outcome["fullt"], "failed": outcome["fel"] + outcome["halv"],
             "hanging": outcome["hänger"], "click_med": _fmt(click), "click_max": _fmt(click, max),
             "fb_med": _fmt(fb), "fb_max": _fmt(fb, max), "idle": idle[0], "peak": run["peak"][0],
             "after": [(label, mb) for label, (mb, _, _) in after]}
@@ -290,6 +302,7 @@ def report(n, run, idle, after, log_counts, log_other) -> dict:
 async def bench(a):
     rows = []
     flags = server_flags(a.src)
+    print(f"sidan: {a.page}{' (servern startas med --lektion)' if a.lektion else ''}")
     print(f"servern: {SERVER}{f' med plump_teach från {a.src}' if a.src else ''}; avtalets flaggor: {' '.join(sorted(flags)) or 'inga (den gamla servern)'}")
     waits = [("direkt", 2), ("efter 1 min", 60), ("efter 5 min", 300)] if not a.short else \
         [("direkt", 2), ("efter 10 s", 10), ("efter 30 s", 30)]
@@ -305,8 +318,11 @@ async def bench(a):
                 print(f"  svarar efter {t_ready:.1f} s, stilla efter {t_settle:.1f} s till: {idle[0]:.0f} MB, "
                       f"{idle[1]} processer, {idle[2]} kärnor; maskinens last {os.getloadavg()[0]:.1f}", flush=True)
                 print(f"  landningen med klasskod finns: {await server.probe_landing(a.code)}", flush=True)
+                views = await whole_page(server, a) if a.page != "traning.ipynb" else None
+                if views is not None: print(f"  {a.page} ensam: {views} widgetar i sidan", flush=True)
+                await asyncio.sleep(2)
                 log_start = server.log.stat().st_size
-                run = await run_class(server, n, a)
+                run = await run_class(server, n, a, views)
                 after, t_left = [], time.monotonic()
                 for label, t in waits:
                     await asyncio.sleep(max(0.0, t - (time.monotonic() - t_left)))
@@ -337,6 +353,9 @@ def main():
     p.add_argument("--max-pupils", type=int, default=None, help="--max-pupils till servern (om den har flaggan)")
     p.add_argument("--idle-minutes", type=int, default=None, help="--idle-minutes till servern (om den har flaggan)")
     p.add_argument("--code", default="bnch", help="klasskoden (bnch)")
+    p.add_argument("--page", default="traning.ipynb", help="sidan som klassen öppnar, till exempel 01_vad_ar_plump.ipynb")
+    p.add_argument("--lektion", action="store_true", help="starta servern med --lektion för sidans lektion")
+    p.add_argument("--lesson-pool", type=int, default=None, help="--lesson-pool till servern (om den har flaggan)")
     p.add_argument("--spread", type=float, default=0.0, help="eleverna kommer jämnt utspridda över så många sekunder (0)")
     p.add_argument("--timeout", type=float, default=180.0, help="en elev som väntar så länge på ett svar hänger (180 s)")
     p.add_argument("--settle", type=float, default=10.0, help="servern är stilla när inget ändras på så många sekunder")

@@ -121,8 +121,10 @@ def _idle_after(m, msg_id): return _type(m) == "status" and _parent(m) == msg_id
 
 class Pupil:
     "One simulated pupil; `await Pupil(...).run(bell)` gives the outcome and the times."
-    def __init__(self, base: str, number: int, code: str | None = "kod", static: bool = True, timeout: float = 180):
+    def __init__(self, base: str, number: int, code: str | None = "kod", static: bool = True, timeout: float = 180,
+                 page: str = TRAINER, views: int | None = None):
         self.base, self.number, self.code, self.static, self.timeout = base.rstrip("/"), number, code, static, timeout
+        self.page, self.views = page, views     # the page to open, and how many widget views a whole page has
         self.name = f"Elev{number}"
         self.cookies = {}
         self.http = AsyncHTTPClient()
@@ -161,10 +163,12 @@ class Pupil:
             r["steg"] = "landning"
             if self.code is not None:
                 land = await self._fetch(f"/?kod={quote(self.code)}&namn={quote(self.name)}")
+                if land.code == 200 and b'name="samma"' in (land.body or b""):    # the name is known: "yes, it is me"
+                    land = await self._fetch(f"/?kod={quote(self.code)}&namn={quote(self.name)}&samma=1")
                 r["landning"] = land.code
                 self._lap("landning", t0)
             r["steg"] = "sidan"
-            page = await self._fetch(TRAINER)
+            page = await self._fetch(self.page)
             body = page.body.decode("utf-8", "replace") if page.body else ""
             self._lap("sidan", t0)
             if page.code == 503 or "Klassen är full" in body:
@@ -179,6 +183,8 @@ class Pupil:
                 r["utfall"], r["fel"] = "fel", "ingen kärna i sidan"
                 return r
             r["kärna"] = kernel_id
+            r["vyer"] = body.count("application/vnd.jupyter.widget-view+json")
+            r["ej_klar"] = body.count("plump-ej-klar")
             if self.static:
                 r["steg"] = "filer"
                 for path in sorted(set(_ASSET.findall(body))):
@@ -209,6 +215,15 @@ class Pupil:
             kernel.send("shell", "comm_close", {"comm_id": control, "data": {}})
             for mid, s in states.items(): kernel.models.setdefault(mid, {}).update(s.get("state", {}))
             self._lap("klickbart", t0)
+            missing = [v for v in re.findall(r'"model_id":\s*"([0-9a-f]+)"', body) if v not in kernel.models]
+            if (self.views is not None and r["vyer"] < self.views) or r["ej_klar"] or missing:
+                r["utfall"], r["fel"] = "halv", (f"{r['vyer']} av {self.views} widgetar i sidan, {r['ej_klar']} celler "
+                                                  f"ej klara, {len(missing)} widgetar utan modell")
+                return r
+            if self.page != TRAINER:
+                await (self._table(kernel) if "spelbordet" in self.page else self._lesson(kernel))
+                r["utfall"], r["steg"] = "klar", "klar"
+                return r
 
             r["steg"] = "starta"
             start = next((mid for mid, s in kernel.models.items()
@@ -252,6 +267,42 @@ class Pupil:
                 await bell.wait()
             await self._leave(kernel, kernel_id)
         return r
+
+    async def _click_and_feedback(self, kernel, button):
+        "Click an answer button; the time until the puzzle's feedback (an HTML update with role=status)."
+        feedback = kernel.expect(lambda m: _type(m) == "comm_msg" and "role=\"status\"" in
+                                 str(m["content"].get("data", {}).get("state", {}).get("value", "")))
+        t2 = time.monotonic()
+        kernel.send("shell", "comm_msg", {"comm_id": button, "data": {"method": "custom", "content": {"event": "click"}}})
+        await asyncio.wait_for(feedback, self.timeout)
+        self._lap("återkoppling", t2)
+
+    async def _lesson(self, kernel):
+        "A lesson page: the first puzzle's first answer (a button after the puzzle's 'Visa svar')."
+        self.result["steg"] = "svar"
+        order, after = list(kernel.models), None
+        for mid in order:
+            s = kernel.models[mid]
+            if s.get("_model_name") != "ButtonModel": continue
+            if s.get("description") == "Visa svar": after = True
+            elif after and s.get("description", "").strip() not in CONTROL_BUTTONS:
+                return await self._click_and_feedback(kernel, mid)
+        raise RuntimeError("inget pussel med svarsknappar i lektionen")
+
+    async def _table(self, kernel):
+        "The table (lesson 7): 'Börja spela' on the first table, until the kernel is idle with new buttons (the bids)."
+        self.result["steg"] = "börja spela"
+        start = next((mid for mid, s in kernel.models.items()
+                      if s.get("_model_name") == "ButtonModel" and s.get("description") == "Börja spela"), None)
+        if start is None: raise RuntimeError("ingen knapp Börja spela")
+        before = len(kernel.opened)
+        t1 = time.monotonic()
+        await kernel.request("shell", "comm_msg", {"comm_id": start, "data": {"method": "custom",
+                                                                             "content": {"event": "click"}}},
+                             _idle_after, self.timeout)
+        self._lap("återkoppling", t1)
+        if not any(kernel.models[m].get("_model_name") == "ButtonModel" for m in kernel.opened[before:]):
+            raise RuntimeError("inga nya knappar efter Börja spela")
 
     async def _leave(self, kernel, kernel_id):
         "Close the tab: the browser's beacon to shut the kernel down, then the websocket goes."

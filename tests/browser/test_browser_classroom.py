@@ -40,8 +40,9 @@ JS_SMALL = """() => [...document.querySelectorAll('main button, main input:not([
 def classroom(tmp_path_factory):
     "plump-teach på en ledig port, utan webbläsare; ger (adress, mappen för resultaten, processen)."
     home = tmp_path_factory.mktemp("klassrum")
-    with plump_teach_server(home, CODE, "--teacher-code", TEACHER, "--results", str(home / "resultat"),
-                            "--pool", "1", "--lesson-pool", "0", "--seed", "17") as (base, proc):
+    with plump_teach_server(home, CODE, "--results", str(home / "resultat"),
+                            "--pool", "1", "--lesson-pool", "0", "--seed", "17",
+                            teacher=TEACHER) as (base, proc):
         yield base, home / "resultat", proc
 
 

@@ -39,9 +39,9 @@ def classroom_course(tmp_path_factory):
     """plump-teach på en ledig port, utan webbläsare och utan färdigstartade kärnor (varje sida körs när
     webbläsaren ber om den). Ger adressen som sidorna ligger under: `classroom_course + "start.ipynb"`."""
     home = tmp_path_factory.mktemp("klassrum-kurs")
-    with plump_teach_server(home, CODE, "--teacher-code", TEACHER, "--results", str(home / "resultat"), "--pool", "0",
+    with plump_teach_server(home, CODE, "--results", str(home / "resultat"), "--pool", "0",
                             "--lesson-pool", "0",
-                            "--idle-minutes", "0") as (base, proc):
+                            "--idle-minutes", "0", teacher=TEACHER) as (base, proc):
         yield base + "/voila/render/"
 
 
