@@ -16,7 +16,7 @@ from plump_teach.course.catalogue import PUPIL_LESSONS
 from plump_teach.course.pack import pack_pages
 from plump_teach.course.run_sheets import (RUN_SHEETS, CLASS, PORT, Puzzles, bismarck_tables, lesson_worksheet,
                                            lgr22_page, lgr22_rows, plump_tables, run_sheet, setup_page, tables_text)
-from plump_teach.course.teacher import CIRCLE, MANY_RIGHT, SHORT_GAME, answer_key, worksheet
+from plump_teach.course.teacher import CIRCLE, MANY_RIGHT, SHORT_GAME, answer_key, for_pupils, worksheet
 from plump_teach.engine.plump_rules import PlumpError
 
 ELEV = pupil_dir()
@@ -103,7 +103,7 @@ def test_several_right_answers_are_said_on_paper_and_in_the_key(lesson):
     puzzles = [p for t in run_sheet(lesson).tasks if isinstance(t, Puzzles) for p in t.puzzles()]
     assert len(tasks) == len(keys) == len(puzzles)
     for p, task, k in zip(puzzles, tasks, keys):
-        assert task.startswith(f"<h3>Uppgift {p.number}") and p.situation in task
+        assert task.startswith(f"<h3>Uppgift {p.number}") and for_pupils(p.situation) in task
         assert (MANY_RIGHT in task) == (len(p.answers) > 1), (lesson.file, p.kind, p.number)
         assert ("Rätta svar, alla inringade:" in k) == (len(p.answers) > 1), (lesson.file, p.kind, p.number)
 
@@ -195,3 +195,20 @@ def test_setup_page_says_how_the_commands_run_on_any_computer_and_network():
         assert words in html, words
     assert "i lektion 2 en per par" not in html
     assert f"alltså\n{sum(bismarck_tables(CLASS).values())}" in html or f"alltså {sum(bismarck_tables(CLASS).values())}" in html
+
+
+# ---------------------------------------------------------------- elevens blad utan regelkoder
+
+_CODE = re.compile(r"\((?:regel |se )?[PB]\d{1,2}\b|class=\"rid\"")
+
+
+def test_pupil_worksheets_have_no_rule_codes():
+    """Arbetsbladen delas ut till eleverna: inga regelkoder (P13, B2) i pusslens text, husreglerna eller rubrikerna, som
+    på elevens skärm. Facit är lärarens och har kvar dem."""
+    for l in PUPIL_LESSONS:
+        ws, key = lesson_worksheet(l), lesson_worksheet(l, key=True)
+        assert not _CODE.search(ws), (l.file, _CODE.search(ws).group())
+        assert _CODE.search(key), l.file
+    assert not _CODE.search(worksheet(['score', 'trump', 'schedule'], [1, 17], 2))       # husregler med (P13), (P8), (P3)
+    assert _CODE.search(answer_key(['score', 'trump', 'schedule'], [1, 17], 2))
+    assert not _CODE.search(worksheet(['bismarck_discard'], [1, 2]))                    # (B2, B4) i situationen

@@ -15,7 +15,7 @@ from plump_teach.course.catalogue import PUPIL_LESSONS
 from plump_teach.course.run_sheets import (RUN_SHEETS, BismarckSheetTask, Puzzles, RotationTask, SheetTask,
                                            ace_experiment, lesson_worksheet, lgr22_page, run_sheet, run_sheet_pages,
                                            run_sheets_page, setup_page)
-from plump_teach.course.teacher import answers_of, suit_words
+from plump_teach.course.teacher import answers_of, suit_words, for_pupils
 from plump_teach.engine.bismarck import MODES, bismarck_score, normal_tricks, TRICKS
 from plump_teach.engine.cards import FULL_DECK, parse_cards
 from plump_teach.engine.tricks import legal_cards, trick_winner
@@ -93,7 +93,7 @@ def test_worksheet_answers_are_the_engines(lesson):
     ws, key = lesson_worksheet(lesson), lesson_worksheet(lesson, key=True)
     assert 'Namn:' in ws and 'Namn:' not in key and 'Klicka' not in ws
     for p in _puzzles(lesson.file):
-        assert p.situation in ws
+        assert for_pupils(p.situation) in ws
         letters = answers_of(p)
         assert letters and all(p.check(p.options["ABCDEFGHIJKLMNOPQRSTUVWXYZ".index(l)].key).correct for l in letters)
         assert f"{letters[0]} (" in key

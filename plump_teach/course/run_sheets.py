@@ -23,7 +23,7 @@ from ..puzzles.plump import PUZZLE_KINDS, Puzzle
 from .catalogue import PUPIL_LESSONS, lesson_of
 from .teacher import (page_html, suit_words, task_head, options_html, paper_question, option_letter,
                                         answer_text, sheet_table, task_html, key_html, worksheet_tasks, row_sum,
-                                        row_sum_text, p18_example, CIRCLE, SHORT_GAME)
+                                        row_sum_text, p18_example, CIRCLE, SHORT_GAME, for_pupils)
 
 # %% auto #0
 __all__ = ['CLASS', 'SIT_OUT', 'RUN_SHEETS', 'PORT', 'Phase', 'RunSheet', 'Puzzles', 'SheetTask', 'BismarckSheetTask',
@@ -705,6 +705,7 @@ def lesson_worksheet(lesson, key: bool = False) -> str:
              f'<p class="sub">{CIRCLE} Samma nummer ger samma uppgift i kursens pussel.</p>' if puzzles else "")
     rules = "" if not l.optional else '<p class="box">Extralektionen: här gäller husregler, och varje uppgift säger vilken.</p>'
     body = f"<h1>{esc(title)}</h1>{name}{rules}{intro}" + "".join(_render_task(t, key) for t in s.tasks)
+    body = body if key else for_pupils(body)            # elevens blad utan regelkoder; facit har dem
     return page_html(esc(title), body, css=_TASK_CSS)
 
 # %% ../../nbs/44_korscheman.ipynb #6802e16b

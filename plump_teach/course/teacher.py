@@ -19,12 +19,12 @@ from .catalogue import PUPIL_LESSONS
 from .build import pupil_dir
 
 # %% auto #0
-__all__ = ['SHORT_GAME', 'MAX_TASKS', 'MANY_RIGHT', 'CIRCLE', 'page_html', 'suit_words', 'p18_example', 'rule_sheet_plump',
-           'b8_example', 'row_sum', 'row_sum_text', 'row_sum_rule', 'rule_sheet_bismarck', 'plump_players',
-           'sheet_rows', 'sheet_table', 'hit_instruction', 'blank_sheet_plump', 'blank_sheet_bismarck',
-           'worksheet_tasks', 'option_letter', 'paper_question', 'options_html', 'task_head', 'task_html', 'key_html',
-           'worksheet', 'answers_of', 'answer_key', 'LessonPlan', 'read_lessons', 'answer_text', 'plan_pages',
-           'lesson_plan']
+__all__ = ['SHORT_GAME', 'MAX_TASKS', 'RULE_CODES', 'MANY_RIGHT', 'CIRCLE', 'page_html', 'suit_words', 'p18_example',
+           'rule_sheet_plump', 'b8_example', 'row_sum', 'row_sum_text', 'row_sum_rule', 'rule_sheet_bismarck',
+           'plump_players', 'sheet_rows', 'sheet_table', 'hit_instruction', 'blank_sheet_plump', 'blank_sheet_bismarck',
+           'worksheet_tasks', 'option_letter', 'paper_question', 'for_pupils', 'options_html', 'task_head', 'task_html',
+           'key_html', 'worksheet', 'answers_of', 'answer_key', 'LessonPlan', 'read_lessons', 'answer_text',
+           'plan_pages', 'lesson_plan']
 
 # %% ../../nbs/43_lararmaterial.ipynb #0209e137
 _CSS = """
@@ -445,6 +445,13 @@ def paper_question(q: str) -> str:
     "Pusslets fråga på papper: ”Klicka på” blir ”Ringa in”."
     return q.replace("Klicka på", "Ringa in").replace("klicka på", "ringa in")
 
+RULE_CODES = re.compile(r"\s*\((?:regel |se )?[PB]\d{1,2}(?:\s*(?:,|och|–|-)\s*[PB]?\d{1,2})*\)")   # som elevens sidor
+_RID = re.compile(r'\s*<span class="rid">[^<]*</span>')
+
+def for_pupils(html: str) -> str:
+    "Ett blad för eleven: regelkoderna (P13, B2) tas bort, i parentes och i rubrikerna. Facit och lärarens sidor har kvar dem."
+    return RULE_CODES.sub('', _RID.sub('', html))
+
 def options_html(p: Puzzle) -> str:
     "Svarsalternativen med bokstäver; protokollpusslets rutor som ett rutnät med raderna och spelarna."
     mark = lambda i, o: f'<span class="letter">{_LETTERS[i]}</span>{suit_words(o.label)}'
@@ -497,8 +504,8 @@ CIRCLE = "Ringa in bokstaven för rätt svar. Står det att flera svar är rätt
 def worksheet(kinds, numbers, level: int = 1) -> str:
     "Arbetsbladet: numrerade pussel på papper, med situationen, frågan och alternativen att ringa in."
     tasks = worksheet_tasks(kinds, numbers, level)
-    body = _intro("Arbetsblad", tasks, True) + f'<p>{CIRCLE}</p>' + "".join(
-        task_html(p, prev) for prev, p in zip([None, *tasks], tasks))
+    body = for_pupils(_intro("Arbetsblad", tasks, True) + f'<p>{CIRCLE}</p>' + "".join(
+        task_html(p, prev) for prev, p in zip([None, *tasks], tasks)))
     return page_html("Arbetsblad", body)
 
 def answers_of(p: Puzzle) -> list[str]:
