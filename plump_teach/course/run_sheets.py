@@ -705,7 +705,7 @@ def lesson_worksheet(lesson, key: bool = False) -> str:
              f'<p class="sub">{CIRCLE} Samma nummer ger samma uppgift i kursens pussel.</p>' if puzzles else "")
     rules = "" if not l.optional else '<p class="box">Extralektionen: här gäller husregler, och varje uppgift säger vilken.</p>'
     body = f"<h1>{esc(title)}</h1>{name}{rules}{intro}" + "".join(_render_task(t, key) for t in s.tasks)
-    body = body if key else for_pupils(body)            # elevens blad utan regelkoder; facit har dem
+    body = body if key else for_pupils(body)            # elevens blad utan koderna för reglerna; facit har dem
     return page_html(esc(title), body, css=_TASK_CSS)
 
 # %% ../../nbs/44_korscheman.ipynb #6802e16b
