@@ -5,9 +5,15 @@ cookies, the pupil start page and a lesson answer over HTTP, and when the app is
 process manager does), Ctrl+C (SIGINT) or SIGHUP (a closed terminal), the server and every kernel stop with
 it, the port is free again and the temporary course folder is gone. The rest of the classroom server is
 tested in tests/test_classroom.py.
+
+Issue 38: the teacher code is given in PLUMP_LARARKOD, as a teacher who keeps it out of the command line does;
+it opens the teacher's page, and no process in the tree (the app, the server, a kernel) has it on its command line
+(`ps` shows that to every user), nor the kernels in their environment. The class starts with lesson 4
+(`--lektion 4`), and the class link page, which holds the class code, is readable by the teacher only.
 """
 import os
 import signal
+import stat
 import socket
 import subprocess
 import sys
@@ -18,11 +24,22 @@ from pathlib import Path
 
 import pytest
 
-from proc_helpers import alive, children, cookie_value, free_port, request
+from proc_helpers import alive, children, cookie_value, free_port, request, teacher_login
 
 pytestmark = [pytest.mark.server, pytest.mark.timeout(180)]
 
 BIN = Path(sys.executable).parent / "plump-teach"
+TEACHER = "larare-hemlis-38"
+
+
+def cmdline(pid: int) -> str:
+    try: return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+    except OSError: return ""
+
+
+def environ(pid: int) -> str:
+    try: return Path(f"/proc/{pid}/environ").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+    except OSError: return ""
 
 
 
@@ -39,9 +56,11 @@ def get(url: str, cookie: str) -> tuple[int, str]:
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_app_serves_the_course_and_stops_with_everything(tmp_path, how):
     port = free_port()
-    env = {**os.environ, "TMPDIR": str(tmp_path), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    env = {**os.environ, "TMPDIR": str(tmp_path), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+           "PLUMP_LARARKOD": TEACHER}
     proc = subprocess.Popen([str(BIN), "--no-browser", "--port", str(port), "--code", "abcd", "--results",
-                             str(tmp_path / "resultat"), "--pool", "0", "--lesson-pool", "0"], env=env,
+                             str(tmp_path / "resultat"), "--pool", "0", "--lesson-pool", "0", "--max-pupils", "3",
+                             "--lektion", "4"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         base = f"http://127.0.0.1:{port}/voila/render/"
@@ -61,6 +80,15 @@ def test_app_serves_the_course_and_stops_with_everything(tmp_path, how):
         assert status == 200 and "Lektion 4: Buden" in html and "Traceback" not in html
         tree = children(proc.pid)
         assert tree, "Voilà startade inte som barnprocess"
+        # issue 38: lärarkoden ur miljön öppnar lärarsidan, och ingen process har den på sin kommandorad
+        assert request(f"http://127.0.0.1:{port}/larare", teacher_login(f"http://127.0.0.1:{port}", TEACHER))[0] == 200
+        lines = {pid: cmdline(pid) for pid in [proc.pid, *tree]}
+        assert not [l for l in lines.values() if TEACHER in l or "--teacher-code" in l], lines
+        assert any("--lesson=4" in l for l in lines.values()), lines
+        kernels = [pid for pid, l in lines.items() if "ipykernel" in l]
+        assert kernels and not [pid for pid in kernels if TEACHER in environ(pid)], "en kärna har lärarkoden i sin miljö"
+        page = tmp_path / "resultat" / "klasslank.html"
+        assert stat.S_IMODE(page.stat().st_mode) == 0o600 and "abcd" in page.read_text(encoding="utf-8")
         folders = list(tmp_path.glob("plump-teach-*"))
         assert folders
 

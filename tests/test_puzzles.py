@@ -360,7 +360,7 @@ def test_bismarck_kinds_come_with_the_puzzles_and_the_app():
             "import plump_teach.classroom.app as app, subprocess, pathlib\n"
             "seen = []\n"
             "class FakeVoila:\n"
-            "    def __init__(self, cmd): seen.append((pathlib.Path(cmd[3]) / 'traning.ipynb').read_text())\n"
+            "    def __init__(self, cmd, **kw): seen.append((pathlib.Path(cmd[3]) / 'traning.ipynb').read_text())\n"
             "    def wait(self): return 0\n"
             "    def poll(self): return 0\n"
             "subprocess.Popen = FakeVoila\n"

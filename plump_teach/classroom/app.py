@@ -7,11 +7,15 @@ Docs: https://plump-teach.github.io/plump_teach/app.html.md"""
 # %% ../../nbs/71_app.ipynb #5eeebbf1
 from __future__ import annotations
 import argparse
+import getpass
 import importlib.util
 import inspect
 import json
+import os
 import re
+import secrets
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -21,21 +25,25 @@ import urllib.error
 import urllib.request
 import webbrowser
 from pathlib import Path
+from ..engine.cards import PlumpTeachError
 from ..puzzles.plump import PUZZLE_KINDS
 from ..course.build import attach_cell, build_course, pupil_dir
+from ..course.catalogue import PUPIL_LESSONS
+from .doors import TEACHER_CODE_ENV
 # klassrummets server behöver Voilà och JupyterLab, som bara finns med kursens paket (tillägget kurs): utan dem
 # går modulen ändå att läsa in, och kommandot säger vad som ska installeras
 try:
     from plump_teach.classroom.doors import new_code, spaced_code
-    from plump_teach.classroom.server import class_link_page, lan_addresses, qr_text
+    from plump_teach.classroom.pages import class_link_page, lan_addresses, qr_text
 except ImportError as e:
     _classroom_error = e
 else:
     _classroom_error = None
 
 # %% auto #0
-__all__ = ['COURSE_PACKAGES', 'app_notebook', 'cli_parser', 'classroom_command', 'pupil_links', 'teacher_link', 'banner',
-           'missing_course_packages', 'course_missing_message', 'main']
+__all__ = ['OLD_TEACHER_CODE', 'COURSE_PACKAGES', 'app_notebook', 'cli_parser', 'TeacherCodeError', 'read_teacher_code_file',
+           'ask_teacher_code', 'teacher_code', 'classroom_command', 'classroom_env', 'write_private', 'pupil_links',
+           'teacher_link', 'banner', 'missing_course_packages', 'course_missing_message', 'main']
 
 # %% ../../nbs/71_app.ipynb #43420126
 def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None = None, classroom: bool = False) -> dict:
@@ -63,24 +71,36 @@ class _SwedishHelp(argparse.HelpFormatter):
         return super().add_usage(usage, actions, groups, 'användning: ')
 
 
+OLD_TEACHER_CODE = (f"--teacher-code finns inte längre: lärarkoden ska inte stå på kommandoraden, där alla på datorn "
+                    f"kan se den. Ge den i miljövariabeln {TEACHER_CODE_ENV}, i en fil med --larare-kod-fil FIL eller "
+                    "skriv den när kommandot frågar, med --fraga-larare-kod; annars slumpas den")
+
+
 class _SwedishParser(argparse.ArgumentParser):
     "En ArgumentParser som säger fel på svenska."
     _ERRORS = [
         (r"argument (\S+?)(?:/\S+)?: invalid int value: '(.*)'", "{0}: ”{1}” är inget heltal"),
         (r"argument (\S+?)(?:/\S+)?: invalid float value: '(.*)'", "{0}: ”{1}” är inget tal"),
-        (r"argument (\S+?)(?:/\S+)?: (koden .*)", "{0}: {1}"),
+        (r"argument (\S+?)(?:/\S+)?: (koden .*|lektion .*|”.*” är inget heltal)", "{0}: {1}"),
         (r"argument (\S+?)(?:/\S+)?: invalid choice: '?(.*?)'? \(choose from .*\)", "{0}: ”{1}” finns inte"),
         (r"argument (\S+?)(?:/\S+)?: expected (?:at least )?one argument", "{0} behöver ett värde"),
+        (r"argument (\S+?)(?:/\S+)?: not allowed with argument (\S+?)(?:/\S+)?", "{0} går inte att ge tillsammans med {1}"),
         (r"unrecognized arguments: (.*)", "okända argument: {0}"),
     ]
 
     def error(self, message):
+        if re.match(r"unrecognized arguments: (.* )?--teacher-code\b", message):
+            return self.fail(OLD_TEACHER_CODE)   # utan resten av raden: där står den gamla koden
         for pattern, text in self._ERRORS:
             if m := re.fullmatch(pattern, message):
                 message = text.format(*m.groups())
                 break
         else:
             message = f"argumenten går inte att läsa ({message})"
+        self.fail(message)
+
+    def fail(self, message: str):
+        "Avsluta med felet `message`, redan på svenska, och slutkoden 2, som argparse gör."
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: fel: {message}. Skriv {self.prog} -h för hjälp.\n")
 
@@ -91,6 +111,17 @@ def _code(s: str) -> str:
     if not re.fullmatch(r'[0-9a-zåäö_-]{1,32}', code):
         raise argparse.ArgumentTypeError(f"koden ”{s}” går inte att använda: bara bokstäver och siffror")
     return code
+
+
+def _lesson(s: str) -> int:
+    "Ett lektionsnummer från kommandoraden: en av elevlektionerna."
+    numbers = [l.number for l in PUPIL_LESSONS]
+    try: n = int(s)
+    except ValueError: raise argparse.ArgumentTypeError(f"”{s}” är inget heltal") from None
+    if n not in numbers:
+        raise argparse.ArgumentTypeError(f"lektion {n} finns inte, lektionerna har nummer {numbers[0]} till {numbers[-1]}")
+    return n
+
 
 def cli_parser() -> argparse.ArgumentParser:
     "Kommandoradens argument för `plump-teach`, med hjälptexten på svenska."
@@ -103,9 +134,18 @@ def cli_parser() -> argparse.ArgumentParser:
                    help='adressen att lyssna på (127.0.0.1, bara den egna datorn; 0.0.0.0, hela nätverket)')
     g.add_argument('--no-browser', action='store_true', help='öppna inte webbläsaren')
     g.add_argument('--trainer-only', action='store_true', help='visa bara pusselträningen, inte hela elevkursen')
-    k = ap.add_argument_group('klassrummet')
+    k = ap.add_argument_group('klassrummet', f'Lärarkoden står aldrig på kommandoraden. Den läses från '
+                              f'miljövariabeln {TEACHER_CODE_ENV}, annars från --larare-kod-fil eller '
+                              '--fraga-larare-kod; utan dem slumpas den (tio tecken) och skrivs i terminalen.')
     k.add_argument('--code', type=_code, metavar='KOD', help='klasskoden som eleverna skriver (slumpas annars, sex tecken)')
-    k.add_argument('--teacher-code', type=_code, metavar='KOD', help='lärarkoden för lärarsidan (slumpas annars, tio tecken)')
+    t_code = k.add_mutually_exclusive_group()
+    t_code.add_argument('--larare-kod-fil', type=Path, metavar='FIL',
+                        help='läs lärarkoden från första raden i filen FIL, som bara du får kunna läsa')
+    t_code.add_argument('--fraga-larare-kod', action='store_true',
+                        help='fråga efter lärarkoden i terminalen (den syns inte när du skriver)')
+    k.add_argument('--lektion', type=_lesson, nargs='+', default=[], metavar='N',
+                   help=f'lektionerna ({PUPIL_LESSONS[0].number}-{PUPIL_LESSONS[-1].number}) vars sidor startas '
+                        'i förväg för hela klassen, till exempel 6 när klassen börjar med lektion 6')
     k.add_argument('--results', default='plump-teach-resultat', metavar='MAPP',
                    help='mappen där elevernas resultat sparas (plump-teach-resultat)')
     k.add_argument('--max-pupils', type=int, default=40, metavar='ANTAL',
@@ -123,16 +163,96 @@ def cli_parser() -> argparse.ArgumentParser:
     t.add_argument('--seed', type=int, metavar='FRÖ', help='ett heltal; samma frö ger alla samma uppgifter')
     return ap
 
+# %% ../../nbs/71_app.ipynb #larkod2
+class TeacherCodeError(PlumpTeachError):
+    "Lärarkoden gick inte att läsa: från miljön, från filen eller från terminalen."
+
+
+def _teacher_code(s: str, where: str) -> str:
+    "Lärarkoden i `s`, utan mellanrum och med små bokstäver; `where` säger varifrån den kom, i felet."
+    code = re.sub(r'\s+', '', s).lower()
+    if not code: raise TeacherCodeError(f"lärarkoden {where} är tom")
+    if not re.fullmatch(r'[0-9a-zåäö_-]{1,32}', code):
+        raise TeacherCodeError(f"lärarkoden {where} går inte att använda: bara bokstäver och siffror, högst 32")
+    return code
+
+
+def read_teacher_code_file(path: Path) -> str:
+    "Lärarkoden på första raden i filen `path`, som bara ägaren får kunna läsa."
+    try: fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError: raise TeacherCodeError(f"filen {path} finns inte") from None
+    except OSError as e: raise TeacherCodeError(f"filen {path} går inte att läsa ({e.strerror})") from None
+    with open(fd, 'rb') as f:
+        mode = os.fstat(f.fileno()).st_mode
+        if not stat.S_ISREG(mode): raise TeacherCodeError(f"{path} är ingen vanlig fil")
+        if os.name != 'nt' and mode & 0o077:        # Windows har inte de här rättigheterna
+            raise TeacherCodeError(f"filen {path} kan läsas av andra än dig (rättigheterna är {mode & 0o777:04o}); "
+                                   f"skriv chmod 600 {path} och försök igen")
+        try: text = f.read(4096).decode('utf-8')
+        except UnicodeDecodeError: raise TeacherCodeError(f"filen {path} är ingen textfil") from None
+    lines = text.splitlines()
+    return _teacher_code(lines[0] if lines else '', f"på första raden i filen {path}")
+
+
+def ask_teacher_code(ask=getpass.getpass, tries: int = 3) -> str:
+    "Lärarkoden som läraren skriver i terminalen, två gånger (`ask` frågar utan att visa det som skrivs)."
+    for attempt in range(tries):
+        try:
+            code = _teacher_code(ask("Lärarkod (syns inte när du skriver): "), "som du skrev")
+            if _teacher_code(ask("Samma lärarkod en gång till: "), "som du skrev") == code: return code
+            problem = "de två lärarkoderna var inte lika"
+        except TeacherCodeError as e: problem = str(e)
+        if attempt < tries - 1: print(f"{problem[0].upper()}{problem[1:]}. Försök igen.", file=sys.stderr, flush=True)
+    raise TeacherCodeError(problem)
+
+
+def teacher_code(a: argparse.Namespace, environ=None, ask=getpass.getpass, tty: bool | None = None) -> tuple[str, str | None]:
+    """Lärarkoden och varifrån den kom: från miljön (`PLUMP_LARARKOD`), filen `a.larare_kod_fil`, terminalen
+    (`a.fraga_larare_kod`) eller slumpad (då är varifrån `None`, och koden ska stå i terminalen)."""
+    environ = os.environ if environ is None else environ
+    if (given := environ.get(TEACHER_CODE_ENV, '')).strip():
+        return _teacher_code(given, f"i {TEACHER_CODE_ENV}"), f"i miljövariabeln {TEACHER_CODE_ENV}"
+    if a.larare_kod_fil is not None:
+        return read_teacher_code_file(a.larare_kod_fil), f"i filen {a.larare_kod_fil}"
+    if a.fraga_larare_kod:
+        if not (sys.stdin.isatty() if tty is None else tty):
+            raise TeacherCodeError("--fraga-larare-kod behöver en terminal att skriva lärarkoden i; ge den annars "
+                                   f"i {TEACHER_CODE_ENV} eller i en fil med --larare-kod-fil")
+        return ask_teacher_code(ask), "som du skrev"
+    return new_code(10), None
+
+
 # %% ../../nbs/71_app.ipynb #3201a351
-def classroom_command(folder: Path, port: int, ip: str, code: str, teacher_code: str, results: Path,
+def classroom_command(folder: Path, port: int, ip: str, code: str, results: Path,
                       max_pupils: int = 40, pool: int = 30, lesson_pool: int = 1, idle_minutes: float = 20,
-                      start: str = 'start.ipynb', trainer: str = 'traning.ipynb', links: list[str] = ()) -> list[str]:
-    "Kommandoraden som startar klassrummets server (`plump_teach.classroom.server.serve`) med kursen i `folder`."
+                      start: str = 'start.ipynb', trainer: str = 'traning.ipynb', links: list[str] = (),
+                      lessons: list[int] = ()) -> list[str]:
+    """Kommandoraden som startar klassrummets server (`plump_teach.classroom.server.serve`) med kursen i `folder`.
+    Lärarkoden står inte här: den går till servern i miljön (`classroom_env`)."""
     return [sys.executable, '-c', 'from plump_teach.classroom.server import serve; serve()', str(folder),
-            f'--port={port}', f'--ip={ip}', f'--code={code}', f'--teacher-code={teacher_code}', f'--results={results}',
+            f'--port={port}', f'--ip={ip}', f'--code={code}', f'--results={results}',
             f'--max-pupils={max_pupils}', f'--pool={pool}', f'--lesson-pool={lesson_pool}',
             f'--idle-minutes={idle_minutes}', f'--start={start}', f'--trainer={trainer}',
-            *[f'--link={l}' for l in links]]
+            *[f'--link={l}' for l in links], *[f'--lesson={n}' for n in lessons]]
+
+
+def classroom_env(teacher_code: str, environ=None) -> dict:
+    "Miljön för serverns process: den här processens miljö, och lärarkoden i `PLUMP_LARARKOD`."
+    return {**(os.environ if environ is None else environ), TEACHER_CODE_ENV: teacher_code}
+
+# %% ../../nbs/71_app.ipynb #hemlig2
+def write_private(path: Path, text: str):
+    "Skriv `text` till `path` så att bara ägaren kan läsa filen (0600), från början och hela på en gång."
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, 'O_NOFOLLOW', 0), 0o600)
+    try:
+        with open(fd, 'w', encoding='utf-8') as f: f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
 
 # %% ../../nbs/71_app.ipynb #615f42d0
 _LOCAL = ('127.0.0.1', 'localhost', '::1')
@@ -149,21 +269,29 @@ def teacher_link(ip: str, port: int) -> str:
     return f"http://{host}:{port}/larare"
 
 
+def _and(items) -> str:
+    "1, 6 och 7"
+    items = [str(i) for i in items]
+    return ', '.join(items[:-1]) + ' och ' + items[-1] if len(items) > 1 else ''.join(items)
+
+
 def banner(what: str, ip: str, port: int, code: str, teacher_code: str, results: Path, links: list[str],
-           link_page: Path | None = None) -> str:
-    "Texten i terminalen när servern startar."
+           link_page: Path | None = None, teacher_from: str | None = None, lessons: list[int] = ()) -> str:
+    "Texten i terminalen när servern startar. Lärarkoden står bara där om den slumpades (`teacher_from` är `None`)."
     lines = [f"{what} startar. Avsluta med Ctrl+C.", "", f"Klasskod: {spaced_code(code)}"]
     if links:
         lines += ["Eleverna öppnar:"] + [f"  {l}" for l in links]
     else:
         lines += [f"Eleverna öppnar http://DATORNS-ADRESS:{port}/?kod={code}",
                   "  (datorns adress på nätverket gick inte att ta reda på)"]
+    if lessons: lines.append(f"Sidorna för lektion {_and(lessons)} startas i förväg för hela klassen.")
     if ip not in _LOCAL:
         if links: lines += ["", qr_text(links[0]), ""]
         lines += ["Varning: servern syns på hela nätverket. Alla på nätverket som har klasskoden kan gå in",
                   "och öppna sidor. Ge bara koden till klassen."]
     lines += ["", f"Lärarsidan (visa den inte för klassen): {teacher_link(ip, port)}",
-              f"  Logga in där med lärarkoden: {teacher_code}",
+              f"  Logga in där med lärarkoden: {teacher_code}" if teacher_from is None else
+              f"  Logga in där med lärarkoden {teacher_from}.",
               f"Elevernas resultat sparas i {results}",
               f"Sidan att visa för klassen, med länken och QR-koden: {teacher_link(ip, port)}/klasslank",
               "  (när du har loggat in på lärarsidan)"]
@@ -207,14 +335,19 @@ def _open_when_ready(url: str, proc: subprocess.Popen, wait: float = 60):
 
 def main(argv=None):
     "Starta elevkursen (eller bara pusselträningen) som webbsidor för en klass."
-    a = cli_parser().parse_args(argv)
+    ap = cli_parser()
+    a = ap.parse_args(argv)
     if missing := missing_course_packages(): sys.exit(course_missing_message(missing))
     if _classroom_error is not None: raise _classroom_error
+    try: teacher, teacher_from = teacher_code(a)
+    except TeacherCodeError as e: ap.fail(str(e))
+    os.environ.pop(TEACHER_CODE_ENV, None)      # servern får koden i sin miljö, men inte webbläsaren som appen öppnar
     trainer = {'kinds': a.kinds, 'rounds': a.rounds, 'level': a.level, 'seed': a.seed}
     course = not a.trainer_only and pupil_dir() is not None
-    code, teacher_code = a.code or new_code(), a.teacher_code or new_code(10)
+    code = a.code or new_code()
+    lessons = sorted(set(a.lektion)) if course else []
     results = Path(a.results).expanduser().resolve()
-    results.mkdir(parents=True, exist_ok=True)
+    results.mkdir(mode=0o700, parents=True, exist_ok=True)     # en ny mapp: bara läraren läser elevernas resultat
     with tempfile.TemporaryDirectory(prefix='plump-teach-') as d:
         target = Path(d) / 'kurs'
         if course:
@@ -229,13 +362,15 @@ def main(argv=None):
         if not a.trainer_only and not course:
             print("Elevlektionerna finns inte här (de ligger i nbs/elev i en arbetskopia av projektet); "
                   "bara pusselträningen visas.", flush=True)
+        if a.lektion and not course: print("--lektion gäller bara elevkursen: inga lektioner startas i förväg.", flush=True)
         links = pupil_links(a.ip, a.port, code)
         link_page = results / 'klasslank.html'
-        link_page.write_text(class_link_page(links, code), encoding='utf-8')
-        print(banner(what, a.ip, a.port, code, teacher_code, results, links, link_page), flush=True)
-        proc = subprocess.Popen(classroom_command(target, a.port, a.ip, code, teacher_code, results, a.max_pupils,
-                                                  a.pool, a.lesson_pool, a.idle_minutes, start,
-                                                  'traning.ipynb' if course else start, links))
+        write_private(link_page, class_link_page(links, code))
+        print(banner(what, a.ip, a.port, code, teacher, results, links, link_page, teacher_from, lessons), flush=True)
+        proc = subprocess.Popen(classroom_command(target, a.port, a.ip, code, results, a.max_pupils, a.pool,
+                                                  a.lesson_pool, a.idle_minutes, start,
+                                                  'traning.ipynb' if course else start, links, lessons),
+                                env=classroom_env(teacher))
         if not a.no_browser:
             local = teacher_link(a.ip, a.port).split('/larare')[0]
             threading.Thread(target=_open_when_ready, args=(f"{local}/?kod={code}", proc), daemon=True).start()
