@@ -290,7 +290,7 @@ SIT_OUT = ("Vid ett bord med fyra sitter givaren över: hen delar ut och är dom
 
 # %% ../../nbs/44_korscheman.ipynb #17a90ba5
 _START, _EXIT = "Start", "Utgångsbiljett"
-_EXIT_TEXT = "Eleverna svarar på frågorna på en lapp och lämnar den när de går. Sortera lapparna i tre högar: kan, nästan, inte än."
+_EXIT_TEXT = "Läs frågorna högt. Eleverna svarar på en lapp och lämnar den när de går; sortera lapparna i tre högar: kan, nästan, inte än."
 _TABLES = "Bord med 3–5 elever (helst 4), en kortlek per bord"
 _SHORT = f"protokollet för det korta partiet ({_names_list([str(c) for c in SHORT_GAME])} kort)"
 
@@ -678,6 +678,9 @@ def run_sheets_page() -> str:
 <p>Så går varje lektion till, minut för minut, med och utan datorer. Varje lektion har en egen sida: skriv ut den du ska ha.
 En lektion är {min(s.minutes for s in sheets)}–{max(s.minutes for s in sheets)} minuter. Hinner ni inte allt, dela lektionen i två
 hellre än att skynda; pusslen och utgångsbiljetten kan tas nästa gång.</p>
+<p>Med {CLASS} elever blir det i Plump {tables_text(plump_tables(CLASS))} ({sum(plump_tables(CLASS).values())} kortlekar), i
+Bismarck {tables_text(bismarck_tables(CLASS))} ({sum(bismarck_tables(CLASS).values())} kortlekar), och i lektion 7
+{CLASS // 2} datorer, en per par. Bestäm borden före lektionen.</p>
 <table class="plan"><thead><tr><th>Lektion</th><th class="num">Minuter</th><th>Kortlekarna fram</th></tr></thead><tbody>{rows}</tbody></table>
 <h2>Så läser du körschemat</h2>
 <ul>
