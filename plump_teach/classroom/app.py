@@ -179,6 +179,7 @@ def _teacher_code(s: str, where: str) -> str:
 
 def read_teacher_code_file(path: Path) -> str:
     "Lärarkoden på första raden i filen `path`, som bara ägaren får kunna läsa."
+    path = Path(path).expanduser()
     try: fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError: raise TeacherCodeError(f"filen {path} finns inte") from None
     except OSError as e: raise TeacherCodeError(f"filen {path} går inte att läsa ({e.strerror})") from None
