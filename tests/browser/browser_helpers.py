@@ -586,12 +586,12 @@ def teacher_get(base: str, path: str, cookie: str) -> str:
 
 
 @contextmanager
-def plump_teach_server(home: Path, code: str, *args: str, teacher: str | None = None):
+def plump_teach_server(home: Path, code: str, *args: str, teacher: str | None = None, env: dict | None = None):
     """`plump-teach` ur samma miljö som testerna, på en ledig port i mappen `home`, utan webbläsare och med klasskoden
     `code` (och `args`, lärarkoden `teacher` i miljön); ger (adressen, processen) när landningssidan svarar. Efteråt stoppas den med SIGTERM, och
     hela processgruppen (servern och kärnorna) får SIGKILL om något finns kvar."""
     port, log = free_port(), home / "plump-teach.log"
-    env = {**server_env(home), "TMPDIR": str(home), **({"PLUMP_LARARKOD": teacher} if teacher else {})}
+    env = {**server_env(home), "TMPDIR": str(home), **({"PLUMP_LARARKOD": teacher} if teacher else {}), **(env or {})}
     with open(log, "wb") as out:
         proc = subprocess.Popen([str(Path(sys.executable).parent / "plump-teach"), "--no-browser", "--port", str(port),
                                  "--code", code, *args], env=env, cwd=home, stdout=out, stderr=subprocess.STDOUT,
