@@ -594,8 +594,8 @@ RunSheet('08_bjuda_klokt.ipynb',
          Phase(10, "Genomgång", "Vad en husregel är, och kortet i pannan. Visa de tre regeluppsättningarna och gå bara igenom "
                 "de husregler som de har; resten (till exempel trumftvång och de bortlagda korten i Bismarck) finns i lektionen."),
          Phase(15, "Vid korten", "Kortet i pannan: en ettkortsgiv där alla håller kortet mot pannan. Sedan väljer bordet en "
-                "regeluppsättning, ritar ett protokoll som i lektion 6 med reglerna överst och spelar tre givar med få kort, i "
-                "regeluppsättningens ordning.", _TABLES, True),
+                "regeluppsättning eller två husregler, ritar ett protokoll som i lektion 6 med reglerna överst och spelar tre "
+                "givar med få kort.", _TABLES, True),
          Phase(5, "Pussel", "Räkna poängen på nivå 2, med husreglerna. Resten av arbetsbladet blir läxa.", "Två och två"),
          Phase(5, _EXIT, _EXIT_TEXT, "Var för sig")),
         (("tror att husregler är fusk", "En husregel bestäms innan partiet börjar och gäller alla lika."),
