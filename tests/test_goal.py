@@ -21,7 +21,8 @@ from plump_teach.course import results
 from plump_teach.course.catalogue import PUPIL_LESSONS, lesson_of
 from plump_teach.course.progress import (GOAL_STREAK, PROGRESS_ENV, PROGRESS_MAX_BYTES, ProgressFile, due_kinds,
                                          goal_reached, goal_state, new_progress, progress_from_events, record_task)
-from plump_teach.course.results import (RESULTS_ENV, Recorder, ResultStore, class_csv, set_recorder, teacher_page)
+from plump_teach.course.results import RESULTS_ENV, Recorder, ResultStore, set_recorder
+from plump_teach.course.teacher_page import class_csv, teacher_page
 from plump_teach.engine.plump_rules import PlumpError
 from plump_teach.puzzles.plump import PUZZLE_KINDS
 from plump_teach.ui.puzzle_widget import GoalWidget, PuzzleTrainer, show_goal

@@ -19,9 +19,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from plump_teach.course import results
 from plump_teach.engine.plump_rules import PlumpError
 from plump_teach.puzzles.plump import PUZZLE_KINDS
-from plump_teach.course.results import (CSV_COLUMNS, OUTCOMES, ResultStore, Recorder, attach_pupil, by_kind, class_csv,
-                                 clean_event, count_outcomes, current_recorder, needs_practice, set_recorder,
-                                 tasks_of, teacher_page, unfinished_session)
+from plump_teach.course.results import (OUTCOMES, ResultStore, Recorder, attach_pupil, by_kind, clean_event,
+                                        count_outcomes, current_recorder, needs_practice, set_recorder, tasks_of,
+                                        unfinished_session)
+from plump_teach.course.teacher_page import CSV_COLUMNS, class_csv, teacher_page
 
 ALI, BEA = 'a1b2c3d4e5f60718', '00000000000000be'
 ENV = ('PLUMP_TEACH_RESULTAT', 'HTTP_COOKIE', 'SCRIPT_NAME', 'VOILA_PREHEAT')
@@ -210,7 +211,7 @@ def test_class_csv_is_swedish_and_round_trips(tmp_path):
 
 def test_table_csv_has_one_row_per_deal_and_seat(tmp_path):
     "Givarna vid spelbordet som CSV: Plump och Bismarck i samma fil, tomt där en kolumn inte hör till spelet."
-    from plump_teach.course.results import TABLE_CSV_COLUMNS, table_csv
+    from plump_teach.course.teacher_page import TABLE_CSV_COLUMNS, table_csv
     store = ResultStore(tmp_path)
     store.record(ALI, {'type': 'deal', 'name': 'Åsa', 'game': 'plump', 'bots': 'nybörjare', 'number': 3, 'seed': 17,
                        'player': 'Du', 'cards': 8, 'bid': 2, 'tricks': 3, 'hit': False, 'points': 0, 'tips': 2})

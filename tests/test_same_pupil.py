@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from plump_teach.course.results import (ResultStore, class_csv, merge_page, name_key, remove_page, same_names, table_csv,
-                                        teacher_page)
+from plump_teach.course.results import ResultStore, name_key, same_names
+from plump_teach.course.teacher_page import class_csv, merge_page, remove_page, table_csv, teacher_page
 from plump_teach.engine.cards import PlumpTeachError
 
 ADA1, ADA2, ADA3, BO = '00000000000000a1', '00000000000000a2', '00000000000000a3', '00000000000000b0'

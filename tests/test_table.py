@@ -432,7 +432,8 @@ def test_full_bismarck_says_which_modes_the_pupil_has_used():
 
 def test_deals_at_the_table_reach_the_teachers_page(tmp_path):
     "In the classroom every deal a pupil finishes at the table is recorded, and the teacher's page counts it."
-    from plump_teach.course.results import Recorder, ResultStore, set_recorder, teacher_page, table_counts
+    from plump_teach.course.results import Recorder, ResultStore, set_recorder, table_counts
+    from plump_teach.course.teacher_page import teacher_page
     store, pid = ResultStore(tmp_path / "resultat"), "00000000000000ab"
     set_recorder(Recorder(store, pid, "Dana", "07_spelbordet.ipynb"))
     try:

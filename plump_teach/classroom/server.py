@@ -49,8 +49,8 @@ from .pages import (class_link_page, close_all_form, code_page, full_page, html_
 from .kernels import CLOSED_WHY, LessonPools, Refill, use_classroom_executor
 
 # %% ../../nbs/70c_klassrummet.ipynb #58c88af7
-from ..course.results import (RESULTS_ENV, ResultStore, class_csv, merge_page, pupil_from_cookies, pupil_name,
-                                         remove_page, table_csv, teacher_page)
+from ..course.results import RESULTS_ENV, ResultStore, pupil_from_cookies, pupil_name
+from ..course.teacher_page import class_csv, merge_page, remove_page, table_csv, teacher_page
 
 # %% ../../nbs/70c_klassrummet.ipynb #9698840d
 _OPEN = re.compile(r'/(?:|favicon\.ico|larare(?:/.*)?|voila/static/.*)')

@@ -1,4 +1,4 @@
-"""Vad klassrummet sparar om varje elev, var det sparas, och lärarens sida som visar klassen medan den arbetar.
+"""Vad klassrummet sparar om varje elev och var det sparas.
 
 Docs: https://plump-teach.github.io/plump_teach/resultat.html.md"""
 
@@ -6,9 +6,6 @@ Docs: https://plump-teach.github.io/plump_teach/resultat.html.md"""
 
 # %% ../../nbs/41_resultat.ipynb #882e4d68
 from __future__ import annotations
-import csv
-import html
-import io
 import json
 import os
 import re
@@ -23,18 +20,15 @@ from ..engine.methods import patch
 from ..engine.plump_rules import PlumpError
 from ..engine.cards import PlumpTeachError
 from ..engine.scoresheet import read_bytes
-from ..engine.names import clean_name, signed_points
-from .catalogue import PUPIL_LESSONS, review_lesson
-from .progress import GOAL_STREAK, progress_from_events
+from ..engine.names import clean_name
+from .catalogue import review_lesson
 
 # %% auto #0
 __all__ = ['OUTCOMES', 'EVENT_TYPES', 'RESULTS_ENV', 'NAME_MAX', 'LINE_MAX', 'MERGED_FOLDER', 'REMOVED_FOLDER', 'RESUME_WITHIN',
-           'ACTIVE_WITHIN', 'SAME_NAMES_SHOWN', 'SAME_ROWS_SHOWN', 'CSV_COLUMNS', 'TABLE_CSV_COLUMNS', 'pupil_id_ok',
-           'pupil_name', 'now_iso', 'clean_event', 'ResultStore', 'name_key', 'same_names', 'tasks_of',
-           'count_outcomes', 'by_kind', 'needs_practice', 'deals_of', 'table_counts', 'Recorder', 'current_recorder',
-           'register', 'set_recorder', 'read_cookies', 'pupil_from_cookies', 'wait_for_request', 'attach_pupil',
-           'unfinished_session', 'puzzle_place', 'goal_place', 'page_title', 'duration', 'pupil_label', 'teacher_page',
-           'remove_page', 'merge_page', 'class_csv', 'table_csv']
+           'pupil_id_ok', 'pupil_name', 'now_iso', 'clean_event', 'ResultStore', 'event_time', 'latest_name',
+           'name_key', 'same_names', 'tasks_of', 'count_outcomes', 'rule_of', 'by_kind', 'needs_practice', 'deals_of',
+           'table_counts', 'Recorder', 'current_recorder', 'register', 'set_recorder', 'read_cookies',
+           'pupil_from_cookies', 'wait_for_request', 'attach_pupil', 'unfinished_session', 'puzzle_place', 'goal_place']
 
 # %% ../../nbs/41_resultat.ipynb #c0396ab4
 OUTCOMES = {'first_try': 'rätt direkt', 'with_hint': 'rätt med ledtråd', 'after_mistake': 'rätt efter ett fel',
@@ -153,14 +147,14 @@ MERGED_FOLDER = 'sammanslagna'     # elevernas filer som har slagits ihop med en
 REMOVED_FOLDER = 'borttagna'       # elevernas filer som läraren har tagit bort från sidan
 
 
-def _when(e: dict) -> datetime | None:
+def event_time(e: dict) -> datetime | None:
     "Händelsens tid, med tidszon; None om den saknas eller inte går att läsa."
     try: t = datetime.fromisoformat(e.get('time', ''))
     except (TypeError, ValueError): return None
     return t if t.tzinfo else t.astimezone()
 
 
-def _latest_name(evs: list[dict]) -> str:
+def latest_name(evs: list[dict]) -> str:
     "Namnet som eleven senast skrev ('' om hen aldrig skrev något)."
     return next((e['name'] for e in reversed(evs) if e.get('name')), '')
 
@@ -174,7 +168,7 @@ def name_key(name) -> str:
 
 def _last_active(evs: list[dict]) -> float:
     "Sekunderna sedan 1970 för elevens senaste händelse (0 utan tid)."
-    t = _when(evs[-1]) if evs else None
+    t = event_time(evs[-1]) if evs else None
     return t.timestamp() if t else 0.0
 
 
@@ -183,7 +177,7 @@ def same_names(all_events: dict[str, list[dict]]) -> list[list[str]]:
     arbetade senast först. Tomma namn är aldrig samma namn."""
     groups = {}
     for pid, evs in all_events.items():
-        if evs and (key := name_key(_latest_name(evs))): groups.setdefault(key, []).append(pid)
+        if evs and (key := name_key(latest_name(evs))): groups.setdefault(key, []).append(pid)
     order = lambda pid: (-_last_active(all_events[pid]), pid)
     return sorted((sorted(g, key=order) for g in groups.values() if len(g) > 1), key=lambda g: order(g[0]))
 
@@ -221,7 +215,7 @@ def _in_time_order(*lists: list[dict]) -> list[dict]:
     for n, evs in enumerate(lists):
         last = float('-inf')
         for i, e in enumerate(evs):
-            t = _when(e)
+            t = event_time(e)
             last = t.timestamp() if t else last
             keyed.append(((last, n, i), e))
     return [e for _, e in sorted(keyed, key=lambda k: k[0])]
@@ -233,7 +227,7 @@ def _lines(events: list[dict]) -> bytes:
 
 # %% ../../nbs/41_resultat.ipynb #2875555e
 @patch
-def _known(self: ResultStore, pupil_id) -> str:
+def known_pupil(self: ResultStore, pupil_id) -> str:
     "Id:t för en elev som har en fil i mappen; annars ett fel som säger det."
     pid = pupil_id_ok(pupil_id)
     if pid is None: raise PlumpError("Elevens id ska vara 16 tecken, siffror och a–f.")
@@ -262,7 +256,7 @@ def find_by_name(self: ResultStore, name: str) -> list[str]:
     namn hittar ingen."""
     key = name_key(name)
     if not key: return []
-    found = [(p, evs) for p, evs in self.all_events().items() if evs and name_key(_latest_name(evs)) == key]
+    found = [(p, evs) for p, evs in self.all_events().items() if evs and name_key(latest_name(evs)) == key]
     return [p for p, _ in sorted(found, key=lambda x: (-_last_active(x[1]), x[0]))]
 
 
@@ -271,7 +265,7 @@ def merge(self: ResultStore, source: str, target: str) -> None:
     """Slå ihop eleven `source` med `target`: händelserna hamnar i `target`s fil i tidsordning, partierna vid spelbordet
     i `target`s mapp, och `source`s filer flyttas till mappen sammanslagna/. Ingenting tas bort. Okända id:n eller samma
     id två gånger är ett fel, och då ändras ingenting."""
-    src, dst = self._known(source), self._known(target)
+    src, dst = self.known_pupil(source), self.known_pupil(target)
     if src == dst: raise PlumpError("En elev kan inte slås ihop med sig själv. Välj två olika rader.")
     src_path, dst_path = self.folder / f'elev-{src}.jsonl', self.folder / f'elev-{dst}.jsonl'
     read = lambda p: [e for e in map(_parse, read_bytes(p, "elevens fil").split(b'\n')) if e is not None]
@@ -305,7 +299,7 @@ def merge(self: ResultStore, source: str, target: str) -> None:
 def remove(self: ResultStore, pupil: str) -> Path:
     """Ta bort eleven `pupil` från lärarens sida: elevens fil och partier vid spelbordet flyttas till mappen borttagna/
     (med -2, -3 ... om namnet redan finns där). Ingenting raderas. Ger filens nya plats."""
-    pid = self._known(pupil)
+    pid = self.known_pupil(pupil)
     out = self.folder / REMOVED_FOLDER
     out.mkdir(mode=0o700, exist_ok=True)
     new = _free(out, f'elev-{pid}.jsonl')
@@ -332,7 +326,8 @@ def count_outcomes(events: list[dict]) -> dict:
     return c
 
 
-def _rule(e: dict) -> str:
+def rule_of(e: dict) -> str:
+    "Regeln som uppgiften `e` övar: dess fält `rule`, annars sortens regel ('?' för en okänd sort)."
     kind = PUZZLE_KINDS.get(e.get('kind'))
     return e.get('rule') or (kind.rule if kind else '?')
 
@@ -350,8 +345,8 @@ def needs_practice(all_events: dict[str, list[dict]], min_tasks: int = 3) -> lis
     sorternas titlar och lektionen att repetera (None om ingen lektion lär ut regeln)."""
     tasks = [t for evs in all_events.values() for t in tasks_of(evs)]
     out = []
-    for rule in sorted({_rule(t) for t in tasks}):
-        mine = [t for t in tasks if _rule(t) == rule]
+    for rule in sorted({rule_of(t) for t in tasks}):
+        mine = [t for t in tasks if rule_of(t) == rule]
         missed = sum(t['outcome'] != 'first_try' for t in mine)
         if len(mine) < min_tasks or not missed: continue
         titles = list(dict.fromkeys(PUZZLE_KINDS[t['kind']].title for t in mine if t.get('kind') in PUZZLE_KINDS))
@@ -490,14 +485,14 @@ def unfinished_session(events: list[dict], page: str, now: datetime | None = Non
     while len(tasks) + 1 in done: tasks.append(done[len(tasks) + 1])   # uppgift 1, 2, 3 ... utan lucka
     rounds = start.get('rounds')
     if not isinstance(rounds, int) or len(tasks) >= rounds: return None
-    times = [t for t in map(_when, [start] + tasks) if t is not None]
+    times = [t for t in map(event_time, [start] + tasks) if t is not None]
     now = now or datetime.now().astimezone()
     if not times or now - max(times) > within: return None
     return start, tasks
 
 # %% ../../nbs/41_resultat.ipynb #bde06d08
 def _recent(e: dict, now: datetime | None, within: timedelta) -> bool:
-    t = _when(e)
+    t = event_time(e)
     return t is not None and (now or datetime.now().astimezone()) - t <= within
 
 
@@ -521,368 +516,3 @@ def goal_place(events: list[dict], page: str, now: datetime | None = None,
     if not mine or not _recent(mine[-1], now, within): return None
     return mine[-1]['seed'], mine[-1]['index']
 
-
-# %% ../../nbs/41_resultat.ipynb #f3f1e998
-ACTIVE_WITHIN = timedelta(minutes=5)
-
-
-def page_title(page: str) -> str:
-    "Sidans namn för läraren: 'Lektion 4: Buden', 'Träningen', eller filens namn."
-    names = {'start.ipynb': 'Startsidan', 'traning.ipynb': 'Träningen', 'ordlista.ipynb': 'Ordlistan',
-             **{l.file: l.name for l in PUPIL_LESSONS}}
-    return names.get(page, page.removesuffix('.ipynb'))
-
-
-def _ago(seconds: float) -> str:
-    "'nyss', 'för 2 min sedan', 'för 3 tim sedan', 'för 1 dag sedan'."
-    if seconds < 60: return 'nyss'
-    if seconds < 3600: return f'för {int(seconds // 60)} min sedan'
-    if seconds < 86400: return f'för {int(seconds // 3600)} tim sedan'
-    days = int(seconds // 86400)
-    return f"för {days} {'dag' if days == 1 else 'dagar'} sedan"
-
-
-def duration(seconds: float) -> str:
-    "'45 s', '12 min', '1 tim 5 min'."
-    s = int(round(seconds))
-    if s < 60: return f'{s} s'
-    if s < 3600: return f'{s // 60} min'
-    return f'{s // 3600} tim {s % 3600 // 60} min'
-
-
-def _percent(x: float) -> str: return f'{round(100 * x)} %'
-
-
-def pupil_label(pupil_id: str, name: str) -> str:
-    "Namnet (eller 'Elev utan namn') och id:ts första sex tecken, som HTML."
-    who = html.escape(name) if name else '<i>Elev utan namn</i>'
-    return f'{who} <small class="id">{html.escape(pupil_id[:6])}</small>'
-
-# %% ../../nbs/41_resultat.ipynb #89088227
-_CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0;color:#1d1d1d;background:#fafafa;font-size:16px}
-main{max-width:1100px;margin:0 auto;padding:12px 16px 40px}
-h1{font-size:1.6em;margin:.4em 0}h2{font-size:1.25em;margin:1.4em 0 .4em}
-.note{color:#444}.id{color:#666;font-family:ui-monospace,monospace}
-.wide{overflow-x:auto;-webkit-overflow-scrolling:touch}
-table{border-collapse:collapse;min-width:100%;background:#fff}
-th,td{border:1px solid #ccc;padding:6px 8px;text-align:left;vertical-align:top}
-th{background:#eef2f6}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.now{color:#1e7b34;font-weight:bold;white-space:nowrap}
-td.done{color:#1e7b34;font-weight:bold;white-space:nowrap}
-tfoot th,tfoot td{background:#f3f5f7}
-a{color:#1f5f99}a.button,button.button{display:inline-block;padding:10px 14px;min-height:24px;border:1px solid #1f5f99;border-radius:6px;text-decoration:none}
-button.button{font:inherit;color:#1f5f99;background:#fff;cursor:pointer}form.inline{display:inline;margin:0}.alert{color:#a3001b;font-weight:bold}
-ol li{margin:.4em 0}button.small{padding:6px 10px;font-size:.9em;font-weight:normal;margin-top:4px}
-ul.same form{margin:.3em 0}ul.same button{max-width:100%;white-space:normal;text-align:left}
-label.yes{display:block;margin:1em 0;font-size:1.1em}label.yes input{width:24px;height:24px;vertical-align:middle}
-@media print{body{background:#fff;font-size:11pt}.noprint{display:none}.wide{overflow:visible}a{color:#000}}
-"""
-
-_COUNTS = (('tasks', 'Uppgifter'), ('first_try', 'Rätt direkt'), ('with_hint', 'Med ledtråd'),
-           ('after_mistake', 'Efter ett fel'), ('shown', 'Visat svar'), ('skipped', 'Hoppade över'))
-
-
-def _head(cells) -> str: return '<tr>' + ''.join(f'<th scope="col">{c}</th>' for c in cells) + '</tr>'
-
-
-def _numbers(c: dict) -> str: return ''.join(f'<td class="n">{c[k]}</td>' for k, _ in _COUNTS)
-
-
-def _hidden(**fields) -> str:
-    return ''.join(f'<input type="hidden" name="{k}" value="{html.escape(v)}">' for k, v in fields.items())
-
-
-def _remove_button(pid: str, form_key: str) -> str:
-    "Knappen Ta bort på en elevs rad: den leder till sidan där läraren bekräftar (`remove_page`)."
-    return (f'<form method="post" action="/larare/ta-bort" class="inline">{_hidden(nyckel=form_key, elev=pid)}'
-            '<button type="submit" class="button small">Ta bort</button></form>')
-
-
-def _pupils_table(all_events: dict, now: datetime, working: set[str] | None = None, form_key: str | None = None) -> str:
-    "Eleverna, en rad var; `working`: de som har en sida öppen just nu (None: de som gjorde något nyss)."
-    rows = []
-    for pid, evs in all_events.items():
-        if not evs: continue
-        last = evs[-1]
-        name = _latest_name(evs)
-        when = _when(last)
-        ago = (now - when).total_seconds() if when else None
-        active = (pid in working) if working is not None else ago is not None and ago <= ACTIVE_WITHIN.total_seconds()
-        c = count_outcomes(evs)
-        status = ('<span class="now">● arbetar</span><br>' if active else '') + (_ago(max(ago, 0)) if ago is not None else '')
-        rows.append(((name.casefold() or '\uffff', pid),
-                     f'<tr><th scope="row">{pupil_label(pid, name)}'        # knappen under namnet: syns på en telefon
-                     + (f'<div class="noprint">{_remove_button(pid, form_key)}</div>' if form_key else '') +
-                     f'</th><td>{status}</td><td>{html.escape(page_title(last.get("page", "")))}</td>{_numbers(c)}'
-                     f'<td class="n">{duration(c["seconds"])}</td></tr>'))
-    head = _head(['Elev', 'Senast', 'Sida'] + [t for _, t in _COUNTS] + ['Tid'])
-    return f'<div class="wide"><table>{head}{"".join(r for _, r in sorted(rows))}</table></div>'
-
-
-def _goals_section(all_events: dict) -> str:
-    "Målen i lektionerna per elev: ✔ när målet är nått, annars serien just nu; sist hur många som har nått varje mål."
-    lessons = [l for l in PUPIL_LESSONS if l.kinds]
-    reached = dict.fromkeys((l.file for l in lessons), 0)
-    rows = []
-    for pid, evs in all_events.items():
-        goals = progress_from_events(evs)['goals']
-        if not goals: continue
-        name = _latest_name(evs)
-        cells = []
-        for l in lessons:
-            g = goals.get(l.file)
-            if g is None: cells.append('<td></td>')
-            elif g['reached']:
-                reached[l.file] += 1
-                cells.append('<td class="done">✔ nått</td>')
-            else: cells.append(f'<td class="n">{g["streak"]} av {GOAL_STREAK}</td>')
-        done = sum(1 for l in lessons if (goals.get(l.file) or {}).get('reached'))
-        rows.append(((name.casefold() or '\uffff', pid),
-                     f'<tr><th scope="row">{pupil_label(pid, name)}</th>{"".join(cells)}<td class="n">{done}</td></tr>'))
-    if not rows:
-        return (f'<p>Ingen elev har börjat på ett mål än. Målet står sist i varje lektion med pussel: {GOAL_STREAK} rätt '
-                'i rad på lektionens pussel, utan ledtråd.</p>')
-    head = _head(['Elev'] + [f'<abbr title="{html.escape(l.name)}">{l.number}</abbr>' for l in lessons] + ['Nådda mål'])
-    foot = ('<tfoot><tr><th scope="row">Har nått målet</th>' + ''.join(f'<td class="n">{reached[l.file]}</td>' for l in lessons)
-            + '<td></td></tr></tfoot>')
-    note = (f'<p class="note">Målet i en lektion är {GOAL_STREAK} rätt i rad på lektionens pussel, utan ledtråd. '
-            f'✔ nått: eleven har klarat det. "3 av {GOAL_STREAK}": så många rätt i rad just nu. Kolumnerna är '
-            'lektionernas nummer.</p>')
-    return f'{note}<div class="wide"><table>{head}{"".join(r for _, r in sorted(rows))}{foot}</table></div>'
-
-
-def _practice_list(all_events: dict) -> str:
-    items = []
-    for r in needs_practice(all_events):
-        lesson = f' Repetera <b>{html.escape(r["lesson"])}</b>.' if r['lesson'] else ''
-        items.append(f'<li><b>{html.escape(r["rule"])}</b> ({html.escape("; ".join(r["titles"]))}): '
-                     f'{r["missed"]} av {r["tasks"]} uppgifter inte rätt direkt ({_percent(r["share"])}).{lesson}</li>')
-    if not items and needs_practice(all_events, min_tasks=1):
-        return '<p>Inget än: en regel kommer med här när klassen har gjort minst tre uppgifter på den.</p>'
-    if not items: return '<p>Inget just nu: klassen har löst alla uppgifter rätt direkt.</p>'
-    return f'<ol>{"".join(items)}</ol>'
-
-
-def _table_section(all_events: dict) -> str:
-    "Givarna vid spelbordet per elev (`table_counts`), eller en mening om att ingen har spelat än."
-    rows = []
-    for pid, evs in all_events.items():
-        c = table_counts(evs)
-        if not c['plump'] and not c['bismarck']: continue
-        name = _latest_name(evs)
-        hit = f"{c['hit']} ({_percent(c['hit'] / c['plump'])})" if c['plump'] else '–'
-        points = signed_points(c['bismarck_points']) if c['bismarck'] else '–'
-        rows.append(((name.casefold() or '\uffff', pid),
-                     f'<tr><th scope="row">{pupil_label(pid, name)}</th><td class="n">{c["plump"]}</td>'
-                     f'<td class="n">{hit}</td><td class="n">{c["bismarck"]}</td><td class="n">{points}</td>'
-                     f'<td class="n">{c["tips"]}</td><td>{html.escape(c["bots"])}</td></tr>'))
-    if not rows:
-        return ('<p>Ingen elev har spelat klart en giv vid spelbordet än. Spelbordet finns i '
-                f'<b>{html.escape(page_title("07_spelbordet.ipynb"))}</b>.</p>')
-    download = (f'<p class="noprint"><a class="button" href="/larare/spelbordet.csv" download>Hämta givarna vid '
-                f'spelbordet som CSV</a> (en rad per giv och elev)</p>')
-    head = _head(['Elev', 'Givar Plump', 'Bud som träffade', 'Givar Bismarck', 'Poäng i Bismarck', 'Tips',
-                  'Datorns nivå senast'])
-    return f'<div class="wide"><table>{head}{"".join(r for _, r in sorted(rows))}</table></div>{download}'
-
-
-def _kinds_table(all_events: dict) -> str:
-    rows = []
-    for k, c in by_kind(all_events).items():
-        kind = PUZZLE_KINDS.get(k)
-        title, rule = (kind.title, kind.rule) if kind else (k, '?')
-        share = _percent(c['first_try'] / c['tasks']) if c['tasks'] else ''
-        rows.append(f'<tr><th scope="row">{html.escape(title)}</th><td>{html.escape(rule)}</td>{_numbers(c)}'
-                    f'<td class="n">{share}</td></tr>')
-    head = _head(['Sort', 'Regel'] + [t for _, t in _COUNTS] + ['Andel rätt direkt'])
-    return f'<div class="wide"><table>{head}{"".join(rows)}</table></div>'
-
-
-SAME_NAMES_SHOWN = 20      # namn på flera rader som lärarsidan visar (resten räknas bara)
-SAME_ROWS_SHOWN = 5        # rader att slå ihop per namn som visas på en gång
-
-
-def _who(pid: str, evs: list[dict], now: datetime) -> str:
-    "'Ada Åkesson a1b2c3 (3 uppgifter, senast för 2 min sedan)' som HTML."
-    n, t = count_outcomes(evs)['tasks'], _when(evs[-1]) if evs else None
-    when = f', senast {_ago(max((now - t).total_seconds(), 0))}' if t else ''
-    return f'{pupil_label(pid, _latest_name(evs))} ({n} {"uppgift" if n == 1 else "uppgifter"}{when})'
-
-
-def _same_names_section(all_events: dict, now: datetime, form_key: str) -> str:
-    "Namnen som står på flera rader, med en knapp per rad som kan slås ihop med raden där eleven arbetade senast."
-    groups = same_names(all_events)
-    if not groups: return ''
-    items = []
-    for g in groups[:SAME_NAMES_SHOWN]:
-        keep = g[0]
-        forms = ''.join(f'<form method="post" action="/larare/sla-ihop">{_hidden(nyckel=form_key, fran=pid, till=keep)}'
-                        f'<button type="submit" class="button small">Slå ihop {html.escape(pid[:6])} med '
-                        f'{html.escape(keep[:6])}</button> {_who(pid, all_events[pid], now)}</form>'
-                        for pid in g[1:SAME_ROWS_SHOWN + 1])
-        more = (f'<p class="note">och {len(g) - 1 - SAME_ROWS_SHOWN} rader till med samma namn.</p>'
-                if len(g) - 1 > SAME_ROWS_SHOWN else '')
-        items.append(f'<li><p><b>{html.escape(_latest_name(all_events[keep]))}</b> står på {len(g)} rader. Raden som blir '
-                     f'kvar är den där eleven arbetade senast: {_who(keep, all_events[keep], now)}.</p>{forms}{more}</li>')
-    rest = len(groups) - SAME_NAMES_SHOWN
-    more = f'<p class="note">och {rest} namn till som står på flera rader.</p>' if rest > 0 else ''
-    return ('<div class="noprint"><h3>Samma namn på flera rader</h3><p class="note">En elev som byter webbläsare eller '
-            'dator får en ny rad. Är det samma elev kan du slå ihop raderna: allt hamnar på raden som blir kvar, och '
-            f'ingenting raderas.</p><ul class="same">{"".join(items)}</ul>{more}</div>')
-
-
-def teacher_page(store: ResultStore, join_url: str | None = None, now: datetime | None = None, notice: str = '',
-                 extra: str = '',
-                 working: set[str] | None = None,   # eleverna som har en sida öppen (None: de som gjorde något nyss)
-                 form_key: str | None = None        # inloggningens formulärnyckel: med den får sidan knapparna
-                ) -> str:
-    """Lärarens sida om klassen som HTML: eleverna, vad klassen behöver öva på och varje sort. `notice` (HTML) står
-    under rubriken och `extra` (HTML) sist, före mappen: där lägger servern in det som rör inloggningen och koderna.
-    Med `form_key` får varje elev en knapp Ta bort, och namn som står på flera rader en knapp Slå ihop."""
-    now = now or datetime.now().astimezone()
-    all_events = {p: e for p, e in store.all_events().items() if e}
-    parts = [f'<h1>Klassen just nu</h1><p class="note">Sidan uppdateras själv var femte sekund '
-             f'(senast {now.strftime("%H:%M:%S")}). '
-             f'<a class="button noprint" href="/larare/resultat.csv" download>Hämta uppgifterna som CSV</a> '
-             f'<span class="noprint">(för Excel, LibreOffice eller Google Kalkylark)</span></p>', notice]
-    if not all_events:
-        where = (f'öppnar <b>{html.escape(join_url)}</b>' if join_url else
-                 'öppnar elevernas adress som <code>plump-teach</code> skrev ut när den startade (den slutar med '
-                 '<code>?kod=</code> och klasskoden)')
-        parts.append(f'<p>Inga elever har börjat än. Eleverna {where}, skriver sitt namn eller ett smeknamn om de '
-                     'vill och börjar. Här syns de så fort de öppnar en sida.</p>')
-    else:
-        n = len(all_events)
-        active = (len(set(working) & set(all_events)) if working is not None else
-                  sum(1 for evs in all_events.values() if (t := _when(evs[-1])) is not None and now - t <= ACTIVE_WITHIN))
-        parts += [f'<h2>Eleverna</h2><p>{n} {"elev" if n == 1 else "elever"}, {active} arbetar just nu.</p>',
-                  _same_names_section(all_events, now, form_key) if form_key else '',
-                  _pupils_table(all_events, now, working, form_key),
-                  '<h2>Målen i lektionerna</h2>', _goals_section(all_events),
-                  '<h2>Det här behöver klassen öva på</h2>']
-        if any(tasks_of(evs) for evs in all_events.values()):
-            parts += [_practice_list(all_events), '<h2>Per sort av pussel</h2>', _kinds_table(all_events)]
-        else:
-            parts.append('<p>Ingen elev har löst någon uppgift än. Här syns de regler som klassen har svårast för, '
-                         'så fort de första uppgifterna är lösta.</p>')
-        parts += ['<h2>Vid spelbordet</h2>', _table_section(all_events)]
-    parts.append(extra)
-    parts.append(f'<p class="note">Resultaten sparas bara på den här datorn, i mappen '
-                 f'<code>{html.escape(str(store.folder.resolve()))}</code>. Ingenting skickas någon annanstans.</p>')
-    return _html_page('Klassen', ''.join(parts), refresh=True)
-
-
-def _html_page(title: str, body: str, refresh: bool = False) -> str:
-    "En hel sida för läraren med sidans stil; `refresh`: den laddar om sig själv var femte sekund."
-    again = '<meta http-equiv="refresh" content="5">' if refresh else ''
-    return ('<!DOCTYPE html>\n<html lang="sv"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">{again}'
-            f'<title>{html.escape(title)} – plump-teach</title>'
-            f'<style>{_CSS}</style></head><body><main>{body}</main></body></html>\n')
-
-# %% ../../nbs/41_resultat.ipynb #e87d91ba
-def _confirm(title: str, text: str, action: str, fields: dict, yes: str, button: str) -> str:
-    "En sida där läraren bekräftar: texten, en ruta att kryssa i (krävs) och knappen; Avbryt går tillbaka."
-    return _html_page(title, f'<h1>{html.escape(title)}</h1>{text}<form method="post" action="{action}">'
-                      f'{_hidden(**fields)}<label class="yes"><input type="checkbox" name="ja" value="1" required> '
-                      f'{yes}</label><button type="submit" class="button">{html.escape(button)}</button> '
-                      '<a class="button" href="/larare">Avbryt</a></form>')
-
-
-def _missing(title: str, e: PlumpTeachError) -> str:
-    return _html_page(title, f'<h1>{html.escape(title)}</h1><p class="alert">{html.escape(str(e))}</p>'
-                      '<p><a class="button" href="/larare">Tillbaka till klassen</a></p>')
-
-
-def remove_page(store: ResultStore, pupil: str, form_key: str, now: datetime | None = None) -> str:
-    """Sidan där läraren bekräftar att eleven `pupil` ska bort (knappen Ta bort på lärarsidan leder hit). Den skickar
-    samma fält igen med `ja=1`; först då ska servern anropa `store.remove`. En okänd elev: en sida som säger det."""
-    title = 'Ta bort en elev'
-    try: pid = store._known(pupil)
-    except PlumpTeachError as e: return _missing(title, e)
-    now, evs = now or datetime.now().astimezone(), store.events(pupil)
-    text = (f'<p>Du tar bort {_who(pid, evs, now)} från lärarsidan och från CSV-filerna.</p>'
-            f'<p>Ingenting raderas: elevens fil flyttas till mappen <code>{html.escape(str((store.folder / REMOVED_FOLDER).resolve()))}'
-            '</code>, och därifrån kan den flyttas tillbaka. Har eleven en sida öppen och fortsätter att arbeta, kommer '
-            'hen tillbaka på lärarsidan med det som görs efter nu.</p>')
-    return _confirm(title, text, '/larare/ta-bort', dict(nyckel=form_key, elev=pid),
-                    f'Ja, ta bort {html.escape(_latest_name(evs) or "eleven utan namn")} från sidan', 'Ta bort')
-
-
-def merge_page(store: ResultStore, source: str, target: str, form_key: str, now: datetime | None = None) -> str:
-    """Sidan där läraren bekräftar att raden `source` ska slås ihop med `target` (knappen Slå ihop leder hit). Den
-    skickar samma fält igen med `ja=1`; först då ska servern anropa `store.merge(source, target)`."""
-    title = 'Slå ihop två rader'
-    try:
-        src, dst = store._known(source), store._known(target)
-        if src == dst: raise PlumpError("En elev kan inte slås ihop med sig själv. Välj två olika rader.")
-    except PlumpTeachError as e: return _missing(title, e)
-    now = now or datetime.now().astimezone()
-    a, b = store.events(src), store.events(dst)
-    text = (f'<p>Raden {_who(src, a, now)}<br>slås ihop med raden {_who(dst, b, now)}.</p>'
-            f'<p>Raden <span class="id">{dst[:6]}</span> blir kvar: där hamnar allt från båda raderna, i tidsordning. '
-            f'Raden <span class="id">{src[:6]}</span> försvinner från sidan, och dess fil flyttas till mappen <code>'
-            f'{html.escape(str((store.folder / MERGED_FOLDER).resolve()))}</code>. Ingenting raderas.</p>')
-    return _confirm(title, text, '/larare/sla-ihop', dict(nyckel=form_key, fran=src, till=dst),
-                    'Ja, det är samma elev', 'Slå ihop')
-
-
-# %% ../../nbs/41_resultat.ipynb #a37d27b1
-CSV_COLUMNS = ['namn', 'elev', 'tid', 'sida', 'sort', 'regel', 'uppgift', 'nivå', 'utfall', 'sekunder', 'i rad']
-
-
-def _as_text(s: str) -> str:
-    "Text som ett kalkylark inte tar för en formel."
-    return "'" + s if s[:1] in ('=', '+', '-', '@', '\t', '\r') else s
-
-
-def _decimal(x) -> str:
-    if not isinstance(x, (int, float)): return ''
-    return (f'{x:.1f}'.removesuffix('.0')).replace('.', ',')
-
-
-def class_csv(store: ResultStore) -> str:
-    """Klassens klara uppgifter som CSV för ett svenskt kalkylark: en rad per uppgift, i tidsordning. Kolumnen `i rad` är
-    serien efter en uppgift i en lektions mål (tom för andra uppgifter)."""
-    rows = []
-    for pid, evs in store.all_events().items():
-        for e in tasks_of(evs):
-            t = _when(e)
-            kind = PUZZLE_KINDS.get(e.get('kind'))
-            rows.append((t.timestamp() if t else 0, pid, [
-                _as_text(e.get('name', '')), pid, t.strftime('%Y-%m-%d %H:%M:%S') if t else '',
-                _as_text(page_title(e.get('page', ''))), kind.title if kind else _as_text(e.get('kind', '')),
-                _rule(e), e.get('number', ''), e.get('level', ''), OUTCOMES[e['outcome']], _decimal(e.get('seconds')), e.get('streak', '')]))
-    return _csv_text(CSV_COLUMNS, rows)
-
-
-def _csv_text(columns: list[str], rows: list[tuple]) -> str:
-    "Raderna (tid, elev, fälten) i tidsordning under rubrikerna: UTF-8 med BOM, semikolon och CRLF."
-    out = io.StringIO()
-    w = csv.writer(out, delimiter=';', lineterminator='\r\n')
-    w.writerow(columns)
-    for _, _, row in sorted(rows, key=lambda r: r[:2]): w.writerow(row)
-    return '\ufeff' + out.getvalue()
-
-
-TABLE_CSV_COLUMNS = ['namn', 'elev', 'tid', 'spel', 'parti', 'giv', 'datorns nivå', 'plats', 'kort', 'bud', 'spelsätt',
-                     'förhand', 'stick', 'normal', 'träff', 'poäng', 'tips']
-
-
-def table_csv(store: ResultStore) -> str:
-    """Klassens givar vid spelbordet som CSV, som `class_csv`: en rad per giv och elevplats, i tidsordning. Kolumner
-    som inte hör till spelet (bud i Bismarck, spelsätt i Plump) är tomma; poängen är vanliga tal med minustecken."""
-    yes = {True: 'ja', False: 'nej'}
-    rows = []
-    for pid, evs in store.all_events().items():
-        for e in deals_of(evs):
-            t = _when(e)
-            plump = e['game'] == 'plump'
-            rows.append((t.timestamp() if t else 0, pid, [
-                _as_text(e.get('name', '')), pid, t.strftime('%Y-%m-%d %H:%M:%S') if t else '',
-                'Plump' if plump else 'Bismarck', e.get('seed', ''), e.get('number', ''), _as_text(e.get('bots', '')),
-                _as_text(e.get('player', '')), e.get('cards', ''), e.get('bid', ''), _as_text(e.get('mode', '')),
-                '' if plump else yes.get(e.get('forehand'), ''), e.get('tricks', ''), e.get('normal', ''),
-                yes.get(e.get('hit'), '') if plump else '', e.get('points', ''), e.get('tips', '')]))
-    return _csv_text(TABLE_CSV_COLUMNS, rows)
