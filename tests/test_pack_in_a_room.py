@@ -212,3 +212,15 @@ def test_pupil_worksheets_have_no_rule_codes():
     assert not _CODE.search(worksheet(['score', 'trump', 'schedule'], [1, 17], 2))       # husregler med (P13), (P8), (P3)
     assert _CODE.search(answer_key(['score', 'trump', 'schedule'], [1, 17], 2))
     assert not _CODE.search(worksheet(['bismarck_discard'], [1, 2]))                    # (B2, B4) i situationen
+
+
+def test_the_overview_rule_for_uneven_classes_is_the_tables():
+    "Körschemats regel för en klass som inte går jämnt upp säger det som plump_tables och bismarck_tables gör, 6–60 elever."
+    from plump_teach.course.run_sheets import run_sheets_page
+    text = re.sub(r"\s+", " ", run_sheets_page())
+    assert ("Går klassen inte jämnt upp har i Plump ett bord fem elever eller ett eller två bord tre, och i Bismarck får "
+            "ett eller två bord en fjärde") in text
+    for n in range(6, 61):
+        p, b = plump_tables(n), bismarck_tables(n)
+        assert p.get(5, 0) <= 1 and p.get(3, 0) <= 2 and not (p.get(5) and p.get(3))
+        assert b.get(4, 0) <= 2

@@ -680,7 +680,8 @@ En lektion är {min(s.minutes for s in sheets)}–{max(s.minutes for s in sheets
 hellre än att skynda; pusslen och utgångsbiljetten kan tas nästa gång.</p>
 <p>Med {CLASS} elever blir det i Plump {tables_text(plump_tables(CLASS))} ({sum(plump_tables(CLASS).values())} kortlekar), i
 Bismarck {tables_text(bismarck_tables(CLASS))} ({sum(bismarck_tables(CLASS).values())} kortlekar), och i lektion 7
-{CLASS // 2} datorer, en per par. Bestäm borden före lektionen.</p>
+{CLASS // 2} datorer, en per par. Bestäm borden före lektionen. Går klassen inte jämnt upp har i Plump ett bord fem
+elever eller ett eller två bord tre, och i Bismarck får ett eller två bord en fjärde, där givaren sitter över varje giv.</p>
 <table class="plan"><thead><tr><th>Lektion</th><th class="num">Minuter</th><th>Kortlekarna fram</th></tr></thead><tbody>{rows}</tbody></table>
 <h2>Så läser du körschemat</h2>
 <ul>
