@@ -557,7 +557,8 @@ RunSheet('08_bjuda_klokt.ipynb',
         (Puzzles('bismarck_modes', (1, 2)), Puzzles('bismarck_discard', (1, 2)))),
     RunSheet('11_bismarck_sticken_och_poangen.ipynb',
         (Phase(5, _START, "Repetera: vem är förhand, och vilka är spelsätten?"),
-         Phase(10, "Genomgång", "Sticken, normalen (förhand 8, de andra 4; i pass förhand 4, de andra 6), +1 och −1 per stick, "
+         Phase(10, "Genomgång", f"Sticken, normalen (förhand {normal_tricks('sang', True)}, de andra {normal_tricks('sang', False)}; "
+                f"i pass förhand {normal_tricks('pass', True)}, de andra {normal_tricks('pass', False)}), +1 och −1 per stick, "
                 f"tvärtom i pass, summan alltid {row_sum_text()} med grundreglerna. Räkna exemplet med Anna, Björn och "
                 "Cecilia på tavlan."),
          Phase(20, "Vid korten", "Spela det korta partiets första giv, trumf: en giv med 16 stick tar 12–15 minuter. En elev "
