@@ -1,4 +1,4 @@
-"""Klassrummets små webbsidor utan kärna: landningssidan, kodsidorna, sidan när klassen är full, sidan att visa för klassen med QR-koden, och datorns adresser på nätverket.
+"""Klassrummets små webbsidor utan kärna: landningssidan, sidorna som frågar efter koderna, sidan när klassen är full, sidan att visa för klassen med QR-koden, och datorns adresser på nätverket.
 
 Docs: https://plump-teach.github.io/plump_teach/sidorna.html.md"""
 
