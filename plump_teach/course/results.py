@@ -181,7 +181,7 @@ def same_names(all_events: dict[str, list[dict]]) -> list[list[str]]:
     order = lambda pid: (-_last_active(all_events[pid]), pid)
     return sorted((sorted(g, key=order) for g in groups.values() if len(g) > 1), key=lambda g: order(g[0]))
 
-
+# %% ../../nbs/41_resultat.ipynb #943837ac
 def _free(folder: Path, name: str) -> Path:
     "Ett namn som inte finns i `folder`: `name`, annars med -2, -3 ... före ändelsen."
     stem, dot, ext = name.partition('.')
@@ -224,7 +224,6 @@ def _in_time_order(*lists: list[dict]) -> list[dict]:
 def _lines(events: list[dict]) -> bytes:
     return b''.join((json.dumps(e, ensure_ascii=False, separators=(',', ':')) + '\n').encode('utf-8') for e in events)
 
-
 # %% ../../nbs/41_resultat.ipynb #2875555e
 @patch
 def known_pupil(self: ResultStore, pupil_id) -> str:
@@ -259,7 +258,7 @@ def find_by_name(self: ResultStore, name: str) -> list[str]:
     found = [(p, evs) for p, evs in self.all_events().items() if evs and name_key(latest_name(evs)) == key]
     return [p for p, _ in sorted(found, key=lambda x: (-_last_active(x[1]), x[0]))]
 
-
+# %% ../../nbs/41_resultat.ipynb #2c2fdd00
 @patch
 def merge(self: ResultStore, source: str, target: str) -> None:
     """Slå ihop eleven `source` med `target`: händelserna hamnar i `target`s fil i tidsordning, partierna vid spelbordet
@@ -307,7 +306,6 @@ def remove(self: ResultStore, pupil: str) -> Path:
     table = self.folder / 'spelbord' / pid
     if table.is_dir(): os.replace(table, _free(out, f'spelbord-{pid}'))
     return new
-
 
 # %% ../../nbs/41_resultat.ipynb #c9df7a87
 def tasks_of(events: list[dict]) -> list[dict]:
@@ -391,7 +389,7 @@ class Recorder:
 
     def events(self) -> list[dict]: return self.store.events(self.pupil_id)
 
-
+# %% ../../nbs/41_resultat.ipynb #5b340521
 _current: Recorder | None = None
 _live = weakref.WeakSet()              # widgetarna som vill veta när eleven blir känd
 _waited = False
@@ -418,7 +416,7 @@ def set_recorder(recorder: Recorder | None) -> Recorder | None:
             except Exception: pass     # en widget som inte kan fortsätta börjar om; sidan ska aldrig visa ett fel
     return recorder
 
-
+# %% ../../nbs/41_resultat.ipynb #0427a51e
 def read_cookies(header: str | None) -> dict[str, str]:
     """Kakorna i en `Cookie`-rubrik som namn → värde (det första värdet om ett namn finns två gånger). Tål kakor som
     andra sidor på samma adress har satt och som inte följer reglerna: läser det den kan och hoppar över resten."""
@@ -437,7 +435,7 @@ def pupil_from_cookies(header: str | None) -> dict[str, str]:
     return {'klass': c.get('plump_klass', ''), 'elev': pupil_id_ok(c.get('plump_elev')) or '',
             'namn': pupil_name(unquote(c.get('plump_namn', ''), errors='replace'))}
 
-
+# %% ../../nbs/41_resultat.ipynb #d1b96807
 def wait_for_request(timeout: float = 24 * 3600) -> None:
     """Vänta tills en elev får den här förstartade kärnan, och lägg elevens anrop (kakorna, sidans adress) i miljön.
     Gör samma sak som `voila.utils.wait_for_request`, men utan att importera voila: det drar in hela jupyter_server
