@@ -194,6 +194,12 @@ def test_setup_page_says_how_the_commands_run_on_any_computer_and_network():
                   r".venv\Scripts\plump-teach --ip 0.0.0.0", f"port {PORT}", "brandväggen", "gästnät", "surfzon", "IT"):
         assert words in html, words
     assert "i lektion 2 en per par" not in html
+    shown = re.findall(r"<code>\.venv(?:/bin/|\\Scripts\\)plump-teach (.*?)</code>", html)
+    assert len(shown) == 2
+    for args in shown:                                  # varje kommando på sidan går att köra med plump-teach
+        a = cli_parser().parse_args(args.split())
+        assert a.ip == '0.0.0.0' and a.port == PORT
+    assert "--lektion" in shown[0]
     assert f"alltså\n{sum(bismarck_tables(CLASS).values())}" in html or f"alltså {sum(bismarck_tables(CLASS).values())}" in html
 
 

@@ -858,8 +858,9 @@ Första gången hämtas ungefär 33 MB; sedan fungerar kursen också utan nät. 
 i kursens mapp (i Windows <code>py -3 run.py kurs</code>). Första gången installeras allt, och det tar några minuter. Kursen
 öppnas i webbläsaren, och kommandot kör tills du trycker Ctrl+C i terminalen.</p></div>
 <div class="box"><h2>4. Hela klassen från din dator</h2>
-<p>Installera som i 3 och stäng med Ctrl+C. Inför lektionen: <code>.venv/bin/plump-teach --ip 0.0.0.0</code> (i Windows
-<code>.venv\\Scripts\\plump-teach --ip 0.0.0.0</code>); det kör tills du trycker Ctrl+C. Terminalen skriver elevernas
+<p>Installera som i 3 och stäng med Ctrl+C. Inför lektionen: <code>.venv/bin/plump-teach --ip 0.0.0.0 --lektion 1</code>
+(i Windows <code>.venv\\Scripts\\plump-teach --ip 0.0.0.0 --lektion 1</code>) med lektionen som klassen börjar med;
+det kör tills du trycker Ctrl+C. Terminalen skriver elevernas
 adress (port {PORT}) med klasskoden, en QR-kod, lärarsidans adress och lärarkoden. Visa <code>/larare/klasslank</code> på
 projektorn. Högst 40 elever samtidigt; ingenting lämnar din dator.</p></div>
 </div>
@@ -870,7 +871,6 @@ som håller enheterna isär fungerar inte: be IT om ett nät där eleverna når 
 några få enheter (i Windows åtta). Prova med en elevdator före lektionen.</p></div>
 <h2>Före första lektionen</h2>
 <ul>
-<li>Prova det sätt du har valt på en dator, eller skriv ut allt som behövs.</li>
 <li>Räkna kortlekarna: en per bord. Med {CLASS} elever blir det i Plump {tables_text(plump_tables(CLASS))}, alltså
 {sum(plump_tables(CLASS).values())} kortlekar, och i Bismarck (lektion 10 och 11) {tables_text(bismarck_tables(CLASS))},
 alltså {sum(bismarck_tables(CLASS).values())}.</li>
@@ -878,9 +878,8 @@ alltså {sum(bismarck_tables(CLASS).values())}.</li>
 </ul>
 <h2>Vad ska skrivas ut?</h2>
 <table class="plan"><thead><tr><th>Sida</th><th>Hur många</th><th>När</th></tr></thead><tbody>
-<tr><td><a href="korschema.html">Körschema</a> och <a href="lektionsplan.html">lektionsplan</a></td><td>ett till dig</td><td>varje lektion</td></tr>
+<tr><td><a href="korschema.html">Körschema</a>, <a href="lektionsplan.html">lektionsplan</a> och facit för lektionen</td><td>ett till dig</td><td>varje lektion</td></tr>
 <tr><td>Arbetsbladet för lektionen</td><td>ett per elev</td><td>utan datorer, eller som läxa</td></tr>
-<tr><td>Facit för lektionen</td><td>ett till dig</td><td>varje lektion</td></tr>
 <tr><td><a href="regelblad-plump.html">Regelblad för Plump</a></td><td>ett per bord</td><td>från lektion 2</td></tr>
 <tr><td><a href="protokoll-plump-kort.html">Protokoll för Plump, kort parti</a> ({_names_list([str(c) for c in SHORT_GAME])} kort)</td><td>ett per bord, två på ett blad</td><td>lektion 5 och 6</td></tr>
 <tr><td><a href="protokoll-plump-4.html">Protokoll för Plump</a>, hela partiet (3, 4 eller 5 spelare)</td><td>ett per bord</td><td>ett helt parti</td></tr>
