@@ -276,7 +276,7 @@ def merge(self: ResultStore, source: str, target: str) -> None:
     kept = _free(out, src_path.name)
     os.replace(src_path, kept)
     try:
-        for _ in range(20):                               # skriver en kärna i dst medan vi läser: läs om
+        for _ in range(20):                               # skriver en kärna i målets fil medan vi läser: läs om
             before = os.stat(dst_path)
             data = _lines(_in_time_order(read(kept), read(dst_path)))
             after = os.stat(dst_path)
