@@ -15,13 +15,13 @@ from ..engine.bismarck import (BismarckError, bismarck_score, deal_count, normal
                              SHORT_ORDER, PLAYERS as BISMARCK_PLAYERS, FULL_DEALS, TRICKS)
 from ..puzzles.plump import make_puzzle, puzzle_kind_of, PUZZLE_KINDS, Puzzle
 from ..engine.names import esc, check_names, and_list, signed_points
-from .catalogue import PUPIL_LESSONS
+from .catalogue import PUPIL_LESSONS, without_rule_codes
 from .build import pupil_dir
 
 # %% auto #0
-__all__ = ['SHORT_GAME', 'MAX_TASKS', 'RULE_CODES', 'MANY_RIGHT', 'CIRCLE', 'page_html', 'suit_words', 'p18_example',
-           'rule_sheet_plump', 'b8_example', 'row_sum', 'row_sum_text', 'row_sum_rule', 'rule_sheet_bismarck',
-           'plump_players', 'sheet_rows', 'sheet_table', 'hit_instruction', 'blank_sheet_plump', 'blank_sheet_bismarck',
+__all__ = ['SHORT_GAME', 'MAX_TASKS', 'MANY_RIGHT', 'CIRCLE', 'page_html', 'suit_words', 'p18_example', 'rule_sheet_plump',
+           'b8_example', 'row_sum', 'row_sum_text', 'row_sum_rule', 'rule_sheet_bismarck', 'plump_players',
+           'sheet_rows', 'sheet_table', 'hit_instruction', 'blank_sheet_plump', 'blank_sheet_bismarck',
            'worksheet_tasks', 'option_letter', 'paper_question', 'for_pupils', 'options_html', 'task_head', 'task_html',
            'key_html', 'worksheet', 'answers_of', 'answer_key', 'LessonPlan', 'read_lessons', 'answer_text',
            'plan_pages', 'lesson_plan']
@@ -445,12 +445,11 @@ def paper_question(q: str) -> str:
     "Pusslets fråga på papper: ”Klicka på” blir ”Ringa in”."
     return q.replace("Klicka på", "Ringa in").replace("klicka på", "ringa in")
 
-RULE_CODES = re.compile(r"\s*\((?:regel |se )?[PB]\d{1,2}(?:\s*(?:,|och|–|-)\s*[PB]?\d{1,2})*\)")   # som elevens sidor
 _RID = re.compile(r'\s*<span class="rid">[^<]*</span>')
 
 def for_pupils(html: str) -> str:
     "Ett blad för eleven: regelkoderna (P13, B2) tas bort, i parentes och i rubrikerna. Facit och lärarens sidor har kvar dem."
-    return RULE_CODES.sub('', _RID.sub('', html))
+    return without_rule_codes(_RID.sub('', html))
 
 def options_html(p: Puzzle) -> str:
     "Svarsalternativen med bokstäver; protokollpusslets rutor som ett rutnät med raderna och spelarna."

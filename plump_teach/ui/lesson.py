@@ -16,12 +16,13 @@ from ..engine.cards import cards_html, SUIT_NAMES, RED_SUITS
 from ..engine.names import esc, genitive
 from ..engine.plump import PlumpGame, PlumpDeal
 from ..engine.plump_rules import PlumpRules, score, forehand, PlumpError
+from ..course.catalogue import without_rule_codes
 
 # %% auto #0
 __all__ = ['EXAMPLE_PLAYERS', 'EXAMPLE_HANDS', 'EXAMPLE_TRUMP', 'EXAMPLE_BIDS', 'EXAMPLE_PLAYS', 'BOX_STYLE', 'SMALL_STYLE',
-           'WRAP_STYLE', 'WIN_STYLE', 'RULE_CODES', 'example_start', 'example_deal', 'pupil_text', 'PupilHTML',
-           'seat_role', 'hands_html', 'bids_html', 'trick_cells', 'trick_html', 'points_html', 'show_deal',
-           'TrickStepper', 'Choice', 'ScoreTry', 'term_anchor', 'glossary_link']
+           'WRAP_STYLE', 'WIN_STYLE', 'example_start', 'example_deal', 'pupil_text', 'PupilHTML', 'seat_role',
+           'hands_html', 'bids_html', 'trick_cells', 'trick_html', 'points_html', 'show_deal', 'TrickStepper', 'Choice',
+           'ScoreTry', 'term_anchor', 'glossary_link']
 
 # %% ../../nbs/51_elevlektion.ipynb #60af8aca
 EXAMPLE_PLAYERS = ("Anna", "Bo", "Cissi", "Dan")
@@ -63,12 +64,10 @@ SMALL_STYLE = ("display:inline-block;vertical-align:top;box-sizing:border-box;ma
 WRAP_STYLE = 'display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%;box-sizing:border-box'
 WIN_STYLE = f";background:{HIGHLIGHT};border-color:{GOLD}"   # guldram: kortet som tar sticket
 
-# Koderna för reglerna, som "(P6)", "(regel B4, B5)" eller "(P10–P12)", hör till lärarens sidor och biblioteket, inte till elevens.
-RULE_CODES = re.compile(r"\s*\((?:regel |se )?[PB]\d{1,2}(?:\s*(?:,|och|–|-)\s*[PB]?\d{1,2})*\)")
-
 def pupil_text(text: str | None) -> str | None:
-    "Texten som eleven ser: regelkoderna i parentes tas bort (regeln står redan i ord i meningen). `None` förblir `None`."
-    return RULE_CODES.sub('', text) if text else text
+    """Texten som eleven ser: regelkoderna i parentes (`RULE_CODES` i kurskatalogen, som "(P6)" eller "(regel B4, B5)")
+    tas bort; regeln står redan i ord i meningen. `None` förblir `None`."""
+    return without_rule_codes(text)
 
 class PupilHTML(W.HTML):
     "En HTML-ruta på elevens sidor: allt som visas i den går genom `pupil_text`, vem som än skrev texten."
