@@ -183,7 +183,7 @@ def test_teacher_prepares_the_lesson_the_class_starts_with(s):
     st = s.status()
     assert st["ready"] == ["02_korten_och_sticken.ipynb"] and st["pools"]["02_korten_och_sticken.ipynb"][1] == 12
     wait_until(lambda: s.status()["pools"]["02_korten_och_sticken.ipynb"][0] >= 2, timeout=60)
-    assert "Lektion 2: Korten och sticken: " in request(s.base + "/larare", s.teacher_cookie)[2]
+    assert "Lektion 2: Korten och sticken – " in request(s.base + "/larare", s.teacher_cookie)[2]
     request(s.base + "/larare/lektioner", s.teacher_cookie, "POST", data={"nyckel": key})     # inga lektioner
     st = wait_until(lambda: (st := s.status()) and not st["ready"] and len(st["kernels"]) <= 1 + len(st["pupil_kernels"]) and st,
                     timeout=90)

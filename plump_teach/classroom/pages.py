@@ -240,20 +240,24 @@ def _page_label(name: str) -> str:
     return lesson.name if lesson else 'Träna på allt' if name == 'traning.ipynb' else name
 
 def lessons_form(status: dict, chosen: tuple, key: str) -> str:
-    """Lärarsidans val av lektionerna som klassen börjar med, och hur många färdiga sidor varje sida har.
+    """Lärarsidans val av lektionen som klassen börjar med (en knapp per lektion, ett klick; sidan laddar om sig själv
+    var femte sekund, så inget val får ligga och vänta), och hur många färdiga sidor de valda har.
     `status`: sida → (färdiga kärnor, poolens storlek); `chosen`: de valda sidorna; `key`: formulärnyckeln."""
-    boxes = ''.join(
-        f'<label class="val"><input type="checkbox" name="lektion" value="{html.escape(l.file)}"'
-        f'{" checked" if l.file in chosen else ""}> {html.escape(l.name)}</label>' for l in PUPIL_LESSONS)
-    ready = ''.join(f'<li>{html.escape(_page_label(n))}: {done} av {size} sidor färdiga</li>'
-                    for n, (done, size) in status.items() if n in chosen or n == 'traning.ipynb')
-    return ('<details class="noprint" id="lektioner"><summary>Lektionen som klassen börjar med</summary>'
+    def button(value: str, text: str, title: str, on: bool = False) -> str:
+        field = f'<input type="hidden" name="lektion" value="{html.escape(value)}">' if value else ''
+        bold = ' style="font-weight:700"' if on else ''
+        return ('<form method="post" action="/larare/lektioner" class="inline">'
+                f'<input type="hidden" name="nyckel" value="{html.escape(key)}">{field}'
+                f'<button type="submit" class="button" title="{html.escape(title)}" aria-pressed="{str(on).lower()}"'
+                f'{bold}>{"✓ " if on else ""}{html.escape(text)}</button></form> ')
+    buttons = ''.join(button(l.file, f'Lektion {l.number}', l.name, l.file in chosen) for l in PUPIL_LESSONS)
+    if chosen: buttons += button('', 'Ingen lektion', 'Inga färdiga sidor utöver en per lektion')
+    ready = ''.join(f'<li>{html.escape(_page_label(n))} – {done} av {size} sidor färdiga</li>'
+                    for n, (done, size) in status.items() if n in chosen)
+    return ('<section class="noprint" id="lektioner"><h2>Lektionen som klassen börjar med</h2>'
             '<p>När alla öppnar samma lektion på en gång behöver den lika många färdiga sidor som klassen har elever. '
-            'Välj lektionen en stund innan. Datorn gör den redo, en sida i taget.</p>'
-            '<form method="post" action="/larare/lektioner">'
-            f'<input type="hidden" name="nyckel" value="{html.escape(key)}">{boxes}'
-            '<button type="submit" class="button">Gör redo</button></form>'
-            + (f'<ul>{ready}</ul>' if ready else '') + '</details>')
+            'Tryck på lektionen en stund innan. Datorn gör den redo, en sida i taget.</p>'
+            f'<div>{buttons}</div>' + (f'<ul>{ready}</ul>' if ready else '') + '</section>')
 
 def close_all_form(open_pages: int, key: str) -> str:
     "Knappen som stänger alla elevsidor (kärnorna), med hur många som är öppna."

@@ -306,8 +306,8 @@ def remove_page(store: ResultStore, pupil: str, form_key: str, now: datetime | N
     now, evs = now or datetime.now().astimezone(), store.events(pupil)
     text = (f'<p>Du tar bort {_who(pid, evs, now)} från lärarsidan och från CSV-filerna.</p>'
             f'<p>Ingenting raderas: elevens fil flyttas till mappen <code>{html.escape(str((store.folder / REMOVED_FOLDER).resolve()))}'
-            '</code>, och därifrån kan den flyttas tillbaka. Har eleven en sida öppen och fortsätter att arbeta, kommer '
-            'hen tillbaka på lärarsidan med det som görs efter nu.</p>')
+            '</code>, och därifrån kan den flyttas tillbaka. Elevens öppna sidor stängs. Laddar eleven om sidan och '
+            'fortsätter att arbeta, kommer hen tillbaka på lärarsidan med det som görs efter nu.</p>')
     return _confirm(title, text, '/larare/ta-bort', dict(nyckel=form_key, elev=pid),
                     f'Ja, ta bort {html.escape(latest_name(evs) or "eleven utan namn")} från sidan', 'Ta bort')
 
