@@ -129,6 +129,11 @@ def test_one_pupil_keeps_at_most_three_pages(s):
     assert "fler sidor" in answers[0]["text"]
     mine = wait_until(lambda: (st := s.status()) and set(kernels[:2]).isdisjoint(st["pupil_kernels"]) and st)
     assert set(kernels[2:]) <= set(mine["pupil_kernels"])
+    # utan elevens id i kakorna (bara klassens nyckel) räknas sidorna per adress
+    bare = cookie.split("; ")[0]
+    assert bare.startswith("plump_klass=")
+    others = [kernel_of(request_from("127.0.0.42", s.base, LESSON, bare)[2]) for _ in range(4)]
+    assert [heard(s, bare, k)["oppen"] for k in others] == [False, True, True, True]
 
 
 def test_a_kernel_is_freed_soon_after_its_browser_goes_and_working_is_true(s):
