@@ -615,3 +615,49 @@ def test_a_score_sheet_file_from_version_1_with_names_still_loads(tmp_path):
         assert loaded == k and loaded.totals == k.totals
         assert loaded.to_dict()['version'] == 2
         assert loaded.to_dict()['events'][:4] == [['bid', 2, 1], ['bid', 0, 0], ['bid', 1, 2], ['tricks', [3, 4, 3], [2]]]
+
+
+# ---------------------------------------------------------------- issue 39: lektion 6, protokollet på elevens sida
+
+def _shown(w) -> bool:
+    return w.layout.display != 'none'
+
+
+def test_pupil_keeper_shows_no_path_and_says_what_to_do(tmp_path):
+    "Klasspartiet i lektion 6: ingen sökväg, ingen tom meny eller CSV förrän de behövs, och eleven får veta vad hen ska göra."
+    w = ProtocolWidget(tmp_path / "klassparti.json", short_game=2)
+    w.start_button.click()
+    assert "Skriv namnen på dem som spelar, två till sex." in w.message.value
+    assert "inte 0" not in w.message.value and "2–6" not in w.message.value
+    w.name_inputs[0].value = "Anna"
+    w.start_button.click()
+    assert "två till sex" in w.message.value and "Anna" in w.message.value
+    for t, name in zip(w.name_inputs[1:], ["Bo", "Cissi"]): t.value = name
+    w.start_button.click()
+    assert w.keeper is not None
+    def text(): return w.message.value + w.file_info.value + w.status.value
+    assert str(tmp_path) not in text() and "klassparti.json" not in text()
+    assert "sparas på datorn" in w.file_info.value
+    assert not _shown(w.edit_choice) and not _shown(w.edit_button) and not _shown(w.csv_button)
+    while w.keeper.status()['phase'] != 'over':
+        st = w.keeper.status()
+        if st['phase'] == 'bid': next(b for b in w.bid_buttons.values() if not b.disabled).click()
+        else:
+            w.trick_inputs["Anna"].value = st['cards']
+            w.close_button.click()
+            assert _shown(w.edit_choice) and len(w.edit_choice.options) >= 1
+            assert str(tmp_path) not in text()
+    assert _shown(w.csv_button)
+    w.csv_button.click()
+    assert str(tmp_path) not in w.message.value
+    again = ProtocolWidget(tmp_path / "klassparti.json", short_game=2)
+    assert str(tmp_path) not in again.children[0].value and "klassparti.json" not in again.children[0].value
+    again.resume_button.click()
+    assert str(tmp_path) not in again.message.value + again.file_info.value
+
+
+def test_teacher_keeper_still_shows_its_file(tmp_path):
+    w = ProtocolWidget(tmp_path / "p.json")
+    for t, name in zip(w.name_inputs, ["Anna", "Bo"]): t.value = name
+    w.start_button.click()
+    assert "p.json" in w.file_info.value and _shown(w.csv_button) and not _shown(w.edit_choice)

@@ -116,7 +116,8 @@ class ProtocolWidget(W.VBox):
         self.new_button = W.Button(description='Börja ett nytt', icon='file-o')
         self.resume_button.on_click(lambda _: self.resume(saved))
         self.new_button.on_click(lambda _: self._new_elsewhere())
-        self.children = [PupilHTML(f'<h3>Protokollföraren</h3><p>Det finns ett sparat protokoll i <code>{esc(self.path)}</code>: '
+        where_file = '' if self.short_game else f' i <code>{esc(self.path)}</code>'   # en elev ser ingen sökväg
+        self.children = [PupilHTML(f'<h3>Protokollföraren</h3><p>Det finns ett sparat protokoll{where_file}: '
                                 f'{esc(", ".join(saved.players))}, {where}.</p>'),
                          W.HBox([self.resume_button, self.new_button]), self.message]
         return self
@@ -124,13 +125,14 @@ class ProtocolWidget(W.VBox):
     def _new_elsewhere(self):
         self.path = free_path(self.path)
         self.setup()
-        self._say(f"Det sparade protokollet lämnas orört. Det nya sparas i {self.path}.")
+        self._say("Det sparade protokollet lämnas orört. Det nya sparas bredvid det, på datorn." if self.short_game
+                  else f"Det sparade protokollet lämnas orört. Det nya sparas i {self.path}.")
 
     def resume(self, keeper: ScoreKeeper):
         "Fortsätt med ett inläst protokoll."
         self.keeper, self.unsaved = keeper, False
         self._build_play()
-        self._say(f"Protokollet är inläst från {self.path}.")
+        self._say("Det sparade protokollet är inläst." if self.short_game else f"Protokollet är inläst från {self.path}.")
         return self
 
 def _widget_path(path) -> Path:
@@ -241,6 +243,9 @@ def _boxes_changed(self: ProtocolWidget):
 @patch
 def _start_clicked(self: ProtocolWidget):
     names = self._names()
+    if self.short_game and len(names) < 2:   # på en elevsida: vad eleven ska göra, inte regelns siffror
+        return self._say("Skriv namnen på dem som spelar, två till sex." if not names else
+                         f"Skriv namnen på alla som spelar, två till sex. Nu står bara {names[0]}.", ok=False)
     try:
         player_count(names)
         if self.short_game:
@@ -261,7 +266,7 @@ def _start_clicked(self: ProtocolWidget):
     except PlumpTeachError as e: return self._say(str(e), ok=False)
     self.path, self.keeper, self.unsaved = path, keeper, False
     self._build_play()
-    self._say(f"Protokollet sparas i {self.path} efter varje inskrivning.")
+    self._say("Protokollet är startat." if self.short_game else f"Protokollet sparas i {self.path} efter varje inskrivning.")
 
 # %% ../../nbs/58_protokollforare.ipynb #7901e609
 @patch
@@ -419,8 +424,13 @@ def _refresh(self: ProtocolWidget):
                                 for i, d in enumerate(k.game.deals)]
     self.edit_button.disabled = not k.game.deals or self.unsaved
     self.undo_button.disabled = not k.events or self.unsaved
-    self.file_info.value = (f'<small style="overflow-wrap:anywhere">Sparas i <code>{esc(self.path)}</code> efter varje inskrivning.</small>'
+    where = 'på datorn' if self.short_game else f'i <code>{esc(self.path)}</code>'   # en elev ser ingen sökväg
+    self.file_info.value = (f'<small style="overflow-wrap:anywhere">Protokollet sparas {where} efter varje inskrivning.</small>'
                             if not self.unsaved else '')
+    # Ändra giv syns när det finns en giv att ändra; på en elevsida syns CSV (för ett kalkylark) när partiet är slut
+    shown = lambda on: '' if on else 'none'
+    self.edit_choice.layout.display = self.edit_button.layout.display = shown(bool(k.game.deals))
+    self.csv_button.layout.display = shown(not self.short_game or st['phase'] == 'over')
 
 @patch
 def _stale(self: ProtocolWidget, ticket: tuple, what: str) -> bool:
@@ -489,7 +499,7 @@ def _export(self: ProtocolWidget, kind: str):
         self.export_link.value = ''
         return self._say(str(e), ok=False)
     what = 'CSV-filen' if kind == 'csv' else 'Sidan för utskrift'
-    self._say(f"{what} är sparad: {target}")
+    self._say(f"{what} är sparad." if self.short_game else f"{what} är sparad: {target}")
     label = 'Öppna CSV-filen' if kind == 'csv' else 'Öppna sidan för utskrift'
     self.export_link.value = (f'<p><a href="{esc(files_url(target))}" target="_blank" rel="noopener" '
                               f'class="plump-export-{kind}">{label}</a> <small>({esc(target.name)}, öppnas i en ny flik)</small></p>')
