@@ -21,6 +21,14 @@ Issue 6's target: at most 15 s on these machines. Needs the browser-test tools (
              (everything from the service worker's cache); the same in a browser without service workers (return
              visit from the browser's HTTP cache only; offline it cannot start). Also prints how
              long keeping the whole course took and what the first visit and the cache weigh (raw, gzip, brotli).
+
+  --timeline  (issue 39) where the time goes: lesson 1 (to its first puzzle's button) and lesson 7 (to the
+             table's "Börja spela") in pupil mode, first visit (empty browser) and return visit (same browser, new
+             tab, the course kept by the service worker), one line per phase with the median of the rounds, in
+             seconds from page open: the HTML, JupyterLab's shell, the lesson's page drawn, Pyodide's start
+             (pyodide.asm.wasm asked for), the course's packages fetched (plump_teach's wheel), the first cell's
+             output, the first widget, clickable; also when the Swedish line at the bottom first showed, what it
+             said at 1 s, and how far the lesson was scrolled before it was clickable (a jump). The load beside.
 """
 import argparse
 import shutil
@@ -133,13 +141,142 @@ def school_day(rounds: int):
     print(f"  webbplatsen            {n:4d} filer  {size / 1e6:.1f} MB")
 
 
+# In every page, from its first script: when each phase was first seen (ms since the page was asked for),
+# what the pupil mode's Swedish line said, and how far down the lesson was scrolled.
+JS_TIMELINE = """(() => {
+  if (window.top !== window) return;
+  const t = window.__plumpTimes = {}, seen = window.__plumpLines = [];
+  let maxScroll = 0;
+  const mark = (k, ok) => { if (ok && !(k in t)) t[k] = Math.round(performance.now()); };
+  const tick = () => {
+    const d = document;
+    mark('lab', !!d.querySelector('#jp-main-dock-panel'));
+    const panel = [...d.querySelectorAll('#jp-main-dock-panel .jp-NotebookPanel')].find(p => p.checkVisibility());
+    mark('page', !!(panel && panel.querySelector('.jp-MarkdownCell h1')));
+    if (panel) {
+      mark('output', !!panel.querySelector('.jp-OutputArea-output'));
+      mark('widget', !!panel.querySelector('.jp-OutputArea-output .jupyter-widgets'));
+      const sc = panel.querySelector('.jp-WindowedPanel-outer');
+      if (sc && !('clickable' in t)) maxScroll = Math.max(maxScroll, sc.scrollTop);
+      window.__plumpMaxScroll = maxScroll;
+    }
+    const b = d.querySelector('.plump-elev-banner');
+    const line = b && b.style.display !== 'none' ? b.textContent : '';
+    if (line && (!seen.length || seen[seen.length - 1][1] !== line)) seen.push([Math.round(performance.now()), line]);
+    mark('line', !!line);
+  };
+  setInterval(tick, 40);
+})();"""
+
+LESSON_7 = "/lab/index.html?path=elev/07_spelbordet.ipynb&elev=1"
+PHASES = [("html", "sidans HTML"), ("lab", "JupyterLabs ram"), ("page", "lektionens text ritad"),
+          ("pyodide", "Pyodide börjar (pyodide.asm.wasm)"), ("packages", "kursens paket hämtade (plump_teach)"),
+          ("output", "första cellens utdata"), ("widget", "första widgeten ritad"), ("clickable", "klickbar")]
+
+
+def timeline_visit(page, base: str, path: str, button) -> dict:
+    "Open `path`; the phases' times in s since the page was asked for, until `button(page)` is visible."
+    net = {}
+    t0 = time.time()
+    def on_request(q):
+        if "pyodide.asm.wasm" in q.url: net.setdefault("pyodide", time.time() - t0)
+    def on_done(q):
+        if "/plump_teach-" in q.url and q.url.endswith(".whl"): net.setdefault("packages", time.time() - t0)
+    page.on("request", on_request)
+    page.on("requestfinished", on_done)
+    page.goto(base + path, timeout=180_000)
+    button(page).wait_for(state="visible", timeout=180_000)
+    clickable = time.time() - t0
+    js = page.evaluate("""() => { const n = performance.getEntriesByType('navigation')[0];
+        return {times: window.__plumpTimes, lines: window.__plumpLines, scroll: window.__plumpMaxScroll || 0,
+                html: n ? n.responseEnd : null}; }""")
+    page.remove_listener("request", on_request)
+    page.remove_listener("requestfinished", on_done)
+    out = {k: v / 1000 for k, v in js["times"].items()}
+    out.update(net, clickable=clickable)
+    if js["html"] is not None: out["html"] = js["html"] / 1000
+    out["_lines"], out["_scroll"] = js["lines"], js["scroll"]
+    return out
+
+
+def timeline(rounds: int, site: Path | None = None):
+    import os
+    from browser_helpers import outputs
+    site = site or build("bytecode")
+    _, wrong = right_and_wrong(make_puzzle("trick_winner", 1))
+    lessons = {
+        "lektion 1": (LESSON_1, lambda p: outputs(p).filter(has_text="Vem tar sticket?").first
+                      .get_by_role("button", name=wrong, exact=True)),
+        "lektion 7": (LESSON_7, lambda p: outputs(p).get_by_role("button", name="Börja spela").first),
+    }
+    runs = {(l, v): [] for l in lessons for v in ("första", "återbesök")}
+    loads = []
+    tmp = Path(tempfile.mkdtemp(prefix="bench-lite-tid-"))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    srv = Server([sys.executable, str(ROOT / "tools" / "lite.py"), "serve", "--quiet", "--port", str(port),
+                  "--dir", str(site)], ROOT, tmp / "serve.log", server_env(tmp / "serve"))
+    try:
+        srv.wait_until_answers(base + "/jupyter-lite.json")
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+            for r in range(rounds):
+                for lesson, (path, button) in lessons.items():
+                    ctx = browser.new_context(viewport={"width": 1280, "height": 900})   # empty cache
+                    ctx.add_init_script(JS_TIMELINE)
+                    for visit in ("första", "återbesök"):
+                        if visit == "återbesök":   # the service worker has kept the course meanwhile
+                            page = ctx.new_page()
+                            page.goto(base + "/lab/index.html?path=elev/ordlista.ipynb&elev=1")
+                            t1 = time.monotonic()
+                            while not page.evaluate(JS_KEPT_ANY, base + "/.plump-sparad"):
+                                if time.monotonic() - t1 > 300: break
+                                page.wait_for_timeout(250)
+                            page.close()
+                        loads.append(os.getloadavg()[0])
+                        page = ctx.new_page()
+                        runs[(lesson, visit)].append(timeline_visit(page, base, path, button))
+                        page.close()
+                        print(f"   runda {r + 1}  {lesson} {visit:9s} klickbar {runs[(lesson, visit)][-1]['clickable']:5.1f} s"
+                              f"  (last {loads[-1]:.1f})", flush=True)
+                    ctx.close()
+            browser.close()
+    finally:
+        srv.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    print(f"\nTidslinjen, elevläget: sekunder från att sidan begärdes, median av {rounds} rundor "
+          f"(last under mätningen {min(loads):.1f}-{max(loads):.1f}, {os.cpu_count()} kärnor)")
+    keys = list(runs)
+    print(f"  {'':38s}" + "".join(f"{l + ' ' + v:>22s}" for l, v in keys))
+    med = lambda k, key: (lambda xs: f"{statistics.median(xs):22.1f}" if xs else f"{'–':>22s}")(
+        [x[key] for x in runs[k] if key in x])
+    for key, label in PHASES + [("line", "svenska raden syns")]:
+        print(f"  {label:38s}" + "".join(med(k, key) for k in keys))
+    print(f"  {'längst ner rullad före klickbar (px)':38s}" + "".join(
+        f"{statistics.median(x['_scroll'] for x in runs[k]):22.0f}" for k in keys))
+    for k in keys:
+        lines = runs[k][-1]["_lines"]
+        print(f"  {k[0]} {k[1]}, raden: " + " | ".join(f"{t / 1000:.1f} s {text[:50]}" for t, text in lines))
+
+
+JS_KEPT_ANY = """async (done) => { for (const n of await caches.keys()) if (await (await caches.open(n)).match(done)) return true;
+                                   return false; }"""
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--variants", default="bytecode,source", help="kommaseparerade, av: " + ", ".join(VARIANTS))
     p.add_argument("--school-day", action="store_true",
                    help="elevens väg: första besöket, återbesök och återbesök utan nät (issue 12)")
+    p.add_argument("--timeline", action="store_true",
+                   help="var tiden går: lektion 1 och 7, första besöket och återbesök, fas för fas (issue 39)")
+    p.add_argument("--site", type=Path, help="med --timeline: en redan byggd webbplats (annars byggs _lite/site)")
     a = p.parse_args()
+    if a.timeline:
+        if not CHROMIUM.exists(): sys.exit(f"{CHROMIUM} saknas (apt-get install -y chromium)")
+        return timeline(a.rounds, a.site)
     if a.school_day:
         if not CHROMIUM.exists(): sys.exit(f"{CHROMIUM} saknas (apt-get install -y chromium)")
         return school_day(a.rounds)
