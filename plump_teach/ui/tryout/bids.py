@@ -8,7 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/prova_bud.html.md"""
 from __future__ import annotations
 from ...engine.cards import BLUE, GREEN, GREEN_BG, HIGHLIGHT, PANEL, RED, RED_BG
 import ipywidgets as W
-from ..lesson import PupilHTML
+from ..lesson import PupilHTML, pupil_text
 from IPython.display import HTML
 from ...engine.cards import cards_html
 from ...engine.names import esc
@@ -58,7 +58,7 @@ def show_attempts(game: PlumpGame, attempts, hand: bool = False) -> HTML:
         err = try_bid(game, player, bid)
         if err: parts.append(f'<div style="{_NO}">✗ <b>{name} försöker bjuda {esc(bid)}.</b><br>Spelet svarar: <i>{esc(err)}</i></div>')
         else: parts.append(f'<div style="{_YES}">✔ <b>{name} bjuder {esc(bid)}.</b> Budet är sagt och gäller.</div>')
-    return HTML(f'<div class="plump-lektion" style="max-width:100%">{"".join(parts)}</div>')
+    return HTML(pupil_text(f'<div class="plump-lektion" style="max-width:100%">{"".join(parts)}</div>'))
 
 # %% ../../../nbs/54_prova_bud.ipynb #68dbcbfb
 _CHIP = ("display:inline-block;box-sizing:border-box;margin:3px;padding:6px 10px;border:1px solid #bbb;"
@@ -108,8 +108,8 @@ def bid_choices_html(cards: int, earlier, players: int, name: str = 'Givaren', r
                       for b in range(cards + 1) if b not in ok)
     last = len(earlier) == players - 1
     notes = _free_note(name, cards, earlier, last, rules) + _zero_note(name, cards, ok, zero_last_deal, rules)
-    return HTML(f'<div class="plump-lektion" style="max-width:100%"><p><b>{esc(name)}</b> kan välja:</p>'
-                f'<div style="{_WRAP}">{boxes}</div>{reasons}{notes}</div>')
+    return HTML(pupil_text(f'<div class="plump-lektion" style="max-width:100%"><p><b>{esc(name)}</b> kan välja:</p>'
+                           f'<div style="{_WRAP}">{boxes}</div>{reasons}{notes}</div>'))
 
 # %% ../../../nbs/54_prova_bud.ipynb #8510d23e
 _SLOT = "display:inline-block;box-sizing:border-box;width:22px;height:22px;margin:2px;border-radius:4px;"

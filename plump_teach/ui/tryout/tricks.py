@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...engine.cards import GREEN, GREEN_BG, LINE, RED, RED_BG
 import random
 import ipywidgets as W
-from ..lesson import PupilHTML
+from ..lesson import PupilHTML, pupil_text
 from IPython.display import HTML
 from ...engine.cards import (Card, FULL_DECK, SUITS, SUIT_NAMES, RANK_SYMBOLS, RANK_NAMES, CardError,
                                cards_html, parse_card, parse_cards, shuffled_deck, sort_hand)
@@ -134,8 +134,8 @@ def show_refusal(hand, trick, card, trump: str | None, must_trump: bool = False,
     why = refusal(hand, trick, card, trump, must_trump, names)
     said = (f'<div style="{_SAY}"><b>Det går inte.</b> {esc(why)}</div>' if why else
             f'<div style="{_OK}"><b>Det går bra.</b> {esc(who)} får lägga {card}.</div>')
-    return HTML(play_html(hand, trick, trump, must_trump, names)
-                + f'<p>{esc(who)} vill lägga {cards_html([card], 40)}</p>{said}')
+    return HTML(pupil_text(play_html(hand, trick, trump, must_trump, names)
+                           + f'<p>{esc(who)} vill lägga {cards_html([card], 40)}</p>{said}'))
 
 # %% ../../../nbs/52_prova_stick.ipynb #6d04dc7f
 def revoke_html(hand, trick, card, trump: str | None, bid: int, taken: int, cards: int, names=SEATS) -> str:
