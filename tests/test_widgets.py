@@ -102,6 +102,19 @@ def test_streak_counts_first_try_solutions_in_a_row():
     assert w.streak == 0
 
 
+def test_a_hinted_answer_is_not_right_at_once():
+    "Issue 39: after a hint the counter still said 'Rätt direkt i rad: 1'. A hint holds the run, as the lesson's goal does."
+    w = PuzzleWidget('trick_winner', 25)           # lektion 2
+    w.hint_button.click()
+    buttons_for(w)[0][0].click()
+    assert (w.outcome, w.streak) == ('with_hint', 0) and 'Rätt direkt i rad: 0' in w.progress.value
+    w.new_button.click()
+    buttons_for(w)[0][0].click()
+    assert w.streak == 1
+    w.new_button.click(); w.hint_button.click(); buttons_for(w)[0][0].click()
+    assert w.streak == 1 and 'Rätt direkt i rad: 1' in w.progress.value
+
+
 def test_trainer_runs_a_whole_session_and_summarizes():
     t = PuzzleTrainer(kinds=['score', 'trump', 'schedule'], rounds=6, seed=4)
     t.start_button.click()

@@ -156,7 +156,8 @@ def answer(self: PuzzleWidget, key: str) -> Feedback | None:
         fb = p.check(key)
         self.solved = True
         self.correct += 1
-        self.streak = self.streak + 1 if not self.wrong_tries else 0
+        # rätt direkt: utan fel och utan ledtråd; med ledtråd står serien still (som målet, `record_task`)
+        self.streak = 0 if self.wrong_tries else self.streak if self.hint_used else self.streak + 1
         _mark(button, 'right')
         self.hint_button.disabled = self.show_button.disabled = True
         self._say(fb, GREEN, '✔')

@@ -22,7 +22,7 @@ from ..lesson import Choice, SMALL_STYLE, WIN_STYLE, WRAP_STYLE
 # %% auto #0
 __all__ = ['SEATS', 'TRUMP_OPTIONS', 'deck_html', 'show_deck', 'trump_line', 'discarded', 'trick_html', 'show_trick', 'turn',
            'refusal', 'play_html', 'show_play', 'show_refusal', 'revoke_html', 'show_revoke', 'TrickTry', 'lead_card',
-           'new_hand', 'FollowTry']
+           'new_hand', 'CardChoice', 'FollowTry']
 
 # %% ../../../nbs/52_prova_stick.ipynb #ef0fc768
 SEATS = ("Anna", "Bo", "Cissi", "Dan")
@@ -234,6 +234,19 @@ def new_hand(rng: random.Random, size: int = 7):
         if len({c.suit for c in hand}) < len(SUITS): return hand
 
 
+class CardChoice(Choice):
+    """Bos kort som knappar. Det valda kortet får en bock (✔) bara om motorn tillåter det (`legal`), annars ett kryss
+    (✘) och röd knapp: ett förbjudet kort får aldrig en bock, inte ens som markering för "valt"."""
+    legal: frozenset = frozenset()
+
+    def _mark(self):
+        super()._mark()
+        for b, (t, v) in zip(self.buttons, self.options):
+            if v == self.value and v is not None:
+                ok = v in self.legal
+                b.description, b.button_style = f'{"✔" if ok else "✘"} {t}', ('success' if ok else 'danger')
+
+
 class FollowTry(W.VBox):
     "Vilka kort får Bo lägga? Välj utspel, trumf och trumftvång; motorn visar tillåtna kort och säger varför (P10)."
     def __init__(self, hand: str = '♠K ♠7 ♠2 ♥D ♥4 ♣10 ♣3', led: str = '♣', trump: str | None = '♥',
@@ -244,7 +257,7 @@ class FollowTry(W.VBox):
         self.trump = Choice(TRUMP_OPTIONS if house_rules else TRUMP_OPTIONS[:-1],
                             trump or ('sang' if house_rules else SUITS[0]))
         self.must_trump = Choice([('utan trumftvång', False), ('med trumftvång', True)], must_trump)
-        self.card = Choice([('?', None)])
+        self.card = CardChoice([('?', None)])
         self.new_button = W.Button(description='Ny hand', icon='refresh', layout=W.Layout(**_TAP))
         self.new_button.on_click(lambda _: self.set_hand(new_hand(self.rng)))
         self.view, self.answer = PupilHTML(layout=W.Layout(max_width='100%')), PupilHTML(layout=W.Layout(max_width='100%'))
@@ -278,6 +291,7 @@ class FollowTry(W.VBox):
         for s in SUITS: self.led.relabel(s, str(lead_card(self.hand, s)))
         ok = legal_cards(self.hand, self.trick, self.trump_suit, self.must_trump.value)
         self.view.value = play_html(self.hand, self.trick, self.trump_suit, self.must_trump.value, self.names)
+        self.card.legal = frozenset(ok)               # motorns svar, före knapparnas bockar
         first_no = next((c for c in self.hand if c not in ok), self.hand[0])
         keep = self.card.value if self.card.value in self.hand else first_no
         self.card.set_options([(str(c), c) for c in self.hand], keep,
