@@ -14,6 +14,13 @@
 // senast var på (JupyterLab skulle annars öppna alla flikar från förra gången, var och en med sin egen Python).
 // Kan Python inte laddas (nätet är borta och kursen är inte sparad, eller något annat fel) säger raden längst
 // ner det på svenska och vad eleven ska göra, i stället för att vänta i all evighet.
+// Fliken i webbläsaren heter som sidan ("Lektion 6: Spela med riktiga kort"), inte som filen: namnet är sidans
+// metadata.title (plump_teach.course.build.no_code sätter den) eller annars dess första rubrik.
+//
+// Startsidan (start.ipynb) visar "✓ Målet klart" efter länken till varje lektion där eleven har nått målet. Målen
+// står i filen .plump-framsteg.json bredvid startsidan (plump_teach.course.progress; lektionens Python skriver den,
+// på webbplatsen i webbläsarens lagring); tillägget läser den genom JupyterLabs filtjänst varje gång startsidan
+// visas. Märket är detsamma som klassrummets server sätter dit (progress.mark_reached, GOAL_MARK).
 //
 // På webbplatsen utan installation ber tillägget dessutom webbplatsens servicearbetare (tools/lite.py,
 // tools/lite_service_worker.js) att spara hela kursen i webbläsaren när den första lektionen är klar (inte
@@ -30,6 +37,79 @@
   const STORE = 'plump-teach-elev';
   const PAGE = 'plump-teach-elev-sida';      // sidan eleven senast var på, i fliken
   const START = 'elev/start.ipynb';
+  const GOAL_MARK = '✓ Målet klart';            // som plump_teach.course.progress.GOAL_MARK
+  const GOAL_CLASS = 'plump-malet-klart';         // som progress.GOAL_MARK_CLASS
+  const GOAL_STYLE = 'margin-left:0.5em;color:#1a7f37;font-weight:600;white-space:nowrap';
+  const PROGRESS = '.plump-framsteg.json';        // som progress.PROGRESS_FILE
+
+  const dirOf = (path) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '');
+  const baseOf = (path) => path.slice(path.lastIndexOf('/') + 1);
+
+  // Lektionerna där målet är nått, ur framstegsfilen bredvid sidan `path` (tom lista om filen saknas eller är trasig)
+  async function reachedGoals(app, path) {
+    try {
+      const m = await app.serviceManager.contents.get(dirOf(path) + PROGRESS, { content: true, type: 'file', format: 'text' });
+      const data = typeof m.content === 'string' ? JSON.parse(m.content) : m.content;
+      const goals = data && typeof data.goals === 'object' && data.goals ? data.goals : {};
+      return Object.keys(goals).filter((f) => /\.ipynb$/.test(f) && goals[f] && typeof goals[f].reached === 'string' && goals[f].reached);
+    } catch (e) { return []; }           // ingen fil än: inga mål nådda
+  }
+
+  // Märket efter varje länk till en lektion i `files`, en gång per länk; länkar till andra lektioner tappar sitt
+  function markLinks(node, files) {
+    for (const a of Array.from(node.querySelectorAll('.jp-RenderedHTMLCommon a[href]'))) {
+      const href = decodeURIComponent((a.getAttribute('href') || '').split(/[?#]/)[0]);
+      const hit = files.some((f) => href === f || href.endsWith('/' + f));
+      const mark = a.nextElementSibling && a.nextElementSibling.classList.contains(GOAL_CLASS) ? a.nextElementSibling : null;
+      if (hit && !mark) {
+        const span = document.createElement('span');
+        span.className = GOAL_CLASS;
+        span.setAttribute('style', GOAL_STYLE);
+        span.textContent = GOAL_MARK;
+        a.after(span);
+      } else if (!hit && mark) mark.remove();
+    }
+  }
+
+  // Startsidan: läs målen och märk länkarna; cellerna ritas när de rullas fram, så märkningen görs om när de ritas
+  const watched = new WeakMap();
+  async function markGoals(app, w) {
+    if (!w || !w.context || !w.content || baseOf(w.context.path) !== 'start.ipynb') return;
+    await w.context.ready;
+    const files = await reachedGoals(app, w.context.path);
+    let state = watched.get(w);
+    if (!state) {
+      state = { files };
+      let queued = false;
+      const obs = new MutationObserver(() => {
+        if (queued) return;
+        queued = true;
+        setTimeout(() => { queued = false; markLinks(w.content.node, state.files); }, 50);
+      });
+      obs.observe(w.content.node, { childList: true, subtree: true });
+      w.disposed.connect(() => obs.disconnect());
+      watched.set(w, state);
+    }
+    state.files = files;
+    markLinks(w.content.node, files);
+  }
+
+  // Sidans namn: metadata.title, annars den första rubriken med en #
+  function pageTitle(w) {
+    if (!w || !w.context || !w.content || !w.content.model) return '';
+    try {
+      const t = w.content.model.getMetadata ? w.content.model.getMetadata('title') : null;
+      if (typeof t === 'string' && t.trim()) return t.trim();
+    } catch (e) { /* ingen metadata */ }
+    for (const c of w.content.widgets || []) {
+      if (c.model.type !== 'markdown') continue;
+      const src = c.model.sharedModel ? c.model.sharedModel.getSource() : '';
+      const m = /^#\s+(.+?)\s*$/m.exec(src);
+      if (m) return m[1].replace(/<!--.*?-->/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .replace(/\*\*|`/g, '').replace(/\s+/g, ' ').trim();
+    }
+    return '';
+  }
 
   function pupilMode() {
     const q = new URLSearchParams(window.location.search);
@@ -122,7 +202,11 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
         setTimeout(look, 100);
       }
       app.restored.then(() => {
-        app.shell.currentChanged.connect((_, change) => { if (fragment) scrollToFragment(change.newValue); });
+        app.shell.currentChanged.connect((_, change) => {
+          if (fragment) scrollToFragment(change.newValue);
+          void markGoals(app, change.newValue);        // tillbaka på startsidan: målen kan ha nåtts sedan sist
+        });
+        void markGoals(app, app.shell.currentWidget);
       });
 
       if (!pupilMode()) {
@@ -147,6 +231,18 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
         }
       }
       const remember = (path) => { try { window.sessionStorage.setItem(PAGE, path); } catch (e) { /* avstängd */ } };
+      // Fliken heter som sidan; JupyterLab skriver sitt eget namn ("06_spela_med… - JupyterLab") när sidan byts
+      // och ibland senare, så namnet sätts tillbaka när titeln ändras
+      let wanted = '';
+      const setTitle = () => { if (wanted && document.title !== wanted) document.title = wanted; };
+      const titleFor = async (w) => {
+        if (!w || !w.context || !w.content) return;
+        try { await w.context.ready; } catch (e) { return; }
+        if (app.shell.currentWidget !== w) return;
+        wanted = pageTitle(w);
+        setTitle();
+      };
+      new MutationObserver(setTitle).observe(document.head, { childList: true, subtree: true, characterData: true });
       document.body.classList.add('plump-elev');
       const style = document.createElement('style');
       style.textContent = STYLE;
@@ -262,7 +358,8 @@ body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { fon
         await hideChrome();
         if (app.shell.modeChanged) app.shell.modeChanged.connect(() => { void hideChrome(); });
         if (app.shell.layoutModified) app.shell.layoutModified.connect(() => { void hideChrome(); });
-        app.shell.currentChanged.connect((_, change) => { void hideChrome(); void lesson(change.newValue); });
+        app.shell.currentChanged.connect((_, change) => { void hideChrome(); void titleFor(change.newValue); void lesson(change.newValue); });
+        void titleFor(app.shell.currentWidget);
         for (const ms of [500, 1500, 4000, 8000]) setTimeout(() => { void hideChrome(); }, ms);
         await lesson(app.shell.currentWidget);
       });

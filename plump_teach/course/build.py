@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['ATTACH_SOURCE', 'pupil_dir', 'only_in_jupyterlab', 'no_code', 'attach_cell', 'build_course']
+__all__ = ['ATTACH_SOURCE', 'pupil_dir', 'only_in_jupyterlab', 'page_title', 'no_code', 'attach_cell', 'build_course']
 
 # %% ../../nbs/42_kursen_utan_kod.ipynb #df57e32d
 def pupil_dir() -> Path | None:
@@ -33,11 +33,27 @@ def only_in_jupyterlab(cell: dict) -> bool:
     return bool(cell.get('metadata', {}).get('plump_teach', {}).get('jupyterlab_only'))
 
 
+def page_title(nb: dict) -> str:
+    "Sidans namn: den första rubriken med en # i en textcell, utan länkar och fetstil ('Lektion 6: Spela med riktiga kort')."
+    import re
+    for c in nb.get('cells', []):
+        if c.get('cell_type') != 'markdown': continue
+        if m := re.search(r'^#\s+(.+?)\s*$', _source(c), re.M):
+            t = re.sub(r'<!--.*?-->', '', m.group(1))
+            t = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', t)
+            return re.sub(r'\s+', ' ', t.replace('**', '').replace('`', '')).strip()
+    return ''
+
+
 def no_code(nb: dict) -> dict:
-    "Lektionen `nb` (en notebook som dict) utan celler som bara gäller JupyterLab och utan dolda testceller."
+    """Lektionen `nb` (en notebook som dict) utan celler som bara gäller JupyterLab och utan dolda testceller, och
+    med sidans namn i `metadata.title`: det står i webbläsarens flik i Voilà (och tillägget i labextension/ sätter
+    det i JupyterLab och på webbplatsen)."""
     keep = [c for c in nb.get('cells', []) if not only_in_jupyterlab(c)
             and not (c.get('cell_type') == 'code' and _source(c).lstrip().startswith('#| hide'))]
-    return {**nb, 'cells': keep}
+    meta = dict(nb.get('metadata') or {})
+    if title := page_title(nb): meta['title'] = title
+    return {**nb, 'metadata': meta, 'cells': keep}
 
 
 ATTACH_SOURCE = "\nfrom plump_teach.course.results import attach_pupil\nattach_pupil()"

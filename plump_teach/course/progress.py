@@ -16,13 +16,13 @@ from ..engine.plump_rules import PlumpError
 from ..engine.files import read_bytes
 from ..engine.scoresheet import FileError, shown_path
 from ..puzzles.plump import PUZZLE_KINDS
-from .catalogue import lesson_of
+from .catalogue import PUPIL_LESSONS, lesson_of
 
 # %% auto #0
-__all__ = ['GOAL_STREAK', 'TASK_OUTCOMES', 'WRONG_OUTCOMES', 'PROGRESS_ENV', 'PROGRESS_FILE', 'PROGRESS_MAX_BYTES',
-           'new_progress', 'has_goal', 'clean_progress', 'progress_problem', 'merge_progress', 'next_streak',
-           'record_task', 'goal_state', 'goal_reached', 'due_kinds', 'progress_from_events', 'progress_path',
-           'write_atomic', 'ProgressFile']
+__all__ = ['GOAL_STREAK', 'TASK_OUTCOMES', 'WRONG_OUTCOMES', 'GOAL_MARK', 'GOAL_MARK_CLASS', 'PROGRESS_ENV', 'PROGRESS_FILE',
+           'PROGRESS_MAX_BYTES', 'new_progress', 'has_goal', 'clean_progress', 'progress_problem', 'merge_progress',
+           'next_streak', 'record_task', 'goal_state', 'goal_reached', 'due_kinds', 'progress_from_events',
+           'reached_files', 'goal_mark_html', 'mark_reached', 'progress_path', 'write_atomic', 'ProgressFile']
 
 # %% ../../nbs/40a_framsteg.ipynb #f4065efe
 GOAL_STREAK = 5                                  # så många rätt i rad är målet
@@ -160,6 +160,32 @@ def progress_from_events(events: list[dict]) -> dict:
         p = record_task(p, e['kind'], e['outcome'], goal, when)
         if goal is not None: _set_streak(p['goals'][goal], streak, when)    # serien som eleven såg
     return p
+
+# %% ../../nbs/40a_framsteg.ipynb #5a7e0c02
+GOAL_MARK = '✓ Målet klart'                 # märket på startsidan efter en lektion där målet är nått
+GOAL_MARK_CLASS = 'plump-malet-klart'       # klassen på märket (också i labextension/static/remoteEntry.js)
+_MARK_STYLE = 'margin-left:0.5em;color:#1a7f37;font-weight:600;white-space:nowrap'
+
+
+def reached_files(progress) -> list[str]:
+    "Filerna för lektionerna där målet är nått, i kursens ordning."
+    p = clean_progress(progress)
+    return [l.file for l in PUPIL_LESSONS if goal_reached(p, l.file)]
+
+
+def goal_mark_html() -> str:
+    "Märket som HTML (samma som tillägget ritar)."
+    return f'<span class="{GOAL_MARK_CLASS}" style="{_MARK_STYLE}">{GOAL_MARK}</span>'
+
+
+def mark_reached(html: str, progress) -> str:
+    "Startsidan `html` med märket efter varje länk till en lektion där målet är nått (en gång per länk)."
+    import re
+    for file in reached_files(progress):
+        link = re.compile(r'(<a\b[^>]*\bhref="(?:\./)?' + re.escape(file) + r'"[^>]*>(?:(?!</a>).)*</a>)(?!\s*<span class="'
+                          + GOAL_MARK_CLASS + '")', re.S)
+        html = link.sub(lambda m: m.group(1) + goal_mark_html(), html)
+    return html
 
 # %% ../../nbs/40a_framsteg.ipynb #aedbf521
 PROGRESS_ENV = 'PLUMP_TEACH_FRAMSTEG'     # miljövariabeln med en annan fil för framstegen
