@@ -21,3 +21,37 @@ def test_a_forbidden_card_never_gets_a_tick():
             checked += 1
     assert checked == 4 * 5 * 2 * 7
     assert FollowTry().card.buttons[0].description == '✘ ♠K'   # the first card shown chosen is forbidden
+
+
+def test_the_one_card_deal_takes_a_bid_before_the_cards_are_laid():
+    """Lesson 3 says "Bestäm ditt bud och tryck sedan på Lägg korten": the widget has the bids the engine allows
+    Anna, Lägg korten waits for one, and the result says whether her bid was met, by the engine's score."""
+    import json
+    from pathlib import Path
+    from plump_teach.engine.plump_rules import score
+    from plump_teach.engine.tricks import trick_winner
+    from plump_teach.ui.tryout.deal import OneCardTry
+    lesson = Path(__file__).resolve().parents[1] / "nbs" / "elev" / "03_given_och_trumfen.ipynb"
+    assert "Bestäm ditt bud och tryck sedan på **Lägg korten**" in lesson.read_text(encoding="utf-8")
+    for house_rules in (False, True):
+        o = OneCardTry(house_rules=house_rules)
+        for _ in range(12):
+            for mode in ((False, True) if house_rules else (False,)):
+                o.mode.value = mode
+                for bid in (0, 1):
+                    o.bid.value = None
+                    d = o.deal()
+                    assert [v for _, v in o.bid.options] == d.legal_bids() == [0, 1]
+                    assert o.show_button.disabled and "Tryck på ditt bud" in o.view.value
+                    o.bid.buttons[bid].click()
+                    assert not o.show_button.disabled and f"Du bjuder {bid}." in o.view.value
+                    o.show_button.click()
+                    order = [(d.dealer + 1 + i) % 4 for i in range(4)]
+                    winner = order[trick_winner([d.hand(s)[0] for s in order], d.trump)]
+                    taken = int(winner == 0)
+                    points = score(bid, taken, 1)
+                    assert f"Du bjöd {bid} och tog {taken} stick" in o.view.value
+                    assert (f"du träffade och får {points} poäng" if points else "du missade och får 0 poäng") in o.view.value
+                    assert o.show_button.disabled and o.bid.layout.display == "none"
+            o.new_button.click()
+            assert o.bid.value is None and o.show_button.disabled and o.bid.layout.display is None

@@ -17,7 +17,7 @@ from ...engine.names import esc, genitive
 from ...engine.tricks import trick_winner
 from ...engine.plump import PlumpDeal, PlumpGame
 from ...engine.plump_rules import (PlumpRules, PlumpError, RULE_PRESETS, MIN_PLAYERS, MAX_PLAYERS, player_count,
-                                     start_cards, deal_schedule, dealer_of_deal, forehand, draw_for_dealer, deal_ids)
+                                     start_cards, deal_schedule, dealer_of_deal, forehand, draw_for_dealer, deal_ids, score)
 from ..lesson import Choice, BOX_STYLE, WRAP_STYLE, seat_role
 
 # %% auto #0
@@ -387,18 +387,22 @@ class TrumpTry(W.VBox):
 
 # %% ../../../nbs/53_prova_giv.ipynb #a7cd844c
 class OneCardTry(W.VBox):
-    "Ettkortsgiven för fyra (P15): Anna är förhand och ser sitt kort, eller med kortet i pannan allas utom sitt eget."
+    """Ettkortsgiven för fyra (P15): Anna är förhand och ser sitt kort, eller med kortet i pannan allas utom sitt eget.
+    Eleven väljer sitt bud (buden som motorn tillåter) och lägger sedan korten: vem tar sticket, och träffade budet?"""
     def __init__(self, seed: int = 1, house_rules: bool = True):  # house_rules: visa valet kortet i pannan
         self.seed, self.shown, self.me = seed, False, 0
         self.mode = Choice([("Titta på ditt kort", False), ("Kortet i pannan", True)])
+        self.bid = Choice([(f"Jag bjuder {b}", b) for b in self.deal().legal_bids()],   # Anna bjuder först
+                          allow_none=True)
         self.show_button = W.Button(description="Lägg korten", icon='eye', button_style='primary', layout=_TAP)
         self.new_button = W.Button(description="Ny giv", icon='refresh', layout=_TAP)
         self.view = PupilHTML(layout=W.Layout(max_width='100%'))
         self.mode.observe(lambda _: self.update(False), 'value')
+        self.bid.observe(lambda _: self.update(False), 'value')
         self.show_button.on_click(lambda _: self.update(True))
         self.new_button.on_click(lambda _: self.new_deal())
-        super().__init__([*([self.mode] if house_rules else []), self.view, W.HBox([self.show_button, self.new_button],
-                                                       layout=W.Layout(flex_flow='row wrap'))],
+        super().__init__([*([self.mode] if house_rules else []), self.view, self.bid,
+                          W.HBox([self.show_button, self.new_button], layout=W.Layout(flex_flow='row wrap'))],
                          layout=W.Layout(max_width='100%'))
         self.update(False)
 
@@ -411,7 +415,8 @@ class OneCardTry(W.VBox):
     def new_deal(self):
         "Nya kort: nästa frö."
         self.seed += 1
-        self.update(False)
+        if self.bid.value is None: self.update(False)
+        else: self.bid.value = None                    # nytt bud till de nya korten; ritar om
 
     def winner(self) -> int:
         "Platsen som tar sticket när alla lägger sitt kort, förhand först."
@@ -432,15 +437,22 @@ class OneCardTry(W.VBox):
             label = "ditt kort, som du inte ser" if s == self.me else f"{genitive(d.names[s])} kort, som du inte ser"
             card = cards_html(d.hand(s), 54) if shown or s in seen else card_back_svg(54, label)
             cells.append(f'<div style="{_SMALL}"><b>{name}</b><br><small>{role.strip()}&nbsp;</small><br>{card}</div>')
-        if shown:
+        bid = self.bid.value
+        if shown and bid is not None:
+            d.bid(self.me, bid)                        # motorn tar emot budet (och säger nej till ett förbjudet)
             w = self.winner()
-            who = "Du tar" if w == self.me else f"{esc(d.names[w])} tar"
-            bid = 1 if w == self.me else 0
-            text = f'<b>{who} sticket.</b> Den som bjöd {bid} träffade.'
-        elif self.mode.value:
-            text = "Du ser de andras kort men inte ditt eget. Bjuder du 0 eller 1?"
+            taken = int(w == self.me)
+            who = "Du tar" if taken else f"{esc(d.names[w])} tar"
+            points = score(bid, taken, d.cards)
+            text = (f'<b>{who} sticket.</b> Du bjöd {bid} och tog {taken} stick: '
+                    + (f'du träffade och får {points} poäng.' if points else 'du missade och får 0 poäng.'))
         else:
-            text = "Du ser bara ditt eget kort. Bjuder du 0 eller 1?"
-        self.show_button.disabled = shown
+            shown = False
+            see = ("Du ser de andras kort men inte ditt eget." if self.mode.value else "Du ser bara ditt eget kort.")
+            text = (f'{see} Bjuder du 0 eller 1? Tryck på ditt bud.' if bid is None else
+                    f'{see} Du bjuder {bid}. Tryck på Lägg korten.')
+        self.shown = shown
+        self.bid.layout.display = 'none' if shown else None
+        self.show_button.disabled = shown or bid is None
         self.view.value = (f'<div class="plump-lektion"><p>{trump}</p><div style="{WRAP_STYLE}">{"".join(cells)}</div>'
                            f'<p>{text}</p></div>')
