@@ -51,12 +51,18 @@ _CSS = f"""
 .pt-bord .widget-checkbox input{{width:22px;height:22px;flex:none}}
 .pt-bord .widget-checkbox{{max-width:100%}}
 .pt-bord .widget-hslider{{--jp-widgets-slider-handle-size:28px;min-height:44px;align-items:center}}
+.pt-bord .jupyter-button:disabled{{opacity:.4;cursor:not-allowed}}
+.pt-bord a{{display:inline-block;min-height:44px;line-height:44px;padding:0 4px}}
+.pt-bord .pt-poangrad{{display:none;margin:4px 0;padding:4px 8px;border-radius:6px;background:{PANEL};line-height:1.5}}
 .pt-bord .widget-checkbox label{{white-space:normal;height:auto;line-height:1.3;min-width:0;flex:1 1 auto;overflow:visible}}
 @media (max-width:560px){{.pt-bord .plump-protokoll td,.pt-bord .plump-protokoll th,.pt-bord .bismarck-protokoll td,
   .pt-bord .bismarck-protokoll th{{padding:2px 3px!important;font-size:90%}}
   .pt-bord .pt-spelare td,.pt-bord .pt-spelare th{{padding:2px 4px}}
   .pt-bord .bismarck-protokoll{{font-size:85%}}
   .pt-bord .bismarck-protokoll tr>:nth-child(2){{display:none}}}}
+@media (max-width:900px){{.pt-bord .pt-poangrad{{display:block}}}}
+@media (max-width:560px),(pointer:coarse){{.pt-bord .widget-hslider{{--jp-widgets-slider-handle-size:44px}}}}
+@media (max-width:560px){{.pt-bord .pt-hand-tat .pt-kort{{margin-right:calc((100% - {CARD_WIDTH + 4}px) / 9.5 - {CARD_WIDTH + 4}px)}}}}
 """
 
 def table_style() -> str:

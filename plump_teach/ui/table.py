@@ -47,8 +47,8 @@ from .analysis import analysis_html, deal_summary_html, nobreak_percent
 from ..engine.cards import RED, GREEN
 
 # %% auto #0
-__all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'SAVE_FOLDER_ENV', 'SHORT_GAME', 'CUSTOM', 'default_names', 'turn_owner', 'you_text',
-           'pace_slider', 'PlayTable', 'swap_children', 'BismarckTable']
+__all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'SAVE_FOLDER_ENV', 'SHORT_GAME', 'CUSTOM', 'PLACE_WORDS', 'default_names',
+           'turn_owner', 'you_text', 'pace_slider', 'PlayTable', 'swap_children', 'BismarckTable']
 
 # %% ../../nbs/61_spelbordet.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
@@ -188,6 +188,7 @@ def _build(self: PlayTable):
     self.style_html = W.HTML(table_style())
     self.header, self.turn, self.players_html = PupilHTML(), PupilHTML(), PupilHTML()
     self.trick_html, self.message, self.action_note = PupilHTML(), PupilHTML(), PupilHTML()
+    self.score_line = PupilHTML()     # på en telefon: budet, sticken, poängen och vem som leder, vid handen
     self.hand_box = W.HBox(layout=W.Layout(flex_flow='row wrap', max_width='100%', min_height='90px'))
     self.action_box = W.VBox(layout=W.Layout(max_width='100%'))
     self.tips_html, self.last_html, self.log_html = PupilHTML(), PupilHTML(), PupilHTML()
@@ -232,7 +233,7 @@ def _play_children(self: PlayTable) -> list:
     # datorns siffror) direkt under dem: på en telefon hamnar protokollet under bordet, och svaret ska synas där
     # eleven tryckte
     helpers = W.HBox([self.tips_button, self.last_button], layout=W.Layout(flex_flow='row wrap', max_width='100%'))
-    table = W.VBox([self.header, self.turn, self.players_html, self.trick_html, self.message, self.hand_box,
+    table = W.VBox([self.header, self.turn, self.players_html, self.trick_html, self.message, self.score_line, self.hand_box,
                     self.action_box, self.action_note, helpers, self.tips_html, self.tip_buttons, self.last_html],
                    layout=W.Layout(flex='1 1 440px', min_width='0', max_width='100%', overflow='visible'))
     side = W.VBox([self.sheet_html, self.log_html], layout=W.Layout(flex='1 1 300px', min_width='min(100%, 380px)',
@@ -248,6 +249,7 @@ def _play_children(self: PlayTable) -> list:
 def _say(self: PlayTable, text: str, ok: bool = True):
     "En rad till eleven: grön kant när det gick bra, röd när något inte gick."
     colour = GREEN if ok else RED
+    self._wait_for = None    # raden gäller inte längre någon annans tur (se _human_turn)
     self.message.value = (f'<div role="{"status" if ok else "alert"}" style="border-left:4px solid {colour};'
                           f'padding:4px 8px;margin:4px 0">{esc(you_text(text))}</div>') if text else ''
 
@@ -453,7 +455,9 @@ def _human_turn(self: PlayTable, what: str) -> int | None:
     if self.paused == 'handover':
         return self._say(f"Skärmen ska lämnas över till {self.game.players[st.to_act]}.", ok=False)
     if st.to_act != self.viewer:
-        return self._say(f"Vänta: det är {turn_owner(self.game.players[st.to_act])} tur att {what}.", ok=False)
+        self._say(f"Vänta: det är {turn_owner(self.game.players[st.to_act])} tur att {what}.", ok=False)
+        self._wait_for = (st.to_act, len(self.game.events))   # raden tas bort när turen har gått vidare (_refresh)
+        return None
     return st.to_act
 
 @patch
@@ -611,6 +615,31 @@ def _trick_view(self: PlayTable, st) -> str:
                 f'<br><small>{esc(st.names[win])} tog sticket.</small></div>')
     return ''
 
+@patch
+def _score_line(self: PlayTable, st) -> str:
+    """Ställningen på en rad vid handen: elevens bud (Plump) eller normala antal stick (Bismarck), tagna stick,
+    poängen hittills och vem som leder. Syns på smala skärmar, där protokollet hamnar långt under handen."""
+    s = self.viewer
+    if st is None or s is None or self.paused == 'handover': return ''
+    g = self.game
+    totals, name = g.totals, g.players[s]
+    show = signed_points if self.kind == 'bismarck' else str
+    own = 'Ditt' if name == 'Du' else esc(genitive(name))
+    mine = 'Dina' if name == 'Du' else esc(genitive(name))
+    parts = []
+    if self.kind == 'plump':
+        bid = st.view(s).bids[s]
+        parts.append(f"{own} bud: <b>{'inget än' if bid is None else bid}</b>")
+    normal = f" (normalt {normal_tricks(st.mode, s == st.forehand)})" if self.kind == 'bismarck' and st.mode else ''
+    parts.append(f"{mine} stick: <b>{st.taken[s]}</b>{normal}")
+    parts.append(f"{mine} poäng: <b>{show(totals[s])}</b>")
+    best = max(totals)
+    leaders = [g.players[p] for p in range(len(totals)) if totals[p] == best]
+    if len(leaders) == len(totals): lead = "Alla har lika många poäng."
+    elif leaders == [name]: lead = "Du leder." if name == 'Du' else f"{name} leder."
+    else: lead = f"{and_list(leaders)} {'leder' if len(leaders) == 1 else 'delar ledningen'} med {show(best)} poäng."
+    return f'<div class="pt-poangrad" aria-label="ställningen">{" · ".join(parts)} · {esc(lead)}</div>'
+
 # %% ../../nbs/61_spelbordet.ipynb #5a10a6ec
 def _widgets_under(widgets) -> dict[int, W.Widget]:
     "Varje widget som nås från `widgets`: de själva, barnen och allas layout och stil."
@@ -745,7 +774,15 @@ def _refresh(self: PlayTable):
     swap_children(self.action_box, actions)
     self.action_note.value = note
     mine = st is not None and not self.paused and st.to_act == self.viewer
+    if getattr(self, '_wait_for', None) is not None and self._wait_for != (None if st is None else st.to_act, len(g.events)):
+        self._say('')           # "Vänta: det är Datorn Bos tur" står inte kvar när turen har gått vidare
     self.tips_button.disabled = not mine
+    self.tips_button.tooltip = ('En fråga som hjälper dig att tänka' if mine else
+                                'Tips finns när det är din tur' if st is not None else 'Partiet är slut')
+    self.score_line.value = self._score_line(st)
+    if st is not None and self.viewer is not None and len(st.view(self.viewer).hand) > 10:
+        self.hand_box.add_class('pt-hand-tat')   # på en telefon: korten lite över varandra, två rader
+    else: self.hand_box.remove_class('pt-hand-tat')
     self.last_button.disabled = self._last_trick() is None
     self.last_html.value = self._last_html() if self.show_last else ''
     self.log_html.value = (f'<div class="pt-ruta"><b>Vad som har hänt i given</b><br>'
@@ -1000,7 +1037,8 @@ def setup(self: PlayTable, game: str = 'plump'):
     self.human_boxes = [W.Checkbox(description='elev', value=i == 0, indent=False, layout=W.Layout(width='80px'))
                         for i in range(6)]
     self.seat_rows = [W.HBox([t, h], layout=W.Layout(max_width='100%')) for t, h in zip(self.name_inputs, self.human_boxes)]
-    self.level_choice = W.Dropdown(options=LEVELS, value='van', description='Datorns nivå', style=style, layout=wide())
+    chosen = getattr(self, 'level', None) or 'van'   # Nytt parti och Spela igen: nivån som eleven valde står kvar
+    self.level_choice = W.Dropdown(options=LEVELS, value=chosen, description='Datorns nivå', style=style, layout=wide())
     self.level_info = PupilHTML()
     self.rules_choice = W.Dropdown(options=[('Kort parti: bara nedåt', SHORT_GAME),
                                             *[(p.title, k) for k, p in RULE_PRESETS.items()], ('Egna husregler', CUSTOM)],
@@ -1215,7 +1253,29 @@ def _ranking_html(self: PlayTable) -> str:
         if i == 0 or totals[s] != totals[order[i - 1]]: place = i + 1
         shown = signed_points(totals[s]) if self.kind == 'bismarck' else str(totals[s])
         rows.append(f'<li value="{place}">{esc(g.players[s])}: <b>{shown}</b></li>')
-    return f'<h3 style="margin:8px 0 4px">Partiet är slut</h3><ol>{"".join(rows)}</ol>'
+    return (f'<h3 style="margin:8px 0 4px">Partiet är slut</h3>{self._places_text()}<ol>{"".join(rows)}</ol>')
+
+PLACE_WORDS = ('etta', 'tvåa', 'trea', 'fyra', 'femma', 'sexa')
+
+@patch
+def _places(self: PlayTable) -> dict[int, tuple[int, list[int]]]:
+    "Varje plats i partiet: (placeringen räknad från 1, de andra med samma summa). Lika summor ger samma placering."
+    totals = self.game.totals
+    return {s: (1 + sum(t > totals[s] for t in totals), [p for p, t in enumerate(totals) if t == totals[s] and p != s])
+            for s in range(len(totals))}
+
+@patch
+def _places_text(self: PlayTable) -> str:
+    "Elevernas placering i ord: 'Du vann!', 'Du kom tvåa.', 'Du kom delad etta med Datorn Bo.'"
+    g, out = self.game, []
+    for s, (place, tied) in sorted(self._places().items()):
+        if s not in self.humans: continue
+        name = g.players[s]
+        with_ = f" med {and_list([g.players[p] for p in tied])}" if tied else ''
+        if place == 1 and not tied: text = f"{name} vann!"
+        else: text = f"{name} kom {'delad ' if tied else ''}{PLACE_WORDS[place - 1]}{with_}."
+        out.append(text)
+    return f'<p style="font-size:115%;margin:4px 0" role="status"><b>{esc(" ".join(out))}</b></p>' if out else ''
 
 @patch
 def _after_game(self: PlayTable):
