@@ -1,4 +1,5 @@
-"""The start page's marks and the tab's name in a real Chromium (issue 39), in JupyterLab's pupil mode.
+"""The start page's marks and the tab's name in a real Chromium (issue 39): JupyterLab's pupil mode
+and the zero-install site (the classroom's static start page: tests/test_start_page.py).
 
 The pupil has reached the goal in lesson 4 and has three right in a row in lesson 5 (the file .plump-framsteg.json
 beside the lessons, as the lessons' Python writes it). The start page in the pupil mode shows "✓ Målet klart" after
@@ -73,4 +74,52 @@ def test_lab_start_page_marks_reached_goals_and_the_tab_has_the_pages_name(page,
     wait_pupil_page(page, LESSONS[6].file)
     page.wait_for_function("(t) => document.title === t", arg=LESSONS[6].name, timeout=10_000)
     page.wait_for_timeout(1500)                               # JupyterLab writes its own title later too
+    assert page.title() == "Lektion 6: Spela med riktiga kort", page.title()
+
+
+@pytest.fixture
+def lite_base(lite_site, tmp_path):
+    from browser_helpers import server_env, start_server
+    from lite_helpers import LITE
+    servers = []
+    cmd = lambda port: [sys.executable, str(LITE), "serve", "--quiet", "--port", str(port), "--dir", str(lite_site)]
+    try:
+        yield start_server(cmd, "/jupyter-lite.json", ROOT, tmp_path / "lite-serve.log", server_env(tmp_path), servers)
+    finally:
+        for s in servers: s.stop()
+
+
+def test_lite_start_page_marks_reached_goals_and_the_tab_has_the_pages_name(page, lite_base):
+    """On the site the lessons' Python keeps the progress in the browser's storage (the drive's elev/); here another
+    page's kernel writes the file there, as a lesson's goal does, then the start page opens in the pupil mode."""
+    import base64
+    from browser_helpers import LITE_BOOT_TIMEOUT, wait_for_kernel_idle, wait_for_lite_notebook
+    page.goto(f"{lite_base}/lab/index.html?path=index.ipynb&elev=0")
+    wait_for_lite_notebook(page, "index.ipynb")
+    wait_for_kernel_idle(page, timeout=LITE_BOOT_TIMEOUT)
+    data = base64.b64encode(json.dumps(progress()).encode()).decode()
+    page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").filter(visible=True).last.click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text(f"import base64; open('elev/{PROGRESS_FILE}', 'wb').write(base64.b64decode('{data}')); "
+                              "print('SKRIV' + 'EN')")
+    page.keyboard.press("Shift+Enter")
+    page.locator(".jp-OutputArea-output", has_text="SKRIVEN").first.wait_for(timeout=LITE_BOOT_TIMEOUT)
+    page.goto(f"{lite_base}/lab/index.html?path=elev/start.ipynb&elev=1")
+    wait_pupil_page(page, "start.ipynb")
+    page.wait_for_function("(cls) => document.querySelector('.' + cls)", arg=GOAL_MARK_CLASS, timeout=20_000)
+    for w, h in ((1280, 900), (390, 844)):
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(600)
+        link(page, LESSONS[4].title).scroll_into_view_if_needed()
+        marks = page.evaluate(JS_MARKS, GOAL_MARK_CLASS)
+        assert [(m["link"], m["text"]) for m in marks] == [(LESSONS[4].title, GOAL_MARK)], marks
+        assert marks[0]["right"] <= w, marks
+        screenshot(page, f"start-page-marks-lite-{w}x{h}", full_page=False)
+    assert page.title() == PUPIL_TITLES["start.ipynb"], page.title()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    link(page, LESSONS[6].title).click()
+    page.wait_for_function("(t) => document.title === t", arg=LESSONS[6].name, timeout=LITE_BOOT_TIMEOUT)
+    page.wait_for_timeout(1500)
     assert page.title() == "Lektion 6: Spela med riktiga kort", page.title()
