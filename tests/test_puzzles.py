@@ -42,10 +42,19 @@ def plain_score(bid, tricks, cards, rules):
     return 10 + bid
 
 
+class Hand:
+    "A hand_bid puzzle's data, for the rule of thumb of another kind."
+    kind = 'hand_bid'
+    def __init__(self, hand): self.data = {'hand': hand}
+
+
 def expected_answers(p):
     d = p.data
     if p.kind == 'dealer_bid':
-        return {str(b) for b in range(d['cards'] + 1) if sum(d['earlier_bids']) + b != d['cards']}
+        allowed = {b for b in range(d['cards'] + 1) if sum(d['earlier_bids']) + b != d['cards']}
+        if p.level == 1: return {str(b) for b in allowed}
+        thumb = int(next(iter(expected_answers(Hand(d['hand'])))))   # level 2: the rule of thumb as in hand_bid,
+        return {str(thumb)} if thumb in allowed else {str(b) for b in (thumb - 1, thumb + 1) if b in allowed}   # or next to it
     if p.kind == 'forbidden_bid':
         f = d['cards'] - sum(d['earlier_bids'])
         return {str(f) if f >= 0 else 'inget'}

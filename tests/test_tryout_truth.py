@@ -55,3 +55,40 @@ def test_the_one_card_deal_takes_a_bid_before_the_cards_are_laid():
                     assert o.show_button.disabled and o.bid.layout.display == "none"
             o.new_button.click()
             assert o.bid.value is None and o.show_button.disabled and o.bid.layout.display is None
+
+
+def test_the_dealers_bid_with_a_hand_asks_for_the_wise_bid_and_says_so():
+    """Lesson 8's "Givarens bud" shows the dealer's hand: a bid that is only allowed (4 with ♠E ♥Kn ♣2 ♦6) is no
+    longer "Rätt!". Right is the rule of thumb's bid (bots.heuristics.suggested_bid, the one definition), or the
+    allowed bids next to it when it is the forbidden one; the question and every feedback say that both count."""
+    from plump_teach.bots.heuristics import suggested_bid, three_piles
+    from plump_teach.engine.plump_rules import legal_bids
+    from plump_teach.puzzles.plump import make_puzzle
+    from plump_teach.ui.lesson import pupil_text
+    forbidden_thumb = unwise = 0
+    for number in range(1, 301):
+        p = make_puzzle('dealer_bid', number, 2)
+        d = p.data
+        ok = legal_bids(d['cards'], d['earlier_bids'], d['players'])
+        thumb = suggested_bid(d['hand'])
+        assert d['thumb'] == thumb and "tumregeln" in p.question and "förbjudet" in p.question
+        want = {thumb} if thumb in ok else {b for b in (thumb - 1, thumb + 1) if b in ok}
+        assert p.answers == {str(b) for b in want}
+        forbidden_thumb += thumb not in ok
+        piles = three_piles(d['hand'])
+        for o in p.options:
+            b, fb = int(o.key), p.check(o.key)
+            assert fb.correct == (b in want)
+            text = pupil_text(fb.text)
+            assert f"({len(piles['sure'])})" in text and f"({len(piles['possible'])})" in text
+            assert (f"får inte bjuda {b}" in text) == (b not in ok)
+            if b in ok and b not in want:
+                unwise += 1
+                assert text.startswith("Inte riktigt.")
+                assert f"får bjuda {b}" in text or "inget bud är förbjudet" in text
+                assert "uppgiften frågar efter det kloka budet" in p.try_again(o.key).text
+    assert forbidden_thumb and unwise
+    # the issue's hand: four cards, the rule of thumb says 1 (the ace), so 4 is allowed but not wise
+    assert suggested_bid("♠E ♥Kn ♣2 ♦6") == 1
+    assert make_puzzle('dealer_bid', 2, 1).answers == frozenset(
+        map(str, legal_bids(*(make_puzzle('dealer_bid', 2, 1).data[k] for k in ('cards', 'earlier_bids', 'players')))))

@@ -199,13 +199,13 @@ def _bids_html(n, cards, dealer, order, earlier, hand=None) -> str:
 def _sum_text(bids) -> str: return ' + '.join(map(str, bids))
 
 
-@puzzle_kind('dealer_bid', 'Givarens bud', 'P6', levels=(1, 2))
+@puzzle_kind('dealer_bid', 'Givarens bud', 'P6', levels=(1, 2), level_rules={2: 'P20'})   # nivå 2: tumregeln också
 def _make_dealer_bid(rng, level):
     n, cards, dealer, order, earlier = _bid_situation(rng, level)
-    hand = None
-    if level == 2:
-        deck = list(FULL_DECK); rng.shuffle(deck); hand = sort_hand(deck[:cards])
     ok = legal_bids(cards, earlier, n)
+    if level == 2:                                # givarens hand syns: det kloka budet, inte bara ett tillåtet
+        deck = list(FULL_DECK); rng.shuffle(deck)
+        return _wise_dealer_bid(n, cards, dealer, order, earlier, sort_hand(deck[:cards]), ok, level)
     def explain(key):
         b = int(key)
         total = sum(earlier) + b
@@ -220,10 +220,52 @@ def _make_dealer_bid(rng, level):
         return (f"Med {b} blir summan {_sum_text([*earlier, b])} = {cards}, precis lika många som sticken. "
                 "Så får summan aldrig bli när givaren har bjudit.", '')
     return Puzzle('', 0, level, '', '', f"{NAMES[dealer]} ger och bjuder sist. Vilket bud får {NAMES[dealer]} lägga?",
-                  _bids_html(n, cards, dealer, order, earlier, hand), _number_options(range(cards + 1)),
+                  _bids_html(n, cards, dealer, order, earlier), _number_options(range(cards + 1)),
                   frozenset(map(str, ok)),
                   "Lägg ihop de andras bud. Vilket bud skulle göra summan lika med antalet stick?", explain,
                   {'players': n, 'cards': cards, 'earlier_bids': earlier, 'dealer': dealer}, nudge=nudge)
+
+
+def _wise_dealer_bid(n, cards, dealer, order, earlier, hand, ok, level):
+    """Nivå 2 av givarens bud: givarens hand syns, och rätt är tumregelns bud (`suggested_bid`, P20) om det är
+    tillåtet, annars de tillåtna buden närmast det (ett under eller ett över). Ett tillåtet bud som tumregeln inte
+    säger är fel, och feedbacken säger att uppgiften frågar efter båda: det förbjudna budet och tumregeln."""
+    who, piles, thumb = NAMES[dealer], three_piles(hand), suggested_bid(hand)
+    sure, possible = len(piles['sure']), len(piles['possible'])
+    best = [thumb] if thumb in ok else [b for b in (thumb - 1, thumb + 1) if b in ok]
+    def pile(k): return and_list(map(str, piles[k])) if piles[k] else 'inga'
+    def count():
+        half = f"hälften av {possible}" + (", avrundat nedåt," if possible % 2 else "")
+        return (f"Tumregeln: säkra stick: {pile('sure')} ({sure}). Möjliga stick: {pile('possible')} ({possible}). "
+                f"{sure} + {half} är {thumb}.")
+    def explain(key):
+        b = int(key)
+        if b not in ok:
+            why = f"{_sum_text([*earlier, b])} = {cards} stick: summan får inte gå jämnt ut, så {who} får inte bjuda {b}."
+        elif forbidden_bid(cards, earlier) is None:
+            why = (f"De andra har redan bjudit {sum(earlier)}, mer än de {cards} sticken, så inget bud är förbjudet "
+                   f"för {who}.")
+        else:
+            why = f"{_sum_text([*earlier, b])} = {sum(earlier) + b}, inte {cards}, så {who} får bjuda {b}."
+        if thumb in ok: wise = f"{count()} Det kloka budet är {thumb}."
+        else: wise = (f"{count()} Men {thumb} är förbjudet, så det kloka budet är det tillåtna budet närmast: "
+                      f"{' eller '.join(map(str, best))}.")
+        return f"{why} {wise}", ''
+    def nudge(key):
+        b = int(key)
+        if b not in ok:
+            return (f"Med {b} blir summan {_sum_text([*earlier, b])} = {cards}, precis lika många som sticken. "
+                    "Så får summan aldrig bli när givaren har bjudit.", '')
+        return (f"{who} får bjuda {b}, men uppgiften frågar efter det kloka budet: räkna handen med tumregeln, "
+                "säkra stick plus hälften av de möjliga.", '')
+    return Puzzle('', 0, level, '', '',
+                  f"{who} ger och bjuder sist. Vilket bud är klokt för {who}? Räkna med tumregeln, men budet får "
+                  "inte vara förbjudet.",
+                  _bids_html(n, cards, dealer, order, earlier, hand), _number_options(range(cards + 1)),
+                  frozenset(map(str, best)),
+                  "Räkna givarens hand med tumregeln. Är det budet förbjudet? Då tar du det tillåtna budet närmast.",
+                  explain, {'players': n, 'cards': cards, 'earlier_bids': earlier, 'dealer': dealer, 'hand': hand,
+                            'thumb': thumb}, nudge=nudge)
 
 # %% ../../nbs/30_pusselmotor.ipynb #cef097ef
 @puzzle_kind('forbidden_bid', 'Vilket bud är förbjudet?', 'P6', levels=(1, 2))
