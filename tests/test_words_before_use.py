@@ -27,6 +27,7 @@ from plump_teach.puzzles.plump import make_puzzle
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
 NUMBERS = range(1, 13)    # pusslens första nummer: en elev som övar mot målet ser många av dem
 LETTERS = "kortens bokstäver"
+CASE_SENSITIVE = {"plump"}
 
 # Böjningar och sammansättningar som räknas som ordet. Ord som inte står här räknas med några vanliga ändelser.
 FORMS = {
@@ -100,7 +101,8 @@ def word_pattern(term: str) -> re.Pattern:
     alts = []
     for f in forms_of(term):
         e = re.escape(f).replace(r"\ ", r"\s+")
-        alts.append(e if f[0].isupper() else f"(?i:{e})")
+        # versaler bara som versaler: kortens bokstäver, och ordet plump (spelet heter Plump med stor bokstav)
+        alts.append(e if f[0].isupper() or term in CASE_SENSITIVE else f"(?i:{e})")
     return re.compile(r"(?<![\w-])(?:" + "|".join(alts) + r")(?![\w-])")
 
 
@@ -149,25 +151,31 @@ def cell_output_text(source: str) -> list[str]:
 
 
 @cache
-def lesson_text(file: str) -> str:
-    "All the text the pupil reads in a lesson (see the module's docstring), as plain text."
+def lesson_cells(file: str) -> tuple[str, ...]:
+    "All the text the pupil reads in a lesson (see the module's docstring), as plain text, one entry per cell in order."
     nb = nbformat.read(ELEV / file, as_version=4)
     lesson = next(l for l in PUPIL_LESSONS if l.file == file)
-    # navigeringen (raden som börjar med ◀) nämner nästa lektions titel: den lektionen förklarar sina ord
-    parts = [shown(re.sub(r"^\[◀.*$", "", c.source, flags=re.M)) for c in nb.cells
-             if c.cell_type == "markdown" and not c.metadata.get("plump_teach", {}).get("jupyterlab_only")]
-    code = [c.source for c in nb.cells if c.cell_type == "code" and not c.source.lstrip().startswith("#| hide")]
-    calls = []
-    for src in code:
-        calls += [(k, int(n), int(lv) if lv else None)
-                  for k, n, lv in re.findall(r"show_puzzle\('(\w+)', (\d+)(?:, level=(\d))?\)", src)]
-        if "show_puzzle(" in src or "show_goal(" in src: continue
-        parts += [shown(t) for t in cell_output_text(src)]
-    for kind, _, level in calls:
-        for n in NUMBERS: parts += [shown(t) for t in puzzle_texts(kind, n, level)]
-    for kind in lesson.kinds:
-        for n in NUMBERS: parts += [shown(t) for t in puzzle_texts(kind, n, lesson.level)]
-    return "\n".join(parts)
+    parts = []
+    for c in nb.cells:
+        if c.cell_type == "markdown":
+            if c.metadata.get("plump_teach", {}).get("jupyterlab_only"): continue
+            # navigeringen (raden som börjar med ◀) nämner nästa lektions titel: den lektionen förklarar sina ord
+            parts.append(shown(re.sub(r"^\[◀.*$", "", c.source, flags=re.M)))
+            continue
+        if c.source.lstrip().startswith("#| hide"): continue
+        calls = [(k, int(n), int(lv) if lv else None)
+                 for k, n, lv in re.findall(r"show_puzzle\('(\w+)', (\d+)(?:, level=(\d))?\)", c.source)]
+        if "show_goal(" in c.source: calls = [(k, 1, lesson.level) for k in lesson.kinds]
+        if calls:
+            parts.append("\n".join(shown(t) for kind, _, level in calls for n in NUMBERS
+                                   for t in puzzle_texts(kind, n, level)))
+        else:
+            parts.append("\n".join(shown(t) for t in cell_output_text(c.source)))
+    return tuple(parts)
+
+
+def lesson_text(file: str) -> str:
+    return "\n".join(lesson_cells(file))
 
 
 def uses(text: str, term: str) -> list[str]:
@@ -198,6 +206,24 @@ def test_the_lesson_the_glossary_names_explains_the_term(term):
                    [("E", "ess"), ("K", "kung"), ("D", "dam"), ("Kn", "knekt")]), "lektionen säger inte alla fyra"
 
 
+@pytest.mark.parametrize("term", sorted(glossary()))
+def test_the_teaching_lesson_explains_the_term_before_it_is_used(term):
+    "In the lesson that teaches a term, no cell before the one that explains it (links it) uses it."
+    from plump_teach.ui.lesson import term_anchor
+    n, _ = glossary()[term]
+    lesson = next(l for l in PUPIL_LESSONS if l.number == n)
+    nb = nbformat.read(ELEV / lesson.file, as_version=4)
+    cells = [c for c in nb.cells if not (c.cell_type == "markdown" and c.metadata.get("plump_teach", {}).get("jupyterlab_only"))
+             and not (c.cell_type == "code" and c.source.lstrip().startswith("#| hide"))]
+    texts = lesson_cells(lesson.file)
+    link = f"(ordlista.ipynb#{term_anchor(term)})"
+    where = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and link in c.source)
+    # the title and "Det här lär du dig" say what the lesson will teach: they may name its words
+    announce = {i for i, c in enumerate(cells) if i == 0 or c.source.startswith("## Det här lär du dig")}
+    early = [i for i, t in enumerate(texts[:where]) if i not in announce and uses(t, term)]
+    assert not early, f"{term}: lektion {n} använder ordet innan det förklaras: {uses(texts[early[0]], term)[:2]}"
+
+
 @pytest.mark.parametrize("lesson", PUPIL_LESSONS, ids=lambda l: l.file)
 def test_no_lesson_uses_a_word_before_it_is_taught(lesson):
     text = lesson_text(lesson.file)
@@ -209,6 +235,7 @@ def test_the_check_finds_words_and_only_words():
     assert uses("Hon lägger ♠E och ♥Kn.", LETTERS) and not uses("Eller en knekt", LETTERS)
     assert uses("Det blev sang.", "sang") and not uses("sången", "sang")
     assert uses("Bo spelar ut ♥5", "spela ut") and not uses("Det passar", "pass")
+    assert uses("Bo gick plump.", "plump") and not uses("Plump är ett kortspel.", "plump")
     assert not uses("normalt", "normal") and uses("normalen är 8", "normal")
 
 
