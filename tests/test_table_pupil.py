@@ -149,7 +149,10 @@ def test_the_score_line_beside_the_hand_is_true(make):
 def test_a_big_hand_lies_in_two_rows_on_a_phone():
     "Bismarcks 16-20 kort och Plumps största händer: kortklassen som lägger dem lite över varandra på en smal skärm."
     t = BismarckTable(3, seed=3, pace=0, short=True)
-    assert len(t.card_buttons) > 10 and "pt-hand-tat" in t.hand_box._dom_classes
-    assert re.search(r"@media \(max-width:560px\)\{\.pt-bord \.pt-hand-tat \.pt-kort\{margin-right:calc\(", table_style())
+    assert len(t.card_buttons) == 20 and "pt-hand-tat-10" in t.hand_box._dom_classes   # förhand: tio i varje rad
+    css = table_style()
+    assert ".pt-bord .pt-hand-tat-10 .pt-kort{margin-right:min(2px, calc((100% - 1px) / 10 - 60px))}" in css
+    plump = PlayTable(3, rules=PlumpRules(down_only=True), seed=1, pace=0)       # tio kort: fem i varje rad
+    assert len(plump.card_buttons) == 10 and "pt-hand-tat-5" in plump.hand_box._dom_classes
     small = PlayTable(3, rules=PlumpRules(down_only=True), seed=1, first_deal=7, pace=0)
-    assert len(small.card_buttons) <= 10 and "pt-hand-tat" not in small.hand_box._dom_classes
+    assert len(small.card_buttons) <= 8 and not any(c.startswith("pt-hand-tat") for c in small.hand_box._dom_classes)

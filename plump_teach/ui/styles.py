@@ -10,7 +10,7 @@ from urllib.parse import quote
 from ..engine.cards import Card, FULL_DECK, card_svg, RED, GREEN, BLUE, HIGHLIGHT, PANEL, LINE
 
 # %% auto #0
-__all__ = ['CARD_WIDTH', 'CARD_HEIGHT', 'card_class', 'table_style']
+__all__ = ['CARD_WIDTH', 'CARD_HEIGHT', 'HAND_ROW_MAX', 'card_class', 'table_style']
 
 # %% ../../nbs/50_stilar.ipynb #50a0pal
 # Färgerna står i regelmotorn (`plump_teach.engine.cards`), så att korten, protokollen
@@ -18,6 +18,7 @@ __all__ = ['CARD_WIDTH', 'CARD_HEIGHT', 'card_class', 'table_style']
 
 # %% ../../nbs/50_stilar.ipynb #3bcbe385
 CARD_WIDTH, CARD_HEIGHT = 58, 80
+HAND_ROW_MAX = 10     # på en telefon: högst så många kort i en rad av handen (Bismarcks 20 kort i två rader)
 
 def card_class(card: Card) -> str:
     "CSS-klassen som ritar kortet på en knapp: 'pt-kort-' och kortets id."
@@ -27,6 +28,11 @@ def _svg_url(card: Card) -> str:
     # utan kortets egen marginal: som bakgrund på en knapp skulle den skära av kortets nedre och högra kant
     svg = card_svg(card, 54).replace('margin:2px;', '')
     return 'data:image/svg+xml;charset=utf-8,' + quote(svg, safe=" =:/;,()'.-")
+
+# En hand med k kort i raden: varje kort tar en k-del av raden och ligger över nästa; det sista sticker ut i
+# handens högra marginal (40 px). På en bred skärm blir marginalen mellan korten den vanliga.
+_HAND_ROWS = ''.join(f'.pt-bord .pt-hand-tat-{k} .pt-kort{{margin-right:min(2px, calc((100% - 1px) / {k} - {CARD_WIDTH + 2}px))}}'
+                     for k in range(5, HAND_ROW_MAX + 1))
 
 _CSS = f"""
 .pt-bord .pt-kort{{width:{CARD_WIDTH}px;height:{CARD_HEIGHT}px;min-width:44px;min-height:44px;padding:0;margin:3px 2px;
@@ -62,7 +68,8 @@ _CSS = f"""
   .pt-bord .bismarck-protokoll tr>:nth-child(2){{display:none}}}}
 @media (max-width:900px){{.pt-bord .pt-poangrad{{display:block}}}}
 @media (max-width:560px),(pointer:coarse){{.pt-bord .widget-hslider{{--jp-widgets-slider-handle-size:44px}}}}
-@media (max-width:560px){{.pt-bord .pt-hand-tat .pt-kort{{margin-right:calc((100% - {CARD_WIDTH + 4}px) / 9.5 - {CARD_WIDTH + 4}px)}}}}
+@media (max-width:560px){{.pt-bord .pt-hand-tat{{padding-right:40px}}
+  {_HAND_ROWS}}}
 """
 
 def table_style() -> str:

@@ -40,7 +40,7 @@ from ..bots.search import signed_decimal
 from ..engine.bismarck import mode_words
 from ..engine.names import signed_points
 from ..course.results import RESULTS_ENV, current_recorder, register
-from .styles import CARD_HEIGHT, CARD_WIDTH, card_class, table_style
+from .styles import CARD_HEIGHT, CARD_WIDTH, HAND_ROW_MAX, card_class, table_style
 from .table_files import (GAME_KINDS, game_where, read_table, saved_of_kind, saved_tables, skipped_text,
                                        table_dict, unfinished_table)
 from .analysis import analysis_html, deal_summary_html, nobreak_percent
@@ -780,9 +780,12 @@ def _refresh(self: PlayTable):
     self.tips_button.tooltip = ('En fråga som hjälper dig att tänka' if mine else
                                 'Tips finns när det är din tur' if st is not None else 'Partiet är slut')
     self.score_line.value = self._score_line(st)
-    if st is not None and self.viewer is not None and len(st.view(self.viewer).hand) > 10:
-        self.hand_box.add_class('pt-hand-tat')   # på en telefon: korten lite över varandra, två rader
-    else: self.hand_box.remove_class('pt-hand-tat')
+    # på en telefon: fler än åtta kort läggs lite över varandra, hälften i varje rad (stilen i 50_stilar)
+    cards = len(st.view(self.viewer).hand) if st is not None and self.viewer is not None else 0
+    for c in [c for c in self.hand_box._dom_classes if c.startswith('pt-hand-tat')]: self.hand_box.remove_class(c)
+    if cards > 8:
+        self.hand_box.add_class('pt-hand-tat')
+        self.hand_box.add_class(f'pt-hand-tat-{min(HAND_ROW_MAX, -(-cards // 2))}')
     self.last_button.disabled = self._last_trick() is None
     self.last_html.value = self._last_html() if self.show_last else ''
     self.log_html.value = (f'<div class="pt-ruta"><b>Vad som har hänt i given</b><br>'

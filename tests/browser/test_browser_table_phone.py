@@ -1,0 +1,82 @@
+"""Spelbordet på en telefon (issue 39): handen, Tips och ställningen syns samtidigt, och Bismarcks 20 kort ligger i
+högst två rader vid 390 px.
+
+Lesson 7 in JupyterLab (Chromium): a Bismarck table where the pupil lays away four of 20 cards, and a short
+Plump game; at 390x844 the score line beside the hand, the hand and the Tips button are in the viewport at the same
+time, the hand takes at most two rows, and the speed slider's handle is at least 44 px. Screenshots at
+1280x900, 768x1024 and 390x844 go to tests/browser/screenshots/bord-telefon-*.png.
+"""
+import pytest
+
+from browser_helpers import screenshot, settle, wait_for_text
+from table_helpers import start_short_game, table_output
+from test_browser_table import ELEV, SIZES, open_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+# Handens rader, raden med ställningen och Tips: var de står på skärmen.
+JS_PHONE = """(root) => {
+  const seen = e => e && e.checkVisibility();
+  const cards = [...root.querySelectorAll('button.pt-kort')].filter(seen);
+  const rows = new Set(cards.map(c => Math.round(c.getBoundingClientRect().top)));
+  const line = root.querySelector('.pt-poangrad');
+  const tips = [...root.querySelectorAll('button')].find(b => seen(b) && /^\\W*Tips\\W*$/.test(b.innerText.trim()));
+  const box = e => { if (!seen(e)) return null; const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; };
+  const handle = root.querySelector('.widget-hslider .ui-slider-handle, .widget-hslider .noUi-handle');
+  return {cards: cards.length, rows: rows.size, line: box(line), text: seen(line) ? line.innerText : '',
+          tips: box(tips), first: box(cards[0]), last: box(cards[cards.length - 1]),
+          handle: handle ? handle.getBoundingClientRect().height : null};
+}"""
+
+
+def phone_view(page, table, label: str) -> dict:
+    "Skärmbilder i de tre storlekarna, med handen överst; läget vid 390x844 (JS_PHONE)."
+    found = {}
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        if w < 500:   # filbläddraren tar annars nästan hela telefonens bredd
+            tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
+            if tab.count(): tab.first.click()
+        settle(page, 400)
+        table.locator('[aria-live="polite"]').first.evaluate("e => e.scrollIntoView({block: 'start'})")
+        settle(page, 150)
+        screenshot(page, f"bord-telefon-{label}-{w}x{h}", full_page=False)
+        if w < 500:
+            line = table.locator(".pt-poangrad")
+            line.evaluate("e => e.scrollIntoView({block: 'start'})")
+            settle(page, 150)
+            found = table.evaluate(JS_PHONE)
+            screenshot(page, f"bord-telefon-{label}-handen-{w}x{h}", full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    settle(page, 200)
+    return found
+
+
+def in_view(box, height=844) -> bool:
+    return box is not None and box["top"] >= 0 and box["bottom"] <= height
+
+
+def test_hand_tips_and_score_are_seen_together_on_a_phone(page, jupyterlab):
+    base = jupyterlab(ELEV)
+    open_page(page, base, "telefon")
+    bismarck = table_output(page, 1)
+    bismarck.get_by_placeholder("slumpas").fill("5")
+    bismarck.get_by_role("button", name="Börja spela").click()
+    wait_for_text(page, "Din tur att lägga bort fyra kort", within=bismarck)
+    bismarck.locator("button.pt-kort").nth(19).wait_for()
+    b = phone_view(page, bismarck, "bismarck")
+    assert b["cards"] == 20 and b["rows"] <= 2, b
+    assert "Dina stick: 0" in b["text"] and "Dina poäng: 0" in b["text"], b
+
+    plump = table_output(page, 0)
+    plump.locator(".widget-dropdown", has_text="Första given").locator("select").select_option(index=0)
+    plump.get_by_placeholder("slumpas").fill("17")
+    plump.get_by_role("button", name="Börja spela").click()
+    wait_for_text(page, "Giv 1 av", within=plump, timeout=60_000)
+    plump.locator("button.pt-bud").first.wait_for(timeout=60_000)
+    p = phone_view(page, plump, "plump")
+    assert p["rows"] <= 2, p
+    assert "Ditt bud" in p["text"] and "Dina poäng" in p["text"], p
+    # ställningen, handen och Tips på skärmen samtidigt (på elevens tur: budknapparna står mellan handen och Tips)
+    assert in_view(p["line"]) and in_view(p["first"]) and in_view(p["last"]) and in_view(p["tips"]), p
+    assert p["handle"] is None or p["handle"] >= 44, p
