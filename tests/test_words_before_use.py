@@ -5,11 +5,12 @@ The glossary (nbs/elev/ordlista.ipynb) says for each term "Du lär dig ordet i l
 and Kn are a term of their own, "kortens bokstäver"). Tests here:
 
 * every term has such a lesson, and that lesson really explains the term: it links the term to the glossary (the
-  lessons link a word where it is explained) or, for the card letters, names all four;
+  lessons link a word where it is explained; for the card letters it also names all four), and no cell before that
+  one uses the word (the title and "Det här lär du dig" only announce it);
 * every lesson uses only terms taught in it or in an earlier lesson, by word match (each term's forms, below) in all
   the text the pupil reads there: the markdown, what the hidden code cells show (HTML, widgets' texts, buttons,
   menus), and the puzzles the lesson and its goal give (situation, question, options, hint and the feedback of every
-  option, right or wrong, for the first numbers);
+  option, right or wrong, for the first numbers; the widgets in the state they open in, hidden parts left out);
 * the sentences issue 39 found unexplained are gone or explained.
 """
 import ast
