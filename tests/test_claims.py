@@ -50,6 +50,7 @@ import pytest
 
 from plump_teach.engine.bismarck import BismarckGame
 from plump_teach.bots.players import make_bot, public_reason
+from plump_teach.bots.heuristics import frequency_words
 from plump_teach.engine.cards import FULL_DECK, SUITS, SUIT_NAMES, parse_card, parse_cards
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.actions import Discard, PlayCard
@@ -308,9 +309,18 @@ class Words:
             ok = (m.group(1) == 'spelaren före mig') == (len(earlier) == 1) and int(m.group(3)) == total
             ok = ok and (total > share if m.group(2) == 'redan' else total < share)
             self.claim('bids', ok, r, f"bud {view.bids}, andel {share:.1f}")
-        if m := re.search(r"i (\d+) provgivar med bud (\d+) tog jag (.*?), så budet träffade i (\d+) % och gav " + NUM
-                          + r" poäng i snitt", r):
-            self.spread(view, m, r, decision)
+        # the words for the pupil ('träffade bud 2 oftast'), true for the counts behind "Datorns siffror"
+        if w := re.search(r"träffade bud (\d+) (aldrig|nästan aldrig|sällan|ungefär varannan gång|oftast|nästan alltid|"
+                          r"alltid)(, och inget annat bud gav fler poäng)?", r):
+            k, b = decision.details['samples'], int(w.group(1))
+            h = round(decision.details['chance'][b] * k)
+            exp = decision.details['expected']
+            self.claim('often', frequency_words(h, k) == w.group(2) and decision.action == Bid(b)
+                       and (not w.group(3) or exp[b] >= max(exp.values()) - 1e-6), r, f"{h} av {k}")
+            self.claim('often', not re.search(r"%|snitt|provgivar", r), r, "numbers words")
+        if m := re.search(r"I (\d+) provgivar med bud (\d+) tog jag (.*?), så budet träffade i (\d+) av \d+ och gav " + NUM
+                          + r" poäng i snitt", decision.numbers or ''):
+            self.spread(view, m, decision.numbers, decision)
 
     def piles(self, view, m, r):
         hand, trump = list(view.hand), view.trump
@@ -356,13 +366,13 @@ class Words:
 
     def spread(self, view, m, r, decision):
         n, bid, rows, hit, avg = int(m.group(1)), int(m.group(2)), m.group(3), int(m.group(4)), num(m.group(5))
-        spread = {int(t): int(p) for t, p in re.findall(r"(\d+) stick (\d+) %", rows)}
+        spread = {int(t): int(p) for t, p in re.findall(r"(\d+) stick (\d+) gång", rows)}     # counts of `n`
         points = score(bid, bid, view.cards, view.rules)
-        ok = abs(sum(spread.values()) - 100) <= len(spread) and spread.get(bid, 0) == hit
-        ok = ok and abs(avg - hit / 100 * points) <= 0.05 + points * 0.005      # the hit rate is rounded to 1 %
+        ok = sum(spread.values()) == n and spread.get(bid, 0) == hit
+        ok = ok and abs(avg - hit / n * points) <= 0.05 + 1e-9   # the average is the hits times the points
         ok = ok and decision.action == Bid(bid)
         self.claim('spread', ok, r, f"{spread}, {points} poäng för bud {bid}")
-        if o := re.search(r"i stället bjöd och spelade för det fick jag (.*?) \(P20\)", r):
+        if o := re.search(r"i stället bjöd och spelade för det fick jag (.*?)\.$", r):
             others = [num(v) for v, _ in re.findall(NUM + r" med bud (\d+)", o.group(1))]
             self.claim('others', all(v <= avg + 0.05 for v in others), r, f"{others} mot {avg}")
 
@@ -494,7 +504,7 @@ def test_what_the_computer_says_when_it_bids_plans_and_lays_away_is_true(game):
         (words_plump if game == 'plump' else words_bismarck)(seed, words)
     print(f"\n[words] {game}: {words.decisions} beslut, {dict(words.counts)}")
     assert not words.false, f"{len(words.false)} false of {sum(words.counts.values())}:\n" + "\n".join(words.false[:12])
-    need = {'plump': ('piles', 'sure', 'possible', 'filler', 'counted', 'high', 'bids', 'spread', 'others'),
+    need = {'plump': ('piles', 'sure', 'possible', 'filler', 'counted', 'high', 'bids', 'spread', 'others', 'often'),
             'bismarck': ('length', 'honours', 'schedule', 'discard', 'normal')}[game]
     for kind in need:
         assert words.counts[kind] >= 3, (kind, dict(words.counts))

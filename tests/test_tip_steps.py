@@ -22,6 +22,7 @@ from plump_teach.bots.players import make_bot
 from plump_teach.bots.search import signed_decimal
 from plump_teach.engine.actions import Bid, ChooseMode, Discard, PlayCard
 from plump_teach.engine.bismarck import BismarckGame, normal_tricks
+from plump_teach.engine.cards import Cards, sort_hand
 from plump_teach.engine.plump import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules, bid_balance
 from plump_teach.engine.state import BismarckState, PlumpState
@@ -59,8 +60,9 @@ def check_plump_tip(st, seat: int):
     assert s.action == d.action and s.action in st.legal_actions()
     text = s.question + " " + s.advice
     assert "%" not in text and not CODE.search(text + " ".join(s.numbers)), text
-    assert s.question.endswith("?") or "?" in s.question, s.question
     legal = st.legal_actions()
+    forced = st.phase == 'playing' and len(legal) == 1      # nothing to think about: said once, plainly
+    assert ("?" in s.question) != forced, s.question
     if st.phase == 'bidding':
         earlier = [b for x, b in enumerate(st.bids) if b is not None and x != seat]
         last = not st.rules.simultaneous_bids and sum(b is None for b in st.bids) == 1
@@ -92,7 +94,7 @@ def check_plump_tip(st, seat: int):
         return s
     bid, taken = st.bids[seat], st.taken[seat]
     if len(legal) == 1:
-        assert s.advice == f"Lägg {s.action.card}. Det är det enda kort du får lägga nu."
+        assert s.question == f"Du har bara ett kort du får lägga: {s.action.card}." and s.advice == f"Lägg {s.action.card}."
         return s
     if "Du bjöd" in s.question:
         assert number(r"Du bjöd (\d+)", s.question) == bid
@@ -206,7 +208,13 @@ def check_bismarck_tip(st, seat: int):
         assert f"delade med {k}" in s.numbers[1]
         assert s.numbers[2] == f"Med {card} blev det {signed_decimal(val[card])} poäng i snitt."
     if st.phase == 'discard':
-        assert s.advice.startswith(f"Lägg bort {s.action.card}:")
+        rest = s.facts['discards']           # every card still to lay away, in one Tips (B9)
+        assert s.action.card in rest and len(rest) == 4 - len(view.discards or ())
+        listed = str(Cards(sort_hand(rest)))
+        assert s.advice.startswith(f"Lägg bort {listed}" + (" på en gång" if len(rest) > 1 else ":")), s.advice
+        for suit in re.findall(r"inga (\w+) kvar", s.advice):       # a void claimed: every card of the suit goes
+            sym = {'spader': '♠', 'hjärter': '♥', 'ruter': '♦', 'klöver': '♣'}[suit]
+            assert all(c in rest for c in view.hand if c.suit == sym), s.advice
     if st.phase == 'mode':
         assert isinstance(s.action, ChooseMode) and s.advice.startswith("Välj ")
     if s.numbers and st.phase in ('discard', 'mode'):
@@ -286,7 +294,9 @@ def test_bismarck_steps_at_the_table():
     assert card in b.card_buttons
     b.card_buttons[card].click()                      # the pupil picks that card: the tip is for the next one
     b.advice_button.click()
-    assert b.tip.action.card != card and f"Lägg bort {b.tip.action.card}" in b.tips_html.value
+    rest = b.tip.facts['discards']                    # one Tips names all the cards still to lay away
+    assert b.tip.action.card != card and card not in rest and len(rest) == 3
+    assert f"Lägg bort {Cards(sort_hand(rest))} på en gång" in b.tips_html.value
 
 
 def summary_lines(html: str) -> list[str]:

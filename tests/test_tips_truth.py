@@ -119,7 +119,7 @@ def bid_claims(st: PlumpState, seat: int) -> tuple[list[str], set, object]:
         claim(all(c.suit == st.trump and c.rank <= 10 and c in hand for c in small) and b > rule
               and any(s != st.trump and sum(c.suit == s for c in hand) <= 1 for s in "♠♥♦♣"), "small trumps")
         kinds.add('small trumps')
-    if mm := re.search(r"När datorn provspelade handen gav bud (\d+) flest poäng i snitt", adv):
+    if mm := re.search(r"När datorn provspelade handen många gånger gav bud (\d+) flest poäng", adv):
         exp = d.details['expected']
         claim(int(mm.group(1)) == b and exp[b] >= max(exp.values()) - 1e-9, "the sample deals"); kinds.add('samples')
     if b is not None and b != rule:
@@ -195,7 +195,7 @@ def one_card_claims(st: PlumpState, seat: int) -> tuple[list[str], object]:
         hit = {0: 1 - wins[0], 1: wins[1]}
         if hit[1 - b] > hit[b]:    # the bid that hits less often: the scores decide, and the tip says them
             m = re.search(r"en lyckad nolla ger (\d+) poäng med de här reglerna och ett lyckat bud 1 ger (\d+), så bud "
-                          r"(\d) ger flest poäng i snitt", s.advice)
+                          r"(\d) lönar sig bäst", s.advice)
             claim(m and int(m.group(1)) == score(0, 0, 1, rules) and int(m.group(2)) == score(1, 1, 1, rules)
                   and int(m.group(3)) == b, "the scores decide")
             exp = d.details['expected']
@@ -231,7 +231,7 @@ def test_every_one_card_tip_says_what_decides_the_bid():
             b, s = one_card_claims(st, seat)
             bad += b
             only += len(st.legal_actions()) == 1
-            scored += "ger flest poäng i snitt" in s.advice
+            scored += "lönar sig bäst" in s.advice
             st.apply(bot.decide(st.view(seat)).action)
     print(f"\n[ett kort] {only} lägen med ett tillåtet bud, {scored} där poängen avgör")
     assert not bad, "\n".join(bad[:8])
@@ -266,7 +266,7 @@ def verdict_claims(a, deal) -> list[str]:
         if "var för lågt" in text or "var för högt" in text:
             claim(not a.good_bid, "the bid was not good")
         if "lika bra" in text and hits[best] <= hits[bid]:     # chosen by points: the points are said
-            claim(a.good_bid and "fler poäng i snitt" in text or "poäng i snitt och bud" in text, "nearly as good")
+            claim(a.good_bid and "fler poäng" in text or "poäng i snitt och bud" in text, "nearly as good")
     return bad
 
 
@@ -333,11 +333,15 @@ def pass_claims(st: BismarckState, seat: int) -> tuple[list[str], str]:
     if f"{card} tar inte sticket" in s.advice or f"{card} slår inte" in s.advice: claim(trick and card not in winners, "does not")
     if m := re.search(rf"och ({CARD}) hade inte tagit det", s.advice):
         claim(m.group(1) in map(str, legal) and m.group(1) not in map(str, winners), "would not have taken it")
-    if m := re.search(rf"blev det (fler|lika många) poäng i snitt (?:än|som) med ({CARD})", s.advice):
+    # in pass a seat's points are its normal minus its tricks (B7): more points is fewer tricks over the deal
+    if m := re.search(rf"tog du (färre|lika många) stick i hela given med {re.escape(str(card))} (?:än|som) med ({CARD})", s.advice):
         w = next(c for c in legal if str(c) == m.group(2))
-        claim((val[card] > val[w] + 1e-9) == (m.group(1) == 'fler') and w not in winners, "the averages")
+        claim((val[card] > val[w] + 1e-9) == (m.group(1) == 'färre') and w not in winners, "the averages")
+    if "du blir av med ett högt kort" in s.advice or "du blir av med ett högre kort" in s.advice:
+        claim(card.rank >= 10 and m and card.rank > next(c for c in legal if str(c) == m.group(2)).rank, "a high card")
     if kind == 'some lose' and card in winners:     # a card that takes it when another would not: the reason
-        claim("poäng i snitt" in s.advice, "why a card that takes it")
+        claim("stick i hela given" in s.advice, "why a card that takes it")
+    claim(not re.search(r"%|snitt|provgivar", s.question + s.advice), "no numbers words")
     return bad, kind
 
 

@@ -19,7 +19,8 @@ from ..engine.actions import Bid, PlayCard, Discard
 from .heuristics import (Decision, LENGTH, ONE_CARD_SAMPLES, bids_seen, cards_text, count_words,
                                          decimal_text, leading_card, percent, refused_bid_reason, suggested_bid,
                                          three_piles, trick_goal, wins_over)
-from .bismarck import discard_reason, modes_left_in_view
+from .bismarck import discard_reason, discard_summary, modes_left_in_view, plan_discards
+from ..engine.cards import Cards, sort_hand
 from .search import compared_bids, distribution_text, signed_decimal
 from .players import ExpertBot
 
@@ -69,7 +70,7 @@ def lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str 
         better = values is None or all(values.get(c, 0) < values.get(card, 0) - 1e-9 for c in lower)
         if played is None and goal == 'duck' and card.rank >= 11 and lower and better:
             return (f" Du spelar ut. Ett högt kort blir svårare att bli av med senare, när de andra har färre kort som "
-                    f"kan slå det. I provgivarna gick det bättre att spela ut {card} nu.")
+                    f"kan slå det. När datorn spelade given till slut många gånger gick det bättre att spela ut {card} nu.")
         return ''
     best, _ = leading_card(view.trick, view.trump)
     last = len(view.trick) == view.n - 1
@@ -77,8 +78,8 @@ def lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str 
     would = lambda c: f"{c} tar sticket" if last else f"Med {c} skulle du ligga högst i sticket just nu"
     leads = lambda c: wins_over(c, best, view.trump)
     if goal == 'duck':      # eleven vill inte ha fler stick (P20)
-        high = (f" Med {card} skulle du ligga högst i sticket just nu, men de som lägger efter dig kan gå över, och i "
-                f"provgivarna gick det bättre så.")
+        high = (f" Med {card} skulle du ligga högst i sticket just nu, men de som lägger efter dig kan gå över, och när "
+                f"datorn spelade given till slut många gånger gick det bättre så.")
         if played is None:
             others = [a.card for a in view.legal_actions() if not leads(a.card)]
             if leads(card) and others and not last: return high
@@ -89,7 +90,7 @@ def lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str 
             return ''
         if leads(card) and not leads(played):
             return '' if last else (f" Med {card} hade du legat högst i sticket, men de som lade efter dig kunde gå "
-                                    f"över, och i provgivarna gick det bättre så.")
+                                    f"över, och när datorn spelade given till slut många gånger gick det bättre så.")
         if leads(played) and not leads(card):
             return (f" {played} tog sticket, men det hade inte {card} gjort." if last else
                     f" Med {played} låg du högst i sticket, men inte med {card}.")
@@ -100,13 +101,13 @@ def lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str 
         if not winners: return ''
         w = min(winners, key=lambda c: (c.suit == view.trump, c.rank))
         if values is not None and values.get(w, float('-inf')) >= values.get(card, 0) - 1e-9:
-            return f" {would(w)}, och i provgivarna gav det lika mycket som {card}."
-        return (f" {would(w)}, men i provgivarna lönade det sig bättre att spara {w} till ett senare stick "
+            return f" {would(w)}, och när datorn spelade given till slut många gånger gav det lika mycket som {card}."
+        return (f" {would(w)}, men när datorn spelade given till slut många gånger lönade det sig bättre att spara {w} till ett senare stick "
                 f"och släppa det här.")
     # genomgången: eleven har lagt `played`, så det som hände står i dåtid
     if leads(played) and not leads(card):
         took = f"{played} tog sticket" if last else f"Med {played} låg du högst i sticket"
-        return (f" {took}, men i provgivarna lönade det sig bättre att spara {played} till ett senare stick och "
+        return (f" {took}, men när datorn spelade given till slut många gånger lönade det sig bättre att spara {played} till ett senare stick och "
                 f"släppa det sticket.")
     if leads(card) and not leads(played):
         return f" Med {card} {'hade du tagit sticket' if last else 'hade du legat högst i sticket'}."
@@ -162,7 +163,7 @@ def _thumb_reasons(view: SeatView, b: int, expected: dict | None = None) -> tupl
             what = f"Din lilla trumf {small[0]}" if len(small) == 1 else f"Dina små trumf {cards_text(small)}"
             why.append(f"{what} kan ta stick när du saknar färgen som spelas ut (P11).")
     if expected and b in expected and expected[b] >= max(expected.values()) - 1e-9:
-        why.append(f"När datorn provspelade handen gav bud {b} flest poäng i snitt.")
+        why.append(f"När datorn provspelade handen många gånger gav bud {b} flest poäng.")
     return piles, rule, why
 
 
@@ -180,7 +181,7 @@ def _one_card_why(view: SeatView, b: int, det: dict) -> str:
     if len(hit) == 2 and hit[other] > hit[b]:
         p0, p1 = hit_points(0, 0, 1, view.rules), hit_points(1, 1, 1, view.rules)
         return (f"Bud {other} träffar oftare, men en lyckad nolla ger {p0} poäng med de här reglerna och ett lyckat "
-                f"bud 1 ger {p1}, så bud {b} ger flest poäng i snitt (P13).")
+                f"bud 1 ger {p1}, så bud {b} lönar sig bäst (P13).")
     return ""
 
 
@@ -195,7 +196,7 @@ def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
     bot.rng, bot.voice = rng, 'du'
     d = bot.decide(view)
     a, det = d.action, dict(d.details)
-    det['computer'] = d.reason
+    det['computer'] = det.get('full', d.reason)     # med datorns siffror, för siffrorna i Tips
     if isinstance(a, Bid):
         if view.cards == 1:
             p = det['chance']
@@ -362,8 +363,9 @@ def tip_question(view: SeatView) -> tuple[str, dict]:
         if earlier and not view.rules.simultaneous_bids:
             q += f" {_bids_so_far(view)}."
         return q, facts
-    if len(legal) == 1 and view.phase == 'playing':
-        return "Titta på dina kort. Hur många av dem får du lägga nu?", facts
+    if len(legal) == 1 and view.phase == 'playing':     # inget att tänka på: säg det en gång, rakt
+        facts['forced'] = legal[0].card
+        return f"Du har bara ett kort du får lägga: {legal[0].card}.", facts
     if view.game == 'plump':
         bid, taken = view.bids[seat], view.taken[seat]
         goal = trick_goal(view)
@@ -407,8 +409,14 @@ def tip_question(view: SeatView) -> tuple[str, dict]:
                         f" Alla dina kort slår {t['best']}, men de som lägger efter dig kan gå över.") + \
                 " Vilket kort vill du helst bli av med?", facts
         return q + " Vilket kort tar inte sticket?", facts
-    if me_fh:
+    if me_fh and taken < normal:
         return f"Hur många stick fattas till normalen? Du har tagit {taken}, och normalen för dig är {normal}.", facts
+    if me_fh:       # normalen är nådd: varje stick till ger en poäng till (B7)
+        over = taken - normal
+        where = ("Du har nått normalen" if over == 0 else
+                 f"Du har redan {count_words(over, 'stick', 'stick')} mer än normalen")
+        return (f"Du har tagit {taken} stick, och normalen för dig är {normal}. {where}, och varje stick till ger en "
+                f"poäng till. Vilket kort kan ta det här sticket?"), facts
     return f"Vem spelar du tillsammans med? {view.names[view.forehand]} är förhand.", facts
 
 
@@ -501,11 +509,17 @@ def _pass_effect(view: SeatView, card: Card, value: dict) -> str:
         return (" Alla dina kort tar sticket, vilket du än lägger." if last else
                 f" Alla dina kort slår {best}, så du ligger högst med vilket kort du än lägger.")
     w = max(losers, key=lambda c: (value.get(c, 0), str(c)))
-    more = (f"fler poäng i snitt än med {w}" if value[card] > value[w] + 1e-9 else
-            f"lika många poäng i snitt som med {w}")
-    if last: return f" {card} tar sticket, och {w} hade inte tagit det. Men i provgivarna blev det {more}."
-    return (f" Med {card} ligger du högst i sticket just nu, men de som lägger efter dig kan gå över, och i "
-            f"provgivarna blev det {more}.")
+    # i pass är poängen normalen minus sticken (B7): fler poäng är färre stick i hela given
+    now = (f" {card} tar sticket, och {w} hade inte tagit det." if last else
+           f" Med {card} ligger du högst i sticket just nu, men de som lägger efter dig kan gå över.")
+    same = value[card] <= value[w] + 1e-9
+    tried = ("När datorn spelade given till slut många gånger tog du " +
+             (f"lika många stick i hela given med {card} som med {w}" if same else
+              f"färre stick i hela given med {card} än med {w}"))
+    high = card.rank > w.rank and card.rank >= 10
+    why = (f", och du blir av med ett högt kort som annars kan ta ett stick senare, när du inte vill." if high and not same
+           else f", och du blir av med ett högre kort." if high else ".")
+    return now + " " + tried + why
 
 
 def tip_steps(view: SeatView) -> TipSteps:
@@ -518,8 +532,8 @@ def tip_steps(view: SeatView) -> TipSteps:
     nums: list = []
     if isinstance(a, Bid):
         advice, nums = _plump_bid_advice(view, a, det)
-    elif isinstance(a, PlayCard) and len(legal) == 1:
-        advice = f"Lägg {a.card}. Det är det enda kort du får lägga nu."
+    elif isinstance(a, PlayCard) and len(legal) == 1:      # frågan sade redan att det är det enda kortet
+        advice = f"Lägg {a.card}."
     elif isinstance(a, PlayCard) and view.game == 'plump':
         goal, k, ch = facts['goal'], det['samples'], det['chance']
         bid, need = facts['bid'], facts['need']
@@ -566,15 +580,33 @@ def tip_steps(view: SeatView) -> TipSteps:
                 f"Med {a.card} blev det {signed_decimal(val[a.card])} poäng i snitt."]
         if worse != a.card and round(val[worse], 1) < round(val[a.card], 1):
             nums.append(f"Med {worse} bara {signed_decimal(val[worse])}.")
-    elif isinstance(a, Discard):
+    elif isinstance(a, Discard):     # alla kort som ska bort på en gång, med ett skäl (B9)
         mode, trump = det['plan']
-        advice = (f"Lägg bort {a.card}: {discard_reason(a.card, mode, trump, view.hand, 'du')}. "
-                  f"Planen är {mode_words(mode, trump)}.")
+        already = list(view.discards or ())
+        cards = plan_discards(view.hand, already, mode, trump)
+        facts['discards'] = cards
+        hand20 = sort_hand([*view.hand, *already])
+        summary = _you_voice(discard_summary(hand20, cards, mode, trump))   # 'Lägg bort ♣4 ♣2: …; ♦3: ….'
+        rest = summary[len("Lägg bort "):]
+        listed = str(Cards(sort_hand(cards)))
+        if len(cards) > 1 and rest.startswith(listed + ": "):     # ett skäl för alla korten
+            summary = f"Lägg bort {listed} på en gång: {rest[len(listed) + 2:]}"
+        elif len(cards) > 1: summary = f"Lägg bort {listed} på en gång. {rest}"
+        advice = f"{summary} Planen är {mode_words(mode, trump)}."
         nums = _plan_numbers(d.details.get('computer', ''))
     else:
         why, nums = _plan_words(d.details.get('computer', ''))
         advice = f"Välj {mode_words(a.mode, a.trump)}." + (f" {capitalised(why)}." if why else "")
     return TipSteps(a, plain_text(question), plain_text(advice), [plain_text(x) for x in nums], facts, d)
+
+
+_YOU = ((r"\bJag lägger bort\b", "Lägg bort"), (r"\bmina\b", "dina"), (r"\bmin\b", "din"), (r"\bmitt\b", "ditt"),
+        (r"\bjag\b", "du"))
+
+def _you_voice(text: str) -> str:
+    "Datorns mening om sina bortlagda kort (`discard_summary`) som ett råd till eleven: 'Jag lägger bort' blir 'Lägg bort'."
+    for pat, new in _YOU: text = re.sub(pat, new, text)
+    return text
 
 
 _PLAN_NUMBERS = re.compile(r"; i (\d+) provgivar gav (.+?) i snitt((?:, [^;.]+)*)(?:; (.+?) gav ([\d,]+) poäng mer[^.]*)?")

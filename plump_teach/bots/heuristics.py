@@ -24,12 +24,13 @@ from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 
 
 # %% auto #0
-__all__ = ['LEVELS', 'LENGTH', 'ONE_CARD_SAMPLES', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'Decision', 'cards_text', 'percent',
-           'chance_words', 'decimal_text', 'count_words', 'three_piles', 'suggested_bid', 'Valuation', 'value_hand',
-           'bids_seen', 'refused_bid_reason', 'seen_for_bidding', 'heuristic_bid', 'quick_bid', 'one_card_tricks',
-           'one_card_study', 'one_card_bid', 'beginner_bid', 'beginner_card', 'leading_card', 'wins_over',
-           'is_top_card', 'top_claim', 'lowest_card', 'highest_card', 'shed_words', 'highest_loser_words', 'trick_goal',
-           'heuristic_card', 'fast_policy', 'policy_for', 'rollout_policy']
+__all__ = ['LEVELS', 'FREQUENCY_BANDS', 'LENGTH', 'ONE_CARD_SAMPLES', 'OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'Decision',
+           'cards_text', 'percent', 'chance_words', 'frequency_words', 'decimal_text', 'count_words', 'three_piles',
+           'suggested_bid', 'Valuation', 'value_hand', 'bids_seen', 'refused_bid_reason', 'seen_for_bidding',
+           'heuristic_bid', 'quick_bid', 'one_card_tricks', 'one_card_study', 'one_card_bid', 'beginner_bid',
+           'beginner_card', 'leading_card', 'wins_over', 'is_top_card', 'top_claim', 'lowest_card', 'highest_card',
+           'shed_words', 'highest_loser_words', 'trick_goal', 'heuristic_card', 'fast_policy', 'policy_for',
+           'rollout_policy']
 
 # %% ../../nbs/20_tumregler.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -41,6 +42,7 @@ class Decision:
     reason: str                                    # en mening på svenska som nämner korten på handen
     details: dict = field(default_factory=dict)    # högarna, fördelningen av stick, chanserna …
     public: str | None = None                      # skälet som det sägs vid bordet, utan de egna korten (None: som `reason`)
+    numbers: str | None = None                     # datorns siffror bakom skälet (antal av provgivarna), bara för "Datorns siffror"
 
     def __str__(self): return f"{self.action}: {self.reason}"
 
@@ -55,13 +57,23 @@ def percent(p: float) -> str:
     if 0.995 <= p < 1: return "över 99 %"
     return f"{math.floor(100 * p + 0.5)} %"      # en halv procent uppåt (round() avrundar 0,5 till 0)
 
+FREQUENCY_BANDS = (     # andelen gånger -> ord; varje band gäller från och med sin nedre gräns (0 och 1 för sig)
+    (0.0, "aldrig"), (1e-12, "nästan aldrig"), (0.1 + 1e-12, "sällan"), (0.35, "ungefär varannan gång"),
+    (0.65 + 1e-12, "oftast"), (0.9, "nästan alltid"), (1.0, "alltid"))
+
 def chance_words(p: float) -> str:
-    "En chans i ord som en elev läser utan procent: 'nästan aldrig', 'sällan', 'ungefär varannan gång', 'oftast', 'nästan alltid'."
-    if p < 0.1: return "nästan aldrig"
-    if p < 0.35: return "sällan"
-    if p < 0.65: return "ungefär varannan gång"
-    if p < 0.9: return "oftast"
-    return "nästan alltid"
+    """En chans i ord som en elev läser utan procent. Banden (`FREQUENCY_BANDS`): 0 'aldrig', upp till 10 % 'nästan
+    aldrig', under 35 % 'sällan', 35-65 % 'ungefär varannan gång', under 90 % 'oftast', 90 % men inte alla
+    'nästan alltid', alla gånger 'alltid'."""
+    word = FREQUENCY_BANDS[0][1]
+    for lo, w in FREQUENCY_BANDS:
+        if p >= lo: word = w
+    return word
+
+def frequency_words(hits: int, k: int) -> str:
+    "Hur ofta något hände i `k` provgivar, i ord (`chance_words` för andelen `hits`/`k`): 0 av k är 'aldrig'."
+    if k <= 0: raise PlumpError("Antalet provgivar måste vara minst 1.")
+    return chance_words(hits / k)
 
 def decimal_text(x: float) -> str:
     "Ett tal med en decimal och decimalkomma, till exempel '5,4'."

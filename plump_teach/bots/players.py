@@ -23,7 +23,7 @@ from ..engine.state import PlumpState, BismarckState, SeatView, playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from .heuristics import Decision, LEVELS, beginner_bid, beginner_card, heuristic_bid, heuristic_card
 from .bismarck import bismarck_card, discard_reason, discard_summary, heuristic_plan, modes_left_in_view, only_mode_reason, plan_discards
-from .search import BID_SAMPLES, simulated_bid, simulated_card, simulated_plan
+from .search import BID_SAMPLES, plan_parts, simulated_bid, simulated_card, simulated_plan
 
 
 # %% auto #0
@@ -73,25 +73,30 @@ class Bot:
         return self._plans[key]
 
     def discard(self, view) -> Decision:
-        mode, trump, why = self.plan(view)
+        mode, trump, full = self.plan(view)
+        why, numbers = plan_parts(full)      # orden för eleven; datorns siffror för sig
         card = plan_discards(view.hand, view.discards or (), mode, trump)[0]
         label = mode_words(mode, trump)
-        return Decision(Discard(card), f"Planen är {label}: {why}. Jag lägger bort {card}: "
-                                       f"{discard_reason(card, mode, trump, view.hand)}.", {'plan': (mode, trump)})
+        tail = f" Jag lägger bort {card}: {discard_reason(card, mode, trump, view.hand)}."
+        return Decision(Discard(card), f"Planen är {label}: {why}." + tail,
+                        {'plan': (mode, trump), 'full': f"Planen är {label}: {full}." + tail}, numbers=numbers)
 
     def discards_reason(self, view, cards) -> str:
         "Skälet för alla fyra bortlagda kort på en gång, planen först (B9); `view` är läget före bortläggningen."
         mode, trump, why = self.plan(view)
+        why = plan_parts(why)[0]
         hand20 = sort_hand([*view.hand, *(view.discards or ())])
         return f"Planen är {mode_words(mode, trump)}: {why}. " + discard_summary(hand20, cards, mode, trump)
 
     def choose_mode(self, view) -> Decision:
-        mode, trump, why = self.plan(view)
+        mode, trump, full = self.plan(view)
+        why, numbers = plan_parts(full)      # orden för eleven; datorns siffror för sig
         legal = view.legal_actions()
         action = ChooseMode(mode, trump if mode == 'trumf' else None)
         if action not in legal: action = legal[0]
         said = f"Jag väljer {mode_words(action.mode, action.trump)}: "
-        return Decision(action, said + f"{why}.", {'plan': (mode, trump)}, said + _CARD_LIST.sub('', why) + ".")
+        return Decision(action, said + f"{why}.", {'plan': (mode, trump), 'full': said + f"{full}."},
+                        said + _CARD_LIST.sub('', why) + ".", numbers=numbers)
 
 
 _CARD_LIST = re.compile(r" med [♠♥♦♣]\S+(?: [♠♥♦♣]\S+)*")   # ' med ♠E ♠K' i skälet för ett spelsätt

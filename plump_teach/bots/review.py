@@ -16,7 +16,7 @@ from ..engine.bismarck import (BismarckError, mode_words, suit_lengths, honour_p
                                          DISCARDS, BismarckDeal, BismarckGame)
 from ..engine.state import PlumpState, BismarckState, SeatView
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
-from .heuristics import cards_text, decimal_text, leading_card, one_card_study, three_piles, wins_over
+from .heuristics import cards_text, decimal_text, frequency_words, leading_card, one_card_study, three_piles, wins_over
 from .bismarck import discard_reason, only_mode_reason, plan_discards
 from .search import (card_samples, distribution_text, plan_actions, plan_study, signed_decimal,
                                      study_bids, study_cards, trick_distribution)
@@ -428,33 +428,38 @@ def _bismarck_text(a: DealAnalysis) -> str:
     return '\n'.join([*lines, a.verdict, *(c.why for c in a.costly)])
 
 # %% ../../nbs/25_genomgang_efter_given.ipynb #c0a5e007
-def deal_summary(a: DealAnalysis) -> list[str]:
+def deal_summary(a: DealAnalysis, level: str = 'van') -> list[str]:
     """Den korta genomgången som bordet visar efter varje giv: resultatet, domen över budet (Plump) eller planen
-    (Bismarck, förhand) med högst ett tal per bud eller spelsätt, och det dyraste kortet, om något kostade."""
+    (Bismarck, förhand) med högst ett tal per bud eller spelsätt, och det dyraste kortet, om något kostade.
+    `level` är datorns nivå vid bordet: på nivån 'nybörjare' står hur ofta i ord ('oftast', `frequency_words`),
+    på 'van' och 'expert' i antal ('i 42 av 100'). Ett plump berömmer den aldrig."""
     you = a.name == 'Du'
     own = "dina kort" if you else f"{genitive(a.name)} kort"
+    words = level == 'nybörjare'
     out = []
     if a.game == 'plump':
         k, bid, best = a.samples, a.bid, a.best_bid
         h, hb = sample_count(a.chance[bid], k), sample_count(a.chance[best], k)
+        often = lambda x: frequency_words(x, k) if words else f"i {x} av dem"
         hit = a.tricks == bid
         out.append(f"{a.name} bjöd {bid} och tog {a.tricks}: " + (f"träff, {a.points} poäng." if hit else "plump."))
-        tried = f"Datorn provade {k} sätt som de andras kort kan ligga på"
+        tried = ("Datorn provade många sätt som de andras kort kan ligga på" if words else
+                 f"Datorn provade {k} sätt som de andras kort kan ligga på")
         if best == bid:
-            out.append(f"Med {own} var {bid} ett bra bud. {tried}, och bud {bid} träffade i {h} av dem."
+            out.append(f"Med {own} var {bid} ett bra bud. {tried}, och bud {bid} träffade {often(h)}."
                        + ("" if hit else " Den här gången gick det inte, men budet var bra."))
         elif a.good_bid:    # datorn väljer efter poängen i snitt: träffade elevens bud oftare, säg det (P13)
-            out.append(f"Med {own} var {bid} nästan lika bra som {best}. {tried}: bud {best} träffade i {hb} av dem, "
-                       f"bud {bid} i {h}." + (f" Bud {best} gav ändå lite fler poäng i snitt." if hb <= h else ""))
+            out.append(f"Med {own} var {bid} nästan lika bra som {best}. {tried}: bud {best} träffade {often(hb)}, "
+                       f"bud {bid} {often(h)}." + (f" Bud {best} gav ändå lite fler poäng." if hb <= h else ""))
         elif hb > h:
-            out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {best} träffade i {hb} av dem, "
-                       f"bud {bid} bara i {h}.")
+            out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {best} träffade {often(hb)}, "
+                       f"bud {bid} {'bara ' if not words else ''}{often(h)}.")
         else:   # budet träffade lika ofta eller oftare, men gav färre poäng i snitt: säg poängen (P13)
             pts = a.bid_points
             more = (f" Ett lyckat bud {best} ger {pts[best]} poäng, ett lyckat bud {bid} bara {pts[bid]}."
                     if pts and pts[best] > pts[bid] else "")
-            out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {bid} träffade i {h} av dem och bud "
-                       f"{best} i {hb}, men bud {best} gav fler poäng i snitt.{more}")
+            out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {bid} träffade {often(h)} och bud "
+                       f"{best} {often(hb)}, men bud {best} gav fler poäng.{more}")
     else:
         fh = a.seat == a.forehand
         out.append(f"{a.name} tog {a.tricks} stick, och normalen för {'förhand' if fh else 'de andra två'} är "
@@ -464,23 +469,50 @@ def deal_summary(a: DealAnalysis) -> list[str]:
             label, best_label = mode_words(*own_p), mode_words(*best)
             if a.good_mode: out.append(f"{capitalised(label)} var ett bra val för {own}.")
             else:
-                out.append(f"{capitalised(best_label)} hade passat {own} bättre: datorn fick {signed_decimal(a.mode_values[best])} "
-                           f"poäng i snitt med det, och {signed_decimal(a.mode_values[own_p])} med {label}.")
+                out.append(f"{capitalised(best_label)} hade passat {own} bättre: när datorn spelade korten många "
+                           f"gånger fick den fler poäng med {best_label} än med {label}.")
         if fh and a.good_discards is False:
             out.append(f"Datorn hade lagt bort {cards_text(a.better_discards)} i stället för {cards_text(a.discards)}.")
     if a.costly:
         c = a.costly[0]
-        if a.game == 'plump':
+        if a.game == 'plump' and words:
+            k = c.samples
+            out.append(f"Dyrast var stick {c.trick}: {'du' if you else a.name} lade {c.played}, men {c.better} hade "
+                       f"varit bättre. Datorn provade många sätt: med {c.better} träffade den budet "
+                       f"{frequency_words(sample_count(c.chance_better, k), k)}, med {c.played} "
+                       f"{frequency_words(sample_count(c.chance_played, k), k)}.")
+        elif a.game == 'plump':
             k = c.samples
             out.append(f"Dyrast var stick {c.trick}: {'du' if you else a.name} lade {c.played}, men {c.better} hade "
                        f"varit bättre. Datorn provade {k} sätt: med {c.better} träffade den budet i "
                        f"{sample_count(c.chance_better, k)} av dem, med {c.played} bara i {sample_count(c.chance_played, k)}.")
         else:
             out.append(f"Dyrast var stick {c.trick}: {'du' if you else a.name} lade {c.played}, men {c.better} hade "
-                       f"gett fler poäng: {signed_decimal(c.value_better)} i snitt, mot {signed_decimal(c.value_played)}.")
+                       f"gett fler poäng när datorn spelade given till slut många gånger.")
     elif not (a.game == 'plump' and a.cards == 1):     # med ett kort fanns inget val
-        out.append("Inget av korten " + ("du" if you else a.name) + " lade kostade mycket. Bra spelat!")
+        who = "du" if you else a.name
+        good = a.tricks == a.bid if a.game == 'plump' else a.points >= 0
+        out.append(f"Inget av korten {who} lade kostade mycket." + (" Bra spelat!" if good else ""))
+        if a.game == 'plump' and not good: out.append(_plump_lesson(a))
     return [plain_text(x) for x in out]
+
+
+def _plump_lesson(a: DealAnalysis) -> str:
+    """Efter ett plump utan dyra kort: vad som hände och en sann sak att lära (aldrig beröm). Har datorns bästa bud
+    samma riktning som missen (fler stick än budet och ett högre bästa bud), gäller läxan budet; annars korten."""
+    you = a.name == 'Du'
+    who = "Du" if you else a.name
+    d = a.tricks - a.bid
+    if d > 0:
+        what = f"{who} tog {d} stick mer än {'du' if you else a.name} bjöd."
+        if a.best_bid > a.bid:
+            return f"{what} Att lära: med de här korten passade ett högre bud bättre, bud {a.best_bid}."
+        return (f"{what} Att lära: när budet är klart, lägg ett lågt kort när det går, så att någon annan "
+                f"tar sticket.")
+    what = f"{who} tog {-d} stick för lite."
+    if a.best_bid < a.bid:
+        return f"{what} Att lära: med de här korten passade ett lägre bud bättre, bud {a.best_bid}."
+    return f"{what} Att lära: ta stick med de höga korten när det går, innan de andra hinner bli av med sina."
 
 
 # %% ../../nbs/25_genomgang_efter_given.ipynb #2e54bf70

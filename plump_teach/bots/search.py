@@ -21,7 +21,7 @@ from ..engine.bismarck import (BismarckError, MODES, mode_words, suit_lengths, h
                        normal_tricks, bismarck_score, DISCARDS, BismarckDeal, BismarckGame)
 from ..engine.state import PlumpState, BismarckState, SeatView, playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
-from .heuristics import Decision, OWN_RANDOM_AT_BID, decimal_text, heuristic_bid, heuristic_card, one_card_bid, percent, quick_bid, rollout_policy
+from .heuristics import Decision, OWN_RANDOM_AT_BID, decimal_text, frequency_words, heuristic_bid, heuristic_card, one_card_bid, percent, quick_bid, rollout_policy
 from .bismarck import bismarck_card, heuristic_plan, mode_plans, modes_left_in_view, plan_discards
 
 
@@ -29,7 +29,7 @@ from .bismarck import bismarck_card, heuristic_plan, mode_plans, modes_left_in_v
 __all__ = ['BID_SAMPLES', 'CARD_WORK', 'CARD_SAMPLES_RANGE', 'deadline_for', 'time_left', 'trick_distribution',
            'distribution_text', 'study_bids', 'compared_bids', 'simulated_bid', 'card_value', 'study_cards',
            'card_samples', 'simulated_card', 'signed_decimal', 'ismcts_action', 'plan_study', 'plan_actions',
-           'simulated_plan']
+           'plan_parts', 'simulated_plan']
 
 # %% ../../nbs/22_sokning.ipynb #952c6eb6
 def deadline_for(budget: float | None):
@@ -108,12 +108,20 @@ def simulated_bid(view: SeatView, rng: random.Random, samples: int = BID_SAMPLES
     dist = trick_distribution(res['tricks'][bid], view.cards)
     near = compared_bids(bid, expected)
     beats_text = and_list(f"{decimal_text(expected[b])} med bud {b}" for b in near) if near else ''
+    k = res['samples']
+    hits = {b: round(chance[b] * k) for b in chance}
+    # i ord för eleven (bud ur samma provgivar, ord ur `frequency_words`); talen bara i `numbers`
+    others = "" if len(expected) == 1 else ", och inget annat bud gav fler poäng"
+    reason = (f"Jag bjuder {bid}: när jag spelade min hand många gånger träffade bud {bid} "
+              f"{frequency_words(hits[bid], k)}{others} (P20).")
     # fördelningen gäller spelet med budet `bid`; de andra buden spelades för sig i samma provgivar
-    reason = (f"Jag bjuder {bid}: i {res['samples']} provgivar med bud {bid} tog jag {distribution_text(dist)}, så "
-              f"budet träffade i {percent(chance[bid])} och gav {decimal_text(expected[bid])} poäng i snitt"
-              + (f"; när jag i stället bjöd och spelade för det fick jag {beats_text}" if near else "") + " (P20).")
+    times = lambda c: f"{c} gång" if c == 1 else f"{c} gånger"
+    counts = ', '.join(f"{t} stick {times(round(p * k))}" for t, p in sorted(dist.items()) if round(p * k))
+    numbers = (f"I {k} provgivar med bud {bid} tog jag {counts}, så budet träffade i {hits[bid]} av {k} och gav "
+               f"{decimal_text(expected[bid])} poäng i snitt"
+               + (f"; när jag i stället bjöd och spelade för det fick jag {beats_text}" if near else "") + ".")
     return Decision(Bid(bid), reason, {'distribution': dist, 'expected': expected, 'chance': chance,
-                                       'samples': res['samples']})
+                                       'samples': k}, numbers=numbers)
 
 # %% ../../nbs/22_sokning.ipynb #041864fd
 def card_value(state, seat: int, tricks: list[int]) -> float:
@@ -168,19 +176,30 @@ def simulated_card(view: SeatView, rng: random.Random, samples: int | None = Non
     mine = plain.action.card
     card = mine if value[mine] >= top - 0.5 / k - 1e-9 else max(value, key=value.get)
     details = {'value': value, 'chance': chance, 'samples': k, 'plain': plain.reason}
+    hits = {c: round(chance[c] * k) for c in chance}
     if view.game == 'plump' and max(chance.values()) == 0:   # inga procent om noll: säg det i ord
-        why = f"i ingen av de {k} provgivarna träffade jag budet, vilket kort jag än lade"
+        why = "när jag spelade given till slut många gånger träffade jag aldrig budet, vilket kort jag än lade"
+        numbers = f"I ingen av de {k} provgivarna träffade jag budet, vilket kort jag än lade."
     elif view.game == 'plump':
         others = sorted((c for c in value if c != card), key=lambda c: -chance[c])[:2]
-        compare = ', '.join(f"med {c} {percent(chance[c])}" for c in others)
-        why = f"med {card} träffar jag budet i {percent(chance[card])} av {k} provgivar" + (f", {compare}" if others else "")
+        why = (f"när jag spelade given till slut många gånger träffade jag budet {frequency_words(hits[card], k)} "
+               f"med {card}" + ''.join(f", med {c} {frequency_words(hits[c], k)}" for c in others))
+        numbers = (f"Med {card} träffade jag budet i {hits[card]} av {k} provgivar"
+                   + ''.join(f", med {c} i {hits[c]}" for c in others) + ".")
     else:
         others = sorted((c for c in value if c != card), key=lambda c: -value[c])[:2]
+        ties = [c for c in value if c != card and abs(value[c] - value[card]) < 1e-9]
+        best = max(value, key=lambda c: (value[c], c == card))
+        if value[card] < top - 1e-9: what = f"nästan lika många poäng med {card} som med {best}"
+        elif ties: what = "lika många poäng med " + and_list(map(str, ties)) + f" som med {card}"
+        else: what = f"flest poäng med {card}"
+        why = "när jag spelade given till slut många gånger fick jag " + what
         compare = ', '.join(f"med {c} {signed_decimal(value[c])}" for c in others)
-        why = f"med {card} blir poängen {signed_decimal(value[card])} i snitt i {k} provgivar" + (f", {compare}" if others else "")
+        numbers = (f"Med {card} blev poängen {signed_decimal(value[card])} i snitt i {k} provgivar"
+                   + (f", {compare}" if others else "") + ".")
     if card == mine: reason = plain.reason[:-1] + f"; {why}."
     else: reason = f"Jag lägger {card}: {why}."
-    return Decision(PlayCard(card), reason, details)
+    return Decision(PlayCard(card), reason, details, numbers=numbers)
 
 
 def signed_decimal(x: float) -> str:
@@ -264,6 +283,16 @@ def plan_actions(hand, already, mode: str, trump: str | None) -> list:
     return [*map(Discard, plan_discards(hand, already, mode, trump)), ChooseMode(mode, trump if mode == 'trumf' else None)]
 
 
+_PLAN_COUNTS = re.compile(r"; i \d+ provgivar gav ")
+
+def plan_parts(why: str) -> tuple[str, str | None]:
+    """Skälet för en plan (`simulated_plan`) delat i orden för eleven och datorns siffror: 'långa spader; i 60 provgivar
+    gav …' blir ('långa spader', 'I 60 provgivar gav …'). Utan siffror: (skälet, None)."""
+    m = _PLAN_COUNTS.search(why)
+    if m is None: return why, None
+    rest = why[m.start() + 2:]
+    return why[:m.start()], rest[:1].upper() + rest[1:] + "."
+
 def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget: float | None = None,
                    who: str = 'jag') -> tuple:
     "Förhands plan (spelsätt, trumf, skäl) vald genom att spela varje plan i slumpade givar (B9)."
@@ -280,7 +309,7 @@ def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget
     value = {p: sum(v) / k for p, v in points.items()}
     best = max(value, key=value.get)
     if value[(base[0], base[1])] >= value[best] - 0.5: best = (base[0], base[1])
-    why = base[2] if best == (base[0], base[1]) else "det spelsättet gav flest poäng i provgivarna (B9)"
+    why = base[2] if best == (base[0], base[1]) else "det spelsättet gav flest poäng när korten spelades många gånger (B9)"
     others = [p for p in sorted(value, key=lambda p: -value[p]) if p != best][:2]
     why += (f"; i {k} provgivar gav {mode_words(*best)} {signed_decimal(value[best])} i snitt"
             + ''.join(f", {mode_words(*p)} {signed_decimal(value[p])}" for p in others))

@@ -15,6 +15,7 @@ from ..engine.bismarck import mode_words
 from ..engine.names import signed_points
 from ..engine.cards import RED, GREEN
 from ..bots.review import deal_summary
+from ..bots.coach import plain_text
 
 # %% auto #0
 __all__ = ['nobreak_percent', 'distribution_html', 'analysis_html', 'deal_summary_html', 'mode_values_html']
@@ -37,7 +38,7 @@ def distribution_html(dist: dict, best: int | None = None, note: str = 'bästa b
 def _costly_html(a) -> str:
     "Korten som kostade mest, vart och ett med det bättre kortet bredvid."
     costly = ''.join(
-        f'<div class="pt-ruta" style="background:#fff"><p style="margin:2px 0">{nobreak_percent(esc(c.why))}</p>'
+        f'<div class="pt-ruta" style="background:#fff"><p style="margin:2px 0">{nobreak_percent(esc(plain_text(c.why)))}</p>'
         f'<span style="opacity:.55">{cards_html([c.played], 40)}</span> → {cards_html([c.better], 40)}</div>'
         for c in a.costly)
     return '<p style="margin:6px 0 2px"><b>Korten som kostade mest</b></p>' + costly if a.costly else ''
@@ -52,15 +53,16 @@ def analysis_html(a, number: int | None = None) -> str:
     you = 'Du' if a.name == 'Du' else esc(a.name)
     return (f'<div class="pt-ruta"><h4 style="margin:2px 0">{head}{esc(a.name)}, {a.cards} kort, {trump}</h4>'
             f'{cards_html(a.hand, 40)}<p style="margin:4px 0">{you} bjöd {a.bid} och tog {a.tricks} stick: {result}.</p>'
-            f'<p style="margin:4px 0 2px"><b>Datorns bedömning</b></p>'
-            f'<p style="margin:2px 0 6px">{nobreak_percent(esc(a.verdict))}</p>{_costly_html(a)}</div>')
+            f'<p style="margin:4px 0 2px"><b>Datorns siffror</b></p>'
+            f'<p style="margin:2px 0 6px">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}</div>')
 
 
-def deal_summary_html(a, number: int | None = None) -> str:
+def deal_summary_html(a, number: int | None = None, level: str = 'van') -> str:
     """Den korta genomgången efter en giv (`deal_summary`) som en ruta: resultatet, budet eller planen med högst ett
-    tal var, och det dyraste kortet. Bordet visar den under givens resultat, tills eleven trycker på Nästa giv."""
+    tal var, och det dyraste kortet. Bordet visar den under givens resultat, tills eleven trycker på Nästa giv.
+    `level`: datorns nivå vid bordet; på 'nybörjare' står hur ofta i ord i stället för i antal."""
     who = '' if a.name == 'Du' else f" för {esc(a.name)}"
-    lines = ''.join(f'<li>{nobreak_percent(esc(t))}</li>' for t in deal_summary(a))
+    lines = ''.join(f'<li>{nobreak_percent(esc(t))}</li>' for t in deal_summary(a, level))
     return (f'<div class="pt-ruta" role="status" style="background:#fff"><b>Kort genomgång{who}</b>'
             f'<ul style="margin:4px 0;padding-left:1.2em">{lines}</ul></div>')
 
@@ -90,11 +92,11 @@ def _bismarck_analysis_html(a, number: int | None = None) -> str:
         hand = (f'<p style="margin:4px 0 2px">{"Dina" if you == "Du" else esc(genitive(a.name))} {len(a.hand)} kort:</p>{hand}'
                 f'<p style="margin:4px 0 2px">Bortlagda kort:</p>{cards_html(a.discards, 40)}')
     result = (f'<p style="margin:4px 0">{esc(a.chooser)} var förhand och valde {esc(label)}. Normalen för '
-              f'{"förhand" if fh else "de andra två"} är {a.normal} stick (B7). {you} tog {a.tricks} stick: '
+              f'{"förhand" if fh else "de andra två"} är {a.normal} stick. {you} tog {a.tricks} stick: '
               f'<b>{signed_points(a.points)} poäng</b>.</p>')
-    modes = ''
+    modes = '<p style="margin:6px 0 2px"><b>Datorns siffror</b></p>'
     if a.mode_values:
-        modes = (f'<p style="margin:4px 0 2px"><b>Datorns bedömning av spelsätten</b> <small>(dina 20 kort spelade '
+        modes += (f'<p style="margin:4px 0 2px"><b>Datorns bedömning av spelsätten</b> <small>(dina 20 kort spelade '
                  f'{a.samples} gånger i varje spelsätt, med datorns bortläggning; poäng i snitt)</small></p>'
                  + mode_values_html(a.mode_values, (a.mode, a.trump), a.best_mode))
     what = f"din plan {a.samples} gånger, med dina bortlagda kort" if fh else f"din hand i {esc(label)} {a.samples} gånger"
@@ -102,4 +104,4 @@ def _bismarck_analysis_html(a, number: int | None = None) -> str:
             f'{signed_decimal(a.expected_points)} poäng i snitt)</small></p>'
             + distribution_html(a.distribution, a.normal, 'normalen'))
     return (f'<div class="pt-ruta"><h4 style="margin:2px 0">{head}{esc(a.name)}, {esc(label)}</h4>{hand}{result}'
-            f'{modes}{dist}<p style="margin:6px 0">{nobreak_percent(esc(a.verdict))}</p>{_costly_html(a)}</div>')
+            f'{modes}{dist}<p style="margin:6px 0">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}</div>')

@@ -1,0 +1,197 @@
+"""Issue 39, "the computer talks like a statistician": the words the computers and Tips say to a pupil.
+
+Frequencies in words are true for the counts (`FREQUENCY_BANDS`); no "%", "snitt" or "provgivar" in a sentence a
+pupil reads outside "Datorns siffror" (`Decision.numbers`, `TipSteps.numbers`), at every level; a plump is never
+praised; the full analysis shows no rule codes; Bismarck's förhand is never asked what is missing to the normal
+once it is reached; a forced card is said once and plainly. Each test keeps under 20 s with few samples.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from plump_teach.bots.heuristics import FREQUENCY_BANDS, chance_words, frequency_words
+from plump_teach.bots.players import make_bot, public_reason
+from plump_teach.bots.coach import tip_question, tip_steps
+from plump_teach.bots.review import analyse_deal, deal_summary
+from plump_teach.bots.search import simulated_bid
+from plump_teach.engine.actions import Bid, ChooseMode
+from plump_teach.engine.bismarck import normal_tricks
+from plump_teach.engine.plump_rules import PlumpRules
+from plump_teach.engine.state import BismarckState, PlumpState
+from plump_teach.ui.analysis import analysis_html, deal_summary_html
+
+NUMBER_WORDS = re.compile(r"%|snitt|provgivar")
+CODE = re.compile(r"\((?:regel |se )?[PB]\d{1,2}")
+LEVELS = ('nybörjare', 'van', 'expert')
+
+
+def expected_word(h: int, k: int) -> str:
+    "The bands written out by hand, from the counts: 0 aldrig, 1-10 % nästan aldrig, … all of them alltid."
+    if h == 0: return "aldrig"
+    if h == k: return "alltid"
+    if 100 * h <= 10 * k: return "nästan aldrig"
+    if 100 * h < 35 * k: return "sällan"
+    if 100 * h <= 65 * k: return "ungefär varannan gång"
+    if 100 * h < 90 * k: return "oftast"
+    return "nästan alltid"
+
+
+def test_the_frequency_words_are_true_for_the_counts():
+    for k in (1, 2, 3, 7, 10, 20, 60, 100, 300):
+        words = [frequency_words(h, k) for h in range(k + 1)]
+        assert words == [expected_word(h, k) for h in range(k + 1)], k
+        assert words[0] == "aldrig" and words[-1] == "alltid"
+    order = [w for _, w in FREQUENCY_BANDS]
+    assert chance_words(0.05) == "nästan aldrig" and order.index(chance_words(0.5)) > order.index(chance_words(0.2))
+
+
+def pupil_sentences(game: str, seed: int, level: str, tips: bool):
+    """Every sentence of one deal a pupil could read at `level`: each computer's reason (and what it says aloud),
+    and, with `tips`, each Tips question and advice; with the decisions, to check the words against the counts."""
+    st = PlumpState.new(players=4, cards=4 + seed % 3, seed=seed) if game == 'plump' else BismarckState.new(seed=seed)
+    bot = make_bot(level, seed=seed, samples=6)
+    rng = random.Random(seed)
+    while not st.is_terminal():
+        v = st.view(st.to_act)
+        d = bot.decide(v)
+        yield d.reason, d
+        yield public_reason(d, v), d
+        if tips and (rng.random() < 0.12 or len(st.legal_actions()) == 1):
+            s = tip_steps(v)
+            yield s.question, None
+            yield s.advice, None
+        st.apply(d.action)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_numbers_words_in_what_the_pupil_reads(level):
+    "Over many deals of Plump and Bismarck at every level: the reasons and Tips have no %, snitt or provgivar."
+    bad, seen = [], 0
+    for seed in range(8):
+        for game in ('plump', 'bismarck'):
+            for text, _ in pupil_sentences(game, seed, level, tips=(level == 'van' and seed < 4)):
+                seen += 1
+                if NUMBER_WORDS.search(text): bad.append(text)
+    assert seen > 300 and not bad, bad[:5]
+
+
+def test_the_expert_bid_says_how_often_in_words_and_the_counts_behind_datorns_siffror():
+    "The words of the expert's bid match its counts; the counts ('i 42 av 60') are only in `numbers`."
+    checked = 0
+    for seed in range(12):
+        st = PlumpState.new(players=4, cards=5, seed=seed)
+        while st.phase == 'bidding':
+            v = st.view(st.to_act)
+            d = simulated_bid(v, random.Random(seed), samples=20)
+            b, k = d.action.tricks, d.details['samples']
+            h = round(d.details['chance'][b] * k)
+            assert f"träffade bud {b} {frequency_words(h, k)}" in d.reason, d.reason
+            assert not NUMBER_WORDS.search(d.reason) and f"i {h} av {k}" in d.numbers, d.numbers
+            exp = d.details['expected']
+            if "inget annat bud gav fler poäng" in d.reason: assert exp[b] >= max(exp.values()) - 1e-6
+            checked += 1
+            st.apply(d.action)
+    assert checked == 48
+
+
+def finished_plump(seed: int, pupil_bid: int, cards: int = 4, n: int = 3):
+    st = PlumpState.new(n, cards, seed=seed, dealer=n - 1)
+    bot = make_bot('van', seed=seed)
+    while st.phase != 'done':
+        a = bot.decide(st.view(st.to_act)).action
+        if st.phase == 'bidding' and st.to_act == 0:
+            a = min(st.legal_actions(), key=lambda x: abs(x.tricks - pupil_bid))
+        st.apply(a)
+    return st.deal
+
+
+def test_a_plump_is_never_praised_and_the_words_fit_the_level():
+    "Issue 39: 'Du bjöd 1 och tog 4: plump' was followed by 'Bra spelat!'. Every plump says what happened instead."
+    plumps = lessons = 0
+    for seed in range(40):
+        deal = finished_plump(300 + seed, pupil_bid=seed % 4)
+        a = analyse_deal(deal, 0, seed=seed, samples=20, card_samples=4)
+        for level in LEVELS:
+            lines = deal_summary(a, level)
+            text = ' '.join(lines)
+            assert not re.search(r"snitt|provgivar|%", text), text
+            if level == 'nybörjare':       # no counts: words that are true for them
+                assert not re.search(r"i \d+ av", text), text
+                h = round(a.chance[a.bid] * a.samples)
+                if a.best_bid == a.bid: assert f"träffade {frequency_words(h, a.samples)}" in text, text
+            if a.tricks != a.bid:
+                plumps += level == 'van'
+                assert "Bra spelat" not in text, text
+                if not a.costly:
+                    lesson = lines[-1]
+                    d = a.tricks - a.bid
+                    assert (f"tog {d} stick mer" in lesson) if d > 0 else (f"tog {-d} stick för lite" in lesson), lesson
+                    assert "Att lära:" in lesson
+                    if "högre bud" in lesson: assert a.best_bid > a.bid and f"bud {a.best_bid}" in lesson
+                    if "lägre bud" in lesson: assert a.best_bid < a.bid and f"bud {a.best_bid}" in lesson
+                    lessons += level == 'van'
+        assert "Bra spelat" not in deal_summary_html(a, level='nybörjare') or a.tricks == a.bid
+    assert plumps >= 10 and lessons >= 3, (plumps, lessons)
+
+
+def test_the_full_analysis_has_no_rule_codes():
+    "Issue 39: `analysis_html` showed '(P13)', '(P20)' to pupils; the numbers sit under 'Datorns siffror'."
+    for seed in range(6):
+        a = analyse_deal(finished_plump(500 + seed, seed % 3), 0, seed=seed, samples=20, card_samples=4)
+        html = analysis_html(a, 1)
+        assert not CODE.search(html) and "Datorns siffror" in html, html
+    for seed in range(2):
+        st = BismarckState.new(seed=seed)
+        bot = make_bot('van', seed=seed)
+        while not st.is_terminal(): st.apply(bot.decide(st.view(st.to_act)).action)
+        for seat in range(3):
+            html = analysis_html(analyse_deal(st.deal, seat, seed=seed, samples=4, card_samples=4))
+            assert not CODE.search(html) and "Datorns siffror" in html, html
+
+
+def test_forehand_is_not_asked_what_is_missing_once_the_normal_is_reached():
+    "Issue 39: 'Hur många stick fattas till normalen? Du har tagit 11, och normalen för dig är 8.'"
+    over = under = 0
+    for seed in range(30):
+        st = BismarckState.new(seed=seed)
+        bot = make_bot('expert', seed=seed, samples=4)
+        while st.phase in ('discard', 'mode'):
+            fh = st.to_act
+            legal = st.legal_actions()
+            trumf = [a for a in legal if isinstance(a, ChooseMode) and a.mode == 'trumf']
+            st.apply(trumf[0] if trumf else bot.decide(st.view(fh)).action)
+        while not st.is_terminal():
+            seat = st.to_act
+            if seat == st.forehand and len(st.legal_actions()) > 1:
+                q, facts = tip_question(st.view(seat))
+                taken, normal = st.taken[seat], normal_tricks(st.mode, True)
+                assert facts['taken'] == taken and facts['normal'] == normal
+                if "fattas" in q:
+                    assert taken < normal, q
+                    under += 1
+                elif st.mode != 'pass':
+                    assert f"Du har tagit {taken} stick, och normalen för dig är {normal}." in q, q
+                    assert ("Du har nått normalen" in q) == (taken == normal), q
+                    if taken > normal: assert "mer än normalen" in q, q
+                    over += 1
+            st.apply(bot.decide(st.view(seat)).action)
+    assert over >= 3 and under >= 20, (over, under)
+
+
+def test_a_forced_card_is_said_once_and_plainly():
+    "Issue 39: 'Titta på dina kort. Hur många av dem får du lägga nu?' repeated for every forced card."
+    forced = 0
+    for seed in range(6):
+        st = PlumpState.new(players=4, cards=6, seed=seed)
+        bot = make_bot('van', seed=seed)
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            if st.phase == 'playing' and len(legal) == 1:
+                s = tip_steps(st.view(st.to_act))
+                assert s.question == f"Du har bara ett kort du får lägga: {legal[0].card}." and s.advice == f"Lägg {legal[0].card}."
+                forced += 1
+            st.apply(bot.decide(st.view(st.to_act)).action)
+    assert forced >= 5
