@@ -15,7 +15,7 @@ import pytest
 from plump_teach.bots.heuristics import FREQUENCY_BANDS, chance_words, frequency_words
 from plump_teach.bots.players import make_bot, public_reason
 from plump_teach.bots.coach import tip_question, tip_steps
-from plump_teach.bots.review import analyse_deal, deal_summary
+from plump_teach.bots.review import analyse_deal, deal_summary, own_puzzles
 from plump_teach.bots.search import simulated_bid
 from plump_teach.engine.actions import Bid, ChooseMode
 from plump_teach.engine.bismarck import normal_tricks
@@ -143,13 +143,21 @@ def test_the_full_analysis_has_no_rule_codes():
         a = analyse_deal(finished_plump(500 + seed, seed % 3), 0, seed=seed, samples=20, card_samples=4)
         html = analysis_html(a, 1)
         assert not CODE.search(html) and "Datorns siffror" in html, html
+    costly = 0
     for seed in range(2):
         st = BismarckState.new(seed=seed)
         bot = make_bot('van', seed=seed)
         while not st.is_terminal(): st.apply(bot.decide(st.view(st.to_act)).action)
         for seat in range(3):
-            html = analysis_html(analyse_deal(st.deal, seat, seed=seed, samples=4, card_samples=4))
+            a = analyse_deal(st.deal, seat, seed=seed, samples=4, card_samples=4)
+            html = analysis_html(a)
             assert not CODE.search(html) and "Datorns siffror" in html, html
+            for c in a.costly:      # the words of a costly card (also the own puzzles), true for the numbers
+                assert "fick du fler poäng med" in c.why and c.value_better > c.value_played
+            for p in own_puzzles(a):
+                assert not NUMBER_WORDS.search(p.title + p.explanation), p.explanation
+                costly += 1
+    assert costly >= 1
 
 
 def test_forehand_is_not_asked_what_is_missing_once_the_normal_is_reached():

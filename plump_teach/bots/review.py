@@ -396,8 +396,9 @@ def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, ca
                 val, kc = cres['value'], cres['samples']
                 better_card = max(val, key=lambda c: (round(val[c], 6), c == a.card))
             if better_card != a.card and val[better_card] - val[a.card] >= COSTLY_POINTS:
-                why = (f"I stick {t} lade du {a.card}. Med {better_card} hade du fått {signed_decimal(val[better_card])} "
-                       f"poäng i snitt i provgivarna, med {a.card} bara {signed_decimal(val[a.card])}."
+                # i ord: skillnaden är minst `COSTLY_POINTS`; talen står i `value_better` och `value_played`
+                why = (f"I stick {t} lade du {a.card}. När datorn spelade given till slut många gånger fick du fler "
+                       f"poäng med {better_card} än med {a.card}."
                        + _card_effect(v, a.card, better_card))
                 costly.append(CostlyPlay(t, a.card, better_card, None, None, st.clone(), seat, why,
                                          val[a.card], val[better_card], kc))
@@ -543,7 +544,7 @@ def own_puzzles(analysis: DealAnalysis) -> list[OwnPuzzle]:
     for c in analysis.costly:
         v = c.state.view(c.seat)
         if analysis.game == 'bismarck':
-            title = f"Stick {c.trick}: vilket kort ger flest poäng i snitt?"
+            title = f"Stick {c.trick}: vilket kort ger flest poäng?"
             text = f"{_bismarck_goal(v)} {c.why}"
         else:
             title = f"Stick {c.trick}: vilket kort ger störst chans att träffa budet {analysis.bid}?"
