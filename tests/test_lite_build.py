@@ -74,6 +74,7 @@ def fake_site(tmp_path, monkeypatch, names: list[str]) -> Path:
     (site / "service-worker.js").write_text(LITE_SW)
     lite.front_page(site / "index.html")
     for page in lite.GUARDED_PAGES: lite.page_guard(site / page)
+    lite.early_start(site)
     lite.offline_cache(site)
     return site
 
@@ -245,6 +246,26 @@ def test_pages_explain_in_swedish_when_they_cannot_start(tmp_path, monkeypatch):
         assert (site / page).read_text(encoding="utf-8") == html
     front = (site / "index.html").read_text(encoding="utf-8")
     assert "contains('plump-ok')) window.location.replace('lab/index.html?path=elev/start.ipynb&elev=1'" in front
+
+
+def test_lab_page_says_it_starts_from_the_first_second_and_keeps_the_lesson_still(tmp_path, monkeypatch):
+    """Issue 39: the pupil saw nothing for 3 s, then the bottom of the lesson, then a jump to the top. The Swedish line
+    is in lab/index.html itself, and its script keeps the lesson's scroll position while the pupil mode's line shows."""
+    import re, shutil, subprocess
+    site = fake_site(tmp_path, monkeypatch, MODULES + [pyc(m) for m in MODULES])
+    html = (site / "lab" / "index.html").read_text(encoding="utf-8")
+    assert html.count('id="plump-laddar"') == 1
+    assert "Sidan startar: lektionen laddas i webbläsaren" in html
+    assert html.index("<body") < html.index('id="plump-laddar"') < html.index('id="plump-fel"')
+    assert "data-plump-kvar" in html and ".plump-elev-banner" in html
+    lite.early_start(site)                                                   # a second time: nothing changes
+    assert (site / "lab" / "index.html").read_text(encoding="utf-8") == html
+    assert "plump-laddar" not in (site / "index.html").read_text(encoding="utf-8")
+    if shutil.which("node"):
+        script = re.search(r"<script>((?:(?!</script>).)*plump-laddar(?:(?!</script>).)*)</script>", html, re.S).group(1)
+        (tmp_path / "early.js").write_text(script)
+        out = subprocess.run(["node", "--check", str(tmp_path / "early.js")], capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0, out.stderr
 
 
 def test_builds_wait_for_each_other(tmp_path, monkeypatch):

@@ -36,6 +36,10 @@ What the build does:
     fonts' pre-woff2 formats: BUILD_FILES, check_site refuses a site that has them);
   * gives every page a Swedish message in the HTML itself for when it cannot start (opened as a file, a
     browser too old, JupyterLab not started after a minute: tools/lite_guard.html);
+  * starts lab/index.html sooner (tools/lite_early.html, issue 39): in pupil mode a Swedish line at the bottom from the
+    first second (until the pupil mode's own line takes over), the lesson kept where the pupil reads while its cells
+    run (JupyterLab scrolls to each cell it runs). Asking for Pyodide's files from the first second as well bought
+    nothing on loopback (the start is CPU-bound). Timeline per phase: tests/benchmarks/bench_lite_start.py --timeline;
   * keeps the course in the browser for offline use: JupyterLite's service worker is wrapped by
     tools/lite_service_worker.js with the list of every file and a version over their contents (a new build
     replaces the old cache). The pupil mode asks it to fetch the rest after the first lesson; then a
@@ -179,6 +183,7 @@ FRONT_REDIRECT = "await import('./config-utils.js');"
 SW_LAYER = ROOT / "tools" / "lite_service_worker.js"
 SW_ORIGINAL = "service-worker-jupyterlite.js"
 PAGE_GUARD = ROOT / "tools" / "lite_guard.html"
+PAGE_EARLY = ROOT / "tools" / "lite_early.html"   # lab/index.html: the Swedish line from the first second, no jump
 GUARDED_PAGES = ["index.html", "lab/index.html"]
 # What jupyter lite build leaves in the site for its own build (rspack's configuration, the app's npm
 # metadata, the template the bundle is made from, the schema of jupyter-lite.json): no browser asks for them.
@@ -232,7 +237,7 @@ def venv_bin(venv: Path, name: str) -> Path:
 def inputs_fingerprint(options: str = "") -> str:
     "What the site is built from: this script, the notebooks, the library, the project's metadata, the options."
     h = hashlib.sha256(options.encode() + b"\0")
-    files = [Path(__file__).resolve(), *PYC_TOOLS, PUPIL_JS, SW_LAYER, PAGE_GUARD, ROOT / "pyproject.toml", ROOT / "README.md",
+    files = [Path(__file__).resolve(), *PYC_TOOLS, PUPIL_JS, SW_LAYER, PAGE_GUARD, PAGE_EARLY, ROOT / "pyproject.toml", ROOT / "README.md",
              *sorted((ROOT / "plump_teach").rglob("*.py")), *sorted(notebook_sources())]
     for f in files:
         h.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
@@ -594,6 +599,7 @@ def _build(force: bool, drive: bool, bytecode: bool, site: Path) -> Path:
     drop_build_files(out)
     front_page(out / "index.html")
     for page in GUARDED_PAGES: page_guard(out / page)
+    early_start(out)
     pupil_extension(out)
     offline_cache(out)
     check_site(out, bytecode)
@@ -675,6 +681,20 @@ def page_guard(page: Path):
         html = html[:m.end()] + "\n" + body + html[m.end():]
     else:
         html = html.replace("</html>", f"<body>\n{body}</body>\n</html>")
+    page.write_text(html, encoding="utf-8")
+
+
+def early_start(out: Path):
+    """lab/index.html (tools/lite_early.html): in pupil mode a Swedish line at the bottom from the first second, and
+    the lesson kept where the pupil reads while its cells run."""
+    page = out / "lab" / "index.html"
+    head, _, body = PAGE_EARLY.read_text(encoding="utf-8").partition("<!-- plump-early-body")
+    html = page.read_text(encoding="utf-8")
+    if "plump-laddar" in html: return
+    if "</head>" not in html or '<div id="plump-fel"' not in html:
+        sys.exit(f"FEL: {page} saknar </head> eller meddelandet från page_guard")
+    html = html.replace("</head>", head + "</head>", 1)
+    html = html.replace('<div id="plump-fel"', "<!-- plump-early-body" + body + '<div id="plump-fel"', 1)
     page.write_text(html, encoding="utf-8")
 
 

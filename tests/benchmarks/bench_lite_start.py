@@ -160,8 +160,9 @@ JS_TIMELINE = """(() => {
       if (sc && !('clickable' in t)) maxScroll = Math.max(maxScroll, sc.scrollTop);
       window.__plumpMaxScroll = maxScroll;
     }
-    const b = d.querySelector('.plump-elev-banner');
-    const line = b && b.style.display !== 'none' ? b.textContent : '';
+    const b = d.querySelector('.plump-elev-banner'), early = d.querySelector('#plump-laddar');
+    const line = b && b.style.display !== 'none' ? b.textContent
+               : (early && early.checkVisibility() ? early.textContent : '');
     if (line && (!seen.length || seen[seen.length - 1][1] !== line)) seen.push([Math.round(performance.now()), line]);
     mark('line', !!line);
   };
@@ -169,7 +170,7 @@ JS_TIMELINE = """(() => {
 })();"""
 
 LESSON_7 = "/lab/index.html?path=elev/07_spelbordet.ipynb&elev=1"
-PHASES = [("html", "sidans HTML"), ("lab", "JupyterLabs ram"), ("page", "lektionens text ritad"),
+PHASES = [("html", "sidans HTML"), ("line", "svenska raden syns"), ("lab", "JupyterLabs ram"), ("page", "lektionens text ritad"),
           ("pyodide", "Pyodide börjar (pyodide.asm.wasm)"), ("packages", "kursens paket hämtade (plump_teach)"),
           ("output", "första cellens utdata"), ("widget", "första widgeten ritad"), ("clickable", "klickbar")]
 
@@ -199,65 +200,73 @@ def timeline_visit(page, base: str, path: str, button) -> dict:
     return out
 
 
-def timeline(rounds: int, site: Path | None = None):
+def timeline(rounds: int, sites: list[Path] | None = None):
+    """The phases for each of `sites` (default: build _lite/site), the sites taking turns round by round so that the
+    machine's load falls on all of them alike."""
     import os
     from browser_helpers import outputs
-    site = site or build("bytecode")
+    sites = sites or [build("bytecode")]
     _, wrong = right_and_wrong(make_puzzle("trick_winner", 1))
     lessons = {
         "lektion 1": (LESSON_1, lambda p: outputs(p).filter(has_text="Vem tar sticket?").first
                       .get_by_role("button", name=wrong, exact=True)),
         "lektion 7": (LESSON_7, lambda p: outputs(p).get_by_role("button", name="Börja spela").first),
     }
-    runs = {(l, v): [] for l in lessons for v in ("första", "återbesök")}
+    runs = {(s, l, v): [] for s in sites for l in lessons for v in ("första", "återbesök")}
     loads = []
     tmp = Path(tempfile.mkdtemp(prefix="bench-lite-tid-"))
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    srv = Server([sys.executable, str(ROOT / "tools" / "lite.py"), "serve", "--quiet", "--port", str(port),
-                  "--dir", str(site)], ROOT, tmp / "serve.log", server_env(tmp / "serve"))
+    servers = {}
     try:
-        srv.wait_until_answers(base + "/jupyter-lite.json")
+        for i, site in enumerate(sites):
+            port = free_port()
+            base = f"http://127.0.0.1:{port}"
+            srv = Server([sys.executable, str(ROOT / "tools" / "lite.py"), "serve", "--quiet", "--port", str(port),
+                          "--dir", str(site)], ROOT, tmp / f"serve{i}.log", server_env(tmp / f"serve{i}"))
+            servers[site] = (srv, base)
+            srv.wait_until_answers(base + "/jupyter-lite.json")
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
             for r in range(rounds):
-                for lesson, (path, button) in lessons.items():
-                    ctx = browser.new_context(viewport={"width": 1280, "height": 900})   # empty cache
-                    ctx.add_init_script(JS_TIMELINE)
-                    for visit in ("första", "återbesök"):
-                        if visit == "återbesök":   # the service worker has kept the course meanwhile
+                for site in (sites if r % 2 == 0 else sites[::-1]):
+                    base = servers[site][1]
+                    for lesson, (path, button) in lessons.items():
+                        ctx = browser.new_context(viewport={"width": 1280, "height": 900})   # empty cache
+                        ctx.add_init_script(JS_TIMELINE)
+                        for visit in ("första", "återbesök"):
+                            if visit == "återbesök":   # the service worker keeps the course meanwhile
+                                page = ctx.new_page()
+                                page.goto(base + "/lab/index.html?path=elev/ordlista.ipynb&elev=1")
+                                t1 = time.monotonic()
+                                while not page.evaluate(JS_KEPT_ANY, base + "/.plump-sparad"):
+                                    if time.monotonic() - t1 > 300: break
+                                    page.wait_for_timeout(250)
+                                page.close()
+                            loads.append(os.getloadavg()[0])
                             page = ctx.new_page()
-                            page.goto(base + "/lab/index.html?path=elev/ordlista.ipynb&elev=1")
-                            t1 = time.monotonic()
-                            while not page.evaluate(JS_KEPT_ANY, base + "/.plump-sparad"):
-                                if time.monotonic() - t1 > 300: break
-                                page.wait_for_timeout(250)
+                            runs[(site, lesson, visit)].append(timeline_visit(page, base, path, button))
                             page.close()
-                        loads.append(os.getloadavg()[0])
-                        page = ctx.new_page()
-                        runs[(lesson, visit)].append(timeline_visit(page, base, path, button))
-                        page.close()
-                        print(f"   runda {r + 1}  {lesson} {visit:9s} klickbar {runs[(lesson, visit)][-1]['clickable']:5.1f} s"
-                              f"  (last {loads[-1]:.1f})", flush=True)
-                    ctx.close()
+                            print(f"   runda {r + 1}  {site.name} {lesson} {visit:9s} klickbar "
+                                  f"{runs[(site, lesson, visit)][-1]['clickable']:5.1f} s  (last {loads[-1]:.1f})", flush=True)
+                        ctx.close()
             browser.close()
     finally:
-        srv.stop()
+        for srv, _ in servers.values(): srv.stop()
         shutil.rmtree(tmp, ignore_errors=True)
 
     print(f"\nTidslinjen, elevläget: sekunder från att sidan begärdes, median av {rounds} rundor "
           f"(last under mätningen {min(loads):.1f}-{max(loads):.1f}, {os.cpu_count()} kärnor)")
-    keys = list(runs)
-    print(f"  {'':38s}" + "".join(f"{l + ' ' + v:>22s}" for l, v in keys))
-    med = lambda k, key: (lambda xs: f"{statistics.median(xs):22.1f}" if xs else f"{'–':>22s}")(
+    med = lambda k, key: (lambda xs: f"{statistics.median(xs):13.1f}" if xs else f"{'–':>13s}")(
         [x[key] for x in runs[k] if key in x])
-    for key, label in PHASES + [("line", "svenska raden syns")]:
-        print(f"  {label:38s}" + "".join(med(k, key) for k in keys))
-    print(f"  {'längst ner rullad före klickbar (px)':38s}" + "".join(
-        f"{statistics.median(x['_scroll'] for x in runs[k]):22.0f}" for k in keys))
-    for k in keys:
-        lines = runs[k][-1]["_lines"]
-        print(f"  {k[0]} {k[1]}, raden: " + " | ".join(f"{t / 1000:.1f} s {text[:50]}" for t, text in lines))
+    for site in sites:
+        keys = [k for k in runs if k[0] == site]
+        print(f"\n  {site.name}")
+        print(f"  {'':38s}" + "".join(f"{(l[-1] + ' ' + v[:5]):>13s}" for _, l, v in keys))
+        for key, label in PHASES:
+            print(f"  {label:38s}" + "".join(med(k, key) for k in keys))
+        print(f"  {'rullad före klickbar (px)':38s}" + "".join(
+            f"{statistics.median(x['_scroll'] for x in runs[k]):13.0f}" for k in keys))
+        for k in keys:
+            print(f"    {k[1]} {k[2]}, raden: " + " | ".join(f"{t / 1000:.1f} s {text[:40]}" for t, text in runs[k][-1]["_lines"]))
 
 
 JS_KEPT_ANY = """async (done) => { for (const n of await caches.keys()) if (await (await caches.open(n)).match(done)) return true;
@@ -272,7 +281,8 @@ def main():
                    help="elevens väg: första besöket, återbesök och återbesök utan nät (issue 12)")
     p.add_argument("--timeline", action="store_true",
                    help="var tiden går: lektion 1 och 7, första besöket och återbesök, fas för fas (issue 39)")
-    p.add_argument("--site", type=Path, help="med --timeline: en redan byggd webbplats (annars byggs _lite/site)")
+    p.add_argument("--site", type=Path, action="append",
+                   help="med --timeline: en redan byggd webbplats (kan ges flera gånger; annars byggs _lite/site)")
     a = p.parse_args()
     if a.timeline:
         if not CHROMIUM.exists(): sys.exit(f"{CHROMIUM} saknas (apt-get install -y chromium)")
