@@ -5,7 +5,8 @@ left out). Every HTML picture a cell shows is read; every widget is walked: ever
 hints and "Visa svar" included), every option of every menu chosen, every number field set to its ends, in a few
 rounds because a press can show new buttons; after each step every text the widget shows (values, button texts,
 tooltips, menu options) is read. The reading finds no rule code (P1-P21, B1-B9), no file path and none of the English
-words that have slipped onto a pupil's screen before. The tables of lesson 7 are read before a game starts (a whole
+words that have slipped onto a pupil's screen before, and every word is Swedish (hunspell sv_SE with
+tests/ordlista.txt, as test_spelling). The tables of lesson 7 are read before a game starts (a whole
 game at the table is played in test_pupil_surface).
 """
 from __future__ import annotations
@@ -20,8 +21,10 @@ import ipywidgets as W
 import pytest
 from IPython.display import DisplayObject
 from ipywidgets.widgets.widget_selection import _Selection
+from ipywidgets.widgets.widget_string import _String
 
 from test_pupil_surface import CODE, shown
+from test_spelling import check, report
 
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
 LESSONS = sorted(p.name for p in ELEV.glob("[01]*.ipynb"))
@@ -70,10 +73,12 @@ def texts(w, out=None) -> list[str]:
     out = [] if out is None else out
     if isinstance(w, DisplayObject):
         out.append(str(w.data)); return out
-    for attr in ("value", "description", "tooltip", "placeholder"):
+    # `value` syns bara i textrutorna (HTML, Label, Text); i en meny eller knapprad är det en nyckel som inte syns
+    for attr in (("value",) if isinstance(w, _String) else ()) + ("description", "tooltip", "placeholder"):
         v = getattr(w, attr, None)
         if isinstance(v, str): out.append(v)
     out += [str(t) for t in getattr(w, "tooltips", None) or ()]
+    out += [str(t) for t in getattr(w, "titles", None) or () if t]    # rubrikerna i ett dragspel (Accordion)
     for o in getattr(w, "options", ()) or ():
         out.append(str(o[0] if isinstance(o, tuple) else o))
     for c in getattr(w, "children", ()) or ():
@@ -172,4 +177,6 @@ def test_every_widget_in_the_lesson_shows_no_code_path_or_english(name, in_lesso
     assert len(seen) > 20, f"{name}: lektionen visar nästan ingenting"
     left = [f for f in findings(seen) if not any(k in f for k in ELSEWHERE.get(name, ()))]
     assert not left, f"{name}: {left}"
+    misspelled = check([(name, t) for t in set(seen)])     # hunspell sv_SE och tests/ordlista.txt
+    assert not misspelled, report(misspelled)
     assert time.perf_counter() - start < 20
