@@ -341,6 +341,8 @@ def pass_claims(st: BismarckState, seat: int) -> tuple[list[str], str]:
         claim(card.rank >= 10 and m and card.rank > next(c for c in legal if str(c) == m.group(2)).rank, "a high card")
     if kind == 'some lose' and card in winners:     # a card that takes it when another would not: the reason
         claim("stick i hela given" in s.advice, "why a card that takes it")
+    if "det högsta av korten du får lägga" in s.advice: claim(kind == 'all win' and card.rank == max(c.rank for c in legal), "the highest")
+    if "än med något annat av dina kort" in s.advice: claim(all(val[card] >= val[c] - 1e-9 for c in legal), "no more tricks")
     claim(not re.search(r"%|snitt|provgivar", s.question + s.advice), "no numbers words")
     return bad, kind
 

@@ -505,9 +505,16 @@ def _pass_effect(view: SeatView, card: Card, value: dict) -> str:
     losers = [c for c in legal if not wins_over(c, best, view.trump)]
     if not wins_over(card, best, view.trump):
         return f" {card} tar inte sticket." if last else f" {card} slår inte {best}."
-    if not losers:
-        return (" Alla dina kort tar sticket, vilket du än lägger." if last else
-                f" Alla dina kort slår {best}, så du ligger högst med vilket kort du än lägger.")
+    if not losers:      # varje kort tar det: säg varför just det här kortet
+        now = (" Alla dina kort tar sticket, vilket du än lägger." if last else
+               f" Alla dina kort slår {best}, så du ligger högst med vilket kort du än lägger.")
+        if card.rank == max(c.rank for c in legal) and len({c.rank for c in legal}) > 1:
+            return now + (f" Då är det bra att bli av med {card} nu, det högsta av korten du får lägga, för senare kan "
+                          f"det ta ett stick när du inte vill.")
+        if value.get(card, 0) >= max(value.get(c, 0) for c in legal) - 1e-9:
+            return now + (f" När datorn spelade given till slut många gånger tog du inte fler stick i hela given med "
+                          f"{card} än med något annat av dina kort.")
+        return now
     w = max(losers, key=lambda c: (value.get(c, 0), str(c)))
     # i pass är poängen normalen minus sticken (B7): fler poäng är färre stick i hela given
     now = (f" {card} tar sticket, och {w} hade inte tagit det." if last else
