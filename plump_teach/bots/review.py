@@ -505,7 +505,7 @@ def _plump_lesson(a: DealAnalysis) -> str:
     who = "Du" if you else a.name
     d = a.tricks - a.bid
     if d > 0:
-        what = f"{who} tog {d} stick mer än {'du' if you else a.name} bjöd."
+        what = f"{who} tog {d} stick mer än budet."
         if a.best_bid > a.bid:
             return f"{what} Att lära: med de här korten passade ett högre bud bättre, bud {a.best_bid}."
         return (f"{what} Att lära: när budet är klart, lägg ett lågt kort när det går, så att någon annan "
