@@ -120,3 +120,33 @@ def test_fast_clicks_are_recorded_exactly_as_clicked(page, jupyterlab, tmp_path)
     assert printed.title() == "Protokoll, Plump"
     assert "Summa" in printed.locator("table.plump-protokoll").inner_text()
     printed.close()
+
+
+def test_the_pupil_keeper_in_lesson_6_speaks_the_pupils_words(page, jupyterlab, tmp_path):
+    "Lektion 6 (issue 39): ingen sökväg, ingen CSV eller tom Ändra giv-meny, och utan namn vad eleven ska göra."
+    nb = notebook(tmp_path / "klass.ipynb", ["from plump_teach.ui.keeper import ProtocolWidget",
+                                             "ProtocolWidget('klassparti.json', short_game=5)"])
+    base = jupyterlab(nb)
+    open_notebook_and_run_all(page, base, nb.name)
+    area = outputs(page).last
+    click(area, "Starta protokollet")
+    wait_for_text(page, "Skriv namnen på dem som spelar, två till sex.", within=area)
+    assert "inte 0" not in area.inner_text()
+    for i, name in enumerate(["Anna", "Bo", "Cissi"]):
+        area.get_by_placeholder(f"Spelare {i + 1}").fill(name)
+    click(area, "Starta protokollet")
+    wait_for_text(page, "sparas på datorn", within=area)
+    for w, h in ((1280, 900), (768, 1024), (390, 844)):
+        page.set_viewport_size({"width": w, "height": h})
+        if w < 500:   # filbläddraren tar annars nästan hela telefonens bredd
+            tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
+            if tab.count(): tab.first.click()
+        page.wait_for_timeout(400)
+        area.evaluate("e => e.scrollIntoView({block: 'start'})")
+        screenshot(page, f"protokoll-elev-{w}x{h}", full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    text = area.inner_text()
+    assert "klassparti.json" not in text and str(tmp_path) not in text, text
+    assert text.count("sparas på datorn") == 1, text
+    assert not area.get_by_role("button", name="Spara CSV").is_visible()
+    assert not area.locator(".widget-dropdown", has_text="Ändra giv").is_visible()
