@@ -33,12 +33,8 @@ PATH = re.compile(r"[\w.~-]*/[\w./-]*\.(?:json|ipynb|py|csv)\b|\b[\w-]+\.(?:json
 ENGLISH = re.compile(r"\b(?:the|and|of|is|are|with|Error|True|False|None|Traceback|Exception|click|Loading|"
                      r"loading|button|widget|Save|Open|Cancel|Next|Back|Show|Hide|Start|Reset|undefined|NaN)\b")
 NAMES = ("Anna", "Bo", "Cissi", "Dan", "Eva", "Filip")
-# Det som står kvar i andras filer (issue 39, varje del har sin ägare): motorns meningar som en cell i lektionen själv
-# visar utan pupil_text (lektionernas text). Raden tas bort när det är rättat där.
-ELSEWHERE: dict[str, tuple[str, ...]] = {
-    "05_poangen_och_protokollet.ipynb": ("gå jämnt ut (P6)",),
-    "09_spela_klokt.ipynb": ("från 0 till 5 (P5)", "gå jämnt ut (P6)", "vore renons (P10, P12"),
-}
+# Texter som får stå kvar, per lektion (inga just nu: också lektionernas egna celler visar motorns meningar genom pupil_text).
+ELSEWHERE: dict[str, tuple[str, ...]] = {}
 
 
 def code_cells(name: str):

@@ -203,8 +203,8 @@ def _make_bismarck_discard(rng, level):
         if t and any(c.suit == t for c in chosen):
             return "Att lägga bort trumf försvagar handen: trumfen tar stick åt dig.", ''
         if mode == 'pass':
-            return ("I pass vill du bli av med de kort som tar stick. Du behåller kort som är högre än några av "
-                    "dem du lägger bort: lägg bort de högsta.", '')
+            return ("I pass vill du bli av med de kort som tar stick, och det är de högsta. Bland dina val finns "
+                    "ett lägre kort, men du har kvar ett högre: lägg bort de fyra högsta.", '')
         if any(c.rank == 14 for c in chosen): return "Ett ess tar nästan alltid ett stick: spara det.", ''
         left = sorted({SUIT_NAMES[c.suit] for c in hand if c not in chosen and c.suit in {x.suit for x in chosen}})
         if not left: return "De fyra korten gör inte handen starkare i det spelsätt du tänker välja.", ''
