@@ -759,6 +759,21 @@ def _action_widgets(self: PlayTable, st, ticket) -> tuple[list, str]:
 def _refresh(self: PlayTable):
     st, ticket = self.state, self._ticket()
     g = self.game
+    # Webbläsaren ritar varje widget för sig: Tips blir grått före allt annat när turen går till datorn, och går att
+    # trycka på först efter att raden om vems tur det är säger elevens tur (längst ner)
+    mine = st is not None and not self.paused and st.to_act == self.viewer
+    if getattr(self, '_wait_for', None) is not None and self._wait_for != (None if st is None else st.to_act, len(g.events)):
+        self._say('')           # "Vänta: det är Datorn Bos tur" står inte kvar när turen har gått vidare
+    if not mine:
+        self.tips_button.disabled = True
+        self.tips_button.tooltip = 'Tips finns när det är din tur' if st is not None else 'Partiet är slut'
+    self.score_line.value = self._score_line(st)
+    # på en telefon: fler än åtta kort läggs lite över varandra, hälften i varje rad (stilen i 50_stilar)
+    cards = len(st.view(self.viewer).hand) if st is not None and self.viewer is not None else 0
+    for c in [c for c in self.hand_box._dom_classes if c.startswith('pt-hand-tat')]: self.hand_box.remove_class(c)
+    if cards > 8:
+        self.hand_box.add_class('pt-hand-tat')
+        self.hand_box.add_class(f'pt-hand-tat-{min(HAND_ROW_MAX, -(-cards // 2))}')
     if st is not None:
         self.header.value = self._header_html(st)
         self.players_html.value = self._players_table(st)
@@ -773,24 +788,12 @@ def _refresh(self: PlayTable):
     actions, note = self._action_widgets(st, ticket)
     swap_children(self.action_box, actions)
     self.action_note.value = note
-    mine = st is not None and not self.paused and st.to_act == self.viewer
-    if getattr(self, '_wait_for', None) is not None and self._wait_for != (None if st is None else st.to_act, len(g.events)):
-        self._say('')           # "Vänta: det är Datorn Bos tur" står inte kvar när turen har gått vidare
-    self.tips_button.disabled = not mine
-    self.tips_button.tooltip = ('En fråga som hjälper dig att tänka' if mine else
-                                'Tips finns när det är din tur' if st is not None else 'Partiet är slut')
-    self.score_line.value = self._score_line(st)
-    # på en telefon: fler än åtta kort läggs lite över varandra, hälften i varje rad (stilen i 50_stilar)
-    cards = len(st.view(self.viewer).hand) if st is not None and self.viewer is not None else 0
-    for c in [c for c in self.hand_box._dom_classes if c.startswith('pt-hand-tat')]: self.hand_box.remove_class(c)
-    if cards > 8:
-        self.hand_box.add_class('pt-hand-tat')
-        self.hand_box.add_class(f'pt-hand-tat-{min(HAND_ROW_MAX, -(-cards // 2))}')
     self.last_button.disabled = self._last_trick() is None
     self.last_html.value = self._last_html() if self.show_last else ''
     self.log_html.value = (f'<div class="pt-ruta"><b>Vad som har hänt i given</b><br>'
                            + '<br>'.join(f'<small>{nobreak_percent(esc(t))}</small>' for t in self.told[-8:]) + '</div>') if self.told else ''
     self.sheet_html.value = g.sheet()._repr_html_()
+    if mine: self.tips_button.disabled, self.tips_button.tooltip = False, 'En fråga som hjälper dig att tänka'
     if g.deal is None and not self.after_box.children: self._after_game()
 
 # %% ../../nbs/61_spelbordet.ipynb #765ad48a

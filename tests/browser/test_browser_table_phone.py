@@ -6,6 +6,8 @@ Plump game; at 390x844 the score line beside the hand, the hand and the Tips but
 time, the hand takes at most two rows, and the speed slider's handle is at least 44 px. Screenshots at
 1280x900, 768x1024 and 390x844 go to tests/browser/screenshots/bord-telefon-*.png.
 """
+import re
+
 import pytest
 
 from browser_helpers import screenshot, settle, wait_for_text
@@ -13,6 +15,8 @@ from table_helpers import start_short_game, table_output
 from test_browser_table import ELEV, SIZES, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+re_tips = re.compile(r"^\W*Tips\W*$")
 
 # Handens rader, raden med ställningen och Tips: var de står på skärmen.
 JS_PHONE = """(root) => {
@@ -80,3 +84,23 @@ def test_hand_tips_and_score_are_seen_together_on_a_phone(page, jupyterlab):
     # ställningen, handen och Tips på skärmen samtidigt (på elevens tur: budknapparna står mellan handen och Tips)
     assert in_view(p["line"]) and in_view(p["first"]) and in_view(p["last"]) and in_view(p["tips"]), p
     assert p["handle"] is None or p["handle"] >= 44, p
+
+    # datorns tur (i sin takt, en sekund per drag): Tips går inte att trycka på, och säger när det går
+    plump.locator("button.pt-bud:not([disabled])").first.click()
+    page.wait_for_function("(root) => (root.querySelector('p[aria-live=\"polite\"]')?.innerText || '').trim().endsWith('…')",
+                           arg=plump.element_handle(), timeout=30_000)
+    # varje gång sidan ritas om under datorns tur (en MutationObserver i två sekunder): Tips är grå
+    seen = plump.evaluate("""(root) => new Promise(done => {
+      const out = [];
+      const look = () => {
+        const turn = (root.querySelector('p[aria-live="polite"]')?.innerText || '').trim();
+        const tips = [...root.querySelectorAll('button')].find(b => /^\\W*Tips\\W*$/.test(b.innerText.trim()));
+        if (turn.endsWith('…')) out.push([turn, tips.disabled, tips.title]);
+      };
+      look();
+      const obs = new MutationObserver(look);
+      obs.observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+      setTimeout(() => { obs.disconnect(); done(out); }, 2000);
+    })""")
+    bad = [s for s in seen if not (s[1] and "din tur" in s[2])]
+    assert seen and not bad, (len(seen), bad[:4])
