@@ -12,7 +12,7 @@ import zlib
 from dataclasses import dataclass
 from ..engine.cards import Card, SUITS, SUIT_NAMES
 from ..engine.plump_rules import PlumpError, hit_points, forbidden_bid, bid_balance
-from ..engine.names import and_list
+from ..engine.names import and_list, without_rule_codes
 from ..engine.bismarck import mode_words, normal_tricks
 from ..engine.state import SeatView
 from ..engine.actions import Bid, PlayCard, Discard
@@ -280,11 +280,10 @@ def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
 
 # %% ../../nbs/24_tips.ipynb #c0a5e002
 NUMBERS_LEVELS = ('van', 'expert')   # datorns nivåer där eleven kan be om datorns siffror i Tips
-_CODES = re.compile(r"\s*\((?:regel |se )?[PB]\d{1,2}(?:\s*(?:,|och|–|-)\s*[PB]?\d{1,2})*\)")
 
 def plain_text(text: str) -> str:
     "En mening som eleven läser: regelkoderna i parentes bort (regeln står redan i ord)."
-    return _CODES.sub('', text)
+    return without_rule_codes(text)
 
 
 @dataclass

@@ -7,10 +7,9 @@ Docs: https://plump-teach.github.io/plump_teach/elevkursen.html.md"""
 # %% ../../nbs/40_elevkursen.ipynb #c0a1e004
 from __future__ import annotations
 from dataclasses import dataclass
-import re
 
 # %% auto #0
-__all__ = ['PUPIL_LESSONS', 'RULE_CODES', 'PupilLesson', 'review_lesson', 'lesson_of', 'without_rule_codes']
+__all__ = ['PUPIL_LESSONS', 'PupilLesson', 'review_lesson', 'lesson_of']
 
 # %% ../../nbs/40_elevkursen.ipynb #43aaeb25
 @dataclass(frozen=True)
@@ -59,10 +58,3 @@ def lesson_of(file: str) -> PupilLesson | None:
     "Lektionen i filen `file` (bara filnamnet, till exempel '04_buden.ipynb'), eller None."
     return next((l for l in PUPIL_LESSONS if l.file == file), None)
 
-
-# %% ../../nbs/40_elevkursen.ipynb #37ce2c70
-RULE_CODES = re.compile(r"\s*\((?:regel |se )?[PB]\d{1,2}(?:\s*(?:,|och|–|-)\s*[PB]?\d{1,2})*\)")
-
-def without_rule_codes(text: str | None) -> str | None:
-    "`text` utan regelkoderna i parentes (`RULE_CODES`)."
-    return RULE_CODES.sub('', text) if text else text

@@ -15,7 +15,8 @@ from ..engine.bismarck import (BismarckError, bismarck_score, deal_count, normal
                              SHORT_ORDER, PLAYERS as BISMARCK_PLAYERS, FULL_DEALS, TRICKS)
 from ..puzzles.plump import make_puzzle, puzzle_kind_of, PUZZLE_KINDS, Puzzle
 from ..engine.names import esc, check_names, and_list, signed_points
-from .catalogue import PUPIL_LESSONS, without_rule_codes
+from .catalogue import PUPIL_LESSONS
+from ..engine.names import without_rule_codes
 from .build import pupil_dir
 
 # %% auto #0

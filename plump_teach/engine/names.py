@@ -8,10 +8,11 @@ Docs: https://plump-teach.github.io/plump_teach/namn.html.md"""
 from __future__ import annotations
 import html
 import unicodedata
+import re
 
 # %% auto #0
-__all__ = ['MAX_NAME_LENGTH', 'LOOKALIKES', 'Player', 'clean_name', 'name_key', 'check_names', 'find_name', 'and_list',
-           'genitive', 'esc', 'signed_points']
+__all__ = ['MAX_NAME_LENGTH', 'LOOKALIKES', 'Player', 'RULE_CODES', 'clean_name', 'name_key', 'check_names', 'find_name',
+           'and_list', 'genitive', 'esc', 'signed_points', 'without_rule_codes']
 
 # %% ../../nbs/01_namn.ipynb #669e2f22
 MAX_NAME_LENGTH = 30
@@ -95,3 +96,10 @@ def esc(text) -> str:
 def signed_points(x: int) -> str:
     "Poäng som heltal med tecken: '+2', '−1', '0' (med minustecknet −, inte bindestreck)."
     return f"+{x}" if x > 0 else f"−{-x}" if x < 0 else "0"
+
+# %% ../../nbs/01_namn.ipynb #4a645c3c
+RULE_CODES = re.compile(r"\s*\((?:regel |se )?[PB]\d{1,2}(?:\s*(?:,|och|–|-)\s*[PB]?\d{1,2})*\)")
+
+def without_rule_codes(text: str | None) -> str | None:
+    "`text` utan regelkoderna i parentes (`RULE_CODES`); `None` förblir `None`."
+    return RULE_CODES.sub('', text) if text else text

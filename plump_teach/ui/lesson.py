@@ -16,7 +16,7 @@ from ..engine.cards import cards_html, SUIT_NAMES, RED_SUITS
 from ..engine.names import esc, genitive
 from ..engine.plump import PlumpGame, PlumpDeal
 from ..engine.plump_rules import PlumpRules, score, forehand, PlumpError
-from ..course.catalogue import without_rule_codes
+from ..engine.names import without_rule_codes
 
 # %% auto #0
 __all__ = ['EXAMPLE_PLAYERS', 'EXAMPLE_HANDS', 'EXAMPLE_TRUMP', 'EXAMPLE_BIDS', 'EXAMPLE_PLAYS', 'BOX_STYLE', 'SMALL_STYLE',
@@ -65,7 +65,7 @@ WRAP_STYLE = 'display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%;
 WIN_STYLE = f";background:{HIGHLIGHT};border-color:{GOLD}"   # guldram: kortet som tar sticket
 
 def pupil_text(text: str | None) -> str | None:
-    """Texten som eleven ser: regelkoderna i parentes (`RULE_CODES` i kurskatalogen, som "(P6)" eller "(regel B4, B5)")
+    """Texten som eleven ser: regelkoderna i parentes (`RULE_CODES` i motorns namnmodul, som "(P6)" eller "(regel B4, B5)")
     tas bort; regeln står redan i ord i meningen. `None` förblir `None`."""
     return without_rule_codes(text)
 
