@@ -162,7 +162,8 @@ def lab_args(args) -> list[str]:
     extra = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     if "--larare" in args:
         return ["index.ipynb", *QUIET_LAB, *extra, *[a for a in args if a != "--larare"]]
-    return [*QUIET_LAB, f"--LabApp.default_url={PUPIL_START}", *extra, *args]
+    # allow_hidden: elevlägets tillägg läser elevens framsteg (.plump-framsteg.json) för startsidans bockar
+    return [*QUIET_LAB, f"--LabApp.default_url={PUPIL_START}", "--ContentsManager.allow_hidden=True", *extra, *args]
 
 
 # JupyterLab skriver sin adress (med --no-browser den som ska öppnas) som default_url följt av "?token=…". Elevens

@@ -209,3 +209,21 @@ def test_the_log_has_times_joins_and_teacher_visits_and_no_code_on_a_command_lin
         try: cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError: continue
         assert TEACHER.encode() not in cmd, cmd
+
+
+def test_the_start_page_marks_the_lessons_whose_goal_the_pupil_has_reached(s):
+    "Issue 39: klassrummets startsida har en bock efter lektionerna där eleven har nått målet, bara för den eleven."
+    from plump_teach.course.catalogue import PUPIL_LESSONS
+    from plump_teach.course.progress import GOAL_MARK
+    from plump_teach.course.results import Recorder, ResultStore
+    status, headers, _ = join(s, "Målmedveten", "127.0.0.81")
+    cookie, pupil = pupil_cookie(headers), cookie_value(headers, "plump_elev")
+    start = "/voila/render/start.ipynb"
+    assert GOAL_MARK not in request(s.base + start, cookie)[2]
+    lesson = next(l for l in PUPIL_LESSONS if l.number == 4)
+    rec = Recorder(ResultStore(s.results), pupil, "Målmedveten", lesson.file)
+    for streak in range(1, 6): rec.record("task", kind=lesson.kinds[0], outcome="first_try", streak=streak)
+    page = request(s.base + start, cookie)[2]
+    assert page.count(GOAL_MARK) == 1 and page.index(GOAL_MARK) > page.index(lesson.file)
+    other = pupil_cookie(join(s, "Någon Annan", "127.0.0.82")[1])
+    assert GOAL_MARK not in request(s.base + start, other)[2]

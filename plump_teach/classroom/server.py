@@ -49,6 +49,7 @@ from .pages import (class_link_page, close_all_form, code_page, full_page, html_
 from .kernels import CLOSED_WHY, LessonPools, Refill, use_classroom_executor
 
 # %% ../../nbs/70c_klassrummet.ipynb #58c88af7
+from ..course.progress import mark_reached, progress_from_events
 from ..course.results import RESULTS_ENV, ResultStore, pupil_from_cookies, pupil_name
 from ..course.teacher_page import class_csv, merge_page, remove_page, table_csv, teacher_page
 
@@ -216,9 +217,14 @@ class LandingHandler(_PageHandler):
 
 
 class StaticPageHandler(_PageHandler):
-    "En sida utan kod, skriven en gång när servern startar."
+    "En sida utan kod, skriven en gång när servern startar; startsidan med elevens bockar för målen som är nådda."
     def get(self, name):
-        self.page(200, self.room.static[name])
+        page = self.room.static[name]
+        pupil = pupil_from_cookies(self.request.headers.get('Cookie'))['elev']
+        if name == self.room.start and pupil:
+            try: page = mark_reached(page, progress_from_events(ResultStore(self.room.results).events(pupil)))
+            except Exception as e: tornado.log.app_log.warning('Startsidans bockar för målen: %s', e)   # sidan ändå
+        self.page(200, page)
 
 
 class FullAwareRenderHandler(TornadoVoilaHandler):
