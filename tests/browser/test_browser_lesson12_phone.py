@@ -64,3 +64,11 @@ def test_lesson_12_is_not_much_taller_than_the_other_lessons_on_a_phone(page, ju
     wait_for_text(page, "Partiets första giv", within=first.locator("xpath=.."))    # the <details> around it
     screenshot(page, "lesson12-phone-exempel", full_page=False)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # every section draws its widgets: no "Click to show javascript error" (a widget that could not be drawn)
+    for i in range(4):
+        heads.nth(i).scroll_into_view_if_needed()
+        if heads.nth(i).get_attribute("aria-expanded") != "true" and "mod-active" not in (heads.nth(i).get_attribute("class") or ""):
+            heads.nth(i).click()
+        page.wait_for_timeout(800)
+        broken = page.locator(".jupyter-widgets-error-widget, .jp-OutputArea-output:has-text('javascript error')")
+        assert broken.count() == 0, f"avsnitt {i + 1}: {broken.first.inner_text()[:200]}"
