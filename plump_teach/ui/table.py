@@ -760,7 +760,7 @@ def _refresh(self: PlayTable):
     st, ticket = self.state, self._ticket()
     g = self.game
     # Webbläsaren ritar varje widget för sig: Tips blir grått före allt annat när turen går till datorn, och går att
-    # trycka på först efter att raden om vems tur det är säger elevens tur (längst ner)
+    # trycka på direkt efter att raden om vems tur det är säger elevens tur
     mine = st is not None and not self.paused and st.to_act == self.viewer
     if getattr(self, '_wait_for', None) is not None and self._wait_for != (None if st is None else st.to_act, len(g.events)):
         self._say('')           # "Vänta: det är Datorn Bos tur" står inte kvar när turen har gått vidare
@@ -783,6 +783,7 @@ def _refresh(self: PlayTable):
         self.players_html.value = self.trick_html.value = ''
     self.turn.value = (f'<p style="font-size:125%;margin:4px 0" aria-live="polite"><b>{esc(self._turn_text(st))}</b></p>'
                        if st is not None else '')
+    if mine: self.tips_button.disabled, self.tips_button.tooltip = False, 'En fråga som hjälper dig att tänka'
     self.hand_box.layout.min_height = '90px' if st is not None else '0px'
     swap_children(self.hand_box, self._hand_widgets(st, ticket))
     actions, note = self._action_widgets(st, ticket)
@@ -793,7 +794,6 @@ def _refresh(self: PlayTable):
     self.log_html.value = (f'<div class="pt-ruta"><b>Vad som har hänt i given</b><br>'
                            + '<br>'.join(f'<small>{nobreak_percent(esc(t))}</small>' for t in self.told[-8:]) + '</div>') if self.told else ''
     self.sheet_html.value = g.sheet()._repr_html_()
-    if mine: self.tips_button.disabled, self.tips_button.tooltip = False, 'En fråga som hjälper dig att tänka'
     if g.deal is None and not self.after_box.children: self._after_game()
 
 # %% ../../nbs/61_spelbordet.ipynb #765ad48a
