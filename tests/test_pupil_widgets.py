@@ -157,6 +157,8 @@ def test_the_walk_presses_every_button_and_reads_what_follows():
 def in_lessons_folder(tmp_path, monkeypatch):
     "Lektionerna körs i en tom mapp, som elevens kopia: det de sparar hamnar där och inte i arbetskopian."
     monkeypatch.chdir(tmp_path)
+    # spelbordets sparade partier: en tom mapp, inte den som andra tester i samma process har sparat partier i
+    monkeypatch.setenv("PLUMP_TEACH_SPARADE", str(tmp_path / "sparade"))
     return tmp_path
 
 

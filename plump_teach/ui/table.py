@@ -38,7 +38,7 @@ from ..bots.coach import hint, tip_question, tip_steps, NUMBERS_LEVELS
 from ..bots.review import analyse_deal, own_puzzles
 from ..bots.search import signed_decimal
 from ..engine.bismarck import mode_words
-from ..engine.names import signed_points
+from ..engine.names import signed_points, without_rule_codes
 from ..course.results import RESULTS_ENV, current_recorder, register
 from .styles import CARD_HEIGHT, CARD_WIDTH, HAND_ROW_MAX, card_class, table_style
 from .table_files import (GAME_KINDS, game_where, read_table, saved_of_kind, saved_tables, skipped_text,
@@ -310,7 +310,7 @@ def _computer_move(self: PlayTable):
         self.game.discard(seat, cards)
         self.told.append(f"{name} lägger bort fyra kort.")
         self.notes.setdefault(self.game.deal_index, []).append(
-            f"{name} lade bort {Cards(sort_hand(cards))}: ”{bot.discards_reason(st.view(seat), cards)}”")
+            f"{name} lade bort {Cards(sort_hand(cards))}: ”{without_rule_codes(bot.discards_reason(st.view(seat), cards))}”")
     else:
         view = st.view(seat)
         d = bot.decide(view)
@@ -323,6 +323,7 @@ _SAID = re.compile(r"Jag (?:bjuder \d+|väljer [^:.]+)(?:: |\.$)")
 
 def _said(text: str) -> str:
     "Datorns skäl utan draget först, som redan står före: 'Jag bjuder 1: inga säkra …' blir 'Inga säkra …'."
+    text = without_rule_codes(text) or ''
     m = _SAID.match(text)
     if m: text = text[m.end():]
     return text[:1].upper() + text[1:]
@@ -391,7 +392,7 @@ def _record_deal(self: PlayTable, k: int):
 @patch
 def _deal_summary_html(self: PlayTable, k: int) -> str:
     "Den korta genomgången av giv `k` för varje elev vid bordet, direkt när given är slut (fast antal provgivar)."
-    return ''.join(deal_summary_html(self._analysis(k, s)) for s in self.humans)
+    return ''.join(deal_summary_html(self._analysis(k, s), level=self.level) for s in self.humans)
 
 @patch
 def _deal_number(self: PlayTable, index: int) -> int:
