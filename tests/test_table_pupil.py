@@ -59,7 +59,9 @@ def test_wait_line_goes_away_and_tips_only_on_the_pupils_turn():
                     if "Vänta" in t.message.value: said += 1
             await asyncio.sleep(0.025)
         return t, said, stayed, computer_turns
-    t, said, stayed, computer_turns = asyncio.run(play())
+    # en egen tråd med en egen händelseslinga: ett tidigare test i samma process kan ha lämnat en slinga igång
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as ex: t, said, stayed, computer_turns = ex.submit(asyncio.run, play()).result()
     t._cancel_timer()
     assert computer_turns > 5 and said > 0
     assert stayed == 0
