@@ -630,7 +630,7 @@ files = strange_files(Path('.'), 'spelbordet-')
 Path('spelbordet-djup.json').write_text('[' * 100_000)                    # too deep for json.loads
 def open_table():
     t = PlayTable()
-    return ([name for name, v in t.resume_files.options if v], 'Du har ett parti som inte är klart.' in t.offer_html.value,
+    return ([Path(v).name for _, v in t.resume_files.options if v], 'Du har ett parti som inte är klart.' in t.offer_html.value,
             t.resume_skipped.value)
 case('table', open_table)
 Path('spelbordet-borta.json').symlink_to('finns-inte.json')               # a link to nothing

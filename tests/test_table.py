@@ -519,6 +519,54 @@ def test_resume_uses_the_chosen_level_and_lists_only_the_chosen_game(tmp_path, m
     assert "Datorn spelar nu på nivån expert (partiet sparades med van)." in r.message.value, r.message.value
 
 
+SWEDISH_MONTHS = ["januari", "februari", "mars", "april", "maj", "juni", "juli", "augusti", "september", "oktober",
+                  "november", "december"]
+
+
+def test_the_saved_games_are_listed_in_the_pupils_words_never_by_file_name(tmp_path, monkeypatch):
+    """Issue 39: lesson 7's "Fortsätt ett sparat parti" listed the saved games by file name (spelbordet-17-2.json).
+    Each game now reads as the pupil says it, from the game itself replayed by the engine: the game, the other players,
+    the deal counted from 1 and when it was saved ("Plump med Datorn Anna och Datorn Bo, giv 3 av 8, sparat 5 december
+    kl. 14.05"); two games that would read the same are told apart. Choosing one goes on with that game, and nothing
+    the pupil reads names a file."""
+    import os, shutil, time
+    monkeypatch.setenv(SAVE_FOLDER_ENV, str(tmp_path))
+    a = PlayTable(3, rules=PlumpRules(down_only=True), seed=17, first_deal=5, pace=0)
+    play_to_end(a, until=lambda t: t.game.deal_index == 7 and t.paused is None)
+    b = PlayTable(3, rules=PlumpRules(down_only=True), seed=18, first_deal=5, pace=0)
+    BismarckTable(["Du", "Datorn Bo", "Datorn Cissi"], seed=3, pace=0).save()     # another game: not in Plump's list
+    shutil.copy(a.path, tmp_path / "spelbordet-17-2.json")                      # the same game twice
+    saved = time.mktime((2026, 12, 5, 14, 5, 0, 0, 0, -1))
+    for p in tmp_path.iterdir(): os.utime(p, (saved, saved))
+    os.utime(b.path, (saved - 86400, saved - 86400))                             # a day older: listed last
+    r = PlayTable()
+    shown = [text for text, v in r.resume_files.options if v]
+    assert len(shown) == 3 and len(set(shown)) == 3, shown
+    seen = " ".join(text for text, _ in r.resume_files.options) + r.offer_html.value + r.resume_skipped.value
+    assert "spelbordet" not in seen and ".json" not in seen and str(tmp_path) not in seen, seen
+
+    def words(game, when):
+        t = time.localtime(when)
+        where = f"giv {game.shown_number(game.deal_index)} av {game.n_deals - game.first_deal}"
+        return (f"Plump med Datorn Anna och Datorn Bo, {where}, sparat {t.tm_mday} {SWEDISH_MONTHS[t.tm_mon - 1]}"
+                f" kl. {t.tm_hour:02d}.{t.tm_min:02d}")
+    game_a = read_table(a.path.read_text())[0]
+    assert words(game_a, saved).startswith("Plump med Datorn Anna och Datorn Bo, giv 3 av ")
+    assert words(b.game, saved - 86400).startswith("Plump med Datorn Anna och Datorn Bo, giv 1 av ")
+    assert shown[2] == words(b.game, saved - 86400), shown
+    assert sorted(shown[:2]) == [words(game_a, saved) + ", parti nummer 17 (1)",
+                                 words(game_a, saved) + ", parti nummer 17 (2)"], shown
+    assert "Plump med Datorn Anna och Datorn Bo, giv 3 av " in r.offer_html.value, r.offer_html.value
+    r.game_choice.value = "bismarck"
+    assert [text for text, v in r.resume_files.options if v] == [
+        f"Bismarck med Datorn Bo och Datorn Cissi, giv 1 av 3, sparat 5 december kl. 14.05"]
+    r.game_choice.value = "plump"
+    r.resume_files.value = dict(r.resume_files.options)[shown[2]]
+    r.resume_button.click()
+    assert r.game == b.game, r.message.value
+    assert r.message.value.count("Partiet är inläst (giv 1,") == 1 and "spelbordet" not in r.message.value, r.message.value
+
+
 def table_position(t) -> tuple:
     "Det eleven ser av läget: givens rubrik, vems tur, handen (i ordning) och protokollet."
     return t.header.value, t.turn.value, list(t.card_buttons), t.sheet_html.value

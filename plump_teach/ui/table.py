@@ -41,8 +41,8 @@ from ..engine.bismarck import mode_words
 from ..engine.names import signed_points, without_rule_codes
 from ..course.results import RESULTS_ENV, current_recorder, register
 from .styles import CARD_HEIGHT, CARD_WIDTH, HAND_ROW_MAX, card_class, table_style
-from .table_files import (GAME_KINDS, game_where, read_table, saved_of_kind, saved_tables, skipped_text,
-                                       table_dict, unfinished_table)
+from .table_files import (GAME_KINDS, game_text, game_where, read_table, saved_choices, saved_of_kind,
+                                       saved_tables, skipped_text, table_dict, unfinished_table)
 from .analysis import analysis_html, deal_summary_html, nobreak_percent
 from ..engine.cards import RED, GREEN
 
@@ -1142,7 +1142,7 @@ def _find_saved(self: PlayTable):
     folder, kind = self._save_folder(), self.game_choice.value
     files = saved_tables(folder) if folder is not None else []
     mine, skipped = saved_of_kind(files[:60], kind)
-    self.resume_files.options = [('(välj en fil)', '')] + [(p.name, str(p)) for p in mine[:30]]
+    self.resume_files.options = [('(välj ett parti)', '')] + [(text, str(p)) for text, p in saved_choices(mine[:30])]
     self.resume_skipped.value = f'<small>{esc(skipped_text(skipped))}</small>' if skipped else ''
     self.resume_files.value = ''
     self._offer = unfinished_table(mine, kind)
@@ -1150,10 +1150,8 @@ def _find_saved(self: PlayTable):
         self.offer_box.children = []
         return
     path, game, humans, level, _ = self._offer
-    who = [game.players[s] for s in range(len(game.players))]
     self.offer_html.value = (f'<div role="status" style="border-left:4px solid {GREEN};padding:4px 8px">'
-                             f'<b>Du har ett parti som inte är klart.</b> {"Plump" if kind == "plump" else "Bismarck"} '
-                             f'med {esc(and_list(who))}, {game_where(game)}.</div>')
+                             f'<b>Du har ett parti som inte är klart.</b> {esc(game_text(game, humans))}.</div>')
     self.offer_box.children = [self.offer_html, self.offer_button]
 
 # %% ../../nbs/61_spelbordet.ipynb #87d54f4e
@@ -1199,7 +1197,7 @@ def _resume_clicked(self: PlayTable):
     changed = f" Datorn spelar nu på nivån {chosen} (partiet sparades med {level})." if chosen != level else ''
     self.start(game, humans, chosen, pace, path=path, known=known)
     self._say(f"Partiet är inläst ({self._deal_where()})." + changed
-              + (f" Det sparas i {path.name} efter varje drag." if path else ''))
+              + (" Det sparas efter varje drag." if path else ''))
 
 @patch
 def _resume_offer(self: PlayTable):

@@ -7,6 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/sparade_bord.html.md"""
 # %% ../../nbs/59_sparade_bord.ipynb #59a0imp
 from __future__ import annotations
 import json
+import time
 from pathlib import Path
 from ..engine.cards import PlumpTeachError
 from ..engine.plump import FORMAT as PLUMP_FORMAT, PlumpGame
@@ -16,10 +17,11 @@ from ..engine.saving import parse_saved
 from ..engine.files import TABLE_FORMAT
 from ..engine.scoresheet import FileError, FileMissing, read_bytes
 from ..bots.heuristics import LEVELS
+from ..engine.names import and_list
 
 # %% auto #0
-__all__ = ['TABLE_VERSION', 'GAME_KINDS', 'table_dict', 'read_table', 'saved_kind', 'saved_of_kind', 'skipped_text',
-           'saved_tables', 'unfinished_table', 'game_where']
+__all__ = ['TABLE_VERSION', 'GAME_KINDS', 'MONTHS', 'table_dict', 'read_table', 'saved_kind', 'saved_of_kind', 'skipped_text',
+           'saved_tables', 'unfinished_table', 'game_where', 'saved_when', 'game_text', 'saved_choices']
 
 # %% ../../nbs/59_sparade_bord.ipynb #f042c347
 TABLE_VERSION = 1   # spelbordets fil; formatets namn (TABLE_FORMAT) står i `plump_teach.engine.files`, som läser vilken sparfil som helst
@@ -112,3 +114,37 @@ def game_where(game) -> str:
     if game.deal is None: return "partiet är slut"
     return f"giv {game.shown_number(game.deal_index)} av {game.n_deals - game.first_deal}"
 
+
+# %% ../../nbs/59_sparade_bord.ipynb #59a0lbl
+MONTHS = ('januari', 'februari', 'mars', 'april', 'maj', 'juni', 'juli', 'augusti', 'september', 'oktober',
+          'november', 'december')
+
+def saved_when(seconds: float, now: float | None = None) -> str:
+    "När ett parti sparades, som eleven säger det: 'sparat 5 december kl. 14.05' (med året om det inte är i år)."
+    t, today = time.localtime(seconds), time.localtime(now)
+    year = f" {t.tm_year}" if t.tm_year != today.tm_year else ''
+    return f"sparat {t.tm_mday} {MONTHS[t.tm_mon - 1]}{year} kl. {t.tm_hour:02d}.{t.tm_min:02d}"
+
+def game_text(game, humans=(0,)) -> str:
+    "Ett parti i elevens ord: spelet, de andra spelarna (alla utom den första eleven) och var partiet är."
+    me = humans[0] if humans else None
+    others = [name for seat, name in enumerate(game.players) if seat != me]
+    return f"{'Bismarck' if isinstance(game, BismarckGame) else 'Plump'} med {and_list(others)}, {game_where(game)}"
+
+def saved_choices(files, now: float | None = None) -> list[tuple[str, Path]]:
+    """De sparade partierna bland `files` som eleven ser dem i listan, i samma ordning: (texten, filen). Texten
+    kommer ur partiet och när filen sparades, aldrig ur filens namn; två lika texter skiljs åt (se ovan)."""
+    rows = []
+    for p in files:
+        try: game, humans, *_ = read_table(read_bytes(p, "sparfilen"))
+        except PlumpTeachError: text, seed = "Ett skadat parti som inte går att öppna", None
+        else: text, seed = game_text(game, humans), game.seed
+        rows.append([f"{text}, {saved_when(_mtime(p), now)}", seed, p])
+    for step in ('seed', 'count'):
+        seen = {}
+        for r in rows: seen.setdefault(r[0], []).append(r)
+        for same in (s for s in seen.values() if len(s) > 1):
+            for k, r in enumerate(same, 1):
+                if step == 'count': r[0] += f" ({k})"
+                elif isinstance(r[1], int): r[0] += f", parti nummer {r[1]}"
+    return [(text, p) for text, _, p in rows]
