@@ -188,6 +188,15 @@ def test_numbers_are_reproducible_and_varied(kind):
     assert len({shown(make_puzzle(kind, i)) for i in range(1, 21)}) >= 10
 
 
+def test_trump_level_1_offers_only_the_four_suits():
+    # nivå 1 (lektion 3) har bara grundreglerna: ett kort vänds alltid upp, så "Sang" vore ett svar som aldrig är rätt
+    for i in range(1, N + 1):
+        p = make_puzzle('trump', i)
+        assert [o.key for o in p.options] == list(SUITS), p.number
+        assert 'husregl' not in p.hint.lower(), p.hint
+    assert all('sang' in [o.key for o in make_puzzle('trump', i, level=2).options] for i in range(1, N + 1))
+
+
 def test_every_trump_case_and_sheet_error_kind_occur():
     # nivå 1 är grundreglerna (vänt kort), nivå 2 husreglerna om trumf
     assert {make_puzzle('trump', i).data['case'] for i in range(1, N + 1)} == {'plain'}

@@ -667,7 +667,8 @@ def _make_trump(rng, level):
     rule_text = '; '.join(HOUSE_RULE_TEXT[k] for k in rules.changed()) or 'grundreglerna'
     picture = '' if shown is None else f'<p>{cards_html([shown], 56)}</p>'
     situation = f'<p>{story}</p>{picture}<p>Regler: {rule_text}.</p>'
-    opts = [Option(s, f"{s} {SUIT_NAMES[s]}", SUIT_NAMES[s]) for s in SUITS] + [Option('sang', 'Sang', 'sang, ingen trumf')]
+    opts = [Option(s, f"{s} {SUIT_NAMES[s]}", SUIT_NAMES[s]) for s in SUITS]
+    if level > 1: opts.append(Option('sang', 'Sang', 'sang, ingen trumf'))   # nivå 1: ett kort vänds alltid upp
     def explain(key):
         if trump is None:
             if rules.sang: why = "Med sang spelas ingen giv med trumf, så inget kort vänds upp."
@@ -692,6 +693,7 @@ def _make_trump(rng, level):
                 f"är inte {SUIT_NAMES[key]}.", '')
     return Puzzle('', 0, level, '', '', "Vilken färg är trumf i den här given?", situation, opts,
                   frozenset(['sang' if trump is None else trump]),
+                  "Titta på kortet som vändes upp. Vilken färg har det?" if level == 1 else
                   "Vilka husregler gäller, och säger någon av dem något om just "
                   + ("den här given?" if shown is None else "det här kortet?"), explain,
                   {'case': case, 'rules': rules, 'shown': shown, 'opening_deal': opening}, nudge=nudge)
