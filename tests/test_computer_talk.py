@@ -203,3 +203,99 @@ def test_a_forced_card_is_said_once_and_plainly():
                 forced += 1
             st.apply(bot.decide(st.view(st.to_act)).action)
     assert forced >= 5
+
+
+def visible_text(widget) -> str:
+    "Every text the pupil can read in a widget tree: HTML values, button labels and tooltips, options."
+    out = []
+    for name in ('value', 'description', 'tooltip', 'placeholder'):
+        v = getattr(widget, name, None)
+        if isinstance(v, str): out.append(v)
+    out += [str(o[0] if isinstance(o, tuple) else o) for o in getattr(widget, 'options', ())]
+    for child in getattr(widget, 'children', ()): out.append(visible_text(child))
+    return ' '.join(out)
+
+
+def outside_numbers(html: str) -> str:
+    """The words shown before the heading 'Datorns siffror' (what follows it is the computer's figures, and may
+    count); style sheets and tags (with their 'width:100%') are not words."""
+    text = re.sub(r"<[^>]*>", " ", re.sub(r"<style.*?</style>", " ", html, flags=re.S))
+    return text.split("Datorns siffror")[0]
+
+
+def test_the_own_puzzles_at_the_table_say_no_numbers_words_and_no_rule_codes():
+    """Issue 39: after a Bismarck game the table's own puzzles said "Spela om lägena där ett annat kort hade gett fler
+    poäng i snitt", "Finns det ett kort som ger fler poäng i snitt?" and showed "(B7)" and "(B9)". Every text of the
+    practise part (heading, each puzzle, the nudges and the answer) is now free of numbers words and rule codes."""
+    from plump_teach.ui.table import BismarckTable
+    b = BismarckTable(3, seed=11, pace=0)
+    while b.game.deal is not None:
+        st = b.state
+        if b.paused == "result": b.next_button.click()
+        elif st.phase == "discard":
+            for c in list(b.card_buttons)[:4]: b.card_buttons[c].click()
+            b.discard_button.click()
+        elif st.phase == "mode": [x for x in b.mode_buttons.values() if not x.disabled][-1].click()
+        else: [x for c, x in b.card_buttons.items() if "pt-nej" not in x._dom_classes][-1].click()
+    own = b.show_own_puzzles()
+    assert own, "no costly card in the whole game"
+    seen = []
+    for i, (_, p) in enumerate(own):
+        if i: b.next_puzzle.click()
+        seen.append(visible_text(b.puzzle_box))
+        others = [c for c in p.options if c not in (p.played, p.better)]
+        for c in [p.played] + others[:1] + [p.better]:
+            b.puzzle_cards[c].click()
+            seen.append(b.puzzle_feedback.value)
+    seen.append(visible_text(b.after_box))
+    text = ' '.join(seen)
+    assert "ger dig fler poäng" in text and "Det bättre kortet är" in text
+    assert not NUMBER_WORDS.search(outside_numbers(text)), NUMBER_WORDS.findall(outside_numbers(text))
+    assert not CODE.search(text.replace(visible_text(b.analysis_html), '')), CODE.findall(text)
+
+
+def test_the_own_plump_puzzles_speak_at_the_tables_level():
+    """Issue 39: an own Plump puzzle explained itself in counts ("i 7 av 20") at every level; at nybörjare it now says
+    how often in words, true for the same counts, and at van and expert in counts. The card sentence is the same."""
+    words = counts = 0
+    for seed in range(30):
+        a = analyse_deal(finished_plump(700 + seed, seed % 3), 0, seed=seed, samples=20, card_samples=6)
+        for c, young, grown in zip(a.costly, own_puzzles(a, 'nybörjare'), own_puzzles(a, 'van')):
+            k = c.samples
+            hb, hp = round(c.chance_better * k), round(c.chance_played * k)
+            assert not re.search(r"\bi \d+ av\b", young.explanation) and not NUMBER_WORDS.search(young.explanation)
+            assert (f"med {c.better} hade du träffat budet {frequency_words(hb, k)}, med {c.played} "
+                    f"{frequency_words(hp, k)}.") in young.explanation, young.explanation
+            assert f"i {hb} av dem" in grown.explanation and f"bara i {hp}" in grown.explanation, grown.explanation
+            assert (young.title, young.better, young.played) == (grown.title, grown.better, grown.played)
+            words += 1
+        counts += len(own_puzzles(a, 'expert')) == len(a.costly)
+    assert words >= 3 and counts == 30, words
+
+
+@pytest.mark.parametrize("level", ['nybörjare', 'van'])
+def test_tips_at_the_table_keep_the_teachers_reason_off_the_pupils_screen(level):
+    """`hint(view).reason` is the teacher's and programmer's text (with "%" and "provgivar", its docstring says so).
+    At the table the pupil presses Tips, Visa rådet and (at van) Visa datorns siffror at every turn of a short game:
+    no "%", "snitt" or "provgivar" shows outside "Datorns siffror", and the teacher's reason itself never shows."""
+    from plump_teach.ui.table import PlayTable
+    from plump_teach.engine.plump_rules import PlumpRules
+    t = PlayTable(3, rules=PlumpRules(down_only=True), seed=23, first_deal=8, pace=0, level=level, path=False)
+    steps = numbers = 0
+    while t.game.deal is not None and steps < 12:
+        if t.paused == "result":
+            t.next_button.click()
+            continue
+        t.show_tips()
+        tip = t.show_advice()
+        if t.show_numbers(): numbers += 1
+        screen = visible_text(t)
+        rest = outside_numbers(screen.replace(t.tips_html.value, ''))     # the table around Tips: nothing after a heading
+        assert "Datorns siffror" not in screen.replace(t.tips_html.value, '') and not NUMBER_WORDS.search(rest), rest
+        assert not NUMBER_WORDS.search(outside_numbers(t.tips_html.value)), t.tips_html.value
+        reason = tip.decision.reason
+        assert NUMBER_WORDS.search(reason) is None or reason not in screen
+        steps += 1
+        if t.state.phase == "bidding": [b for b in t.bid_buttons.values() if not b.disabled][0].click()
+        else: t.card_buttons[tip.action.card].click()
+    assert steps >= 4 and (numbers > 0) == (level == 'van'), (steps, numbers)

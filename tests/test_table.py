@@ -290,7 +290,7 @@ def test_bismarck_deals_can_be_looked_at_again_with_own_puzzles():
     play_to_end(b, choose=lambda options: options[-1])
     assert b.game.deal is None and len(b.game.deals) == 3
     texts = analysis_texts(b)
-    assert "Titta på givarna igen" in texts and "normalen" in texts and "fler poäng i snitt" in texts
+    assert "Titta på givarna igen" in texts and "normalen" in texts and "hade gett dig fler poäng" in texts
     assert "träffa budet" not in texts and "ditt bud" not in texts
     assert [w.description for w in b.analysis_buttons] == ["Giv 1", "Giv 2", "Giv 3"]
     for k, d in enumerate(b.game.deals):
@@ -305,7 +305,7 @@ def test_bismarck_deals_can_be_looked_at_again_with_own_puzzles():
         assert ("(normalen)" in html) == (a.distribution.get(a.normal, 0) >= 0.005)
         assert all(pupil_text(nobreak_percent(esc(c.why))) in html for c in a.costly)
         assert "bjöd" not in html
-    check_puzzles(b, "fler poäng i snitt")
+    check_puzzles(b, "ger dig fler poäng")
 
 
 def test_plump_analysis_still_speaks_of_the_bid():

@@ -186,7 +186,10 @@ def _one_card_why(view: SeatView, b: int, det: dict) -> str:
 
 
 def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
-    "Datorns tips för eleven på `view.seat`: expertens drag, med skälet i två till fyra korta meningar."
+    """Datorns tips för eleven på `view.seat`: expertens drag, med skälet i två till fyra korta meningar.
+    `reason` är skälet för läraren och programmeraren, med datorns siffror (procent, poäng i snitt, provgivar) och
+    regelkoderna; det visas aldrig för en elev. Eleven ser `tip_steps`: frågan, rådet i ord och siffrorna bara under
+    "Datorns siffror" (`tests/test_computer_talk.py` prövar det vid spelbordet)."""
     if not isinstance(view, SeatView):
         raise PlumpError("Tips behöver det som en spelare ser av läget, en SeatView: till exempel state.view(plats).")
     rng = random.Random(view_seed(view) if seed is None else seed)

@@ -538,8 +538,10 @@ class OwnPuzzle:
         return parse_cards([card])[0] == self.better
 
 
-def own_puzzles(analysis: DealAnalysis) -> list[OwnPuzzle]:
-    "Elevens dyra kort i genomgången som pussel, dyrast först: i Plump för budet, i Bismarck för poängen (B7)."
+def own_puzzles(analysis: DealAnalysis, level: str = 'van') -> list[OwnPuzzle]:
+    """Elevens dyra kort i genomgången som pussel, dyrast först: i Plump för budet, i Bismarck för poängen (B7).
+    `level` är datorns nivå vid bordet: på 'nybörjare' säger förklaringen hur ofta i ord (`frequency_words`), som
+    den korta genomgången, på 'van' och 'expert' i antal ('i 42 av 100')."""
     out = []
     for c in analysis.costly:
         v = c.state.view(c.seat)
@@ -548,6 +550,12 @@ def own_puzzles(analysis: DealAnalysis) -> list[OwnPuzzle]:
             text = f"{_bismarck_goal(v)} {c.why}"
         else:
             title = f"Stick {c.trick}: vilket kort ger störst chans att träffa budet {analysis.bid}?"
-            text = f"{goal_sentence(v)} {c.why}"
+            why, k = c.why, c.samples
+            if level == 'nybörjare':
+                often = lambda p: frequency_words(sample_count(p, k), k)
+                why = (f"I stick {c.trick} lade du {c.played}. Datorn provade många sätt som de andras kort kan ligga "
+                       f"på: med {c.better} hade du träffat budet {often(c.chance_better)}, med {c.played} "
+                       f"{often(c.chance_played)}." + lead_note(v, c.better, c.played))
+            text = f"{goal_sentence(v)} {why}"
         out.append(OwnPuzzle(title, c.state.clone(), c.seat, c.played, c.better, text))
     return out

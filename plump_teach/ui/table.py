@@ -1300,7 +1300,7 @@ _ANALYSIS_TEXT = {
               "Spela om lägena där ett annat kort hade gett större chans att träffa budet."),
     'bismarck': ("Tryck på en giv. Då ser du din hand, spelsättet, dina stick mot normalen och vad datorn tror om "
                  "samma kort. Var du förhand ser du också hur många poäng varje spelsätt gav.",
-                 "Spela om lägena där ett annat kort hade gett fler poäng i snitt.")}
+                 "Spela om lägena där ett annat kort hade gett dig fler poäng.")}
 
 @patch
 def _analysis_widgets(self: PlayTable) -> list:
@@ -1342,7 +1342,7 @@ def show_analysis(self: PlayTable, k: int):
 @patch
 def show_own_puzzles(self: PlayTable):
     g = self.game
-    self.own = [(k, p) for k in range(len(g.deals)) for s in self.humans for p in own_puzzles(self._analysis(k, s))]
+    self.own = [(k, p) for k in range(len(g.deals)) for s in self.humans for p in own_puzzles(self._analysis(k, s), self.level)]
     self.own_index = 0
     if not self.own:
         swap_children(self.puzzle_box, [PupilHTML('<p>Inga pussel den här gången: i varje giv lade du ett kort som var '
@@ -1360,7 +1360,7 @@ def _puzzle_head(self: PlayTable, k: int, p) -> str:
         game = f"{esc(mode_words(v.mode, v.trump))}, {esc(v.names[v.forehand])} är förhand"
         score = ', '.join(f"{esc(v.names[s])} {v.taken[s]} (normalt {normal_tricks(v.mode, s == v.forehand)})"
                           for s in range(v.n))
-        score = f"Tagna stick: {score} (B7)."
+        score = f"Tagna stick: {score}."
     else:
         game = f"{v.cards} kort, " + (f"{SUIT_NAMES[v.trump]} är trumf" if v.trump else "sang")
         bids = ', '.join(f"{esc(v.names[s])} {v.bids[s]} ({v.taken[s]} stick)" for s in range(v.n))
@@ -1408,11 +1408,11 @@ def _puzzle_clicked(self: PlayTable, card: Card):
     self.own_tries += 1
     bismarck = self.kind == 'bismarck'
     if card == p.played and self.own_tries == 1:
-        better = ("ger fler poäng i snitt" if bismarck else
+        better = ("ger dig fler poäng" if bismarck else
                   f"ger större chans att träffa budet {self.game.deals[k].bids[p.seat]}")
         return say(f"Det var det kortet du lade i partiet. Finns det ett kort som {better}? Försök igen.", False)
     if self.own_tries == 1:
-        think = ("Tänk på vad du vill med sticket: ta det, släppa det, eller låta din medspelare ta det (B9)."
+        think = ("Tänk på vad du vill med sticket: ta det, släppa det, eller låta din medspelare ta det."
                  if bismarck else "Tänk på hur många stick du behöver och vilka kort som kan ta dem.")
         return say(f"Inte det bästa kortet. {think} Försök igen.", False)
     self.puzzle_cards[p.better].add_class('pt-vald')
