@@ -23,6 +23,8 @@ from plump_teach.engine.plump_rules import PlumpRules
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.ui.analysis import analysis_html, deal_summary_html
 
+from test_pupil_surface import shown, widget_texts
+
 NUMBER_WORDS = re.compile(r"%|snitt|provgivar")
 CODE = re.compile(r"\((?:regel |se )?[PB]\d{1,2}")
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -206,21 +208,14 @@ def test_a_forced_card_is_said_once_and_plainly():
 
 
 def visible_text(widget) -> str:
-    "Every text the pupil can read in a widget tree: HTML values, button labels and tooltips, options."
-    out = []
-    for name in ('value', 'description', 'tooltip', 'placeholder'):
-        v = getattr(widget, name, None)
-        if isinstance(v, str): out.append(v)
-    out += [str(o[0] if isinstance(o, tuple) else o) for o in getattr(widget, 'options', ())]
-    for child in getattr(widget, 'children', ()): out.append(visible_text(child))
-    return ' '.join(out)
+    "Every text the pupil can read in a widget tree (`widget_texts`), as one string."
+    return ' '.join(widget_texts(widget))
 
 
 def outside_numbers(html: str) -> str:
     """The words shown before the heading 'Datorns siffror' (what follows it is the computer's figures, and may
     count); style sheets and tags (with their 'width:100%') are not words."""
-    text = re.sub(r"<[^>]*>", " ", re.sub(r"<style.*?</style>", " ", html, flags=re.S))
-    return text.split("Datorns siffror")[0]
+    return shown(html).split("Datorns siffror")[0]
 
 
 def test_the_own_puzzles_at_the_table_say_no_numbers_words_and_no_rule_codes():
