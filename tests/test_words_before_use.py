@@ -250,7 +250,7 @@ def test_issue_39s_sentences_are_explained_or_gone():
     md1 = lesson_md(1).split("## Pussel")
     assert "en etta framför budet" in md1[0] and "**E** för ess" in md1[0]
     assert "[grundreglerna](ordlista.ipynb#grundregler) gäller" in md1[1]
-    # lektion 3: sang och husregler förklaras innan pusslet om trumf erbjuder svaret Sang
+    # lektion 3: sang och husregler förklaras före pusslet om trumf (svaret Sang finns först på nivå 2)
     md3 = lesson_md(3).split("## Pussel")[0]
     assert "(ordlista.ipynb#husregel)" in md3 and "(ordlista.ipynb#sang)" in md3
     # lektion 10: inga oklara ord
@@ -261,3 +261,23 @@ def test_issue_39s_sentences_are_explained_or_gone():
     assert not re.search(r"\b(en|ingen|någon|den) normal\b", l10, re.I)
     # lektion 5: inget "Ettan är tian"
     assert "Ettan är tian" not in l5
+
+
+def hook_word_count(nb: dict) -> int:
+    "Orden i lektionens textceller, räknade som kontrollen före stopp räknar dem (kommentarer, taggar och länkadresser bort)."
+    text = re.sub(r"<!--.*?-->", " ", "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"),
+                  flags=re.S)
+    return len(re.findall(r"[A-Za-zÅÄÖåäö]+", re.sub(r"<[^>]+>|\]\([^)]*\)", " ", text)))
+
+
+def test_hook_word_count_counts_words_not_markup():
+    nb = {"cells": [{"cell_type": "markdown", "source": ["Två [ord](ordlista.ipynb#ord) <b>här</b> <!-- inte -->"]},
+                    {"cell_type": "code", "source": ["print('inte heller')"]}]}
+    assert hook_word_count(nb) == 3
+
+
+@pytest.mark.parametrize("path", sorted(ELEV.glob("[0-9]*.ipynb")), ids=lambda p: p.name)
+def test_every_lesson_has_at_most_700_words(path):
+    # en lektion för en tolvåring är några hundra ord: högst 700 med kontrollens räkning (issue 39)
+    import json
+    assert hook_word_count(json.loads(path.read_text(encoding="utf-8"))) <= 700
