@@ -195,12 +195,51 @@ def test_setup_page_says_how_the_commands_run_on_any_computer_and_network():
         assert words in html, words
     assert "i lektion 2 en per par" not in html
     shown = re.findall(r"<code>\.venv(?:/bin/|\\Scripts\\)plump-teach (.*?)</code>", html)
-    assert len(shown) == 2
+    assert len(shown) == 3
     for args in shown:                                  # varje kommando på sidan går att köra med plump-teach
         a = cli_parser().parse_args(args.split())
         assert a.ip == '0.0.0.0' and a.port == PORT
     assert "--lektion" in shown[0]
     assert f"alltså\n{sum(bismarck_tables(CLASS).values())}" in html or f"alltså {sum(bismarck_tables(CLASS).values())}" in html
+
+
+
+READY_KERNEL_MB = 65      # note 38: 81 kernels in waiting took 5.3 GB (5,300 / 81 = 65 MB each)
+
+
+def kernels_for(args: list[str]) -> int:
+    "How many kernels the classroom starts ahead for `plump-teach ARGS`, from the option defaults and the pupil pages."
+    from pathlib import Path
+    from plump_teach.classroom.app import cli_parser
+    from plump_teach.classroom.server import has_code, lesson_pools
+    a = cli_parser().parse_args(args)
+    folder = Path(__file__).resolve().parents[1] / "nbs" / "elev"
+    static = tuple(f.name for f in folder.glob("*.ipynb") if not has_code(json.loads(f.read_text(encoding="utf-8"))))
+    ready = tuple(f.name for n in a.lektion for f in folder.glob(f"{n:02d}_*.ipynb"))
+    pools = lesson_pools(folder, a.max_pupils, a.pool, a.lesson_pool, static=static, ready=ready)
+    return sum(pools.size(n) for n in pools.names)
+
+
+def test_the_memory_advice_is_true_for_the_option_defaults():
+    """Issue 39: with --lektion and the defaults the classroom holds 81 kernels in waiting, about 5.3 GB, which an
+    8 GB laptop hardly has. The setup page, the README and the docs' home page say how much a kernel takes and give a
+    smaller --pool as a command that runs; every number follows from the option defaults and the measured 65 MB."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    full, small = kernels_for(["--lektion", "1"]), kernels_for(["--lektion", "1", "--pool", "10"])
+    assert (full, small) == (81, 61)
+    gb = lambda n: f"{n * READY_KERNEL_MB / 1000:.1f}".replace(".", ",").replace(",0", "")
+    assert (gb(full), gb(small)) == ("5,3", "4")
+    for where, text in (("kom-igang", setup_page()), ("README", (root / "README.md").read_text(encoding="utf-8")),
+                        ("index", "".join("".join(c["source"]) for c in json.loads(
+                            (root / "nbs" / "index.ipynb").read_text(encoding="utf-8"))["cells"]))):
+        flat = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", text))
+        assert f"ungefär {READY_KERNEL_MB} MB" in flat and "8 GB" in flat, where
+        assert f"{full} kärnor" in flat and f"{gb(full)} GB" in flat, where
+        command = re.search(r"plump-teach (--ip 0\.0\.0\.0 --lektion \d+ --pool \d+)", flat)
+        assert command, where
+        assert kernels_for(command.group(1).split()[2:]) == small and f"{small} kärnor" in flat, where
+        assert f"ungefär {gb(small)} GB" in flat, where
 
 
 # ---------------------------------------------------------------- elevens blad utan regelkoder

@@ -862,7 +862,11 @@ i kursens mapp (i Windows <code>py -3 run.py kurs</code>). Första gången insta
 (i Windows <code>.venv\\Scripts\\plump-teach --ip 0.0.0.0 --lektion 1</code>) med lektionen som klassen börjar med;
 det kör tills du trycker Ctrl+C. Terminalen skriver elevernas
 adress (port {PORT}) med klasskoden, en QR-kod, lärarsidans adress och lärarkoden. Visa <code>/larare/klasslank</code> på
-projektorn. Högst 40 elever samtidigt; ingenting lämnar din dator.</p></div>
+projektorn. Högst 40 elever samtidigt; ingenting lämnar din dator.</p>
+<p>Minnet: varje elevsida med pussel har en egen Python (en kärna) på din dator, och en färdigstartad kärna tar ungefär
+65 MB. Med <code>--lektion</code> startar 81 kärnor i förväg (40 för lektionen, 30 för träningssidan och en för var och en av
+de andra elva lektionerna), ungefär 5,3 GB. Har datorn 8 GB minne: starta med en mindre pool för träningssidan,
+<code>.venv/bin/plump-teach --ip 0.0.0.0 --lektion 1 --pool 10</code>, som startar 61 kärnor, ungefär 4 GB.</p></div>
 </div>
 <div class="box"><h2>Nätverket i skolan</h2>
 <p>Eleverna når din dator på adressen som terminalen skriver, port {PORT}. Frågar datorn om Python får ta emot anslutningar:
