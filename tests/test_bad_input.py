@@ -673,10 +673,10 @@ def test_the_table_skips_a_strange_saved_file_and_still_offers_the_real_game(tmp
     assert sum(r in out[0] for r in reasons) == 3, out            # the three newest with their reason, then how many more
     assert out[1:3] == ['listed OK True', 'unfinished OK spelbordet-17.json'], out
     assert out[3].startswith('resume OK <div role="alert"') and out[3].endswith(
-        f'>Det sparade partiet kan inte läsas: spelbordet-17.json {not_a_file}</div>'), out
-    assert out[4].startswith("save OK ('spelbordet-17-2.json', True, '<p>Filen spelbordet-17.json har ändrats av någon "
-                             "annan (eller fanns redan) och skrivs inte över. Partiet sparas i stället i "
-                             "spelbordet-17-2.json."), out
+        f'>Det sparade partiet kan inte läsas: Filen {not_a_file}</div>'), out
+    assert out[4].startswith("save OK ('spelbordet-17-2.json', True, '<p>Det sparade partiet har ändrats någon "
+                             "annanstans (eller fanns redan) och skrivs inte över. Partiet sparas i stället som ett "
+                             "nytt sparat parti."), out
     assert out[5:] == ['unchanged True True'], out
 
 

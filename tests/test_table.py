@@ -565,6 +565,14 @@ def test_the_saved_games_are_listed_in_the_pupils_words_never_by_file_name(tmp_p
     r.resume_button.click()
     assert r.game == b.game, r.message.value
     assert r.message.value.count("Partiet är inläst (giv 1,") == 1 and "spelbordet" not in r.message.value, r.message.value
+    r.save()                                                     # "Spara partiet": a link to download, not a name
+    said = re.sub(r"<[^>]+>", " ", r.save_info.value)
+    assert "Partiet är sparat (giv 1," in said and "ladda ner den som en fil" in said, said
+    assert "spelbordet" not in said and ".json" not in said, said
+    (tmp_path / "spelbordet-18.json").write_text("{}")            # someone else changed the game's file
+    r.card_buttons and click_once(r)
+    said = re.sub(r"<[^>]+>", " ", r.save_info.value)
+    assert "skrivs inte över" in said and "spelbordet" not in said and ".json" not in said, said
 
 
 def table_position(t) -> tuple:

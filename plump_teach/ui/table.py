@@ -27,7 +27,7 @@ from ..engine.bismarck import (FORMAT as BISMARCK_FORMAT, BismarckGame, Bismarck
                                   DISCARDS)
 from ..engine.saving import parse_saved
 from ..engine.files import TABLE_FORMAT
-from ..engine.scoresheet import write_file, as_path, digest, file_key, shown_path, read_bytes, FileError, FileMissing
+from ..engine.scoresheet import write_file, as_path, digest, file_key, read_bytes, FileError, FileMissing
 from .keeper import free_path, files_url
 from ..engine.state import PlumpState, BismarckState
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
@@ -959,8 +959,8 @@ def _write(self: PlayTable, text: str) -> str:
     except FileError: now = ''               # en mapp, en enhet, en rörledning, en för stor fil: skrivs inte över
     if now is not None and now != self._known.get(file_key(self.path)):
         old, self.path = self.path, free_path(self.path)
-        note = (f"Filen {shown_path(old.name)} har ändrats av någon annan (eller fanns redan) och skrivs inte över. "
-                f"Partiet sparas i stället i {self.path.name}. ")
+        note = ("Det sparade partiet har ändrats någon annanstans (eller fanns redan) och skrivs inte över. "
+                "Partiet sparas i stället som ett nytt sparat parti. ")
     write_file(self.path, text, "Partiet")
     self._known[file_key(self.path)] = digest(text.encode('utf-8'))
     return note
@@ -979,10 +979,10 @@ def save(self: PlayTable) -> Path | None:
         return None
     self.autosave = True
     where = self._deal_where()
-    self.save_info.value = (f'<p>{esc(note)}Partiet är sparat i <a href="{esc(files_url(self.path))}" target="_blank" '
-                            f'rel="noopener" download>{esc(self.path.name)}</a> ({where}). Det sparas efter varje '
-                            f'drag. Fortsätt en annan gång med <b>Nytt parti</b> och <b>Fortsätt ett sparat parti</b>. '
-                            f'Texten nedan är samma parti; du kan kopiera den.</p>')
+    self.save_info.value = (f'<p>{esc(note)}Partiet är sparat ({where}). Det sparas efter varje drag. Fortsätt en '
+                            f'annan gång med <b>Nytt parti</b> och <b>Fortsätt ett sparat parti</b>. Texten nedan är '
+                            f'samma parti; du kan kopiera den eller <a href="{esc(files_url(self.path))}" target="_blank" '
+                            f'rel="noopener" download>ladda ner den som en fil</a>.</p>')
     self._show_text(text)
     return self.path
 
@@ -1188,7 +1188,8 @@ def _resume_clicked(self: PlayTable):
         if not self.resume_files.value:
             return self._say("Välj en fil med ett sparat parti, eller klistra in texten från ett.", ok=False)
         path = Path(self.resume_files.value)
-        try: data = read_bytes(path, "sparfilen", shown=path.name)
+        try: data = read_bytes(path, "sparfilen", shown="Filen")
+        except FileMissing: return self._say("Det sparade partiet finns inte längre.", ok=False)
         except FileError as e: return self._say(f"Det sparade partiet kan inte läsas: {e}", ok=False)
         text, known = data.decode('utf-8-sig', errors='replace'), {file_key(path): digest(data)}
     try: game, humans, level, pace = read_table(text)
@@ -1204,7 +1205,8 @@ def _resume_offer(self: PlayTable):
     "Fortsätt där du slutade: partiet i erbjudandet, som det sparades (samma nivå och takt), i samma fil."
     if self._offer is None: return
     path = self._offer[0]
-    try: data = read_bytes(path, "sparfilen", shown=path.name)
+    try: data = read_bytes(path, "sparfilen", shown="Filen")
+    except FileMissing: return self._say("Det sparade partiet finns inte längre.", ok=False)
     except FileError as e: return self._say(f"Det sparade partiet kan inte läsas: {e}", ok=False)
     try: game, humans, level, pace = read_table(data.decode('utf-8-sig', errors='replace'))
     except PlumpTeachError as e: return self._say(str(e), ok=False)
