@@ -87,6 +87,15 @@ def start_short_game(page, table, covered: list, seed: str = "17"):
     wait_for_text(page, "Giv 1 av 3", within=table, timeout=60_000)
 
 
+def start_bismarck(page, seed: str = "5"):
+    "Bismarckbordet (sidans andra bord) med parti nummer `seed`: Börja spela, och vänta tills förhand lägger bort fyra kort."
+    table = table_output(page, 1)
+    table.get_by_placeholder("slumpas").fill(seed)
+    table.get_by_role("button", name="Börja spela").click()
+    wait_for_text(page, "Din tur att lägga bort fyra kort", within=table)
+    return table
+
+
 def tip_steps(page, table, covered: list, advice: str) -> str:
     """Tips i steg, som en elev trycker: Tips ger en fråga (inget råd än), Visa rådet ger rådet (`advice`, ett
     reguljärt uttryck), och på nivån van finns sedan Visa datorns siffror. Returnerar rutans text med alla steg."""

@@ -15,8 +15,8 @@ import pytest
 
 from browser_helpers import (KERNEL_TIMEOUT, run_all_hidden, screenshot, settle, small_buttons, wait_for_kernel_idle,
                              wait_for_outputs_rendered, wait_for_text)
-from table_helpers import (HAND_FOR_THIS_TURN, click_and_wait_gone, open_analysis, play_game, start_short_game, state,
-                           table_output)
+from table_helpers import (HAND_FOR_THIS_TURN, click_and_wait_gone, open_analysis, play_game, start_bismarck,
+                           start_short_game, state, table_output)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -98,10 +98,7 @@ def test_a_learner_plays_a_short_game_against_the_computer(page, jupyterlab):
 def test_bismarck_forehand_lays_away_four_and_chooses_a_mode(page, jupyterlab):
     base = jupyterlab(ELEV)
     open_page(page, base, "bismarck")
-    table = table_output(page, 1)
-    table.get_by_placeholder("slumpas").fill("5")
-    table.get_by_role("button", name="Börja spela").click()
-    wait_for_text(page, "Din tur att lägga bort fyra kort", within=table)
+    table = start_bismarck(page)
     cards = table.locator("button.pt-kort")
     cards.nth(19).wait_for()
     assert cards.count() == 20

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from browser_helpers import screenshot, settle, wait_for_text
-from table_helpers import start_short_game, table_output
+from table_helpers import start_bismarck, start_short_game, table_output
 from test_browser_table import ELEV, SIZES, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -63,10 +63,7 @@ def in_view(box, height=844) -> bool:
 def test_hand_tips_and_score_are_seen_together_on_a_phone(page, jupyterlab):
     base = jupyterlab(ELEV)
     open_page(page, base, "telefon")
-    bismarck = table_output(page, 1)
-    bismarck.get_by_placeholder("slumpas").fill("5")
-    bismarck.get_by_role("button", name="Börja spela").click()
-    wait_for_text(page, "Din tur att lägga bort fyra kort", within=bismarck)
+    bismarck = start_bismarck(page)
     bismarck.locator("button.pt-kort").nth(19).wait_for()
     b = phone_view(page, bismarck, "bismarck")
     assert b["cards"] == 20 and b["rows"] <= 2, b
