@@ -143,6 +143,15 @@ body.plump-elev .jp-Notebook .jp-Cell .jp-MarkdownOutput { background: transpare
   box-shadow: none !important; }
 body.plump-elev #jp-menu-panel, body.plump-elev #jp-top-panel { display: none !important; }
 body.plump-elev .jp-MarkdownOutput, body.plump-elev .jp-RenderedHTMLCommon { font-size: 16px; }
+/* minst 44 px att trycka på: "Visa svaret" (<summary>) är en 44 px hög rad. På en telefon eller surfplatta får en
+   länk i texten osynlig luft över och under (44 px minus en bokstavshöjd; raderna flyttas inte), raderna står lite
+   glesare så att luften inte når mitten av en länk på raden ovanför, och länkarna i en lista står en per 44 px */
+body.plump-elev .jp-RenderedHTMLCommon summary { min-height: 44px; box-sizing: border-box; padding: 10px 0; cursor: pointer; }
+@media (max-width: 600px), (pointer: coarse) {
+  body.plump-elev .jp-RenderedHTMLCommon :is(p, li) { line-height: 1.65; }
+  body.plump-elev .jp-RenderedHTMLCommon a { padding: calc(22px - 0.5em) 0; }
+  body.plump-elev .jp-RenderedHTMLCommon li:has(> a) { margin: 0; padding: 10px 0; }
+}
 .plump-elev-banner { position: fixed; left: 0; right: 0; bottom: 0; z-index: 10000; display: none;
   padding: 12px 16px; background: #1f5f99; color: #fff; font: 16px/1.4 system-ui, sans-serif; }
 `;

@@ -12,9 +12,9 @@ import socket
 import subprocess
 
 # %% auto #0
-__all__ = ['WATCH_SCRIPT', 'html_page', 'landing_page', 'code_page', 'full_page', 'teacher_code_page', 'refused_page',
-           'rejoin_page', 'joins_page', 'with_watch', 'parse_ip_addr', 'lan_addresses', 'qr_text', 'qr_svg',
-           'class_link_page', 'lessons_form', 'close_all_form']
+__all__ = ['WATCH_SCRIPT', 'TAP_STYLE', 'html_page', 'landing_page', 'code_page', 'full_page', 'teacher_code_page',
+           'refused_page', 'rejoin_page', 'joins_page', 'with_watch', 'parse_ip_addr', 'lan_addresses', 'qr_text',
+           'qr_svg', 'class_link_page', 'lessons_form', 'close_all_form']
 
 # %% ../../nbs/70a_sidorna.ipynb #34b13f8c
 from .doors import Refusal, spaced_code
@@ -173,10 +173,20 @@ WATCH_SCRIPT = """<script>
 })();
 </script>"""
 
+# Minst 44 px att trycka på i lektionens text, som i elevläget i JupyterLab (labextension/): "Visa svaret" (<summary>)
+# är en 44 px hög rad; på en telefon eller surfplatta får en länk osynlig luft över och under (raderna flyttas inte),
+# raderna står lite glesare så att luften inte når mitten av en länk på raden ovanför, och länkarna i en lista står en
+# per 44 px. På en dator med mus ser texten ut som förut.
+TAP_STYLE = """<style>
+.jp-RenderedHTMLCommon summary{min-height:44px;box-sizing:border-box;padding:10px 0;cursor:pointer}
+@media (max-width:600px),(pointer:coarse){.jp-RenderedHTMLCommon :is(p,li){line-height:1.65}
+.jp-RenderedHTMLCommon a{padding:calc(22px - .5em) 0}.jp-RenderedHTMLCommon li:has(> a){margin:0;padding:10px 0}}
+</style>"""
+
 def with_watch(page: bytes) -> bytes:
-    "Sidan `page` (början av en elevsida med kärna) med `WATCH_SCRIPT` före `</head>`."
+    "Sidan `page` (början av en elevsida med kärna) med `TAP_STYLE` och `WATCH_SCRIPT` före `</head>`."
     i = page.find(b'</head>')
-    return page if i < 0 else page[:i] + WATCH_SCRIPT.encode() + page[i:]
+    return page if i < 0 else page[:i] + (TAP_STYLE + WATCH_SCRIPT).encode() + page[i:]
 
 # %% ../../nbs/70a_sidorna.ipynb #65a63bbb
 def _usable(a: str) -> bool:

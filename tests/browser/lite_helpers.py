@@ -51,8 +51,12 @@ JS_PUPIL_PAGE = """() => {
   });
   const small = [...panel.querySelectorAll('.jp-OutputArea-output button')].filter(b => b.checkVisibility())
     .map(b => b.getBoundingClientRect()).filter(r => r.height > 0 && r.height < 43.5).length;
+  // länkar i texten och "Visa svaret" (<summary>): minst 44 px att trycka på på en telefon (issue 39)
+  const smallLinks = [...panel.querySelectorAll('.jp-MarkdownCell a, .jp-Cell summary')].filter(e => e.checkVisibility())
+    .map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.height > 0 && r.height < 43.5)
+    .map(([e, r]) => `${e.tagName.toLowerCase()} "${e.textContent.trim().slice(0, 30)}" ${Math.round(r.height)} px`);
   const shown = sel => [...document.querySelectorAll(sel)].filter(e => e.checkVisibility()).length;
-  return {vw, docWide: document.documentElement.scrollWidth > vw + 1, bad: bad.slice(0, 8), count: bad.length, small,
+  return {vw, docWide: document.documentElement.scrollWidth > vw + 1, bad: bad.slice(0, 8), count: bad.length, small, smallLinks,
           chrome: [['meny', shown('.lm-MenuBar')], ['filer', shown('.jp-DirListing')], ['verktygsrad', shown('.jp-NotebookPanel-toolbar')],
                    ['statusrad', shown('#jp-main-statusbar')], ['flikar', shown('#jp-main-dock-panel .lm-TabBar')]].filter(x => x[1]),
           code: shown('.jp-CodeCell .jp-InputArea-editor') + shown('.jp-InputPrompt'),
@@ -80,5 +84,6 @@ def check_pupil_page(page, name: str):
         assert r["code"] == 0, f"{name} {w}x{h}: kod syns"
         assert not r["docWide"] and r["count"] == 0, f"{name} {w}x{h}: för breda: {r['bad']}"
         assert r["small"] == 0, f"{name} {w}x{h}: {r['small']} knappar lägre än 44 px"
+        if w <= 600: assert not r["smallLinks"], f"{name} {w}x{h}: lägre än 44 px: {r['smallLinks'][:5]}"
         for word in ("Traceback", "Error", "Run All", "import ", "installera"):
             assert word not in r["text"], f"{name}: {word!r} syns"

@@ -35,6 +35,11 @@ JS_TOO_WIDE = """() => { const W = document.documentElement.clientWidth;
 JS_SMALL = """() => [...document.querySelectorAll('main button, main input:not([type=hidden]), main .knapp')]
   .filter(e => e.getBoundingClientRect().height < 44).map(e => e.outerHTML.slice(0, 60))"""
 
+# Länkar och "Visa svaret" (<summary>) i sidans text som är lägre än 44 px
+JS_SMALL_TEXT = """() => [...document.querySelectorAll('.jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon summary')]
+  .filter(e => e.checkVisibility() && e.getBoundingClientRect().height < 44)
+  .map(e => e.tagName + ' ' + e.textContent.trim().slice(0, 30) + ' ' + Math.round(e.getBoundingClientRect().height))"""
+
 
 @pytest.fixture(scope="module")
 def classroom(tmp_path_factory):
@@ -118,6 +123,10 @@ def test_pupil_trains_and_the_kernel_goes_when_the_tab_closes(browser, page, req
     # ikonerna (Font Awesome) finns utan CDN: typsnittet laddas från servern själv
     assert page.evaluate("""async () => (await document.fonts.load('900 16px "Font Awesome 5 Free"', '\\uf00c')).length""") > 0
     problems += check_sizes(page, "traning")
+    # issue 39: lektionssidornas länkar i texten (◀ Elevkursen, Ordlistan) är minst 44 px att trycka på på en telefon
+    page.set_viewport_size({"width": 390, "height": 844})
+    if small := page.evaluate(JS_SMALL_TEXT): problems.append(f"traning 390x844: för litet {small}")
+    page.set_viewport_size({"width": 1280, "height": 900})
     # resultatet hamnar hos läraren, med namnet
     deadline = time.monotonic() + 30
     while "Kim Testsson" not in teacher_get(base, "/larare", teacher(base)):
