@@ -40,6 +40,12 @@ What the build does:
     first second (until the pupil mode's own line takes over), the lesson kept where the pupil reads while its cells
     run (JupyterLab scrolls to each cell it runs). Asking for Pyodide's files from the first second as well bought
     nothing on loopback (the start is CPU-bound). Timeline per phase: tests/benchmarks/bench_lite_start.py --timeline;
+  * starts Python while the page draws (issue 39): on a return visit in pupil mode lab/index.html makes the Pyodide
+    kernel's worker in its first tenth of a second and the worker starts loading Pyodide and the course's packages
+    (tools/lite_warm_worker.js) on the second core while JupyterLab loads on the first; the lesson's kernel takes
+    that worker and that Pyodide over (warm_python changes two places of the pinned pyodide kernel, each checked).
+    On a first visit the pupil mode (labextension/) starts the lesson's kernel as soon as the service worker is
+    ready instead of after the lesson is drawn;
   * keeps the course in the browser for offline use: JupyterLite's service worker is wrapped by
     tools/lite_service_worker.js with the list of every file and a version over their contents (a new build
     replaces the old cache). The pupil mode asks it to fetch the rest after the first lesson; then a
@@ -184,6 +190,14 @@ SW_LAYER = ROOT / "tools" / "lite_service_worker.js"
 SW_ORIGINAL = "service-worker-jupyterlite.js"
 PAGE_GUARD = ROOT / "tools" / "lite_guard.html"
 PAGE_EARLY = ROOT / "tools" / "lite_early.html"   # lab/index.html: the Swedish line from the first second, no jump
+# Python started while the page draws (warm_python): the kernel's worker gets tools/lite_warm_worker.js first, and
+# these two places of jupyterlite-pyodide-kernel 0.8.6 (pinned above) are changed, each found exactly once.
+WARM_WORKER = ROOT / "tools" / "lite_warm_worker.js"
+KERNEL_EXTENSION = "extensions/@jupyterlite/pyodide-kernel-extension/static"
+WARM_INIT_WORKER = ('initWorker(e){let t=e=>new Worker(e,{type:"module"});',
+                    'initWorker(e){let t=e=>self.__plumpKernelWorker&&self.__plumpKernelWorker(e)||new Worker(e,{type:"module"});')
+WARM_INIT_RUNTIME = (('this._pyodide=await n({indexURL:s,', 'this._pyodide=await(self.__plumpTake&&self.__plumpTake(e,this)||n({indexURL:s,'),
+                     ('...e.loadPyodideOptions}),this._pyodide._api.on_fatal=', '...e.loadPyodideOptions})),this._pyodide._api.on_fatal='))
 GUARDED_PAGES = ["index.html", "lab/index.html"]
 # What jupyter lite build leaves in the site for its own build (rspack's configuration, the app's npm
 # metadata, the template the bundle is made from, the schema of jupyter-lite.json): no browser asks for them.
@@ -237,7 +251,7 @@ def venv_bin(venv: Path, name: str) -> Path:
 def inputs_fingerprint(options: str = "") -> str:
     "What the site is built from: this script, the notebooks, the library, the project's metadata, the options."
     h = hashlib.sha256(options.encode() + b"\0")
-    files = [Path(__file__).resolve(), *PYC_TOOLS, PUPIL_JS, SW_LAYER, PAGE_GUARD, PAGE_EARLY, ROOT / "pyproject.toml", ROOT / "README.md",
+    files = [Path(__file__).resolve(), *PYC_TOOLS, PUPIL_JS, SW_LAYER, PAGE_GUARD, PAGE_EARLY, WARM_WORKER, ROOT / "pyproject.toml", ROOT / "README.md",
              *sorted((ROOT / "plump_teach").rglob("*.py")), *sorted(notebook_sources())]
     for f in files:
         h.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
@@ -600,6 +614,7 @@ def _build(force: bool, drive: bool, bytecode: bool, site: Path) -> Path:
     front_page(out / "index.html")
     for page in GUARDED_PAGES: page_guard(out / page)
     early_start(out)
+    warm_python(out)
     pupil_extension(out)
     offline_cache(out)
     check_site(out, bytecode)
@@ -696,6 +711,41 @@ def early_start(out: Path):
     html = html.replace("</head>", head + "</head>", 1)
     html = html.replace('<div id="plump-fel"', "<!-- plump-early-body" + body + '<div id="plump-fel"', 1)
     page.write_text(html, encoding="utf-8")
+
+
+def replace_once(text: str, old: str, new: str, where: str) -> str:
+    if text.count(old) != 1:
+        sys.exit(f"FEL: hittar inte {old[:60]!r} exakt en gång i {where}; har jupyterlite-pyodide-kernel ändrats?")
+    return text.replace(old, new)
+
+
+def code_pages(out: Path) -> list[str]:
+    "The site's notebooks with code (their path under files/): the pages whose Python lite_early.html may start."
+    return sorted(f.relative_to(out / "files").as_posix() for f in (out / "files").rglob("*.ipynb")
+                  if any(c.get("cell_type") == "code" for c in json.loads(f.read_text(encoding="utf-8")).get("cells", [])))
+
+
+def warm_python(out: Path):
+    """Python started while the page draws, on a return visit in pupil mode (tools/lite_early.html,
+    tools/lite_warm_worker.js): the kernel's worker gets the prelude, its initRuntime takes the Pyodide the prelude
+    loads, and the kernel's initWorker takes the worker lab/index.html made; lab/index.html gets what to start."""
+    static = out / KERNEL_EXTENSION
+    workers = list(static.glob("comlink.worker.*.js"))
+    if len(workers) != 1: sys.exit(f"FEL: {len(workers)} comlink.worker.*.js i {static}, väntade en")
+    js = workers[0].read_text(encoding="utf-8")
+    for old, new in WARM_INIT_RUNTIME: js = replace_once(js, old, new, workers[0].name)
+    workers[0].write_text(WARM_WORKER.read_text(encoding="utf-8") + js, encoding="utf-8")
+    chunks = [f for f in static.glob("*.js") if WARM_INIT_WORKER[0] in f.read_text(encoding="utf-8")]
+    if len(chunks) != 1: sys.exit(f"FEL: kärnans initWorker finns i {len(chunks)} filer i {static}, väntade en")
+    chunks[0].write_text(replace_once(chunks[0].read_text(encoding="utf-8"), *WARM_INIT_WORKER, chunks[0].name),
+                         encoding="utf-8")
+    kernel = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"][
+        "@jupyterlite/pyodide-kernel-extension:kernel"]
+    warm = {"worker": f"{KERNEL_EXTENSION}/{workers[0].name}", "pyodide": kernel["pyodideUrl"].removeprefix("./"),
+            "options": kernel.get("loadPyodideOptions", {}), "code": code_pages(out)}
+    page = out / "lab" / "index.html"
+    page.write_text(replace_once(page.read_text(encoding="utf-8"), "/*plump-warm*/null",
+                                 json.dumps(warm, ensure_ascii=False), "lab/index.html"), encoding="utf-8")
 
 
 # The order the service worker fetches the files in: what a pupil's lesson needs first (Python, the course, the

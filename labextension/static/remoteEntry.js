@@ -182,6 +182,72 @@ body.plump-elev .jp-RenderedHTMLCommon summary { min-height: 44px; box-sizing: b
     'Ladda om sidan när nätet fungerar igen. Hjälper det inte, säg till din lärare.';
   const MSG_FAILED = 'Python gick inte att starta. Ladda om sidan när nätet fungerar. Hjälper det inte, säg till din lärare.';
 
+  // Sidan adressen öppnar: ?path=… på webbplatsen, /lab/tree/… eller /doc/tree/… i JupyterLab
+  function pathInAddress() {
+    const here = new URL(window.location.href);
+    const q = here.searchParams.get('path');
+    if (q) return q.replace(/^\/+/, '');
+    const m = /\/(?:lab|doc)\/(?:workspaces\/[^/]+\/)?tree\/(.+\.ipynb)$/.exec(here.pathname);
+    return m ? decodeURIComponent(m[1]) : '';
+  }
+
+  // Sidan `path` som JSON från servern (JupyterLab: /files/…, webbplatsen: files/… under dess rot), eller null
+  async function fetchNotebook(path) {
+    try {
+      const cfg = document.querySelector('script#jupyter-config-data');
+      const root = isLite() ? cfg.getAttribute('data-jupyter-lite-root') + '/'
+                            : (JSON.parse(cfg.textContent).baseUrl || '/');
+      const url = new URL(root + 'files/' + path.split('/').map(encodeURIComponent).join('/'), window.location.href);
+      const r = await fetch(url.href, { credentials: 'same-origin' });
+      return r.ok ? await r.json() : null;
+    } catch (e) { return null; }
+  }
+
+  // På webbplatsen ser Python lektionens mapp genom webbplatsens servicearbetare (JupyterLites "drive"), men bara
+  // om den redan är registrerad när Pythons kärna skapas; vid första besöket tar det en stund. Sant när sidan har
+  // en aktiv servicearbetare, falskt efter `ms` millisekunder eller i en webbläsare utan servicearbetare.
+  async function serviceWorkerReady(ms) {
+    const sw = navigator.serviceWorker;
+    if (!sw) return false;
+    let timer;
+    const late = new Promise((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+    try { return await Promise.race([sw.ready.then(() => true), late]); } finally { clearTimeout(timer); }
+  }
+
+  // Python startar medan JupyterLab ritar: JupyterLab startar annars lektionens Python först när sidan är
+  // ritad (3-5 sekunder efter att sidan begärdes), och Python behöver sedan lika länge till. Tillägget startar
+  // samma session som lektionen själv skulle starta (samma sökväg och namn) så fort JupyterLabs tjänster finns;
+  // när lektionen öppnas hittar den sessionen och använder den, och inget startas två gånger (JupyterLite och
+  // Jupyter-servern ger båda tillbaka den session som redan finns för sidan). Bara för en sida med kod.
+  async function startPythonEarly(app) {
+    const path = pathInAddress();
+    if (!/\.ipynb$/.test(path)) return;
+    try {
+      const sm = app.serviceManager;
+      // sidan själv, som fil (JupyterLites innehållstjänst är långsam medan JupyterLab startar), samtidigt som
+      // servicearbetaren blir klar
+      const [nb, swOk] = await Promise.all([fetchNotebook(path), isLite() ? serviceWorkerReady(10000) : true, sm.ready]);
+      if (!swOk || !nb) return;                        // så startar lektionen sin Python själv, som förut
+      if (!(nb.cells || []).some((c) => c.cell_type === 'code')) return;
+      if (Array.from(sm.sessions.running()).some((s) => s.path === path)) return;
+      const spec = (nb.metadata && nb.metadata.kernelspec) || {};
+      const name = spec.name || (sm.kernelspecs.specs && sm.kernelspecs.specs.default) || undefined;
+      (window.__plumpTider = window.__plumpTider || {}).python = Math.round(performance.now());   // för tidslinjen
+      // JupyterLites Python-kärna kan vara oregistrerad än ("No factory for kernel"): försök igen en stund
+      for (let i = 0; ; i++) {
+        try {
+          const own = await sm.sessions.startNew({ path, name: baseOf(path), type: 'notebook', kernel: name ? { name } : undefined });
+          own.dispose();   // bara vår förbindelse: sessionen och dess Python finns kvar åt lektionen
+          return;
+        } catch (e) {
+          if (i >= 100 || !/No factory/.test(String(e && e.message))) throw e;
+          if (Array.from(sm.sessions.running()).some((s) => s.path === path)) return;   // lektionen hann före
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    } catch (e) { console.warn('plump-teach-elev: Python startade inte i förväg', e); }
+  }
+
   const plugin = {
     id: 'plump-teach-elev:pupil-mode',
     description: 'Elevläget: lektionerna utan JupyterLabs ramar och utan kod, körda av sig själva.',
@@ -239,6 +305,7 @@ body.plump-elev .jp-RenderedHTMLCommon summary { min-height: 44px; box-sizing: b
           window.history.replaceState(window.history.state, '', here.href);
         }
       }
+      void startPythonEarly(app);
       const remember = (path) => { try { window.sessionStorage.setItem(PAGE, path); } catch (e) { /* avstängd */ } };
       // Fliken heter som sidan; JupyterLab skriver sitt eget namn ("06_spela_med… - JupyterLab") när sidan byts
       // och ibland senare, så namnet sätts tillbaka när titeln ändras

@@ -59,3 +59,12 @@ def test_the_pupils_way_in_opens_the_pupil_mode_in_jupyterlab(page, jupyterlab):
     # overrides.json, som run.py skriver i .venv, gäller i JupyterLab: ingen autosparning i lektionen
     plugin = page.request.get(f"{base}/lab/api/settings/@jupyterlab/docmanager-extension:plugin").json()
     assert plugin["schema"]["properties"]["autosave"]["default"] is False, plugin["schema"]["properties"]["autosave"]
+    # Opened by its address (a link from the teacher, or typed), a lesson's Python is started by the pupil mode
+    # while JupyterLab draws, and the lesson uses it: one kernel for the lesson on the server
+    second = PUPIL_LESSONS[1]
+    page.goto(f"{base}/doc/tree/elev/{second.file}")
+    wait_pupil_page(page, second.file)
+    assert page.evaluate("() => (window.__plumpTider || {}).python") is not None
+    outputs(page).first.wait_for(state="visible")
+    sessions = [s for s in page.request.get(f"{base}/api/sessions").json() if s["path"].endswith(second.file)]
+    assert len(sessions) == 1, sessions

@@ -24,6 +24,7 @@ tabs the teacher mode left open. Python that cannot be loaded gives a Swedish me
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -64,6 +65,17 @@ def test_built_site_keeps_what_the_pupil_pages_need(lite_site):
     assert need <= kept, sorted(need - kept)[:10]
     assert lite.leftover_build_files(site) == []
     assert not list(site.glob("rspack.config*.js")) and not (site / "package.json").exists()
+    # Python started while the page draws (warm_python): the kernel's worker and initWorker are changed once each,
+    # and lab/index.html knows which pages have code (lessons, not the start page or the glossary)
+    static = site / lite.KERNEL_EXTENSION
+    (worker,) = static.glob("comlink.worker.*.js")
+    assert worker.read_text(encoding="utf-8").startswith(lite.WARM_WORKER.read_text(encoding="utf-8"))
+    assert worker.read_text(encoding="utf-8").count("self.__plumpTake(e,this)") == 1
+    assert sum(f.read_text(encoding="utf-8").count("self.__plumpKernelWorker(e)") for f in static.glob("*.js")) == 1
+    page = (site / "lab" / "index.html").read_text(encoding="utf-8")
+    warm = json.loads(re.search(r"var warm = (\{.*?\});", page).group(1))
+    assert "elev/01_vad_ar_plump.ipynb" in warm["code"] and "elev/start.ipynb" not in warm["code"]
+    assert (site / warm["worker"]).is_file() and (site / warm["pyodide"]).is_file()
 
 
 def site_mb(site: Path) -> tuple[float, int]:
@@ -270,12 +282,48 @@ def test_return_visit_opens_one_page_and_one_python(page, lite_server):
     link(page, PUPIL_LESSONS[0].title).click()
     wait_pupil_page(page, PUPIL_LESSONS[0].file)
     assert kernels(page) == 1
+    said = []
+    page.on("worker", lambda w: w.on("console", lambda m: said.append(m.text)))
     page.reload()
     wait_pupil_page(page, PUPIL_LESSONS[0].file)
     page.wait_for_timeout(1000)
     assert (tabs(page), kernels(page)) == (1, 1)
+    # The reload is a return visit: lab/index.html started Python's worker at once (tools/lite_early.html), and the
+    # lesson's kernel took it over and used the Pyodide it had loaded (tools/lite_warm_worker.js)
+    assert page.evaluate("() => window.__plumpVarm") == "tagen"
+    assert "plump-teach: förladdat Python används" in said, said
     print(f"\n[lite] återkomst i elevläget efter {before} Python i lärarläget: startsidan på {took:.1f} s, "
-          f"1 flik, 0 Python; lektionen och omladdningen: 1 flik, 1 Python")
+          f"1 flik, 0 Python; lektionen och omladdningen: 1 flik, 1 Python, förladdad vid omladdningen")
+
+
+def test_first_visit_starts_python_before_the_lesson_is_drawn(browser, lite_server):
+    """A first visit in pupil mode (empty browser): the pupil mode starts the lesson's Python as soon as the site's
+    service worker is ready, before JupyterLab has drawn the lesson; the lesson uses that Python (one kernel),
+    and Python sees the lesson's folder (the drive), so what a lesson saves is kept."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        ctx.add_init_script(JS_PANEL_SEEN)
+        page = ctx.new_page()
+        said = []
+        page.on("console", lambda m: said.append(m.text))
+        page.goto(f"{lite_server}/lab/index.html?path={LESSON_1}&elev=1")
+        wait_pupil_page(page, LESSON_1.split("/")[-1])
+        started, panel = page.evaluate("() => [(window.__plumpTider || {}).python, window.__plumpPanel]")
+        assert started is not None and panel is not None, (started, panel)
+        assert started < panel, f"Python startade {started} ms, lektionen ritades {panel} ms"
+        assert kernels(page) == 1
+        assert any("will be synced with Jupyter Contents" in m for m in said), said
+        assert page.evaluate("() => window.__plumpVarm") is None   # no service worker yet: nothing started early
+    finally:
+        ctx.close()
+
+
+# when the lesson's panel first showed, in ms since the page was asked for
+JS_PANEL_SEEN = """(() => { if (window.top !== window) return;
+  new MutationObserver((_, obs) => {
+    if (document.querySelector('#jp-main-dock-panel .jp-NotebookPanel .jp-MarkdownCell')) {
+      window.__plumpPanel = Math.round(performance.now()); obs.disconnect(); }
+  }).observe(document, { childList: true, subtree: true }); })();"""
 
 
 def test_python_that_cannot_load_gives_a_swedish_message(browser, lite_server):
