@@ -39,8 +39,9 @@ def fresh_progress(monkeypatch):
 # minute and a half or more, longest first; every other module follows in the usual order.
 LONGEST_FIRST = ["test_browser_lite", "test_browser_pupil", "test_properties", "test_browser_voila_course",
                  "test_browser_lite_notebooks", "test_browser_lite_pupil", "test_bismarck", "test_browser_table",
-                 "test_notebooks_kernel", "test_classroom", "test_browser_table_lite", "test_pupil_lessons",
-                 "test_browser_class_together", "test_browser_lesson12_phone", "test_browser_start_page"]
+                 "test_browser_goal", "test_notebooks_kernel", "test_classroom", "test_browser_table_lite",
+                 "test_browser_protocol", "test_pupil_lessons", "test_browser_class_together",
+                 "test_browser_lesson12_phone"]
 
 
 def module_of(item: pytest.Item) -> str:

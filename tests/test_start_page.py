@@ -3,7 +3,7 @@
 Three ways through the course, one mark: "✓ Målet klart" after the link to a lesson whose goal is reached.
 
 * JupyterLab's pupil mode and the zero-install site: labextension/ reads .plump-framsteg.json beside the start page
-  (tests/browser/test_browser_start_page.py checks it in Chromium); here: the extension and the library agree on the
+  (tests/browser/test_browser_goal.py checks it in Chromium, after a real goal); here: the extension and the library agree on the
   mark, its class and the file's name.
 * The classroom: the server shows the start page as a static page; `mark_reached` puts the mark in for the pupil's
   progress, taken from the pupil's events in the results folder (`progress_from_events`).

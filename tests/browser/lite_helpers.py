@@ -87,3 +87,37 @@ def check_pupil_page(page, name: str):
         if w <= 600: assert not r["smallLinks"], f"{name} {w}x{h}: lägre än 44 px: {r['smallLinks'][:5]}"
         for word in ("Traceback", "Error", "Run All", "import ", "installera"):
             assert word not in r["text"], f"{name}: {word!r} syns"
+
+
+# the goal marks on the start page: each mark with the link before it and where it ends
+JS_MARKS = """(cls) => [...document.querySelectorAll('#jp-main-dock-panel .jp-NotebookPanel')]
+  .filter(p => p.checkVisibility())
+  .flatMap(p => [...p.querySelectorAll('.' + cls)])
+  .map(s => { const a = s.previousElementSibling; const r = s.getBoundingClientRect();
+              return {link: a ? a.textContent : '', text: s.textContent, right: r.right}; })"""
+
+
+def check_start_page(page, reached: list[str], tag: str):
+    """The start page open in the pupil mode (issue 39): "✓ Målet klart" after the links to the lessons titled
+    `reached` and after no other, inside the page at 1280x900 and 390x844 (screenshots start-page-marks-<tag>-*);
+    the tab reads the page's name; lesson 6 opened by its link gives the tab its name, not the file's."""
+    from browser_helpers import LITE_BOOT_TIMEOUT, screenshot
+    from plump_teach.course.catalogue import PUPIL_LESSONS
+    from plump_teach.course.progress import GOAL_MARK, GOAL_MARK_CLASS
+    wait_pupil_page(page, "start.ipynb")
+    page.wait_for_function("(cls) => document.querySelector('.' + cls)", arg=GOAL_MARK_CLASS, timeout=20_000)
+    for w, h in ((1280, 900), (390, 844)):
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(600)
+        link(page, reached[0]).scroll_into_view_if_needed()
+        marks = page.evaluate(JS_MARKS, GOAL_MARK_CLASS)
+        assert [(m["link"], m["text"]) for m in marks] == [(t, GOAL_MARK) for t in reached], marks
+        assert all(m["right"] <= w for m in marks), marks          # the mark fits in the page
+        screenshot(page, f"start-page-marks-{tag}-{w}x{h}", full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_function("(t) => document.title === t", arg=PUPIL_TITLES["start.ipynb"], timeout=10_000)
+    six = next(l for l in PUPIL_LESSONS if l.number == 6)
+    link(page, six.title).click()
+    page.wait_for_function("(t) => document.title === t", arg=six.name, timeout=LITE_BOOT_TIMEOUT)
+    page.wait_for_timeout(1500)                    # JupyterLab writes its own title a while later too
+    assert page.title() == "Lektion 6: Spela med riktiga kort", page.title()
