@@ -7,6 +7,7 @@ once it is reached; a forced card is said once and plainly. Each test keeps unde
 """
 from __future__ import annotations
 
+import html
 import random
 import re
 
@@ -160,6 +161,35 @@ def test_the_full_analysis_has_no_rule_codes():
                 assert not NUMBER_WORDS.search(p.title + p.explanation), p.explanation
                 costly += 1
     assert costly >= 1
+
+
+def test_the_full_analysis_after_the_game_speaks_the_tables_level():
+    """Issue 39: after the game, "Titta på givarna igen" showed the bars, "snitt" and "i 42 av 100" to a nybörjare
+    under an open heading. Now a nybörjare reads the short review in words; at van and expert the same review with
+    counts, and the computer's numbers only inside the closed "Datorns siffror"."""
+    analyses = [analyse_deal(finished_plump(900 + seed, seed % 3), 0, seed=seed, samples=20, card_samples=4)
+                for seed in range(3)]
+    st = BismarckState.new(seed=4)
+    bot = make_bot('van', seed=4)
+    while not st.is_terminal(): st.apply(bot.decide(st.view(st.to_act)).action)
+    analyses += [analyse_deal(st.deal, seat, seed=4, samples=4, card_samples=4) for seat in range(3)]
+    for a in analyses:
+        easy = analysis_html(a, 1, 'nybörjare')
+        assert not NUMBER_WORDS.search(easy) and "Datorns siffror" not in easy and "<details" not in easy, easy
+        assert not re.search(r"\bi \d+ av\b", easy), easy
+        for line in deal_summary(a, 'nybörjare'): assert html.escape(line) in easy
+        for level in ('van', 'expert'):
+            full = analysis_html(a, 1, level)
+            outside = re.sub(r"<details.*?</details>", "", full, flags=re.S)
+            assert full.count("<details") == 1 and "Datorns siffror" in full and "<details open" not in full
+            assert not NUMBER_WORDS.search(outside), outside
+            assert plain_text_of(a.verdict) in full
+
+
+def plain_text_of(text: str) -> str:
+    from plump_teach.bots.coach import plain_text
+    from plump_teach.ui.analysis import nobreak_percent
+    return nobreak_percent(html.escape(plain_text(text)))
 
 
 def test_forehand_is_not_asked_what_is_missing_once_the_normal_is_reached():

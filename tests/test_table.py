@@ -316,7 +316,7 @@ def test_plump_analysis_still_speaks_of_the_bid():
     assert "ditt bud" in texts and "träffa budet" in texts and "normalen" not in texts
     t.analysis_buttons[0].click()
     a = t._analysis(0, 0)
-    assert a.game == "plump" and f"Du bjöd {a.bid} och tog {a.tricks} stick" in t.analysis_html.value
+    assert a.game == "plump" and f"Du bjöd {a.bid} och tog {a.tricks}:" in t.analysis_html.value
     assert "pt-spelsatt" not in t.analysis_html.value
 
 

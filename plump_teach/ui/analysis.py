@@ -15,7 +15,7 @@ from ..engine.bismarck import mode_words
 from ..engine.names import signed_points
 from ..engine.cards import RED, GREEN
 from ..bots.review import deal_summary
-from ..bots.coach import plain_text
+from ..bots.coach import plain_text, NUMBERS_LEVELS
 
 # %% auto #0
 __all__ = ['nobreak_percent', 'distribution_html', 'analysis_html', 'deal_summary_html', 'mode_values_html']
@@ -43,18 +43,25 @@ def _costly_html(a) -> str:
         for c in a.costly)
     return '<p style="margin:6px 0 2px"><b>Korten som kostade mest</b></p>' + costly if a.costly else ''
 
-def analysis_html(a, number: int | None = None) -> str:
-    """En genomgång (`DealAnalysis`) som HTML: hand, bud, resultat, datorns staplar, domen och de dyra korten; i
-    Bismarck spelsättet, poängen mot normalen och för förhand datorns poäng för varje spelsätt."""
-    if a.game == 'bismarck': return _bismarck_analysis_html(a, number)
-    trump = f"{SUIT_NAMES[a.trump]} är trumf" if a.trump else "sang"
-    head = f"Giv {number}: " if number is not None else ""
-    result = f"{a.points} poäng" if a.bid == a.tricks else "plump, 0 poäng"
-    you = 'Du' if a.name == 'Du' else esc(a.name)
-    return (f'<div class="pt-ruta"><h4 style="margin:2px 0">{head}{esc(a.name)}, {a.cards} kort, {trump}</h4>'
-            f'{cards_html(a.hand, 40)}<p style="margin:4px 0">{you} bjöd {a.bid} och tog {a.tricks} stick: {result}.</p>'
-            f'<p style="margin:4px 0 2px"><b>Datorns siffror</b></p>'
-            f'<p style="margin:2px 0 6px">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}</div>')
+def _numbers_html(inner: str) -> str:
+    "Datorns siffror bakom en rad som eleven öppnar själv (stängd från början)."
+    return (f'<details style="margin:6px 0"><summary style="cursor:pointer;min-height:44px;display:flex;'
+            f'align-items:center"><b>Datorns siffror</b></summary>{inner}</details>')
+
+def analysis_html(a, number: int | None = None, level: str = 'van') -> str:
+    """En genomgång (`DealAnalysis`) som HTML: rubriken, handen och den korta genomgången på bordets nivå
+    (`deal_summary`: på 'nybörjare' hur ofta i ord); på 'van' och 'expert' dessutom datorns siffror bakom en rad som
+    eleven öppnar: staplarna, domen och de dyra korten, i Bismarck spelsätten och poängen mot normalen."""
+    if a.game == 'bismarck': head_html, numbers = _bismarck_parts(a, number)
+    else:
+        trump = f"{SUIT_NAMES[a.trump]} är trumf" if a.trump else "sang"
+        head = f"Giv {number}: " if number is not None else ""
+        head_html = f'<h4 style="margin:2px 0">{head}{esc(a.name)}, {a.cards} kort, {trump}</h4>{cards_html(a.hand, 40)}'
+        numbers = f'<p style="margin:2px 0 6px">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}'
+    lines = ''.join(f'<li>{nobreak_percent(esc(t))}</li>' for t in deal_summary(a, level))
+    words = f'<ul style="margin:4px 0;padding-left:1.2em">{lines}</ul>'
+    more = _numbers_html(numbers) if level in NUMBERS_LEVELS else ''
+    return f'<div class="pt-ruta">{head_html}{words}{more}</div>'
 
 
 def deal_summary_html(a, number: int | None = None, level: str = 'van') -> str:
@@ -81,8 +88,9 @@ def mode_values_html(values: dict, own: tuple | None = None, best: tuple | None 
         words.append(f"{label} {signed_decimal(v)}")
     return f'<div role="img" aria-label="{esc(", ".join(words))} poäng i snitt">{"".join(rows)}</div>'
 
-def _bismarck_analysis_html(a, number: int | None = None) -> str:
-    "En genomgång av en giv Bismarck som HTML: handen, spelsättet, poängen mot normalen (B7), datorns staplar och domen."
+def _bismarck_parts(a, number: int | None = None) -> tuple[str, str]:
+    """En giv Bismarck: rubriken med handen (och förhands bortlagda kort), och datorns siffror: spelsättet, poängen
+    mot normalen (B7), staplarna och domen."""
     label = mode_words(a.mode, a.trump)
     head = f"Giv {number}: " if number is not None else ""
     fh = a.seat == a.forehand
@@ -94,7 +102,7 @@ def _bismarck_analysis_html(a, number: int | None = None) -> str:
     result = (f'<p style="margin:4px 0">{esc(a.chooser)} var förhand och valde {esc(label)}. Normalen för '
               f'{"förhand" if fh else "de andra två"} är {a.normal} stick. {you} tog {a.tricks} stick: '
               f'<b>{signed_points(a.points)} poäng</b>.</p>')
-    modes = '<p style="margin:6px 0 2px"><b>Datorns siffror</b></p>'
+    modes = ''
     if a.mode_values:
         modes += (f'<p style="margin:4px 0 2px"><b>Datorns bedömning av spelsätten</b> <small>(dina 20 kort spelade '
                  f'{a.samples} gånger i varje spelsätt, med datorns bortläggning; poäng i snitt)</small></p>'
@@ -103,5 +111,5 @@ def _bismarck_analysis_html(a, number: int | None = None) -> str:
     dist = (f'<p style="margin:4px 0 2px"><b>Dina stick</b> <small>(datorn spelade {what}: '
             f'{signed_decimal(a.expected_points)} poäng i snitt)</small></p>'
             + distribution_html(a.distribution, a.normal, 'normalen'))
-    return (f'<div class="pt-ruta"><h4 style="margin:2px 0">{head}{esc(a.name)}, {esc(label)}</h4>{hand}{result}'
-            f'{modes}{dist}<p style="margin:6px 0">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}</div>')
+    return (f'<h4 style="margin:2px 0">{head}{esc(a.name)}, {esc(label)}</h4>{hand}',
+            f'{result}{modes}{dist}<p style="margin:6px 0">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}')

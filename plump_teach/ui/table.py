@@ -1337,7 +1337,7 @@ def _analysis(self: PlayTable, k: int, seat: int):
 def show_analysis(self: PlayTable, k: int):
     "Visa genomgången av giv `k` för varje elev vid bordet."
     number = self._analysis_number(k)
-    self.analysis_html.value = ''.join(analysis_html(self._analysis(k, s), number) for s in self.humans)
+    self.analysis_html.value = ''.join(analysis_html(self._analysis(k, s), number, self.level) for s in self.humans)
     return self.analysis_html.value
 
 # %% ../../nbs/61_spelbordet.ipynb #ce3237b1
