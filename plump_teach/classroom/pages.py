@@ -173,7 +173,7 @@ WATCH_SCRIPT = """<script>
 })();
 </script>"""
 
-# Minst 44 px att trycka på i lektionens text, som i elevläget i JupyterLab (labextension/): "Visa svaret" (<summary>)
+# Minst 44 px att trycka på i lektionens text, som i elevläget i JupyterLab (tillägget i mappen `labextension`): "Visa svaret" (<summary>)
 # är en 44 px hög rad; på en telefon eller surfplatta får en länk osynlig luft över och under (raderna flyttas inte),
 # raderna står lite glesare så att luften inte når mitten av en länk på raden ovanför, och länkarna i en lista står en
 # per 44 px. På en dator med mus ser texten ut som förut.

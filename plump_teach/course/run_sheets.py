@@ -850,23 +850,21 @@ går att hålla med datorer eller helt utan.</p>
 <p>Skriv ut <a href="korschema.html">körschemat</a> för lektionen, ett arbetsblad per elev och facit till dig. Ni behöver en
 kortlek per bord. Regelbladen och protokollen finns också här.</p></div>
 <div class="box"><h2>2. Webbplatsen, utan installation</h2>
-<p>Har skolan lagt upp kursens webbplats: dela länken. Eleverna öppnar den i webbläsaren, och allt körs på deras egen dator.
-Första gången hämtas ungefär 33 MB; sedan fungerar kursen också utan nät. Den som sköter skolans webb bygger webbplatsen med
-<code>python3 tools/lite.py build</code> och lägger mappen <code>_lite/site</code> på en webbserver.</p></div>
+<p>Har skolan lagt upp kursens webbplats: dela länken. Allt körs i elevens webbläsare.
+Första gången hämtas ungefär 33 MB; sedan fungerar kursen också utan nät. Webbplatsen byggs med
+<code>python3 tools/lite.py build</code>, och mappen <code>_lite/site</code> läggs på en webbserver.</p></div>
 <div class="box"><h2>3. En elev hemma</h2>
 <p>Datorn behöver Python 3.11 eller senare (i Windows från <code>python.org</code>). Skriv <code>python3 run.py kurs</code> i en terminal
-i kursens mapp (i Windows <code>py -3 run.py kurs</code>). Första gången installeras allt, och det tar några minuter. Kursen
-öppnas i webbläsaren, och kommandot kör tills du trycker Ctrl+C i terminalen.</p></div>
+i kursens mapp (i Windows <code>py -3 run.py kurs</code>). Första gången installeras allt (några minuter).
+Kursen öppnas i webbläsaren; stoppa med Ctrl+C.</p></div>
 <div class="box"><h2>4. Hela klassen från din dator</h2>
-<p>Installera som i 3 och stäng med Ctrl+C. Inför lektionen: <code>.venv/bin/plump-teach --ip 0.0.0.0 --lektion 1</code>
-(i Windows <code>.venv\\Scripts\\plump-teach --ip 0.0.0.0 --lektion 1</code>) med lektionen som klassen börjar med;
-det kör tills du trycker Ctrl+C. Terminalen skriver elevernas
+<p>Installera som i 3. Inför lektionen: <code>.venv/bin/plump-teach --ip 0.0.0.0 --lektion 1</code>
+(i Windows <code>.venv\\Scripts\\plump-teach --ip 0.0.0.0 --lektion 1</code>) med klassens första lektion; stoppa
+med Ctrl+C. Terminalen skriver elevernas
 adress (port {PORT}) med klasskoden, en QR-kod, lärarsidans adress och lärarkoden. Visa <code>/larare/klasslank</code> på
-projektorn. Högst 40 elever samtidigt; ingenting lämnar din dator.</p>
-<p>Minnet: varje elevsida med pussel har en egen Python (en kärna) på din dator, och en färdigstartad kärna tar ungefär
-65 MB. Med <code>--lektion</code> startar 81 kärnor i förväg (40 för lektionen, 30 för träningssidan och en för var och en av
-de andra elva lektionerna), ungefär 5,3 GB. Har datorn 8 GB minne: starta med en mindre pool för träningssidan,
-<code>.venv/bin/plump-teach --ip 0.0.0.0 --lektion 1 --pool 10</code>, som startar 61 kärnor, ungefär 4 GB.</p></div>
+projektorn. Högst 40 elever samtidigt; ingenting lämnar din dator. Minnet: en färdigstartad kärna tar ungefär 65 MB; <code>--lektion</code> startar
+81 kärnor, ungefär 5,3 GB. Med 8 GB minne: <code>.venv/bin/plump-teach --ip 0.0.0.0 --lektion 1 --pool 10</code>
+(61 kärnor, ungefär 4 GB).</p></div>
 </div>
 <div class="box"><h2>Nätverket i skolan</h2>
 <p>Eleverna når din dator på adressen som terminalen skriver, port {PORT}. Frågar datorn om Python får ta emot anslutningar:

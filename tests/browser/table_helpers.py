@@ -188,10 +188,12 @@ def open_analysis(page, table, covered: list):
     wait_for_text(page, "Partiet är slut", within=table)
     t = time.monotonic()
     tap_through(table.get_by_role("button", name="Giv 1", exact=True), covered)
-    box = table.locator(".pt-ruta", has_text=re.compile(r"bjöd \d+ och tog \d+ stick")).filter(
-        has_text="Datorns siffror").first                    # genomgången av given (siffrorna under sin rubrik)
+    box = table.locator(".pt-ruta", has_text=re.compile(r"bjöd \d+ och tog \d+: ")).filter(
+        has_text="Datorns siffror").first          # genomgången av given; datorns siffror bakom en stängd rad (van)
     box.wait_for(timeout=180_000)
     took = time.monotonic() - t
+    assert "Ett bra bud" not in box.inner_text() and not re.search(r"Budet \d+ var för", box.inner_text())
+    tap_through(box.locator("summary", has_text="Datorns siffror"), covered)
     text = box.inner_text()
     assert re.search(r"Ett bra bud|Budet \d+ var för (högt|lågt)", text), text
     assert re.search(r"bud \d+ träffade(?: bara)? i \d+ av dem", text), text     # ett tal per bud, inga staplar
