@@ -73,9 +73,9 @@ def wait_pupil_page(page, name: str):
     page.wait_for_function(JS_PUPIL_READY, arg=PUPIL_TITLES[name], timeout=LITE_BOOT_TIMEOUT, polling=250)
 
 
-def check_pupil_page(page, name: str):
-    "The page at the three sizes: nothing too wide, no chrome, no code, no error, tap targets; screenshots."
-    for w, h in SIZES:
+def check_pupil_page(page, name: str, sizes=SIZES):
+    "The page at the three sizes (or `sizes`): nothing too wide, no chrome, no code, no error, tap targets; screenshots."
+    for w, h in sizes:
         page.set_viewport_size({"width": w, "height": h})
         page.wait_for_timeout(600)
         r = page.evaluate(JS_PUPIL_PAGE)

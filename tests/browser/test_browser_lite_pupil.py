@@ -13,7 +13,7 @@ import time
 import pytest
 
 from browser_helpers import outputs, right_and_wrong, screenshot, wait_for_text
-from lite_helpers import check_pupil_page, link, wait_pupil_page
+from lite_helpers import SIZES, check_pupil_page, link, wait_pupil_page
 from plump_teach.course.catalogue import PUPIL_LESSONS
 from plump_teach.puzzles.plump import make_puzzle
 
@@ -35,7 +35,9 @@ def test_pupil_course_in_jupyterlite(page, lite_server, request_log):
         t0 = time.monotonic()
         wait_pupil_page(page, lesson.file)
         print(f"\n[lite] {lesson.name}: klar efter {time.monotonic() - t0:.1f} s")
-        check_pupil_page(page, lesson.file)
+        # every lesson at the phone's size (the narrowest, the smallest taps); lessons 1 and 7 (the table) at all three;
+        # test_browser_pupil.py checks every lesson at all three sizes in JupyterLab, with the same pupil mode
+        check_pupil_page(page, lesson.file, SIZES if lesson.number in (1, 7) else SIZES[-1:])
         if lesson.number == 1:
             p = make_puzzle("trick_winner", 1)
             right, wrong = right_and_wrong(p)
