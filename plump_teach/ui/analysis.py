@@ -45,8 +45,8 @@ def _costly_html(a) -> str:
 
 def _numbers_html(inner: str) -> str:
     "Datorns siffror bakom en rad som eleven öppnar själv (stängd från början)."
-    return (f'<details style="margin:6px 0"><summary style="cursor:pointer;min-height:44px;display:flex;'
-            f'align-items:center"><b>Datorns siffror</b></summary>{inner}</details>')
+    return (f'<details style="margin:6px 0"><summary style="cursor:pointer;padding:12px 0;line-height:20px">'
+            f'<b>Datorns siffror</b></summary>{inner}</details>')
 
 def analysis_html(a, number: int | None = None, level: str = 'van') -> str:
     """En genomgång (`DealAnalysis`) som HTML: rubriken, handen och den korta genomgången på bordets nivå
