@@ -186,6 +186,23 @@ def test_the_full_analysis_after_the_game_speaks_the_tables_level():
             assert plain_text_of(a.verdict) in full
 
 
+def test_a_costly_card_after_a_hit_says_it_went_well_anyway():
+    """A pupil who hit the bid read "med ♥K aldrig" about the card that made the hit: the computer's sample deals,
+    not this deal. After a hit the costly card's sentence ends by saying that it went well this time; after a
+    plump it does not."""
+    seen = {True: 0, False: 0}
+    for seed in range(40):
+        a = analyse_deal(finished_plump(900 + seed, seed % 3), 0, seed=seed, samples=20, card_samples=4)
+        if not a.costly: continue
+        hit = a.tricks == a.bid
+        for level in LEVELS:
+            line = next(t for t in deal_summary(a, level) if t.startswith("Dyrast var stick"))
+            assert line.endswith("Den här gången gick det bra ändå.") == hit, line
+        seen[hit] += 1
+        if all(seen.values()): break
+    assert all(seen.values()), seen
+
+
 def plain_text_of(text: str) -> str:
     from plump_teach.bots.coach import plain_text
     from plump_teach.ui.analysis import nobreak_percent

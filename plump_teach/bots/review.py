@@ -490,6 +490,7 @@ def deal_summary(a: DealAnalysis, level: str = 'van') -> list[str]:
         else:
             out.append(f"Dyrast var stick {c.trick}: {'du' if you else a.name} lade {c.played}, men {c.better} hade "
                        f"gett fler poäng när datorn spelade given till slut många gånger.")
+        if a.game == 'plump' and a.tricks == a.bid: out[-1] += " Den här gången gick det bra ändå."
     elif not (a.game == 'plump' and a.cards == 1):     # med ett kort fanns inget val
         who = "du" if you else a.name
         good = a.tricks == a.bid if a.game == 'plump' else a.points >= 0
