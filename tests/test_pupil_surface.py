@@ -30,16 +30,18 @@ def shown(text: str) -> str:
     return html.unescape(re.sub(r"<style.*?</style>|<!--.*?-->|<[^>]+>", " ", text, flags=re.S))
 
 
-def widget_texts(w, out=None) -> list[str]:
-    "Allt en widget visar: värden, knapptexter, tips (tooltip), platshållare och valen i menyer, ner genom barnen."
+def widget_texts(w, out=None, skip_hidden: bool = False) -> list[str]:
+    """Allt en widget visar: värden, knapptexter, tips (tooltip), platshållare och valen i menyer, ner genom barnen;
+    med `skip_hidden` inte det som är dolt (layout.display 'none') just nu."""
     out = [] if out is None else out
+    if skip_hidden and getattr(getattr(w, "layout", None), "display", None) == "none": return out
     for attr in ("value", "description", "tooltip", "placeholder"):
         v = getattr(w, attr, None)
         if isinstance(v, str): out.append(v)
     for o in getattr(w, "options", ()) or ():
         out.append(str(o[0] if isinstance(o, tuple) else o))
     for c in getattr(w, "children", ()) or ():
-        widget_texts(c, out)
+        widget_texts(c, out, skip_hidden)
     return out
 
 

@@ -24,6 +24,7 @@ import pytest
 
 from plump_teach.course.catalogue import PUPIL_LESSONS
 from plump_teach.puzzles.plump import make_puzzle
+from test_pupil_surface import widget_texts as surface_widget_texts
 
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"
 NUMBERS = range(1, 13)    # pusslens första nummer: en elev som övar mot målet ser många av dem
@@ -114,18 +115,9 @@ def shown(text: str) -> str:
     return html.unescape(text)
 
 
-def widget_texts(w, out=None) -> list[str]:
-    "Allt en widget visar: värden, knapptexter, tips, platshållare och valen i menyer, ner genom barnen."
-    out = [] if out is None else out
-    if getattr(getattr(w, "layout", None), "display", None) == "none": return out    # dold: syns inte
-    for attr in ("value", "description", "tooltip", "placeholder"):
-        v = getattr(w, attr, None)
-        if isinstance(v, str): out.append(v)
-    for o in getattr(w, "options", ()) or ():
-        out.append(str(o[0] if isinstance(o, tuple) else o))
-    for c in getattr(w, "children", ()) or ():
-        widget_texts(c, out)
-    return out
+def widget_texts(w) -> list[str]:
+    "Allt en widget visar just nu (det dolda räknas inte): test_pupil_surface.widget_texts."
+    return surface_widget_texts(w, skip_hidden=True)
 
 
 def puzzle_texts(kind: str, number: int, level: int | None) -> list[str]:
