@@ -357,11 +357,20 @@ def wait_for_text(page, text, timeout: float = 30_000, within=None, exact: bool 
     return loc
 
 
-def screenshot(page, name: str, full_page: bool = True) -> Path:
-    "Spara en skärmbild som tests/browser/screenshots/<name>.png (git-ignorerad) och returnera sökvägen."
-    SCREENSHOTS.mkdir(exist_ok=True)
+# Skärmbilderna är till för den som tittar på sidorna (1280x900, 768x1024, 390x844): de tas bara när
+# PLUMP_SKARMBILDER=1 är satt, t.ex. `PLUMP_SKARMBILDER=1 python3 run.py test`. Utan den kostade de 473 bilder
+# och ungefär 40 s av testkommandots tid, och ingen tittade på dem (CI kastar dem). Ett test som misslyckas
+# sparar alltid sin (screenshots/FAILED-<test>.png, conftest.py).
+TAKE_SCREENSHOTS = os.environ.get("PLUMP_SKARMBILDER", "") not in ("", "0")
+
+
+def screenshot(page, name: str, full_page: bool = True, always: bool = False) -> Path:
+    """Spara en skärmbild som tests/browser/screenshots/<name>.png (git-ignorerad) och returnera sökvägen: när
+    PLUMP_SKARMBILDER är satt, eller `always` (skärmbilden av ett fel)."""
     path = SCREENSHOTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"
-    page.screenshot(path=str(path), full_page=full_page)
+    if TAKE_SCREENSHOTS or always:
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

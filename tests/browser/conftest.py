@@ -89,7 +89,7 @@ def page(browser, request):
     finally:
         rep = getattr(request.node, "rep_call", None)
         if rep is not None and rep.failed:
-            try: screenshot(pg, f"FAILED-{request.node.name}")
+            try: screenshot(pg, f"FAILED-{request.node.name}", always=True)
             except Exception: pass
         _request_logs.pop(id(pg), None)
         ctx.close()

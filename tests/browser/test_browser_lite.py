@@ -194,6 +194,12 @@ def mb(n) -> str:
 
 
 def test_course_works_offline_after_the_first_visit(page, lite_site, tmp_path, request_log, record_property):
+    """A school day in one browser. The first visit, straight to lesson 1 in pupil mode (an empty browser): the
+    pupil mode starts the lesson's Python as soon as the site's service worker is ready, before JupyterLab has
+    drawn the lesson; the lesson uses that Python (one kernel), and Python sees the lesson's folder (the drive), so
+    what a lesson saves is kept. The service worker then keeps the whole course; with the server stopped and the
+    browser offline a reload opens the lesson with the Python started early (tools/lite_early.html), a puzzle
+    answers, and the next lesson and the start page open too."""
     sys.path.insert(0, str(ROOT))
     from tools import lite
     servers = []
@@ -201,14 +207,21 @@ def test_course_works_offline_after_the_first_visit(page, lite_site, tmp_path, r
     base = start_server(cmd, "/jupyter-lite.json", ROOT, tmp_path / "lite-serve.log", server_env(tmp_path), servers)
     own = []   # what the pages themselves ask for (not the service worker keeping the course)
     page.context.on("request", lambda r: own.append(r.url) if getattr(r, "service_worker", None) is None else None)
+    page.context.add_init_script(JS_PANEL_SEEN)
+    said = []
+    page.on("console", lambda m: said.append(m.text))
     try:
-        # första besöket: startsidan och en lektion, som en elev
+        # första besöket: lektion 1 i elevläget, som en elev som fått länken
         t0 = time.monotonic()
-        page.goto(base + "/")
-        wait_pupil_page(page, "start.ipynb")
-        link(page, PUPIL_LESSONS[0].title).click()
+        page.goto(f"{base}/lab/index.html?path={LESSON_1}&elev=1")
         wait_pupil_page(page, LESSON_1.split("/")[-1])
         first = time.monotonic() - t0
+        started, panel = page.evaluate("() => [(window.__plumpTider || {}).python, window.__plumpPanel]")
+        assert started is not None and panel is not None, (started, panel)
+        assert started < panel, f"Python startade {started} ms, lektionen ritades {panel} ms"
+        assert kernels(page) == 1
+        assert any("will be synced with Jupyter Contents" in m for m in said), said
+        assert page.evaluate("() => window.__plumpVarm") is None   # no service worker yet: nothing started early
         pupil = lite.site_paths(base, own)
         state = wait_for_cache(page, base, lite_site)
         kept = time.monotonic() - t0
@@ -220,6 +233,7 @@ def test_course_works_offline_after_the_first_visit(page, lite_site, tmp_path, r
     page.reload()
     wait_pupil_page(page, LESSON_1.split("/")[-1])
     offline = time.monotonic() - t0
+    assert page.evaluate("() => window.__plumpVarm") == "tagen"   # Python started at once, from the cache
     p = make_puzzle("trick_winner", 1)
     right, wrong = right_and_wrong(p)
     widget = outputs(page).filter(has_text="Vem tar sticket?").first
@@ -244,10 +258,18 @@ def test_course_works_offline_after_the_first_visit(page, lite_site, tmp_path, r
         record_property(f"lite_{key}", None if value is None else round(value / 1e6, 1))
     record_property("lite_first_visit_s", round(first, 1))
     record_property("lite_offline_reload_s", round(offline, 1))
-    print(f"\n[lite] första besöket (startsidan + lektion 1): {first:.1f} s; sidorna laddar {down['files']} filer, "
+    print(f"\n[lite] första besöket (lektion 1): {first:.1f} s; sidan laddar {down['files']} filer, "
           f"{mb(down['raw'])} ({mb(down['gzip'])} gzip, {mb(down['brotli'])} brotli); hela kursen sparad efter "
           f"{kept:.1f} s: {cache['files']} filer, {mb(cache['raw'])} ({mb(cache['gzip'])} gzip), webbläsarens "
           f"lagring {mb(state['usage'])}; omladdad utan nät: lektionen klar på {offline:.1f} s")
+
+
+# when the lesson's panel first showed, in ms since the page was asked for
+JS_PANEL_SEEN = """(() => { if (window.top !== window) return;
+  new MutationObserver((_, obs) => {
+    if (document.querySelector('#jp-main-dock-panel .jp-NotebookPanel .jp-MarkdownCell')) {
+      window.__plumpPanel = Math.round(performance.now()); obs.disconnect(); }
+  }).observe(document, { childList: true, subtree: true }); })();"""
 
 
 def test_pages_opened_as_files_explain_what_to_do(page, lite_site):
@@ -294,36 +316,6 @@ def test_return_visit_opens_one_page_and_one_python(page, lite_server):
     assert "plump-teach: förladdat Python används" in said, said
     print(f"\n[lite] återkomst i elevläget efter {before} Python i lärarläget: startsidan på {took:.1f} s, "
           f"1 flik, 0 Python; lektionen och omladdningen: 1 flik, 1 Python, förladdad vid omladdningen")
-
-
-def test_first_visit_starts_python_before_the_lesson_is_drawn(browser, lite_server):
-    """A first visit in pupil mode (empty browser): the pupil mode starts the lesson's Python as soon as the site's
-    service worker is ready, before JupyterLab has drawn the lesson; the lesson uses that Python (one kernel),
-    and Python sees the lesson's folder (the drive), so what a lesson saves is kept."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        ctx.add_init_script(JS_PANEL_SEEN)
-        page = ctx.new_page()
-        said = []
-        page.on("console", lambda m: said.append(m.text))
-        page.goto(f"{lite_server}/lab/index.html?path={LESSON_1}&elev=1")
-        wait_pupil_page(page, LESSON_1.split("/")[-1])
-        started, panel = page.evaluate("() => [(window.__plumpTider || {}).python, window.__plumpPanel]")
-        assert started is not None and panel is not None, (started, panel)
-        assert started < panel, f"Python startade {started} ms, lektionen ritades {panel} ms"
-        assert kernels(page) == 1
-        assert any("will be synced with Jupyter Contents" in m for m in said), said
-        assert page.evaluate("() => window.__plumpVarm") is None   # no service worker yet: nothing started early
-    finally:
-        ctx.close()
-
-
-# when the lesson's panel first showed, in ms since the page was asked for
-JS_PANEL_SEEN = """(() => { if (window.top !== window) return;
-  new MutationObserver((_, obs) => {
-    if (document.querySelector('#jp-main-dock-panel .jp-NotebookPanel .jp-MarkdownCell')) {
-      window.__plumpPanel = Math.round(performance.now()); obs.disconnect(); }
-  }).observe(document, { childList: true, subtree: true }); })();"""
 
 
 def test_python_that_cannot_load_gives_a_swedish_message(browser, lite_server):

@@ -24,11 +24,9 @@ from __future__ import annotations
 import re
 import time
 
-from pathlib import Path
-
 import pytest
 
-from browser_helpers import tap_through, wait_for_text
+from browser_helpers import screenshot, tap_through, wait_for_text
 from table_helpers import check_sizes as table_sizes
 from table_helpers import (covered_problem, open_analysis, play_game, resume_after_reload, seconds, start_short_game,
                            table_output, to_first_card)
@@ -141,8 +139,7 @@ def test_a_pupil_plays_a_whole_short_game_at_the_table_in_the_classroom(page, cl
             assert cells[0] == "3" and cells[2:4] == ["0", "–"], cells    # tre givar Plump, ingen Bismarck
             hits = int(cells[1].split()[0])
             assert 0 <= hits <= 3 and f"{hits} (" in cells[1], cells
-            teacher.screenshot(path=str(Path(__file__).parent / "screenshots" / f"voila-table-lararsidan-{w}x{h}.png"),
-                               full_page=True)
+            screenshot(teacher, f"voila-table-lararsidan-{w}x{h}")
         link = teacher.get_by_role("link", name="Hämta givarna vid spelbordet som CSV")
         csv_text = teacher.request.get(base + link.get_attribute("href")).text()     # som när läraren laddar ner den
         assert csv_text.startswith("\ufeffnamn;elev;tid;spel;") and csv_text.count("Testelev;") == 3, csv_text[:400]
