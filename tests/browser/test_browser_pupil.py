@@ -7,8 +7,10 @@ notebook area (nor scrolls sideways inside it) and every button in the outputs i
 Lesson 1 also checks its deal, its stepper and its puzzles in detail. Screenshots go to
 tests/browser/screenshots/elev-NN-WxH-<del>.png.
 
-One JupyterLab serves the whole module (`jupyterlab_module`); each test opens its notebook in a workspace of
-its own, and shuts its kernels down afterwards.
+One JupyterLab serves the whole module (`jupyterlab_module`), and one browser page (`lab_page`): each test opens its
+notebook in that page (through JupyterLab's own command, the app exposed with --LabApp.expose_app_in_browser) and
+closes it and shuts its kernels down afterwards. A new page per test loaded JupyterLab anew into an empty browser
+cache, 2-4 s a test; a test that fails leaves the page, and the next test starts a new one.
 """
 import json
 import re
@@ -73,28 +75,64 @@ def puzzle_calls(nb: dict) -> list[str]:
 
 @pytest.fixture(scope="module")
 def lab(jupyterlab_module):
-    return jupyterlab_module(ELEV)
+    return jupyterlab_module(ELEV, extra_args=["--LabApp.expose_app_in_browser=True"])
+
+
+@pytest.fixture(scope="module")
+def module_pages(browser):
+    "The module's browser context; `lab_page` keeps one page in it for as long as the tests pass."
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="sv-SE")
+    pages = []
+    try:
+        yield ctx, pages
+    finally:
+        ctx.close()
 
 
 @pytest.fixture
-def lab_page(page, lab, request):
-    """`page`, och efter testet stängs kärnorna som testet startade (servern delas av hela modulen). Misslyckades
-    testet får de vara kvar, så att skärmbilden av felet inte visar JupyterLabs fråga om den stängda kärnan."""
+def lab_page(module_pages, lab, request):
+    """The module's page at 1280x900. After the test its notebooks are closed and the kernels it started are shut
+    down (the server is shared by the whole module); if the test failed, a screenshot is kept
+    (screenshots/FAILED-<test>.png) and the page is closed as it is, and the next test gets a new one."""
+    ctx, pages = module_pages
+    if not pages:
+        pg = ctx.new_page()
+        pg.set_default_timeout(30_000)
+        pages.append(pg)
+    page = pages[0]
+    page.set_viewport_size({"width": 1280, "height": 900})
     yield page
     rep = getattr(request.node, "rep_call", None)
-    if rep is None or rep.failed: return
+    if rep is None or rep.failed:
+        try: screenshot(page, f"FAILED-{request.node.name}", always=True)
+        except Exception: pass
+        pages.clear()
+        page.close()
+        return
     try:
+        page.evaluate(JS_CLOSE_ALL)
         xsrf = next((c["value"] for c in page.context.cookies() if c["name"] == "_xsrf"), "")
         for s in page.request.get(f"{lab}/api/sessions").json():
             page.request.delete(f"{lab}/api/sessions/{s['id']}", headers={"X-XSRFToken": xsrf})
     except Exception:
-        pass   # servern stoppas ändå efter modulen, med sina kärnor
+        pages.clear()
+        page.close()
+
+
+# Close every tab of JupyterLab's main area without asking to save (the pupil's answers change the notebook).
+JS_CLOSE_ALL = """() => { const app = window.jupyterapp; if (!app) return 0;
+  const open = [...app.shell.widgets('main')]; open.forEach(w => w.dispose()); return open.length; }"""
 
 
 def open_lesson(page, base: str, name: str, workspace: str | None = None):
-    "Öppna elev/<name> i en egen arbetsyta (inga flikar från tidigare tester) och vänta på ledig kärna."
-    ws = workspace or re.sub(r"[^a-z0-9]+", "-", Path(name).stem.lower())
-    page.goto(f"{base}/lab/workspaces/{ws}/tree/elev/{quote(name)}")
+    """Öppna elev/<name> och vänta på ledig kärna: i sidans JupyterLab om den redan är öppen (JupyterLabs kommando
+    docmanager:open), annars i en egen arbetsyta (inga flikar från tidigare tester)."""
+    if page.url.startswith(base + "/lab") and page.evaluate("() => !!window.jupyterapp"):
+        page.evaluate("async (path) => { await window.jupyterapp.commands.execute('docmanager:open', {path}); }",
+                      f"elev/{name}")
+    else:
+        ws = workspace or re.sub(r"[^a-z0-9]+", "-", Path(name).stem.lower())
+        page.goto(f"{base}/lab/workspaces/{ws}/tree/elev/{quote(name)}")
     page.locator("#jp-main-dock-panel .jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=KERNEL_TIMEOUT)
     wait_for_kernel_idle(page)
 
