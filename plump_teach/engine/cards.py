@@ -137,12 +137,14 @@ def card_svg(card: Card, width: int = 54) -> str:
     colour = CARD_RED if card.is_red else CARD_BLACK
     r = RANK_SYMBOLS[card.rank]
     fs = round(width * (0.30 if len(r) > 1 else 0.34))
+    # två tecken (10, Kn) lika breda: i en hand på telefonen syns bara kortets vänstra kant
+    fit = f' textLength="{round(width * 0.30)}" lengthAdjust="spacingAndGlyphs"' if len(r) > 1 else ''
     label = html.escape(card.name)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}" width="{width}" height="{h}" '
             f'viewBox="0 0 {width} {h}" style="margin:2px;vertical-align:middle">'
             f'<title>{label}</title>'
             f'<rect x="1" y="1" width="{width-2}" height="{h-2}" rx="6" fill="#fff" stroke="#555" stroke-width="1.2"/>'
-            f'<text x="5" y="{fs+3}" font-family="sans-serif" font-weight="bold" font-size="{fs}" fill="{colour}">{r}</text>'
+            f'<text x="5" y="{fs+3}" font-family="sans-serif" font-weight="bold" font-size="{fs}" fill="{colour}"{fit}>{r}</text>'
             f'<text x="5" y="{2*fs+3}" font-family="sans-serif" font-size="{fs}" fill="{colour}">{card.suit}</text>'
             f'<text x="{width/2+4}" y="{h*0.78}" text-anchor="middle" font-family="sans-serif" '
             f'font-size="{round(width*0.62)}" fill="{colour}">{card.suit}</text></svg>')

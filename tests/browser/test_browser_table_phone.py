@@ -13,6 +13,7 @@ import pytest
 from browser_helpers import screenshot, settle, wait_for_text
 from table_helpers import start_bismarck, start_short_game, table_output
 from test_browser_table import ELEV, SIZES, open_page
+from plump_teach.engine.cards import card_svg, parse_card
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -27,7 +28,11 @@ JS_PHONE = """(root) => {
   const tips = [...root.querySelectorAll('button')].find(b => seen(b) && /^\\W*Tips\\W*$/.test(b.innerText.trim()));
   const box = e => { if (!seen(e)) return null; const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; };
   const handle = root.querySelector('.widget-hslider .ui-slider-handle, .widget-hslider .noUi-handle');
+  // how much of a card shows before the next card in its row covers it (the hand's cards overlap on a phone)
+  const lefts = cards.map(c => c.getBoundingClientRect());
+  const strips = lefts.slice(1).map((r, i) => Math.round(lefts[i].top) === Math.round(r.top) ? r.left - lefts[i].left : 1e9);
   return {cards: cards.length, rows: rows.size, line: box(line), text: seen(line) ? line.innerText : '',
+          strip: strips.length ? Math.min(...strips) : null, width: cards.length ? lefts[0].width : null,
           tips: box(tips), first: box(cards[0]), last: box(cards[cards.length - 1]),
           handle: handle ? handle.getBoundingClientRect().height : null};
 }"""
@@ -56,6 +61,16 @@ def phone_view(page, table, label: str) -> dict:
     return found
 
 
+def rank_right_edge(card_px: float) -> float:
+    "Where the widest rank (Kn) ends, in px from the card's left edge, for a card drawn `card_px` wide."
+    svg = card_svg(parse_card("♥Kn"))
+    rank = re.search(r'<text x="([\d.]+)"[^>]*font-size="([\d.]+)"[^>]*>Kn<', svg)
+    fitted = re.search(r'textLength="([\d.]+)"[^>]*>Kn<', svg)
+    # without textLength the bold "Kn" is about 1.35 times its font size wide (sans-serif)
+    length = float(fitted[1]) if fitted else 1.35 * float(rank[2])
+    return (float(rank[1]) + length) * card_px / float(re.search(r'<svg[^>]* width="([\d.]+)"', svg)[1])
+
+
 def in_view(box, height=844) -> bool:
     return box is not None and box["top"] >= 0 and box["bottom"] <= height
 
@@ -67,6 +82,8 @@ def test_hand_tips_and_score_are_seen_together_on_a_phone(page, jupyterlab):
     bismarck.locator("button.pt-kort").nth(19).wait_for()
     b = phone_view(page, bismarck, "bismarck")
     assert b["cards"] == 20 and b["rows"] <= 2, b
+    # the rank in the card's corner (10, Kn too) shows in the part of the card that is not covered
+    assert b["strip"] >= rank_right_edge(b["width"]), b
     assert "Dina stick: 0" in b["text"] and "Dina poäng: 0" in b["text"], b
 
     plump = table_output(page, 0)
