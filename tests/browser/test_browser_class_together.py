@@ -53,6 +53,15 @@ COUNT = """() => ({
 })"""
 
 
+# The widget outputs the server sent in the page (Voilà's cell outputs), and whether the page has finished.
+JS_WIDGETS_SENT = """() => ({
+  sent: [...document.querySelectorAll('script[type="application/vnd.voila.cell-output+json"]')]
+        .filter(s => s.textContent.includes('application/vnd.jupyter.widget-view+json')).length,
+  cells: document.querySelectorAll('[cell-index]').length,
+  spinner: !!document.querySelector('#loading') && getComputedStyle(document.querySelector('#loading')).display !== 'none',
+})"""
+
+
 def whole(page, expected: dict, timeout: float = 120) -> dict:
     "Vänta tills sidan har allt som `expected` säger (widgetar, pussel, texten längst ner); ger det som räknades."
     end = time.monotonic() + timeout
@@ -85,12 +94,15 @@ def test_ten_pupils_open_lesson_one_together_and_every_page_is_whole(browser, le
     page.close(run_before_unload=True)                # fliken stängs: kärnan går
     alone.close()
 
-    contexts, pages = [], []
+    contexts, pages, said = [], [], []
     try:
         for i in range(PUPILS):
             ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="sv-SE")
             contexts.append(ctx)
             pg = ctx.new_page()
+            said.append([])
+            pg.on("console", lambda m, box=said[-1]: box.append(f"{m.type}: {m.text[:200]}"))
+            pg.on("websocket", lambda ws, box=said[-1]: ws.on("close", lambda _: box.append(f"websocket stängd: {ws.url[-60:]}")))
             pg.goto(f"{base}/?kod={CODE}&namn=Elev{i + 1}")
             pg.wait_for_url(f"{base}/voila/render/start.ipynb")
             pages.append(pg)
@@ -100,7 +112,12 @@ def test_ten_pupils_open_lesson_one_together_and_every_page_is_whole(browser, le
         for i, pg in enumerate(pages):
             got = whole(pg, expected, timeout=max(5.0, 150 - (time.monotonic() - t0)))
             times.append(round(time.monotonic() - t0, 1))
-            if got != expected: problems.append(f"elev {i + 1}: {got}, väntat {expected}")
+            if got != expected:
+                # what the page had: the widgets in its cells' outputs, and what the browser said (for the next reader)
+                sent = pg.evaluate(JS_WIDGETS_SENT)
+                problems.append(f"elev {i + 1}: {got}, väntat {expected}; widgetar i cellernas utdata: {sent}; "
+                                f"webbläsaren: {said[i][-8:]}")
+                screenshot(pg, f"FAILED-klassen-elev-{i + 1}", always=True)
         assert not problems, "\n".join(problems)
         for pg in pages: answer_first_puzzle(pg)
         print(f"{PUPILS} elever på en gång: hela sidan efter {times} s")
