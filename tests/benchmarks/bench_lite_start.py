@@ -180,6 +180,7 @@ JS_TIMELINE = """(() => {
 LESSON_7 = "/lab/index.html?path=elev/07_spelbordet.ipynb&elev=1"
 PHASES = [("html", "sidans HTML"), ("line", "svenska raden syns"), ("lab", "JupyterLabs ram"), ("page", "lektionens text ritad"),
           ("pyodide", "Pyodide börjar (pyodide.asm.wasm)"), ("packages", "kursens paket hämtade (plump_teach)"),
+          ("session", "lektionens Python-session begärd"),
           ("output", "första cellens utdata"), ("widget", "första widgeten ritad"), ("clickable", "klickbar")]
 
 
@@ -197,7 +198,10 @@ def timeline_visit(page, base: str, path: str, button) -> dict:
     button(page).wait_for(state="visible", timeout=180_000)
     clickable = time.time() - t0
     js = page.evaluate("""() => { const n = performance.getEntriesByType('navigation')[0];
-        return {times: window.__plumpTimes, lines: window.__plumpLines, scroll: window.__plumpMaxScroll || 0,
+        const tider = window.__plumpTider || {};
+        return {times: {...window.__plumpTimes,
+                        ...(tider.python != null ? {session: tider.python} : {})},
+                lines: window.__plumpLines, scroll: window.__plumpMaxScroll || 0,
                 html: n ? n.responseEnd : null}; }""")
     page.remove_listener("request", on_request)
     page.remove_listener("requestfinished", on_done)
