@@ -79,10 +79,30 @@ def seconds(xs: list[float]) -> str:
     return f"median {statistics.median(xs):.2f} s, min {min(xs):.2f} s, max {max(xs):.2f} s ({len(xs)} st)"
 
 
-def start_short_game(page, table, covered: list, seed: str = "17"):
-    "Ett kort parti: bara nedåt från tre kort (tre givar), parti nummer `seed`; tryck Börja spela."
+PACE_MAX = 3.0   # s: reglaget Datorns takt går från 0 till 3 s (plump_teach.ui.table.pace_slider)
+
+
+def drag_pace(page, table, seconds: float):
+    """Dra reglaget Datorns takt till `seconds` med musen, som en elev gör, och se att etiketten säger det
+    ("Datorns takt: 0,25 s"; steget är 0,25 s, och ett drag förbi vänsterkanten ger 0 s)."""
+    slider = table.locator(".widget-slider", has_text="Datorns takt").first
+    handle = slider.locator(".noUi-handle").first
+    handle.scroll_into_view_if_needed()
+    h, track = handle.bounding_box(), slider.locator(".noUi-target").first.bounding_box()
+    x = track["x"] - 20 if seconds <= 0 else track["x"] + track["width"] * seconds / PACE_MAX
+    page.mouse.move(h["x"] + h["width"] / 2, h["y"] + h["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(x, h["y"] + h["height"] / 2, steps=8)
+    page.mouse.up()
+    wait_for_text(page, f"Datorns takt: {seconds:g} s".replace(".", ","), within=table)
+
+
+def start_short_game(page, table, covered: list, seed: str = "17", pace: float | None = None):
+    """Ett kort parti: bara nedåt från tre kort (tre givar), parti nummer `seed`, datorns takt `pace` sekunder per
+    drag om den anges (annars bordets förval, 1 s); tryck Börja spela."""
     table.locator(".widget-dropdown", has_text="Första given").locator("select").select_option(label="3 kort, 3 givar")
     table.get_by_placeholder("slumpas").fill(seed)
+    if pace is not None: drag_pace(page, table, pace)
     tap_through(table.get_by_role("button", name="Börja spela"), covered)
     wait_for_text(page, "Giv 1 av 3", within=table, timeout=60_000)
 

@@ -79,9 +79,10 @@ def test_a_learner_plays_a_short_game_against_the_computer(page, jupyterlab):
     table = table_output(page, 0)
     problems = check_sizes(page, table, "installning")
 
-    # ett kort parti: bara nedåt från tre kort, parti nummer 17, datorn i sin vanliga takt (1 s per drag)
+    # ett kort parti: bara nedåt från tre kort, parti nummer 17, datorn i sin takt, ställd på 0,25 s per drag (med
+    # förvalet 1 s väntade testet ungefär 25 s på datorns drag; takten och Tips under datorns tur prövas ändå)
     covered = []   # JupyterLab (inte elevläget) lägger sin osynliga promptruta över vänsterkanten: räknas inte här
-    start_short_game(page, table, covered, seed="17")
+    start_short_game(page, table, covered, seed="17", pace=0.25)
     game = play_game(page, table, covered, lambda stage, top: check_sizes(page, table, stage, top))
     problems += game["problems"]
     assert game["tapped_grey"]

@@ -2,8 +2,8 @@
 
 The play table (nbs/elev/07_spelbordet.ipynb, lesson 7) in the JupyterLite site (tools/lite.py), in pupil mode
 (`?elev=1`): the page runs by itself in Pyodide, as a pupil opens it. The learner chooses a short game at the
-table's setup (bara nedåt, first deal 3 cards: three deals, three players, the computer at its default pace of
-one second per move), bids with the number buttons, taps a greyed card and reads the rule (P10), asks for Tips
+table's setup (bara nedåt, first deal 3 cards: three deals, three players, the computer's pace dragged to a
+quarter of a second per move: the timer between its moves still runs, and the test waits less), bids with the number buttons, taps a greyed card and reads the rule (P10), asks for Tips
 on a bid and on a card (the card tip names a card of the hand), plays every card by clicking it, and after the
 game opens the analysis of deal 1: the verdict and the bar chart of the computer's estimate are shown. Then
 "Spela igen" and a game from ten cards, to time Tips on a bid and on a card with a full hand; then the page is
@@ -15,7 +15,7 @@ size nothing on the page is wider than the window, no code or error shows, every
 tall and nothing lies over a button's centre (every tap is checked where a finger would land; a covered button
 is reported at the end, and the click is passed to the button so that the game goes on). No request leaves
 loopback. Printed (run with -s), not asserted: page open to usable table, click on a card to the computer's next
-card (the pace of 1 s included), the Tips answers and the analysis, all in Pyodide.
+card (the pace of 0.25 s included), the Tips answers and the analysis, all in Pyodide.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from lite_helpers import JS_PUPIL_PAGE, wait_pupil_page
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]
 
 PAGE = "07_spelbordet.ipynb"
-PACE = 1.0   # s: datorns takt som bordet börjar med
+PACE = 0.25   # s: datorns takt i testet (bordet börjar med 1 s)
 
 
 def check_sizes(page, table, label: str, top) -> list[str]:
@@ -62,7 +62,7 @@ def test_a_pupil_plays_a_short_game_at_the_table_in_jupyterlite(page, lite_serve
 
     # Ett kort parti: bara nedåt (sidans val) från tre kort, tre givar; du och två datorspelare; parti nummer 17.
     covered = []   # knappar som en elevs tryck inte når
-    start_short_game(page, table, covered, seed="17")
+    start_short_game(page, table, covered, seed="17", pace=PACE)
     game = play_game(page, table, covered, lambda stage, top: check_sizes(page, table, stage, top),
                      card_tips=2, time_replies=True)
     problems += game["problems"]
@@ -104,7 +104,7 @@ def test_a_pupil_plays_a_short_game_at_the_table_in_jupyterlite(page, lite_serve
 
     external = request_log.external()
     print(f"\n[lite-bord] sidan öppnad -> bordet går att använda: {ready:.1f} s"
-          f"\n[lite-bord] klick på ett kort -> datorns kort (takten {PACE:.0f} s ingår): {seconds(replies)}"
+          f"\n[lite-bord] klick på ett kort -> datorns kort (takten {PACE} s ingår): {seconds(replies)}"
           f"\n[lite-bord] Tips på ett bud (3 kort): {seconds(bid_tips)}; Tips på ett kort: {seconds(card_tips)}"
           f"\n[lite-bord] genomgången av giv 1 (3 kort): {analysis_s:.1f} s"
           f"\n[lite-bord] med tio kort på hand: Tips på budet {full_tips[0]:.2f} s, Tips på första kortet {full_tips[1]:.2f} s"

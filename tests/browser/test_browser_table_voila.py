@@ -28,7 +28,7 @@ import pytest
 
 from browser_helpers import screenshot, tap_through, wait_for_text
 from table_helpers import check_sizes as table_sizes
-from table_helpers import (covered_problem, open_analysis, play_game, resume_after_reload, seconds, start_short_game,
+from table_helpers import (covered_problem, drag_pace, open_analysis, play_game, resume_after_reload, seconds, start_short_game,
                            table_output, to_first_card)
 from test_browser_voila_course import (CODE, JS_PAGE_TOO_WIDE, TEACHER, check_no_code_no_error,  # noqa: F401
                                        classroom_course, wait_for_rendered)
@@ -49,19 +49,6 @@ def enter_as_pupil(page, course: str):
     page.locator(".jp-MarkdownCell a", has_text="Spelbordet").first.click()
     page.wait_for_url(re.compile(re.escape(PAGE) + "$"), timeout=90_000)
     wait_for_rendered(page, PAGE)
-
-
-def drag_pace_to_zero(page, table):
-    "Dra reglaget Datorns takt ända till vänster, med musen som en elev gör, och se att etiketten säger 0 s."
-    slider = table.locator(".widget-slider", has_text="Datorns takt").first
-    handle = slider.locator(".noUi-handle").first
-    handle.scroll_into_view_if_needed()
-    h, track = handle.bounding_box(), slider.locator(".noUi-target").first.bounding_box()
-    page.mouse.move(h["x"] + h["width"] / 2, h["y"] + h["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(track["x"] - 20, h["y"] + h["height"] / 2, steps=8)
-    page.mouse.up()
-    wait_for_text(page, "Datorns takt: 0 s", within=table)
 
 
 def check_sizes(page, table, stage: str, top) -> list[str]:
@@ -89,7 +76,7 @@ def test_a_pupil_plays_a_whole_short_game_at_the_table_in_the_classroom(page, cl
     # Ett kort parti: bara nedåt (förvalet) från tre kort, tre givar; du och två datorspelare; parti 17; takten 0 s.
     assert table.locator(".widget-dropdown", has_text="Regler").locator("select option:checked").inner_text() \
         .replace("\xa0", " ").startswith("Kort parti: bara nedåt")
-    drag_pace_to_zero(page, table)
+    drag_pace(page, table, 0)
     start_short_game(page, table, covered, seed="17")
 
     game = play_game(page, table, covered, lambda stage, top: check_sizes(page, table, stage, top),
