@@ -17,7 +17,7 @@ lite_site    webbplatsen utan installation (tools/lite.py build), byggd en gång
 lite_server  lite_site serverad med `tools/lite.py serve` på en ledig port; stoppas efter testet.
 
 Hjälpfunktionerna (open_notebook_and_run_all, wait_for_text, outputs, screenshot …) finns i
-browser_helpers.py. Serverloggarna (jupyterlab.log, voila.log) ligger i testets tmp_path och visas
+browser_helpers.py. Skärmbilderna som testerna beskriver (screenshots/*.png) tas bara med PLUMP_SKARMBILDER=1. Serverloggarna (jupyterlab.log, voila.log) ligger i testets tmp_path och visas
 om servern inte startar.
 """
 from __future__ import annotations
