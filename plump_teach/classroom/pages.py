@@ -139,10 +139,13 @@ WATCH_SCRIPT = """<script>
     try { return JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId || ''; }
     catch (e) { return ''; }
   }
-  function show(text) {
+  var box = null, missingShown = false;
+  function show(text, missing) {
     if (shown) return;
-    shown = true;
-    var box = document.createElement('div');
+    if (box) { box.firstChild.textContent = text; missingShown = !!missing; if (!missing) shown = true; return; }
+    if (!missing) shown = true;
+    missingShown = !!missing;
+    box = document.createElement('div');
     box.className = 'plump-stangd';
     box.setAttribute('role', 'alert');
     box.style.cssText = 'position:fixed;left:0;right:0;top:0;z-index:10000;background:#fff3cd;color:#1b1b1b;' +
@@ -159,6 +162,33 @@ WATCH_SCRIPT = """<script>
     box.appendChild(p); box.appendChild(b);
     document.body.appendChild(box);
   }
+  // Utdata med en widget som servern skickade men som inte är ritad (pusslen kom inte fram). Voilà skickar varje
+  // utdata som ett <script type="application/vnd.voila.cell-output+json"> och tar bort det när det är ritat: de
+  // sparas här medan sidan kommer.
+  var outputs = [];
+  new MutationObserver(function (records) {
+    records.forEach(function (r) {
+      r.addedNodes.forEach(function (n) {
+        if (n.nodeName === 'SCRIPT' && n.type === 'application/vnd.voila.cell-output+json') outputs.push(n);
+      });
+    });
+  }).observe(document.documentElement, {childList: true, subtree: true});
+  function widgetsSent() {
+    return outputs.filter(function (s) { return s.textContent.indexOf('application/vnd.jupyter.widget-view+json') >= 0; }).length;
+  }
+  function widgetsMissing() {
+    var drawn = document.querySelectorAll('.jp-OutputArea-output > .jupyter-widgets, .jp-OutputArea-output > .widget-box').length;
+    return Math.max(0, widgetsSent() - drawn);
+  }
+  window.__plumpWidgetsSent = widgetsSent;
+  window.__plumpWidgetsMissing = widgetsMissing;
+  function watchWidgets() {
+    if (shown) return;
+    if (widgetsMissing() > 0) {
+      if (!missingShown) show('Pusslen och knapparna på sidan kom inte fram. Ladda om sidan så försöker datorn igen.', true);
+    } else if (missingShown && box) { box.remove(); box = null; missingShown = false; }
+    setTimeout(watchWidgets, 5000);
+  }
   function ask() {
     var id = kernelId();
     if (!id || shown) return;
@@ -168,7 +198,10 @@ WATCH_SCRIPT = """<script>
       .catch(function () {});
   }
   timer = setInterval(ask, 20000);
-  window.addEventListener('load', function () { setTimeout(ask, 3000); });
+  window.addEventListener('load', function () {
+    setTimeout(ask, 3000);
+    setTimeout(watchWidgets, window.__plumpWidgetWait || 45000);
+  });
   document.addEventListener('visibilitychange', function () { if (document.visibilityState === 'visible') ask(); });
 })();
 </script>"""

@@ -69,18 +69,28 @@ def strip_outside_links(page: bytes) -> bytes:
 class NoOutsideLinks(tornado.web.OutputTransform):
     "Tar bort länkar till andra datorer ur varje HTML-sida som servern skickar; en elevsida med kärna får `WATCH_SCRIPT`."
     def __init__(self, request):
-        self.html, self.render = False, request.path.startswith('/voila/render/')
+        self.html, self.render, self.watch = False, request.path.startswith('/voila/render/'), False
 
     def transform_first_chunk(self, status_code, headers, chunk, finishing):
         self.html = headers.get('Content-Type', '').startswith('text/html')
         if self.html:
             chunk = strip_outside_links(chunk)
-            if self.render and status_code == 200: chunk = with_watch(chunk)
-            if 'Content-Length' in headers: headers['Content-Length'] = str(len(chunk))
+            # Voilà skickar en sida som körs medan den skickas i bitar: `</head>` kan komma i en senare bit
+            self.watch = self.render and status_code == 200 and 'Content-Length' not in headers
+            chunk = self._watched(chunk)
+            if self.render and status_code == 200 and 'Content-Length' in headers:
+                chunk = with_watch(chunk)
+                headers['Content-Length'] = str(len(chunk))
         return status_code, headers, chunk
 
     def transform_chunk(self, chunk, finishing):
-        return strip_outside_links(chunk) if self.html else chunk
+        return self._watched(strip_outside_links(chunk)) if self.html else chunk
+
+    def _watched(self, chunk: bytes) -> bytes:
+        "`chunk` med `WATCH_SCRIPT` före `</head>`, i den bit av en sida med kärna där `</head>` står."
+        if not self.watch or b'</head>' not in chunk: return chunk
+        self.watch = False
+        return with_watch(chunk)
 
 # %% ../../nbs/70c_klassrummet.ipynb #350d7e27
 @dataclass

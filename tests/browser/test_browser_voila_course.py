@@ -201,6 +201,10 @@ def test_start_page_and_navigation(page, classroom_course, request_log):
 def test_course_page_in_voila(page, classroom_course, name):
     open_page(page, classroom_course, name)
     check_no_code_no_error(page, name)
+    # every widget the server sent is drawn (else the page's watch says after 45 s that the puzzles did not come)
+    sent, missing = page.evaluate("() => [window.__plumpWidgetsSent(), window.__plumpWidgetsMissing()]")
+    assert missing == 0, (sent, missing)
+    if first_puzzle(course_notebook(name)) is not None: assert sent >= 1, sent
     nb = course_notebook(name)
     title = next(l for c in nb["cells"] if c["cell_type"] == "markdown"
                  for l in "".join(c["source"]).splitlines() if l.startswith("# "))[2:]
@@ -227,3 +231,20 @@ def test_course_page_in_voila(page, classroom_course, name):
         problems += more
         for k, v in more_small.items(): small.setdefault(k, []).extend(v)
     assert_page_fits(name, problems, small)
+
+
+def test_page_says_so_when_its_puzzles_do_not_come(page, classroom_course):
+    """Sidans förbindelse med sin kärna svarar aldrig (webbläsarens websocket kopplas inte till servern): lektionens
+    text kommer, men pusslen och knapparna ritas aldrig. Efter väntetiden (45 s; här 2 s) säger rutan överst det
+    på svenska, med knappen som laddar om sidan (plump_teach.classroom.pages.WATCH_SCRIPT). Så såg det ut för en av
+    tio elever som öppnade lektion 1 samtidigt på en maskin med mycket annat att göra, utan något meddelande."""
+    page.add_init_script("window.__plumpWidgetWait = 2000")
+    page.route_web_socket(re.compile(r"/api/kernels/"), lambda ws: None)
+    page.goto(classroom_course + "01_vad_ar_plump.ipynb", timeout=RENDER_TIMEOUT)
+    alert = page.get_by_role("alert").filter(has_text="Pusslen och knapparna på sidan kom inte fram.")
+    alert.wait_for(timeout=60_000)
+    missing = page.evaluate("() => window.__plumpWidgetsMissing()")
+    assert missing >= 4, missing                                   # lesson 1's deals, stepper and puzzles
+    assert alert.get_by_role("button", name="Ladda om sidan").is_visible()
+    assert page.locator(".jp-MarkdownCell").count() > 0        # the lesson's text is there
+    screenshot(page, "voila-pusslen-kom-inte-fram", full_page=False)
