@@ -742,7 +742,8 @@ def warm_python(out: Path):
     kernel = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"][
         "@jupyterlite/pyodide-kernel-extension:kernel"]
     warm = {"worker": f"{KERNEL_EXTENSION}/{workers[0].name}", "pyodide": kernel["pyodideUrl"].removeprefix("./"),
-            "options": kernel.get("loadPyodideOptions", {}), "code": code_pages(out)}
+            "options": kernel.get("loadPyodideOptions", {}), "imports": KERNEL_IMPORTS,
+            "code": code_pages(out)}
     page = out / "lab" / "index.html"
     page.write_text(replace_once(page.read_text(encoding="utf-8"), "/*plump-warm*/null",
                                  json.dumps(warm, ensure_ascii=False), "lab/index.html"), encoding="utf-8")

@@ -76,6 +76,7 @@ def test_built_site_keeps_what_the_pupil_pages_need(lite_site):
     warm = json.loads(re.search(r"var warm = (\{.*?\});", page).group(1))
     assert "elev/01_vad_ar_plump.ipynb" in warm["code"] and "elev/start.ipynb" not in warm["code"]
     assert (site / warm["worker"]).is_file() and (site / warm["pyodide"]).is_file()
+    assert warm["imports"] == lite.KERNEL_IMPORTS
 
 
 def site_mb(site: Path) -> tuple[float, int]:
@@ -314,6 +315,8 @@ def test_return_visit_opens_one_page_and_one_python(page, lite_server):
     # lesson's kernel took it over and used the Pyodide it had loaded (tools/lite_warm_worker.js)
     assert page.evaluate("() => window.__plumpVarm") == "tagen"
     assert "plump-teach: förladdat Python används" in said, said
+    # ... with the kernel's own modules (IPython among them) imported while the page drew
+    assert "plump-teach: kärnans moduler importerade i förväg" in said, said
     print(f"\n[lite] återkomst i elevläget efter {before} Python i lärarläget: startsidan på {took:.1f} s, "
           f"1 flik, 0 Python; lektionen och omladdningen: 1 flik, 1 Python, förladdad vid omladdningen")
 
