@@ -47,6 +47,7 @@
     sink = (m) => kernel._logMessage(m);
     early.splice(0).forEach(sink);
     const py = warm.py;
+    py.then((p) => { self.__plumpPython = p; }, () => {});   // för webbläsartesterna: vad kärnans Python ser
     warm = null;
     console.info('plump-teach: förladdat Python används');
     return py;

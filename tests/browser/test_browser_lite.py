@@ -243,6 +243,11 @@ def test_course_works_offline_after_the_first_visit(page, lite_site, tmp_path, r
     widget.get_by_role("button", name=right, exact=True).click()
     wait_for_text(page, "Rätt!", within=widget)
     screenshot(page, "lite-utan-nat-lektion")
+    # the early Python (the kernel's modules imported before the lesson's folder was mounted) runs in the lesson's
+    # folder on the browser's drive (mounted at /drive), where a lesson saves its progress
+    (worker,) = [w for w in page.workers if "pyodide-kernel-extension" in w.url]
+    where = worker.evaluate("() => self.__plumpPython.runPython('import os; os.getcwd()')")
+    assert where == "/drive/elev", where
     assert kernels(page) == 1 and tabs(page) == 1
     # nästa lektion och startsidan, också utan nät
     link(page, f"{PUPIL_LESSONS[1].name} ▶").click()
