@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..engine.cards import CARD_RED, GOLD, HIGHLIGHT, PANEL
 from dataclasses import dataclass
 import ipywidgets as W
+from .styles import tap_layout
 import re
 import traitlets
 from IPython.display import HTML
@@ -134,8 +135,6 @@ def show_deal(deal: PlumpDeal, part: str = 'allt') -> HTML:
     return HTML(parts[part]())
 
 # %% ../../nbs/51_elevlektion.ipynb #65a5ef43
-_TAP = W.Layout(min_height='44px', width='auto')
-
 def _tally_html(deal: PlumpDeal) -> str:
     items = ''.join(f'<li>{esc(deal.names[s])}: bjöd {deal.bids[s]}, har tagit {deal.taken[s]}</li>'
                     for s in range(deal.n))
@@ -146,8 +145,8 @@ class TrickStepper(W.VBox):
     def __init__(self):
         self.step = 0
         self.view = PupilHTML(layout=W.Layout(max_width='100%'))
-        self.next_button = W.Button(description='Nästa stick ▶', button_style='primary', layout=_TAP)
-        self.again_button = W.Button(description='Börja om', layout=_TAP)
+        self.next_button = W.Button(description='Nästa stick ▶', button_style='primary', layout=tap_layout())
+        self.again_button = W.Button(description='Börja om', layout=tap_layout())
         self.next_button.on_click(lambda _: self.show(self.step + 1))
         self.again_button.on_click(lambda _: self.show(0))
         super().__init__([W.HBox([self.next_button, self.again_button], layout=W.Layout(flex_flow='row wrap')),

@@ -7,14 +7,24 @@ Docs: https://plump-teach.github.io/plump_teach/stilar.html.md"""
 # %% ../../nbs/50_stilar.ipynb #50a0imp
 from __future__ import annotations
 from urllib.parse import quote
+import ipywidgets as W
 from ..engine.cards import Card, FULL_DECK, card_svg, RED, GREEN, BLUE, HIGHLIGHT, PANEL, LINE
 
 # %% auto #0
-__all__ = ['CARD_WIDTH', 'CARD_HEIGHT', 'HAND_ROW_MAX', 'card_class', 'table_style']
+__all__ = ['CARD_WIDTH', 'CARD_HEIGHT', 'HAND_ROW_MAX', 'tap_layout', 'row_layout', 'card_class', 'table_style']
 
 # %% ../../nbs/50_stilar.ipynb #50a0pal
 # Färgerna står i regelmotorn (`plump_teach.engine.cards`), så att korten, protokollen
 # och widgetarna ritas med samma; här används de i spelbordets stil.
+
+# %% ../../nbs/50_stilar.ipynb #50a0tap
+def tap_layout(**kw) -> W.Layout:
+    "En ny `Layout` för en knapp eller ett val: minst 44 px hög, bredden efter texten; `kw` lägger till eller ändrar."
+    return W.Layout(**{'min_height': '44px', 'width': 'auto', **kw})
+
+def row_layout(**kw) -> W.Layout:
+    "En ny `Layout` för en rad med knappar som bryts när skärmen är smal; `kw` lägger till eller ändrar."
+    return W.Layout(**{'display': 'flex', 'flex_flow': 'row wrap', 'max_width': '100%', **kw})
 
 # %% ../../nbs/50_stilar.ipynb #3bcbe385
 CARD_WIDTH, CARD_HEIGHT = 58, 80

@@ -8,6 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/prova_bud.html.md"""
 from __future__ import annotations
 from ...engine.cards import BLUE, GREEN, GREEN_BG, HIGHLIGHT, PANEL, RED, RED_BG
 import ipywidgets as W
+from ..styles import row_layout, tap_layout
 from ..lesson import PupilHTML, pupil_text
 from IPython.display import HTML
 from ...engine.cards import cards_html
@@ -137,10 +138,6 @@ def sum_html(cards: int, bids, complete: bool = True) -> HTML:
                 f'{legend}{verdict}</div>')
 
 # %% ../../../nbs/54_prova_bud.ipynb #1716c32b
-_TAP = W.Layout(min_height='44px', width='auto')
-_NUM = W.Layout(width='44px', height='44px', margin='2px')
-_ROW = W.Layout(display='flex', flex_flow='row wrap', max_width='100%')
-
 class BidTry(W.VBox):
     "Budbordet: välj antal kort och tryck fram allas bud; motorn stänger av förbjudna bud och säger varför (P5, P6, P7, P16)."
     def __init__(self, players=EXAMPLE_PLAYERS, dealer: int = 3, cards: int = 5, house_rules: bool = True):
@@ -151,23 +148,23 @@ class BidTry(W.VBox):
         counts = range(1, self.max_cards + 1)
         self.card_choice = Choice(counts, cards, tooltips={c: f'{c} kort var' for c in counts})
         self.card_choice.observe(lambda _: self.restart(), 'value')
-        self.dealer_first = W.ToggleButton(description='Givaren bjuder först', layout=_TAP)
-        self.simultaneous = W.ToggleButton(description='Alla bjuder samtidigt', layout=_TAP)
-        self.no_zero_twice = W.ToggleButton(description='Inte noll två gånger i rad', layout=_TAP)
-        self.zero_last = [W.ToggleButton(description=p, layout=_TAP) for p in self.players]
+        self.dealer_first = W.ToggleButton(description='Givaren bjuder först', layout=tap_layout())
+        self.simultaneous = W.ToggleButton(description='Alla bjuder samtidigt', layout=tap_layout())
+        self.no_zero_twice = W.ToggleButton(description='Inte noll två gånger i rad', layout=tap_layout())
+        self.zero_last = [W.ToggleButton(description=p, layout=tap_layout()) for p in self.players]
         self.zero_row = W.VBox([PupilHTML('Vem bjöd noll i förra given? Tryck på namnet.'),
-                                W.HBox(self.zero_last, layout=_ROW)], layout=W.Layout(max_width='100%'))
+                                W.HBox(self.zero_last, layout=row_layout())], layout=W.Layout(max_width='100%'))
         for t in (self.dealer_first, self.simultaneous, self.no_zero_twice, *self.zero_last):
             t.observe(lambda _: self.restart(), 'value')
         self.table = PupilHTML(layout=W.Layout(max_width='100%'))
         self.prompt = PupilHTML(layout=W.Layout(max_width='100%'))
-        self.bid_box = W.HBox(layout=_ROW)
+        self.bid_box = W.HBox(layout=row_layout())
         self.reasons = PupilHTML(layout=W.Layout(max_width='100%'))
         self.total = PupilHTML(layout=W.Layout(max_width='100%'))
-        self.again_button = W.Button(description='Börja om', layout=_TAP)
+        self.again_button = W.Button(description='Börja om', layout=tap_layout())
         self.again_button.on_click(lambda _: self.restart())
         rule_box = W.VBox([PupilHTML('<b>Husregler</b> (tryck för att slå på eller av):'),
-                           W.HBox([self.dealer_first, self.simultaneous, self.no_zero_twice], layout=_ROW),
+                           W.HBox([self.dealer_first, self.simultaneous, self.no_zero_twice], layout=row_layout()),
                            self.zero_row], layout=W.Layout(max_width='100%'))
         parts = [PupilHTML('<b>Antal kort på handen:</b>'), self.card_choice]
         if house_rules: parts.append(rule_box)
@@ -251,7 +248,7 @@ class BidTry(W.VBox):
             ok = self.legal()
             buttons = []
             for v in range(self.cards + 1):
-                b = W.Button(description=str(v), layout=_NUM, disabled=v not in ok,
+                b = W.Button(description=str(v), layout=tap_layout(width='44px', height='44px', margin='2px'), disabled=v not in ok,
                              button_style='' if v in ok else 'danger',
                              tooltip=f'{name} bjuder {v}' if v in ok else f'{name} får inte bjuda {v}')
                 b.on_click(lambda btn: self.bid(int(btn.description)))

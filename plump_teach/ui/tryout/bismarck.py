@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...engine.cards import GOLD
 import random
 import ipywidgets as W
+from ..styles import tap_layout
 from ..lesson import PupilHTML
 from IPython.display import HTML
 from ...engine.cards import Cards, cards_html, parse_cards, sort_hand, SUITS, SUIT_NAMES
@@ -206,8 +207,6 @@ def hand_hint_html(deal: BismarckDeal) -> HTML:
                 f'<b>{esc(mode_label(deal.mode, deal.trump))}</b> och lade bort {cards_html(deal.discards, 32)}</p></div></div>')
 
 # %% ../../../nbs/56_prova_bismarck.ipynb #64ede554
-_TAP = W.Layout(min_height='44px', width='auto')
-
 class Counter(W.HBox):
     "Ett heltal med knapparna − och +, mellan `low` och `high`."
     def __init__(self, value: int, low: int, high: int, on_change=None, unit: str = 'stick'):
@@ -250,7 +249,7 @@ class ModeTry(W.VBox):
         for w in (self.mode, self.suit): w.observe(lambda _: self.update(), 'value')
         self.suit_row = W.VBox([PupilHTML('<b>Vilken färg ska vara trumf?</b>'), self.suit], layout=W.Layout(max_width='100%'))
         self.result = PupilHTML(layout=W.Layout(max_width='100%'))
-        self.new_button = W.Button(description='Ny hand', icon='refresh', layout=_TAP)
+        self.new_button = W.Button(description='Ny hand', icon='refresh', layout=tap_layout())
         self.new_button.on_click(lambda _: self.new_hand(self.seed + 1))
         super().__init__([self.hand_view, PupilHTML('<b>Tryck på de fyra kort du lägger bort:</b>'), self.card_box,
                           PupilHTML('<b>Välj spelsätt:</b>'), self.mode, self.suit_row, self.result, W.HBox([self.new_button])],

@@ -10,6 +10,7 @@ from ...engine.cards import BLUE, GOLD, HIGHLIGHT, PANEL
 import random
 from dataclasses import dataclass
 import ipywidgets as W
+from ..styles import tap_layout
 from ..lesson import PupilHTML
 from ...engine.cards import (Card, FULL_DECK, DECK_IDS, SUITS, SUIT_NAMES, RANKS, RANK_SYMBOLS, RANK_NAMES,
                                cards_html, card_from_id, card_id, parse_card)
@@ -284,11 +285,9 @@ def presets_html(players: int = 4) -> str:
     return f'<div class="plump-lektion" style="{WRAP_STYLE}">{boxes}</div>'
 
 # %% ../../../nbs/53_prova_giv.ipynb #1323f9ee
-_TAP = W.Layout(min_height='44px', width='auto', margin='2px')
-
 def _toggle(label: str) -> W.ToggleButton:
     "En knapp som slås på och av; när den är på har den en bock."
-    t = W.ToggleButton(description=label, tooltip=label, layout=_TAP)
+    t = W.ToggleButton(description=label, tooltip=label, layout=tap_layout(margin='2px'))
     t.observe(lambda ch: setattr(t, 'icon', 'check' if ch['new'] else ''), 'value')
     return t
 
@@ -308,7 +307,7 @@ class ScheduleTry(W.VBox):
         self.one_card = _toggle("En ettkortsgiv per spelare")
         self.thirteen = _toggle("Tretton kort i första given")
         self.first_dealer = Choice([(name, i) for i, name in enumerate(player_names(n))], first_dealer)
-        self.draw_button = W.Button(description="Dra kort om vem som ger", icon='random', layout=_TAP)
+        self.draw_button = W.Button(description="Dra kort om vem som ger", icon='random', layout=tap_layout(margin='2px'))
         self.draw_view = PupilHTML(layout=W.Layout(max_width='100%'))
         self.view = PupilHTML(layout=W.Layout(max_width='100%'))
         self.players.observe(lambda _: self._players_changed(), 'value')
@@ -358,7 +357,7 @@ class TrumpTry(W.VBox):
         self.situation = Choice([(label, key) for key, (label, *_) in TRUMP_SITUATIONS.items()])
         self.suit = Choice([(f'{s} {SUIT_NAMES[s]}', s) for s in SUITS], top.suit)
         self.rank = Choice([(RANK_SYMBOLS[r], r) for r in sorted(RANKS, reverse=True)], top.rank)
-        self.random_button = W.Button(description="Slumpa ett kort", icon='random', layout=_TAP)
+        self.random_button = W.Button(description="Slumpa ett kort", icon='random', layout=tap_layout(margin='2px'))
         self.house = {k: _toggle(label) for k, label in SANG_RULE_LABELS.items()}
         self.view = PupilHTML(layout=W.Layout(max_width='100%'))
         for w in (self.situation, self.suit, self.rank, *self.house.values()): w.observe(lambda _: self.update(), 'value')
@@ -394,8 +393,8 @@ class OneCardTry(W.VBox):
         self.mode = Choice([("Titta på ditt kort", False), ("Kortet i pannan", True)])
         self.bid = Choice([(f"Jag bjuder {b}", b) for b in self.deal().legal_bids()],   # Anna bjuder först
                           allow_none=True)
-        self.show_button = W.Button(description="Lägg korten", icon='eye', button_style='primary', layout=_TAP)
-        self.new_button = W.Button(description="Ny giv", icon='refresh', layout=_TAP)
+        self.show_button = W.Button(description="Lägg korten", icon='eye', button_style='primary', layout=tap_layout(margin='2px'))
+        self.new_button = W.Button(description="Ny giv", icon='refresh', layout=tap_layout(margin='2px'))
         self.view = PupilHTML(layout=W.Layout(max_width='100%'))
         self.mode.observe(lambda _: self.update(False), 'value')
         self.bid.observe(lambda _: self.update(False), 'value')

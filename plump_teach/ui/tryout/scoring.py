@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...engine.cards import PANEL
 import random
 import ipywidgets as W
+from ..styles import row_layout, tap_layout
 from ..lesson import PupilHTML
 from ...engine.cards import Cards, FULL_DECK, SUITS, SUIT_NAMES, parse_cards, sort_hand, cards_html, shuffled_deck, deal_round_robin
 from ...engine.names import esc
@@ -81,11 +82,6 @@ def protocol_html(sheet: ScoreSheet, caption: str = 'Protokoll') -> str:
             f'<thead><tr><th scope="col" style="{_TD}">Kort</th>{head}</tr></thead><tbody>{rows}</tbody>'
             f'<tfoot><tr><th scope="row" style="{_TD}">Summa</th>{tot}</tr></tfoot></table></div>')
 
-# %% ../../../nbs/55_prova_poang.ipynb #a5431d89
-_TAP = W.Layout(min_height='44px', min_width='44px', width='auto', margin='2px')
-_WRAP = W.Layout(flex_flow='row wrap', max_width='100%')
-
-
 # %% ../../../nbs/55_prova_poang.ipynb #71633955
 SCORING_HOUSE_RULES = (
     # (rubrik, husregeln, bud, stick, kort i given)
@@ -123,14 +119,14 @@ class ScoringRulesTry(W.VBox):
         self.cards = Choice(range(1, 11), cards)
         self.bid, self.tricks = Choice(range(cards + 1), bid), Choice(range(cards + 1), tricks)
         self.zero = Choice([('Noll ger 10', '10'), ('Noll ger 5', '5'), ('Noll ger 5 + antalet stick', '5+')], '10')
-        self.ten = W.ToggleButton(description='Tian ger 110', layout=_TAP)
-        self.per_trick = W.ToggleButton(description='En poäng per stick', layout=_TAP)
+        self.ten = W.ToggleButton(description='Tian ger 110', layout=tap_layout(min_width='44px', margin='2px'))
+        self.per_trick = W.ToggleButton(description='En poäng per stick', layout=tap_layout(min_width='44px', margin='2px'))
         self.result = PupilHTML(layout=W.Layout(max_width='100%'))
         self.cards.observe(lambda _: self._new_cards(), 'value')
         for w in (self.bid, self.tricks, self.zero, self.ten, self.per_trick): w.observe(lambda _: self.update(), 'value')
         label = lambda t: PupilHTML(f'<b>{t}</b>')
         super().__init__([label('Kort i given:'), self.cards, label('Budet:'), self.bid, label('Tagna stick:'), self.tricks,
-                          label('Husregler:'), self.zero, W.HBox([self.ten, self.per_trick], layout=_WRAP), self.result],
+                          label('Husregler:'), self.zero, W.HBox([self.ten, self.per_trick], layout=row_layout()), self.result],
                          layout=W.Layout(max_width='100%'))
         self.update()
 
@@ -171,18 +167,18 @@ class SheetTry(W.VBox):
         rules = PlumpRules(down_only=True)
         self._args = (list(players), dealer, rules, deal_schedule(len(players), rules).index(cards))
         self.status, self.message, self.sheet = PupilHTML(), PupilHTML(), PupilHTML(layout=W.Layout(max_width='100%'))
-        self.bid_buttons = W.HBox(layout=_WRAP)
+        self.bid_buttons = W.HBox(layout=row_layout())
         self.trick_choices = [Choice([0]) for _ in players]
-        self.record_button = W.Button(description='För in sticken', button_style='primary', layout=_TAP)
-        self.undo_button = W.Button(description='Ångra', layout=_TAP)
-        self.again_button = W.Button(description='Börja om', layout=_TAP)
+        self.record_button = W.Button(description='För in sticken', button_style='primary', layout=tap_layout(min_width='44px', margin='2px'))
+        self.undo_button = W.Button(description='Ångra', layout=tap_layout(min_width='44px', margin='2px'))
+        self.again_button = W.Button(description='Börja om', layout=tap_layout(min_width='44px', margin='2px'))
         self.record_button.on_click(lambda _: self.record())
         self.undo_button.on_click(lambda _: self.undo())
         self.again_button.on_click(lambda _: self.restart())
         self.tricks_box = W.VBox([W.VBox([PupilHTML(f'<b>{esc(p)}</b> tog:'), c]) for p, c in zip(players, self.trick_choices)]
                                  + [self.record_button])
         super().__init__([self.status, self.bid_buttons, self.tricks_box, self.message, self.sheet,
-                          W.HBox([self.undo_button, self.again_button], layout=_WRAP)], layout=W.Layout(max_width='100%'))
+                          W.HBox([self.undo_button, self.again_button], layout=row_layout())], layout=W.Layout(max_width='100%'))
         self.restart()
 
     def restart(self):
@@ -211,7 +207,7 @@ class SheetTry(W.VBox):
                 f'{esc(st["dealer"])} ger och {esc(st["forehand"])} är förhand.')
         if st['phase'] == 'bid':
             self.status.value = f'<p>{head} <b>Vad bjuder {esc(st["to_bid"])}?</b></p>'
-            buttons = [W.Button(description=str(b), layout=_TAP) for b in range(st['cards'] + 1)]
+            buttons = [W.Button(description=str(b), layout=tap_layout(min_width='44px', margin='2px')) for b in range(st['cards'] + 1)]
             for b, btn in enumerate(buttons): btn.on_click(lambda _, b=b: self.bid(b))
             self.bid_buttons.children = buttons
         else:
@@ -272,15 +268,15 @@ class HandValuationTry(W.VBox):
     def __init__(self, seed: int = 6, cards: int = 5, players: int = 4):
         self.rng, self.players = random.Random(seed), players
         self.size = Choice([3, 5, 7, 10], cards)
-        self.new_button = W.Button(description='Ny hand', icon='refresh', layout=_TAP)
-        self.show_button = W.Button(description='Visa högarna', button_style='primary', layout=_TAP)
+        self.new_button = W.Button(description='Ny hand', icon='refresh', layout=tap_layout(min_width='44px', margin='2px'))
+        self.show_button = W.Button(description='Visa högarna', button_style='primary', layout=tap_layout(min_width='44px', margin='2px'))
         self.view = PupilHTML(layout=W.Layout(max_width='100%'))
         self.piles = PupilHTML(layout=W.Layout(max_width='100%'))
         self.new_button.on_click(lambda _: self.deal())
         self.show_button.on_click(lambda _: self.show_piles())
         self.size.observe(lambda _: self.deal(), 'value')
         super().__init__([PupilHTML('<b>Kort på handen:</b>'), self.size, self.view,
-                          W.HBox([self.show_button, self.new_button], layout=_WRAP), self.piles],
+                          W.HBox([self.show_button, self.new_button], layout=row_layout()), self.piles],
                          layout=W.Layout(max_width='100%'))
         self.deal()
 

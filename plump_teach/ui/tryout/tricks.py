@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...engine.cards import GREEN, GREEN_BG, LINE, RED, RED_BG
 import random
 import ipywidgets as W
+from ..styles import tap_layout
 from ..lesson import PupilHTML, pupil_text
 from IPython.display import HTML
 from ...engine.cards import (Card, FULL_DECK, SUITS, SUIT_NAMES, RANK_SYMBOLS, RANK_NAMES, CardError,
@@ -160,9 +161,6 @@ def show_revoke(hand, trick, card, trump: str | None, bid: int, taken: int, card
     "`revoke_html` att visa i en lektion."
     return HTML(revoke_html(hand, trick, card, trump, bid, taken, cards, names))
 
-# %% ../../../nbs/52_prova_stick.ipynb #7d9c64ba
-_TAP = dict(min_height='44px', min_width='44px', width='auto', margin='2px')
-
 # %% ../../../nbs/52_prova_stick.ipynb #050dab12
 TRUMP_OPTIONS = [(f'{s} {SUIT_NAMES[s]}', s) for s in SUITS] + [('sang', 'sang')]
 
@@ -258,7 +256,7 @@ class FollowTry(W.VBox):
                             trump or ('sang' if house_rules else SUITS[0]))
         self.must_trump = Choice([('utan trumftvång', False), ('med trumftvång', True)], must_trump)
         self.card = CardChoice([('?', None)])
-        self.new_button = W.Button(description='Ny hand', icon='refresh', layout=W.Layout(**_TAP))
+        self.new_button = W.Button(description='Ny hand', icon='refresh', layout=tap_layout(min_width='44px', margin='2px'))
         self.new_button.on_click(lambda _: self.set_hand(new_hand(self.rng)))
         self.view, self.answer = PupilHTML(layout=W.Layout(max_width='100%')), PupilHTML(layout=W.Layout(max_width='100%'))
         for p in (self.led, self.trump, self.must_trump): p.observe(lambda _: self.update(), 'value')
