@@ -63,7 +63,7 @@ def fake_site(tmp_path, monkeypatch, names: list[str]) -> Path:
     lock = {name: {"file_name": whl.name, "sha256": lite.sha256(whl)} for name in lite.PRELOAD}
     (pyo / "pyodide-lock.json").write_text(json.dumps({"packages": lock}))
     kernel = {"pyodideUrl": "./static/pyodide/pyodide.js", "disablePyPIFallback": True}
-    (site / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {"litePluginSettings": {
+    (site / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {"appVersion": "0.8.6", "litePluginSettings": {
         "@jupyterlite/pyodide-kernel-extension:kernel": kernel}}}))
     monkeypatch.setattr(lite, "notebook_sources", lambda: iter(()))
     lite.pupil_extension(site)
@@ -258,6 +258,7 @@ def test_lab_page_says_it_starts_from_the_first_second_and_keeps_the_lesson_stil
     assert "Sidan startar: lektionen laddas i webbläsaren" in html
     assert html.index("<body") < html.index('id="plump-laddar"') < html.index('id="plump-fel"')
     assert "data-plump-kvar" in html and ".plump-elev-banner" in html
+    assert 'var lite = "0.8.6"' in html      # JupyterLite's service-worker version, written before it reads it
     lite.early_start(site)                                                   # a second time: nothing changes
     assert (site / "lab" / "index.html").read_text(encoding="utf-8") == html
     assert "plump-laddar" not in (site / "index.html").read_text(encoding="utf-8")

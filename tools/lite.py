@@ -457,16 +457,23 @@ def course_imports() -> list[str]:
                                for f in lib.rglob("*.py") if f.stem != "__init__")}
     for f in notebook_sources():
         if f.suffix != ".ipynb": continue
-        for cell in json.loads(f.read_text(encoding="utf-8"))["cells"]:
-            if cell["cell_type"] != "code": continue
-            src = "\n".join("" if line.lstrip().startswith(("%", "!")) else line
-                            for line in "".join(cell["source"]).splitlines())
-            try: tree = ast.parse(src)
-            except SyntaxError: continue
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Import): mods.update(a.name for a in node.names)
-                elif isinstance(node, ast.ImportFrom) and node.module and not node.level: mods.add(node.module)
+        mods.update(notebook_imports(json.loads(f.read_text(encoding="utf-8"))))
     return sorted(mods)
+
+
+def notebook_imports(nb: dict) -> list[str]:
+    "The modules a notebook's code cells import (absolute imports), in the order the cells first import them."
+    mods = {}
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "code": continue
+        src = "\n".join("" if line.lstrip().startswith(("%", "!")) else line
+                        for line in "".join(cell["source"]).splitlines())
+        try: tree = ast.parse(src)
+        except SyntaxError: continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import): mods.update(dict.fromkeys(a.name for a in node.names))
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level: mods[node.module] = None
+    return list(mods)
 
 
 def precompile(dest: Path, imports: list[str]):
@@ -701,7 +708,9 @@ def page_guard(page: Path):
 
 def early_start(out: Path):
     """lab/index.html (tools/lite_early.html): in pupil mode a Swedish line at the bottom from the first second, and
-    the lesson kept where the pupil reads while its cells run."""
+    the lesson kept where the pupil reads while its cells run; in every mode JupyterLite's service-worker version
+    written before JupyterLite reads it (else its first controlled visit unregisters the service worker while
+    Python starts, and Python does not see the lesson's folder)."""
     page = out / "lab" / "index.html"
     head, _, body = PAGE_EARLY.read_text(encoding="utf-8").partition("<!-- plump-early-body")
     html = page.read_text(encoding="utf-8")
@@ -710,6 +719,10 @@ def early_start(out: Path):
         sys.exit(f"FEL: {page} saknar </head> eller meddelandet från page_guard")
     html = html.replace("</head>", head + "</head>", 1)
     html = html.replace('<div id="plump-fel"', "<!-- plump-early-body" + body + '<div id="plump-fel"', 1)
+    # the version JupyterLite keeps beside its service worker, written before JupyterLite reads it (lite_early.html)
+    version = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"].get("appVersion")
+    if not version: sys.exit(f"FEL: {out / 'jupyter-lite.json'} saknar appVersion; har JupyterLite ändrats?")
+    html = replace_once(html, "/*plump-lite-version*/null", json.dumps(version), "lab/index.html")
     page.write_text(html, encoding="utf-8")
 
 
@@ -719,10 +732,17 @@ def replace_once(text: str, old: str, new: str, where: str) -> str:
     return text.replace(old, new)
 
 
-def code_pages(out: Path) -> list[str]:
-    "The site's notebooks with code (their path under files/): the pages whose Python lite_early.html may start."
-    return sorted(f.relative_to(out / "files").as_posix() for f in (out / "files").rglob("*.ipynb")
-                  if any(c.get("cell_type") == "code" for c in json.loads(f.read_text(encoding="utf-8")).get("cells", [])))
+def code_pages(out: Path) -> dict[str, list[str]]:
+    """The site's notebooks with code (their path under files/): the pages whose Python lite_early.html may start,
+    each with the course's modules its cells import (plump_teach's and fastcore's), which the early worker
+    imports after the kernel's own while JupyterLab draws the page."""
+    pages = {}
+    for f in sorted((out / "files").rglob("*.ipynb")):
+        nb = json.loads(f.read_text(encoding="utf-8"))
+        if any(c.get("cell_type") == "code" for c in nb.get("cells", [])):
+            pages[f.relative_to(out / "files").as_posix()] = [
+                m for m in notebook_imports(nb) if m.split(".")[0] in ("plump_teach", "fastcore")]
+    return pages
 
 
 def warm_python(out: Path):

@@ -77,6 +77,8 @@ def test_built_site_keeps_what_the_pupil_pages_need(lite_site):
     assert "elev/01_vad_ar_plump.ipynb" in warm["code"] and "elev/start.ipynb" not in warm["code"]
     assert (site / warm["worker"]).is_file() and (site / warm["pyodide"]).is_file()
     assert warm["imports"] == lite.KERNEL_IMPORTS
+    assert warm["code"]["elev/01_vad_ar_plump.ipynb"][0] == "plump_teach.ui.lesson"   # its first cell's, first
+    assert warm["code"]["elev/07_spelbordet.ipynb"][0] == "plump_teach.ui.table"
 
 
 def site_mb(site: Path) -> tuple[float, int]:
@@ -231,10 +233,16 @@ def test_course_works_offline_after_the_first_visit(page, lite_site, tmp_path, r
     page.context.set_offline(True)          # ... och nätet också (det stänger även loopback)
 
     t0 = time.monotonic()
+    before_reload = len(said)
     page.reload()
     wait_pupil_page(page, LESSON_1.split("/")[-1])
     offline = time.monotonic() - t0
     assert page.evaluate("() => window.__plumpVarm") == "tagen"   # Python started at once, from the cache
+    # The first visit the service worker controls: JupyterLite does not unregister it (lite_early.html wrote its
+    # version first; before, Python often started while it was unregistered and did not see the lesson's folder)
+    after = said[before_reload:]
+    assert not any("New version, unregistering" in m for m in after), after
+    assert any("will be synced with Jupyter Contents" in m for m in after), after
     p = make_puzzle("trick_winner", 1)
     right, wrong = right_and_wrong(p)
     widget = outputs(page).filter(has_text="Vem tar sticket?").first
@@ -321,7 +329,7 @@ def test_return_visit_opens_one_page_and_one_python(page, lite_server):
     assert page.evaluate("() => window.__plumpVarm") == "tagen"
     assert "plump-teach: förladdat Python används" in said, said
     # ... with the kernel's own modules (IPython among them) imported while the page drew
-    assert "plump-teach: kärnans moduler importerade i förväg" in said, said
+    assert "plump-teach: kärnans och sidans moduler importerade i förväg" in said, said
     print(f"\n[lite] återkomst i elevläget efter {before} Python i lärarläget: startsidan på {took:.1f} s, "
           f"1 flik, 0 Python; lektionen och omladdningen: 1 flik, 1 Python, förladdad vid omladdningen")
 
