@@ -55,8 +55,7 @@ def test_bots_play_a_short_bismarck_game_through_apply_one_discard_at_a_time():
     game, bot = BismarckGame(["Anna", "Björn", "Cecilia"], seed=3, short=True), make_bot("nybörjare", seed=3)
     steps = 0
     while game.phase != "over":
-        state = BismarckState.from_game(game)
-        for card in game.pending_discards: state.apply(Discard(card))     # what the game holds but has not done
+        state = BismarckState.from_game(game)          # with the cards forehand has picked so far (issue 40)
         game.apply(bot.decide(state.view(state.to_act)).action)
         steps += 1
     assert len(game.deals) == 3 and steps == 3 * (4 + 1 + 48)

@@ -417,7 +417,7 @@ class BismarckGame:
         self.deals: list[BismarckDeal] = []
         self.events: list[list] = []
         self.deal: BismarckDeal | None = None
-        self.pending_discards: list[Card] = []   # `apply(Discard(...))`: förhands kort tills alla fyra är valda
+        self.pending_discards: list[Card] = []   # `apply(Discard(...))`: förhands valda kort tills alla fyra är valda
         self._start_deal(0)
         if hands is not None or upcards is not None: self.set_hands(hands, upcards)
 
@@ -478,6 +478,7 @@ class BismarckGame:
             for player, hand in hands.items(): by_seat[self.seat(player)] = hand
             hands = by_seat
         new = self._start_deal(self.deal_index, hands, upcards)  # ger ett fel och lämnar den gamla given orörd om korten är fel
+        self._drop_picks()                                        # de valda korten var ur de gamla händerna
         self.events.append(['hands', [str(h) for h in new.dealt], str(new.upcards)])
         return self
 
@@ -508,12 +509,33 @@ class BismarckGame:
             else: self.deal = None
 
     def discard(self, player: Player, cards: CardsLike) -> BismarckGame:
-        "Förhand lägger bort fyra av sina 20 kort (B2)."
+        "Förhand lägger bort fyra av sina 20 kort (B2); kort som förhand redan har valt med `apply(Discard(...))` räknas inte."
         deal = self._check_open()
         seat = self.seat(player)
         deal.discard(seat, cards)
+        self._drop_picks()
         self.events.append(['discard', seat, str(deal.discards)])
         return self
+
+    def pick(self, player: Player, card: CardLike) -> BismarckGame:
+        """Förhand väljer ett kort att lägga bort (B2), ett i taget: det fjärde gör bortläggningen. Ett valt kort är ett
+        drag i partiet som andra: det sparas, spelas upp och gör partiet olikt ett där inget är valt."""
+        d = self._check_open()
+        seat = self.seat(player)
+        d._check_turn(seat, 'discard', "lägga bort kort")
+        try: c = parse_card(card)
+        except CardError: c = None
+        if c is None or c not in d.hand(seat) or c in self.pending_discards:
+            raise BismarckError(f"{quoted(card)} finns inte bland korten som {self.players[seat]} kan lägga bort (B2).")
+        if len(self.pending_discards) == DISCARDS - 1: return self.discard(seat, [*self.pending_discards, c])
+        self.pending_discards.append(c)
+        self.events.append(['pick', seat, str(c)])
+        return self
+
+    def _drop_picks(self):
+        "Glöm förhands valda kort: bortläggningen är gjord, eller korten är nya."
+        while self.events and self.events[-1][0] == 'pick': self.events.pop()
+        self.pending_discards = []
 
     def choose_mode(self, player: Player, mode: str, trump: str | None = None) -> BismarckGame:
         "Förhand väljer spelsätt (B4) bland dem hen har kvar (B5); i spelsättet trumf också färg."
@@ -559,17 +581,9 @@ class BismarckGame:
         d = self._check_open()
         who: Player = cast(int, self.to_act) if player is None else player   # partiet pågår, så någon står i tur
         if isinstance(action, Discard):
-            seat = self.seat(who)
-            d._check_turn(seat, 'discard', "lägga bort kort")
-            card = action.card
-            if not isinstance(card, Card) or card not in d.hand(seat) or card in self.pending_discards:
-                raise BismarckError(f"{quoted(card)} finns inte bland korten som {self.players[seat]} kan lägga bort (B2).")
-            if len(self.pending_discards) < DISCARDS - 1:
-                self.pending_discards.append(card)
-                return self
-            self.discard(seat, [*self.pending_discards, card])
-            self.pending_discards = []
-            return self
+            if not isinstance(action.card, Card):
+                raise BismarckError(f"{quoted(action.card)} finns inte bland korten som {self.players[self.seat(who)]} kan lägga bort (B2).")
+            return self.pick(who, action.card)
         if isinstance(action, ChooseMode): return self.choose_mode(who, action.mode, action.trump)
         if isinstance(action, PlayCard): return self.play(who, action.card)
         raise BismarckError("Ett drag i Bismarck är ett bortlagt kort (Discard), ett spelsätt (ChooseMode) eller ett kort "
@@ -590,7 +604,8 @@ class BismarckGame:
         "Ett parti från `to_dict`; allt spelas upp igen och prövas mot reglerna (se `06_sparade_spel`)."
         return load_saved(d, fmt=FORMAT, version=FORMAT_VERSION, what="ett Bismarck-parti", error=BismarckError,
                           make=lambda d: cls(d['players'], d['seed'], d['short'], d['discards_count_as_trick'], d['dealer']),
-                          events={'hands': cls.set_hands, 'discard': cls.discard, 'mode': cls.choose_mode, 'play': cls.play})
+                          events={'hands': cls.set_hands, 'discard': cls.discard, 'pick': cls.pick, 'mode': cls.choose_mode,
+                                  'play': cls.play})
 
     @classmethod
     def from_json(cls, text: str) -> BismarckGame:

@@ -92,10 +92,10 @@ def _mode_text(game, seat=None, mode=None, trump=None, *rest):
     if name is None or m is None: return None
     return f"{name} väljer {m}" + (f" med {t} som trumf" if t else "")
 
-EVENT_TEXT = {'bid': _says("bjuder"), 'play': _says("lägger"), 'discard': _says("lägger bort"),
+EVENT_TEXT = {'bid': _says("bjuder"), 'play': _says("lägger"), 'discard': _says("lägger bort"), 'pick': _says("väljer att lägga bort"),
               'mode': _mode_text, 'hands': lambda game, *values: "korten delas ut",
               'result': lambda game, *values: "givens resultat förs in"}
-EVENT_NOUN = {'bid': "ett bud", 'play': "ett spelat kort", 'discard': "en bortläggning",
+EVENT_NOUN = {'bid': "ett bud", 'play': "ett spelat kort", 'discard': "en bortläggning", 'pick': "ett kort att lägga bort",
               'mode': "ett val av spelsätt", 'hands': "en utdelning av kort", 'result': "ett resultat"}
 
 def _where(game) -> str:

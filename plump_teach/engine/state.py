@@ -329,6 +329,13 @@ class BismarckState(_State):
         super().__init__(deal)
         self.pending: list[Card] = []
 
+    @classmethod
+    def from_game(cls, game: PlumpGame | BismarckGame) -> Self:
+        "Läget i partiets pågående giv, med de kort förhand redan har valt att lägga bort (`BismarckGame.pending_discards`)."
+        state = super().from_game(game)
+        for card in cast(BismarckGame, game).pending_discards: state.apply(Discard(card))
+        return state
+
     def clone(self) -> Self:
         "En billig kopia av läget, med förhands valda men inte lagda kort (se `_State.clone`)."
         new = super().clone()
