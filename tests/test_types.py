@@ -135,3 +135,40 @@ def test_editors_see_every_name_of_the_front_door():
     block = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", None) == "TYPE_CHECKING")
     seen = {a.name: node.module for node in block.body if isinstance(node, ast.ImportFrom) for a in node.names}
     assert seen == {name: mod for name, mod in plump_teach._FRONT_DOOR.items()}
+
+
+USER_SCRIPTS = ROOT / "tests" / "typing"
+
+
+def test_a_users_bot_scripts_pass_mypy_strict_with_the_real_types(tmp_path):
+    """Issue 40: a reuser's scripts (a greedy bot, a Monte Carlo bidder, a Plump and a Bismarck loop, a file reader;
+    tests/typing/user_bot.py) pass `mypy --strict` with no error from the library. Before, the front door's
+    `__all__` was computed (`sorted(...)`), which a type checker cannot read: every name was "not explicitly
+    exported"; `Decision.action` was `object` and `legal_actions()` a bare `list`, so every bot loop needed a cast."""
+    script = tmp_path / "user_bot.py"
+    script.write_text((USER_SCRIPTS / "user_bot.py").read_text(encoding="utf-8")
+                      + "\nreveal_type(make_bot('van').decide(PlumpState.new(3, 5, seed=1).view(0)).action)"
+                      + "\nreveal_type(PlumpState.new(3, 5, seed=1).legal_actions())\n", encoding="utf-8")
+    env = {**os.environ, "MYPYPATH": str(ROOT)}
+    r = _mypy("--strict", "--config-file", os.devnull, "--follow-imports", "silent", "user_bot.py", cwd=tmp_path, env=env)
+    lines = [line for line in r.stdout.splitlines() if line.startswith("user_bot.py")]
+    errors = [line for line in lines if ": error:" in line]
+    assert errors == [], "\n".join(errors)
+    action = " | ".join(f"plump_teach.engine.actions.{k}" for k in ("Bid", "PlayCard", "Discard", "ChooseMode"))
+    text = "\n".join(lines)
+    assert f'Revealed type is "{action}"' in text, text
+    assert f'Revealed type is "list[{action}]"' in text, text
+
+
+def test_the_users_bot_scripts_run():
+    r = subprocess.run([sys.executable, str(USER_SCRIPTS / "user_bot.py")], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_the_front_door_lists_its_names_literally():
+    "`__all__` is written out (a type checker reads only a literal list) and holds exactly the front door's names."
+    tree = ast.parse((ROOT / "plump_teach" / "__init__.py").read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", None) == "__all__")
+    assert isinstance(node.value, ast.List) and all(isinstance(e, ast.Constant) for e in node.value.elts)
+    assert sorted(e.value for e in node.value.elts) == sorted(plump_teach._FRONT_DOOR)

@@ -20,7 +20,7 @@ from ..engine.plump import PlumpDeal, PlumpGame
 from ..engine.bismarck import (BismarckError, MODES, mode_words, suit_lengths, honour_points, long_suit, mode_hint, smart_discard,
                        normal_tricks, bismarck_score, DISCARDS, BismarckDeal, BismarckGame)
 from ..engine.state import PlumpState, BismarckState, SeatView, playout
-from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
+from ..engine.actions import Action, Bid, PlayCard, Discard, ChooseMode
 
 
 # %% auto #0
@@ -38,7 +38,7 @@ LEVELS = ('nybörjare', 'van', 'expert')
 @dataclass
 class Decision:
     "Ett beslut av en datorspelare: draget, en svensk mening om varför och detaljerna bakom."
-    action: object                                 # ett av `view.legal_actions()`
+    action: Action                                 # ett av `view.legal_actions()`
     reason: str                                    # en mening på svenska som nämner korten på handen
     details: dict = field(default_factory=dict)    # högarna, fördelningen av stick, chanserna …
     public: str | None = None                      # skälet som det sägs vid bordet, utan de egna korten (None: som `reason`)

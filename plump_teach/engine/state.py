@@ -135,7 +135,7 @@ class _State:
         except (PlumpError, BismarckError) as e: return str(e)
         return None
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Action]:
         "Dragen som platsen i tur får göra nu; tom när given är slut. Varje spel skriver sin egen."
         raise NotImplementedError
 
@@ -275,7 +275,7 @@ class PlumpState(_State):
     def _wrong_kind(self, action) -> str:
         return f"Nu ska {self.deal.names[cast(int, self.deal.to_act)]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Action]:
         "De tillåtna dragen för platsen i tur: bud i växande ordning (P5, P6, P16) eller kort (P10)."
         d = self.deal
         if d.phase == 'bidding': return [_BIDS[b] for b in d.legal_bids()]
@@ -369,7 +369,7 @@ class BismarckState(_State):
     def _wrong_kind(self, action) -> str:
         return f"Nu ska {self.deal.names[cast(int, self.deal.to_act)]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Action]:
         "De tillåtna dragen: ett kort att lägga bort (B2), ett spelsätt som finns kvar (B4, B5) eller ett kort (B6)."
         d = self.deal
         if d.phase == 'discard': return [Discard(c) for c in self.hand(d.forehand)]
@@ -615,7 +615,7 @@ class SeatView:
     def _legal(self) -> list | None:
         return self._state.legal_actions() if self.to_act == self.seat else None
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Action]:
         "De tillåtna dragen, när det är den här platsens tur (annars en tom lista)."
         return list(self._legal) if self.to_act == self.seat and self._legal else []
 
