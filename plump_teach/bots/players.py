@@ -27,7 +27,7 @@ from .search import BID_SAMPLES, plan_parts, simulated_bid, simulated_card, simu
 
 
 # %% auto #0
-__all__ = ['Bot', 'BeginnerBot', 'ExpertBot', 'make_bot', 'public_reason']
+__all__ = ['BOT_LEVELS', 'Bot', 'BeginnerBot', 'ExpertBot', 'public_reason', 'RandomBot', 'make_bot']
 
 # %% ../../nbs/23_datorspelarna.ipynb #55a9b2ec
 class Bot:
@@ -136,19 +136,6 @@ class ExpertBot(Bot):
         return simulated_plan(view, self.rng, self.samples or 60, self.budget, self.voice)
 
 
-def make_bot(level: str = 'van', seed=None, budget: float | None = None, samples: int | None = None) -> Bot:
-    """En datorspelare på nivån `level` ('nybörjare', 'van' eller 'expert'); `seed` gör den upprepbar. Experten
-    räknar ett fast antal provgivar (`samples`, annars `BID_SAMPLES` och `card_samples`); med `budget` (sekunder)
-    räknar den i stället tills tiden är ute, och då beror besluten på hur snabb datorn är."""
-    kinds = {'nybörjare': BeginnerBot, 'van': Bot, 'expert': ExpertBot}
-    if not isinstance(level, str):
-        raise PlumpError(f"Datorns nivå ska vara en text, en av {', '.join(LEVELS)}.")
-    if level not in kinds:
-        raise PlumpError(f"Datorns nivå ska vara en av {', '.join(LEVELS)}, "
-                         f"inte '{level[:20]}{'…' if len(level) > 20 else ''}'.")
-    return kinds[level](seed, budget, samples)
-
-
 def _names_card(text: str, card: Card) -> bool:
     "Sant om `text` nämner kortet (♠K men inte ♠Kn, ♥1 finns inte men ♥10 gör det)."
     return re.search(re.escape(str(card)) + r'(?![0-9n])', text) is not None
@@ -169,3 +156,37 @@ def public_reason(decision: Decision, view: SeatView) -> str:
     if isinstance(decision.action, Discard): hidden.add(decision.action.card)
     if any(_names_card(text, c) for c in hidden): return _action_aloud(decision.action)
     return text
+
+# %% ../../nbs/23_datorspelarna.ipynb #23slump
+class RandomBot(Bot):
+    """Ett av de tillåtna dragen på måfå, som OpenSpiels slumpspelare: en måttstock för andra datorspelare och en
+    motspelare för tester. Fröet gör den upprepbar."""
+    level = 'slump'
+
+    def decide(self, view: SeatView) -> Decision:
+        "Ett av `view.legal_actions()` på måfå; platsen måste stå i tur."
+        if not isinstance(view, SeatView): raise PlumpError("En datorspelare behöver en SeatView, till exempel state.view(plats).")
+        actions = view.legal_actions()
+        if view.to_act != view.seat or not actions:
+            raise (BismarckError if view.game == 'bismarck' else PlumpError)(
+                f"Det är inte {genitive(view.names[view.seat])} tur att göra något nu.")
+        return Decision(self.rng.choice(actions), "Jag väljer ett av de tillåtna dragen på måfå.")
+
+
+BOT_LEVELS = (*LEVELS, 'slump')   # nivåerna för make_bot: kursens tre och slumpspelaren (vid bordet bara kursens)
+
+
+def make_bot(level: str = 'van', seed: int | str | None = None, budget: float | None = None,
+             samples: int | None = None) -> Bot:
+    """En datorspelare på nivån `level`: 'nybörjare', 'van' eller 'expert', eller 'slump' (på engelska 'random'),
+    som väljer ett tillåtet drag på måfå; `seed` gör den upprepbar. Experten räknar ett fast antal provgivar
+    (`samples`, annars `BID_SAMPLES` och `card_samples`); med `budget` (sekunder) räknar den i stället tills tiden är
+    ute, och då beror besluten på hur snabb datorn är."""
+    kinds: dict[str, type[Bot]] = {'nybörjare': BeginnerBot, 'van': Bot, 'expert': ExpertBot, 'slump': RandomBot,
+                                   'random': RandomBot}
+    if not isinstance(level, str):
+        raise PlumpError(f"Datorns nivå ska vara en text, en av {', '.join(BOT_LEVELS)}.")
+    if level not in kinds:
+        raise PlumpError(f"Datorns nivå ska vara en av {', '.join(BOT_LEVELS)}, "
+                         f"inte '{level[:20]}{'…' if len(level) > 20 else ''}'.")
+    return kinds[level](seed, budget, samples)

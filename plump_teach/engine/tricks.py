@@ -71,7 +71,7 @@ def winner_index(trick: list[int], trump: int | None = None) -> int:
     return win
 
 
-def trick_winner(trick, trump: str | None) -> int:
+def trick_winner(trick: CardsLike, trump: str | None) -> int:
     "Index i `trick` för kortet som tar sticket, där `trump` är en färg eller `None` (sang)."
     trick = parse_cards(trick)
     if not trick: raise CardError("Ett tomt stick har ingen vinnare.")

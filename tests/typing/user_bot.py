@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-from plump_teach import (Action, Bid, BismarckGame, BismarckState, Card, Cards, Decision, PlayCard, PlumpGame,
-                         PlumpState, PlumpTeachError, SeatView, load, make_bot, playout)
+from plump_teach import (SUITS, Action, Bid, BismarckGame, BismarckState, Card, Cards, Decision, PlayCard, PlumpGame,
+                         PlumpState, PlumpTeachError, SeatView, load, make_bot, playout, trick_winner)
 
 
 def greedy(view: SeatView) -> Action:
@@ -52,6 +52,23 @@ def play_bismarck(seed: int) -> list[int]:
     return game.totals
 
 
+def against_random(seed: int) -> list[int]:
+    "Seat 0 plays at the 'van' level, the others at random (OpenSpiel's random bot as a yardstick)."
+    game = PlumpGame(["Anna", "Bo", "Cissi"], seed=seed, first_deal=7)
+    bots = [make_bot("van", seed=seed), make_bot("random", seed=seed), make_bot("random", seed=seed + 1)]
+    while game.phase != "over":
+        state = PlumpState.from_game(game)
+        seat = state.to_act
+        assert seat is not None
+        game.apply(bots[seat].decide(state.view(seat)).action)
+    return game.totals
+
+
+def who_takes(trick: str, trump: str | None) -> int:
+    assert trump is None or trump in SUITS
+    return trick_winner(trick, trump)
+
+
 def hand_of(state: PlumpState, seat: int) -> Cards:
     cards: Cards = state.view(seat).hand
     first: Card = cards[0]
@@ -72,3 +89,4 @@ if __name__ == "__main__":
     s = PlumpState.new(players=4, cards=5, seed=1)
     print(monte_carlo_bid(s, s.to_act or 0), play_plump(1), play_bismarck(1), greedy(s.view(s.to_act or 0)))
     hand_of(s, 0)
+    print(against_random(2), who_takes("♠2 ♠E ♥3", "♥"))
