@@ -18,7 +18,8 @@ __version__ = "0.1.0"
 # namn -> modulen (under plump_teach) där det skrivs
 _FRONT_DOOR = {
     **dict.fromkeys(["Card", "Cards", "parse_card", "parse_cards", "PlumpTeachError", "CardError", "CardLike",
-                     "CardsLike", "SUITS", "SUIT_NAMES"], "engine.cards"),
+                     "CardsLike", "SUITS", "SUIT_NAMES", "IllegalMove", "NotYourTurn", "WrongPhase", "WrongArgument"],
+                    "engine.cards"),
     "trick_winner": "engine.tricks",
     "Player": "engine.names",
     **dict.fromkeys(["PlumpRules", "PlumpError", "RULE_PRESETS", "rule_preset", "legal_bids", "score",
@@ -39,10 +40,11 @@ _FRONT_DOOR = {
 # namnen här inte exporterade för den (tests/test_types.py håller listan lika med _FRONT_DOOR).
 __all__ = ["Action", "Bid", "BismarckDeal", "BismarckError", "BismarckGame", "BismarckState", "Bot", "Card",
            "CardError", "CardLike", "Cards", "CardsLike", "ChooseMode", "Decision", "Discard", "FileChanged",
-           "FileError", "PUZZLE_KINDS", "PlayCard", "Player", "PlumpDeal", "PlumpError", "PlumpGame", "PlumpRules",
-           "PlumpState", "PlumpTeachError", "Puzzle", "RULE_PRESETS", "SUITS", "SUIT_NAMES", "ScoreKeeper",
-           "SeatView", "analyse_deal", "deal_schedule", "hint", "legal_bids", "load", "load_protocol", "make_bot",
-           "make_puzzle", "parse_card", "parse_cards", "playout", "rule_preset", "score", "trick_winner"]
+           "FileError", "IllegalMove", "NotYourTurn", "PUZZLE_KINDS", "PlayCard", "Player", "PlumpDeal",
+           "PlumpError", "PlumpGame", "PlumpRules", "PlumpState", "PlumpTeachError", "Puzzle", "RULE_PRESETS",
+           "SUITS", "SUIT_NAMES", "ScoreKeeper", "SeatView", "WrongArgument", "WrongPhase", "analyse_deal",
+           "deal_schedule", "hint", "legal_bids", "load", "load_protocol", "make_bot", "make_puzzle", "parse_card",
+           "parse_cards", "playout", "rule_preset", "score", "trick_winner"]
 
 
 def __getattr__(name: str):
@@ -59,7 +61,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr__
     from .engine.cards import (Card, Cards, parse_card, parse_cards, PlumpTeachError, CardError, CardLike, CardsLike,
-                               SUITS, SUIT_NAMES)
+                               SUITS, SUIT_NAMES, IllegalMove, NotYourTurn, WrongPhase, WrongArgument)
     from .engine.tricks import trick_winner
     from .engine.names import Player
     from .engine.plump_rules import PlumpRules, PlumpError, RULE_PRESETS, rule_preset, legal_bids, score, deal_schedule

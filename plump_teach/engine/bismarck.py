@@ -13,6 +13,7 @@ from typing import cast
 from collections.abc import Iterable, Sequence
 from os import PathLike
 from .cards import CardLike, CardsLike
+from .cards import IllegalMove, NotYourTurn, WrongPhase, WrongArgument, error_of
 from .names import Player
 from .cards import (Card, Cards, CardError, PlumpTeachError, SUITS, SUIT_NAMES, SUIT_LETTERS, FULL_DECK, DECK_IDS,
                                card_from_id, parse_card, parse_cards, sort_hand, cards_html, quoted, clean_card_text)
@@ -23,7 +24,8 @@ from .actions import Action, Discard, ChooseMode, PlayCard
 
 # %% auto #0
 __all__ = ['PLAYERS', 'HAND_SIZE', 'UPCARDS', 'DISCARDS', 'TRICKS', 'MODES', 'MODE_TEXT', 'FULL_DEALS', 'SHORT_DEALS',
-           'SHORT_ORDER', 'FORMAT', 'FORMAT_VERSION', 'MAX_SEED', 'HONOUR_POINTS', 'BismarckError', 'player_names',
+           'SHORT_ORDER', 'FORMAT', 'FORMAT_VERSION', 'MAX_SEED', 'HONOUR_POINTS', 'BismarckError',
+           'BismarckIllegalMove', 'BismarckNotYourTurn', 'BismarckWrongPhase', 'BismarckWrongArgument', 'player_names',
            'left_of', 'forehand_of', 'deal_ids', 'deal_cards', 'discard_error', 'hand_after_discard', 'dealer_of_deal',
            'parse_suit', 'check_mode', 'mode_trump', 'mode_label', 'mode_words', 'deal_count', 'allowed_modes',
            'mode_budget_error', 'closed_modes_note', 'legal_plays', 'bismarck_trick_winner', 'normal_tricks',
@@ -33,6 +35,11 @@ __all__ = ['PLAYERS', 'HAND_SIZE', 'UPCARDS', 'DISCARDS', 'TRICKS', 'MODES', 'MO
 # %% ../../nbs/08_bismarck.ipynb #4a350636
 class BismarckError(PlumpTeachError):
     "Ett drag eller ett värde som bryter mot Bismarcks regler; meddelandet säger på svenska vilken regel."
+
+class BismarckIllegalMove(BismarckError, IllegalMove): "Ett drag som Bismarcks regler inte tillåter; `rule` är regeln."
+class BismarckNotYourTurn(BismarckError, NotYourTurn): "Ett drag i Bismarck av någon som inte står i tur."
+class BismarckWrongPhase(BismarckError, WrongPhase): "Ett drag i Bismarck som hör till en annan del av given, eller efter partiets slut."
+class BismarckWrongArgument(BismarckError, WrongArgument): "Fel sorts värde till Bismarcks motor."
 
 # %% ../../nbs/08_bismarck.ipynb #447848a4
 PLAYERS = 3
@@ -292,17 +299,17 @@ class BismarckDeal(TrickDeal):
         return None
 
     def _check_turn(self, seat, phase: str, what: str):
-        if self.phase != phase: raise BismarckError(f"Det går inte att {what} nu: {_PHASE_TEXT[self.phase]}.")
+        if self.phase != phase: raise BismarckWrongPhase(f"Det går inte att {what} nu: {_PHASE_TEXT[self.phase]}.")
         _check_seat(seat)
         if seat != self.to_act:
             turn = self.names[cast(int, self.to_act)]                  # fasen stämmer, så någon står i tur
-            raise BismarckError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(turn)}.")
+            raise BismarckNotYourTurn(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(turn)}.")
 
     def discard(self, seat: int, cards: CardsLike) -> BismarckDeal:
         "Förhand (`seat`) lägger bort fyra av sina 20 kort (B2)."
         self._check_turn(seat, 'discard', "lägga bort kort")
         err = discard_error(self.hand(seat), cards, self.names[seat])
-        if err: raise BismarckError(err)
+        if err: raise BismarckIllegalMove(err, rule='B2')
         cards = parse_cards(cards)
         for c in cards: self._hands[seat].remove(c.id)
         self.discards, self.phase = sort_hand(cards), 'mode'
@@ -313,7 +320,7 @@ class BismarckDeal(TrickDeal):
         self._check_turn(seat, 'mode', "välja spelsätt")
         mode = check_mode(mode)
         if mode not in self.modes:
-            raise BismarckError(self.refusals.get(mode) or
+            raise BismarckIllegalMove(self.refusals.get(mode) or
                                 f"{self.names[seat]} får inte välja {mode} i den här given; "
                                 f"tillåtet är {', '.join(self.modes)} (B5).")
         t = mode_trump(mode, trump)
@@ -499,7 +506,7 @@ class BismarckGame:
 
     def _check_open(self) -> BismarckDeal:
         "Den aktuella given; ett fel när partiet är slut."
-        if self.deal is None: raise BismarckError("Partiet är slut; inga fler drag tas emot.")
+        if self.deal is None: raise BismarckWrongPhase("Partiet är slut; inga fler drag tas emot.")
         return self.deal
 
     def _after_action(self, deal: BismarckDeal) -> None:
@@ -526,7 +533,7 @@ class BismarckGame:
         try: c = parse_card(card)
         except CardError: c = None
         if c is None or c not in d.hand(seat) or c in self.pending_discards:
-            raise BismarckError(f"{quoted(card)} finns inte bland korten som {self.players[seat]} kan lägga bort (B2).")
+            raise BismarckIllegalMove(f"{quoted(card)} finns inte bland korten som {self.players[seat]} kan lägga bort (B2).")
         if len(self.pending_discards) == DISCARDS - 1: return self.discard(seat, [*self.pending_discards, c])
         self.pending_discards.append(c)
         self.events.append(['pick', seat, str(c)])
@@ -544,7 +551,7 @@ class BismarckGame:
         deal._check_turn(seat, 'mode', "välja spelsätt")
         done = [d.mode for d in self.deals if d.forehand == seat]
         err = mode_budget_error(mode, done, self.short, self.deal_index, self.players[seat])
-        if err: raise BismarckError(err)
+        if err: raise BismarckIllegalMove(err, rule='B5')
         deal.choose_mode(seat, mode, trump)
         self.events.append(['mode', seat, deal.mode, deal.trump])
         return self
@@ -582,11 +589,11 @@ class BismarckGame:
         who: Player = cast(int, self.to_act) if player is None else player   # partiet pågår, så någon står i tur
         if isinstance(action, Discard):
             if not isinstance(action.card, Card):
-                raise BismarckError(f"{quoted(action.card)} finns inte bland korten som {self.players[self.seat(who)]} kan lägga bort (B2).")
+                raise BismarckWrongArgument(f"{quoted(action.card)} finns inte bland korten som {self.players[self.seat(who)]} kan lägga bort (B2).")
             return self.pick(who, action.card)
         if isinstance(action, ChooseMode): return self.choose_mode(who, action.mode, action.trump)
         if isinstance(action, PlayCard): return self.play(who, action.card)
-        raise BismarckError("Ett drag i Bismarck är ett bortlagt kort (Discard), ett spelsätt (ChooseMode) eller ett kort "
+        raise BismarckWrongArgument("Ett drag i Bismarck är ett bortlagt kort (Discard), ett spelsätt (ChooseMode) eller ett kort "
                             f"(PlayCard), inte {type(action).__name__}.")
 
     def to_dict(self) -> dict:

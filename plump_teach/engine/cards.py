@@ -10,14 +10,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 import html
 import random
+import re
+from typing import TypeVar, cast
 import unicodedata
 
 # %% auto #0
 __all__ = ['SUITS', 'SUIT_NAMES', 'SUIT_LETTERS', 'RANKS', 'RANK_SYMBOLS', 'RANK_NAMES', 'RED_SUITS', 'CARD_RED', 'CARD_BLACK',
            'RED', 'GREEN', 'BLUE', 'ORANGE', 'GOLD', 'HIGHLIGHT', 'PANEL', 'LINE', 'RED_BG', 'GREEN_BG', 'FULL_DECK',
-           'DECK_IDS', 'CardLike', 'CardsLike', 'PlumpTeachError', 'CardError', 'quoted', 'clean_card_text', 'Card',
-           'card_svg', 'cards_html', 'card_id', 'card_from_id', 'parse_card', 'Cards', 'parse_cards', 'shuffled_deck',
-           'deal_round_robin', 'sort_hand']
+           'DECK_IDS', 'CardLike', 'CardsLike', 'PlumpTeachError', 'CardError', 'IllegalMove', 'NotYourTurn',
+           'WrongPhase', 'WrongArgument', 'error_of', 'quoted', 'clean_card_text', 'Card', 'card_svg', 'cards_html',
+           'card_id', 'card_from_id', 'parse_card', 'Cards', 'parse_cards', 'shuffled_deck', 'deal_round_robin',
+           'sort_hand']
 
 # %% ../../nbs/02_kort.ipynb #5807c98d
 SUITS = ('♠', '♥', '♦', '♣')
@@ -37,6 +40,44 @@ class PlumpTeachError(ValueError):
 
 class CardError(PlumpTeachError):
     "Ett kort som inte finns eller inte går att läsa."
+
+
+class IllegalMove(PlumpTeachError):
+    """Ett drag som reglerna inte tillåter: ett förbjudet bud, en renons, ett kort som inte finns på handen, ett spelsätt
+    som är slut. `rule` är regelns id (till exempel 'P6' eller 'B5'), om meddelandet nämner en regel."""
+    def __init__(self, message: str = '', rule: str | None = None):
+        super().__init__(message)
+        found = re.search(r'\b[PB][1-9][0-9]?\b', message)
+        self.rule: str | None = rule if rule is not None else found.group(0) if found else None
+
+
+class NotYourTurn(PlumpTeachError):
+    "Ett drag av en spelare som inte står i tur."
+
+
+class WrongPhase(PlumpTeachError):
+    "Ett drag som hör till en annan del av given (ett kort under budgivningen, ett bud när sticken spelas), eller efter slutet."
+
+
+class WrongArgument(PlumpTeachError, TypeError):
+    "Fel sorts värde: en text där ett drag väntas, ett tal där en slumpgenerator väntas. Också ett `TypeError`."
+
+
+_Kind = TypeVar('_Kind', bound=PlumpTeachError)
+
+def error_of(game_error: type[PlumpTeachError], kind: type[_Kind]) -> type[_Kind]:
+    """Spelets egen variant av felsorten `kind`: för `PlumpError` och `IllegalMove` klassen som är båda
+    (`PlumpIllegalMove`), så att `except PlumpError` och `except IllegalMove` fångar samma fel. Har felet ingen
+    sådan klass skapas en (en gång), så att också den är båda."""
+    if issubclass(game_error, kind): return game_error
+    for sub in game_error.__subclasses__():
+        if issubclass(sub, kind): return sub
+    key = (game_error, kind)
+    if key not in _MADE:
+        _MADE[key] = type(f"{game_error.__name__}{kind.__name__}", (game_error, kind), {'__module__': game_error.__module__})
+    return cast(type[_Kind], _MADE[key])
+
+_MADE: dict[tuple[type, type], type] = {}
 
 
 _KINDS = {bool: "ett sanningsvärde", float: "ett decimaltal", type(None): "None", list: "en lista",

@@ -19,6 +19,7 @@ from .cards import (Card, Cards, CardError, SUITS, SUIT_NAMES, DECK_IDS, card_fr
 from .tricks import TrickDeal, TrickPlay, suit_index
 from .saving import load_saved, parse_saved
 from .names import check_names, find_name, genitive, esc, clean_name
+from .plump_rules import PlumpIllegalMove, PlumpNotYourTurn, PlumpWrongPhase, PlumpWrongArgument
 from .plump_rules import PlumpError, PlumpRules, bid_error, bidding_order, deal_ids, deal_schedule, dealer_of_deal, first_leader, forehand, legal_bids, player_count, score, shown_value, trump_suit, turns_no_card, visible_seats
 from .plump_rules import (PlumpError, PlumpRules, deal_schedule, legal_bids, score, player_count,
                                      bidding_order, first_leader, trump_suit, deal_ids, forehand,
@@ -100,14 +101,14 @@ class PlumpDeal(TrickDeal):
     def _check_turn(self, seat, phase: str, what: str):
         if self.phase != phase:
             now = {'bidding': 'budgivningen pågår', 'playing': 'sticken spelas', 'done': 'given är slut'}[self.phase]
-            raise PlumpError(f"Det går inte att {what} nu: {now}.")
+            raise PlumpWrongPhase(f"Det går inte att {what} nu: {now}.")
         if type(seat) is not int or not 0 <= seat < self.n:
             raise PlumpError(f"Platsen {shown_value(seat)} finns inte; platserna är 0–{self.n - 1} (0 är den första spelaren).")
         if seat != self.to_act:
             said = self.bids[seat] if phase == 'bidding' else None    # ett bud som är sagt gäller (P5)
             again = f" {self.names[seat]} har redan bjudit {said}, och ett bud som är sagt går inte att ändra." if said is not None else ''
             turn = self.names[cast(int, self.to_act)]                  # fasen stämmer, så någon står i tur
-            raise PlumpError(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(turn)}.{again}")
+            raise PlumpNotYourTurn(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(turn)}.{again}")
 
     def _earlier_bids(self) -> list[int]:
         return [cast(int, self.bids[s]) for s in self.order[:self._bids_made()]]   # de som har bjudit
@@ -122,7 +123,7 @@ class PlumpDeal(TrickDeal):
         "Platsen `seat` bjuder `bid` stick."
         self._check_turn(seat, 'bidding', 'bjuda')
         err = bid_error(bid, self.cards, self._earlier_bids(), self.n, self.rules, seat in self.zero_last)
-        if err: raise PlumpError(err)
+        if err: raise (PlumpWrongArgument if type(bid) is not int else PlumpIllegalMove)(err)
         self.bids[seat] = bid
         if self._bids_made() == self.n:
             self.phase = 'playing'
@@ -309,7 +310,7 @@ class PlumpGame:
 
     def _check_open(self) -> PlumpDeal:
         "Den aktuella given; ett fel när partiet är slut."
-        if self.deal is None: raise PlumpError("Partiet är slut; inga fler drag tas emot.")
+        if self.deal is None: raise PlumpWrongPhase("Partiet är slut; inga fler drag tas emot.")
         return self.deal
 
     def _after_action(self, deal: PlumpDeal) -> None:
@@ -375,7 +376,7 @@ class PlumpGame:
         who: Player = cast(int, self.to_act) if player is None else player   # partiet pågår, så någon står i tur
         if isinstance(action, Bid): return self.bid(who, action.tricks)
         if isinstance(action, PlayCard): return self.play(who, action.card)
-        raise PlumpError(f"Ett drag i Plump är ett bud (Bid) eller ett kort (PlayCard), inte {type(action).__name__}.")
+        raise PlumpWrongArgument(f"Ett drag i Plump är ett bud (Bid) eller ett kort (PlayCard), inte {type(action).__name__}.")
 
     def to_dict(self) -> dict:
         "Partiet som ett lexikon som går att skriva som JSON."

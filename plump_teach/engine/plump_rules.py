@@ -9,17 +9,24 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, asdict
 import random
 from .cards import Card, CardError, PlumpTeachError, FULL_DECK, DECK_IDS, card_from_id, parse_card
+from .cards import IllegalMove, NotYourTurn, WrongPhase, WrongArgument
 
 # %% auto #0
-__all__ = ['HOUSE_RULE_TEXT', 'FORMER_TITLES', 'RULE_PRESETS', 'MIN_PLAYERS', 'MAX_PLAYERS', 'PlumpError', 'shown_value',
-           'PlumpRules', 'RulePreset', 'rule_preset', 'player_count', 'start_cards', 'deal_schedule', 'left_of',
-           'forehand', 'dealer_of_deal', 'draw_for_dealer', 'check_dealer', 'check_rules', 'bidding_order',
-           'forbidden_bid', 'bid_options', 'legal_bids', 'bid_error', 'bid_balance', 'describe_bids', 'turns_no_card',
-           'trump_suit', 'deal_ids', 'first_leader', 'hit_points', 'score', 'visible_seats']
+__all__ = ['HOUSE_RULE_TEXT', 'FORMER_TITLES', 'RULE_PRESETS', 'MIN_PLAYERS', 'MAX_PLAYERS', 'PlumpError', 'PlumpIllegalMove',
+           'PlumpNotYourTurn', 'PlumpWrongPhase', 'PlumpWrongArgument', 'shown_value', 'PlumpRules', 'RulePreset',
+           'rule_preset', 'player_count', 'start_cards', 'deal_schedule', 'left_of', 'forehand', 'dealer_of_deal',
+           'draw_for_dealer', 'check_dealer', 'check_rules', 'bidding_order', 'forbidden_bid', 'bid_options',
+           'legal_bids', 'bid_error', 'bid_balance', 'describe_bids', 'turns_no_card', 'trump_suit', 'deal_ids',
+           'first_leader', 'hit_points', 'score', 'visible_seats']
 
 # %% ../../nbs/04_plumpregler.ipynb #1fad1b77
 class PlumpError(PlumpTeachError):
     "Ett drag eller ett värde som bryter mot Plumps regler; meddelandet förklarar varför på svenska."
+
+class PlumpIllegalMove(PlumpError, IllegalMove): "Ett drag som Plumps regler inte tillåter; `rule` är regeln."
+class PlumpNotYourTurn(PlumpError, NotYourTurn): "Ett drag i Plump av någon som inte står i tur."
+class PlumpWrongPhase(PlumpError, WrongPhase): "Ett drag i Plump som hör till en annan del av given, eller efter partiets slut."
+class PlumpWrongArgument(PlumpError, WrongArgument): "Fel sorts värde till Plumps motor."
 
 # %% ../../nbs/04_plumpregler.ipynb #adfbd2cb
 def shown_value(value) -> str:

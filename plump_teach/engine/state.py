@@ -15,11 +15,14 @@ from .names import Player
 from dataclasses import dataclass, field
 from functools import cached_property
 from .cards import PlumpTeachError, parse_card, Card, Cards, SUITS, DECK_IDS, card_from_id, sort_hand
+from .cards import WrongArgument, WrongPhase, error_of
 from .tricks import TrickPlay, follow_options, beats, split_suits
 from .actions import Action, ACTION_TYPES, Bid, PlayCard, Discard, ChooseMode
 from .plump_rules import player_count, deal_ids, shown_value, PlumpError, PlumpRules, bid_options, hit_points, first_leader, visible_seats, forehand
 from .plump import PlumpDeal, PlumpGame
 from .bismarck import deal_ids as bismarck_deal_ids, BismarckDeal, BismarckGame, BismarckError, DISCARDS, mode_label
+from .bismarck import BismarckIllegalMove, BismarckWrongPhase
+from .plump_rules import PlumpWrongArgument, PlumpWrongPhase
 from .sim import PlayoutContext, play_to_end
 
 # %% auto #0
@@ -147,8 +150,9 @@ class _State:
     def apply(self, action: Action) -> Self:
         "Gör draget `action` för platsen i tur. Ett otillåtet drag stoppas med ett svenskt fel och ändrar ingenting."
         if not isinstance(action, ACTION_TYPES):
-            raise self.error(f"Ett drag är Bid, PlayCard, Discard eller ChooseMode, inte {type(action).__name__}.")
-        if self.deal.phase == 'done': raise self.error("Given är slut; inga fler drag tas emot.")
+            raise error_of(self.error, WrongArgument)(
+                f"Ett drag är Bid, PlayCard, Discard eller ChooseMode, inte {type(action).__name__}.")
+        if self.deal.phase == 'done': raise error_of(self.error, WrongPhase)("Given är slut; inga fler drag tas emot.")
         self._own()
         self._apply(action)
         self.actions.append(action)
@@ -162,7 +166,7 @@ class _State:
         return self
 
     def _play(self, action):
-        if not isinstance(action, PlayCard): raise self.error(self._wrong_kind(action))
+        if not isinstance(action, PlayCard): raise error_of(self.error, WrongPhase)(self._wrong_kind(action))
         self.deal.play(cast(int, self.deal.to_act), action.card)   # `apply` har redan stoppat drag i en slutspelad giv
 
     def _unplay(self): self.deal.undo_card()
@@ -285,7 +289,7 @@ class PlumpState(_State):
     def _apply(self, action):
         d = self.deal
         if d.phase == 'bidding':
-            if not isinstance(action, Bid): raise PlumpError(self._wrong_kind(action))
+            if not isinstance(action, Bid): raise PlumpWrongPhase(self._wrong_kind(action))
             d.bid(cast(int, d.to_act), action.tricks)
         else: self._play(action)
 
@@ -382,13 +386,13 @@ class BismarckState(_State):
     def _apply(self, action):
         d = self.deal
         if d.phase == 'discard':
-            if not isinstance(action, Discard): raise BismarckError(self._wrong_kind(action))
+            if not isinstance(action, Discard): raise BismarckWrongPhase(self._wrong_kind(action))
             if action.card not in self.hand(d.forehand):
-                raise BismarckError(f"{action.card} finns inte bland korten som förhand kan lägga bort (B2).")
+                raise BismarckIllegalMove(f"{action.card} finns inte bland korten som förhand kan lägga bort (B2).")
             if len(self.pending) == DISCARDS - 1: d.discard(d.forehand, [*self.pending, action.card])
             self.pending = [] if d.phase == 'mode' else [*self.pending, action.card]
         elif d.phase == 'mode':
-            if not isinstance(action, ChooseMode): raise BismarckError(self._wrong_kind(action))
+            if not isinstance(action, ChooseMode): raise BismarckWrongPhase(self._wrong_kind(action))
             d.choose_mode(d.forehand, action.mode, action.trump)
         else: self._play(action)
 
@@ -772,7 +776,7 @@ def playout(state, rng: random.Random | None = None, policy=None, bid_policy=Non
         raise PlumpError("playout spelar ett läge med alla kort kända, ett PlumpState eller BismarckState. En SeatView "
                          "visar bara det en plats ser: ta view.sample(rng) först.")
     if rng is not None and not isinstance(rng, random.Random):
-        raise PlumpError("rng ska vara en slumpgenerator, till exempel random.Random(1), eller None.")
+        raise PlumpWrongArgument("rng ska vara en slumpgenerator, till exempel random.Random(1), eller None.")
     if not all(f is None or callable(f) for f in (policy, bid_policy)):
         raise PlumpError("policy och bid_policy ska vara funktioner, eller None för slumpade drag.")
     rnd = (rng or random).random

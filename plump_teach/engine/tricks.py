@@ -12,6 +12,7 @@ from os import PathLike
 from .cards import CardLike, CardsLike
 from .names import Player
 from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id, sort_hand, quoted
+from .cards import IllegalMove, WrongArgument, error_of
 from .names import genitive
 
 # %% auto #0
@@ -225,9 +226,10 @@ class TrickDeal:
         "Platsen `seat` lägger kortet `card` (ett `Card` eller text som `'♥E'`)."
         self._check_turn(seat, 'playing', "spela ett kort")
         try: card = parse_card(card)
-        except CardError as e: raise self.error(str(e)) from None
+        except CardError as e:
+            raise (self.error if isinstance(card, str) else error_of(self.error, WrongArgument))(str(e)) from None
         why = self._refusal(seat, card)
-        if why: raise self.error(why)
+        if why: raise error_of(self.error, IllegalMove)(why)
         self.tricks.play(card.id)
         if self.tricks.done: self.phase = 'done'
         return self
