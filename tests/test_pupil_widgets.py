@@ -162,11 +162,35 @@ def in_lessons_folder(tmp_path, monkeypatch):
     return tmp_path
 
 
+def widgets_in(w, out: list | None = None) -> list:
+    "The widget and every widget under it (children), each once."
+    out = [] if out is None else out
+    if isinstance(w, W.Widget) and all(x is not w for x in out):
+        out.append(w)
+        for c in getattr(w, "children", ()) or ():
+            widgets_in(c, out)
+    return out
+
+
+def shared_layouts(objs) -> list[list[str]]:
+    "The layouts that more than one of the widgets in `objs` (and under them) hold, each as the widgets holding it."
+    holders: dict[int, list[str]] = {}
+    for w in [w for o in objs for w in widgets_in(o)]:
+        layout = getattr(w, "layout", None)
+        if layout is not None:
+            holders.setdefault(id(layout), []).append(f"{type(w).__name__}({getattr(w, 'description', '')!r})")
+    return [h for h in holders.values() if len(h) > 1]
+
+
 @pytest.mark.parametrize("name", LESSONS)
 def test_every_widget_in_the_lesson_shows_no_code_path_or_english(name, in_lessons_folder):
     start = time.perf_counter()
     seen = []
-    for obj in lesson_outputs(name):
+    shown = lesson_outputs(name)
+    # each widget has a layout of its own (test_widget_layouts): a shared one hides or moves every widget holding it
+    shared = shared_layouts(shown)
+    assert not shared, f"{name}: {len(shared)} layouter delas, t.ex. av {shared[0][:4]}"
+    for obj in shown:
         if isinstance(obj, W.Widget):
             table = type(obj).__name__ in ("PlayTable", "BismarckTable")   # ett helt parti: test_pupil_surface
             seen += texts(obj) if table else walk(obj)

@@ -4,7 +4,8 @@ Found while the site learnt to import a lesson's modules while the page draws (t
 lesson widgets shared module-level `W.Layout` objects. A shared layout changes for every widget that holds it: in
 lesson 5's short game (`SheetTry`), hiding the bid buttons after the last bid hid the row with "Ångra" and "Börja
 om" too, and on the same page the house-rule toggles of the scoring widget above it. And a `Layout` made at import
-opens a comm: the module could not be imported before the kernel is up.
+opens a comm: the module could not be imported before the kernel is up. That no two widgets of a pupil lesson
+share a layout is checked where the lessons are walked anyway (test_pupil_widgets).
 """
 from __future__ import annotations
 
@@ -12,35 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import ipywidgets as W
-import pytest
-
-from test_pupil_widgets import LESSONS, lesson_outputs
-
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def widgets_in(w, out: list | None = None) -> list:
-    "The widget and every widget under it (children), each once."
-    out = [] if out is None else out
-    if isinstance(w, W.Widget) and all(x is not w for x in out):
-        out.append(w)
-        for c in getattr(w, "children", ()) or ():
-            widgets_in(c, out)
-    return out
-
-
-@pytest.mark.parametrize("name", LESSONS)
-def test_no_two_widgets_of_a_lesson_share_a_layout(name):
-    holders: dict[int, list[str]] = {}
-    shown = [w for o in lesson_outputs(name) for w in widgets_in(o)]
-    assert shown or name.startswith("00"), f"{name} visar inga widgetar"
-    for w in shown:
-        layout = getattr(w, "layout", None)
-        if layout is not None:
-            holders.setdefault(id(layout), []).append(f"{type(w).__name__}({getattr(w, 'description', '')!r})")
-    shared = [h for h in holders.values() if len(h) > 1]
-    assert not shared, f"{name}: {len(shared)} layouter delas, t.ex. av {shared[0][:4]}"
 
 
 def test_the_short_game_keeps_undo_and_start_over_in_view_while_tricks_are_entered():
