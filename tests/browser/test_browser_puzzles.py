@@ -36,6 +36,8 @@ def answer_wrong_then_right(page, widget, p, wrong_text, shot):
 
 
 def test_puzzle_notebook_in_jupyterlab(page, jupyterlab, request_log):
+    said = []   # the page's console, told if the end fails (twice in full suite runs the kernel's status stayed
+    page.on("console", lambda m: said.append(f"{m.type}: {m.text[:200]}"))   # "Connecting" after Ny uppgift)
     base = jupyterlab(NBS / "pussel.ipynb")
     state = open_notebook_and_run_all(page, base, "pussel.ipynb")
     assert not state["errors"], state
@@ -64,7 +66,11 @@ def test_puzzle_notebook_in_jupyterlab(page, jupyterlab, request_log):
     hint = trick.get_by_role("button", name="Ledtråd")
     hint.focus()
     page.keyboard.press("Enter")
-    wait_for_text(page, "Ledtråd:", within=trick)
+    try:
+        wait_for_text(page, "Ledtråd:", within=trick)
+    except Exception:
+        status = page.locator(".jp-StatusBar-Widget").all_inner_texts()
+        raise AssertionError(f"ingen ledtråd; statusraden {status}; konsolen (sist): {said[-15:]}") from None
     assert not request_log.external(), request_log.external()
 
 
