@@ -25,10 +25,14 @@ _FRONT_DOOR = {
     **dict.fromkeys(["PlumpRules", "PlumpError", "RULE_PRESETS", "rule_preset", "legal_bids", "score",
                      "deal_schedule"], "engine.plump_rules"),
     **dict.fromkeys(["Bid", "PlayCard", "Discard", "ChooseMode", "Action"], "engine.actions"),
-    **dict.fromkeys(["PlumpDeal", "PlumpGame"], "engine.plump"),
-    **dict.fromkeys(["BismarckDeal", "BismarckGame", "BismarckError"], "engine.bismarck"),
+    "PlumpDeal": "engine.plump",
+    "PlumpGame": "engine.plump_game",
+    **dict.fromkeys(["BismarckDeal", "BismarckError"], "engine.bismarck"),
+    "BismarckGame": "engine.bismarck_game",
+    "TrickGame": "engine.game",
     **dict.fromkeys(["PlumpState", "BismarckState", "SeatView", "playout"], "engine.state"),
-    **dict.fromkeys(["ScoreKeeper", "load_protocol", "FileError", "FileChanged"], "engine.scoresheet"),
+    **dict.fromkeys(["ScoreKeeper", "load_protocol"], "engine.scoresheet"),
+    **dict.fromkeys(["FileError", "FileChanged"], "engine.storage"),
     "load": "engine.files",
     **dict.fromkeys(["make_bot", "Bot"], "bots.players"),
     "hint": "bots.coach",
@@ -42,7 +46,7 @@ __all__ = ["Action", "Bid", "BismarckDeal", "BismarckError", "BismarckGame", "Bi
            "CardError", "CardLike", "Cards", "CardsLike", "ChooseMode", "Decision", "Discard", "FileChanged",
            "FileError", "IllegalMove", "NotYourTurn", "PUZZLE_KINDS", "PlayCard", "Player", "PlumpDeal",
            "PlumpError", "PlumpGame", "PlumpRules", "PlumpState", "PlumpTeachError", "Puzzle", "RULE_PRESETS",
-           "SUITS", "SUIT_NAMES", "ScoreKeeper", "SeatView", "WrongArgument", "WrongPhase", "analyse_deal",
+           "SUITS", "SUIT_NAMES", "ScoreKeeper", "SeatView", "TrickGame", "WrongArgument", "WrongPhase", "analyse_deal",
            "deal_schedule", "hint", "legal_bids", "load", "load_protocol", "make_bot", "make_puzzle", "parse_card",
            "parse_cards", "playout", "rule_preset", "score", "trick_winner"]
 
@@ -66,10 +70,14 @@ if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr
     from .engine.names import Player
     from .engine.plump_rules import PlumpRules, PlumpError, RULE_PRESETS, rule_preset, legal_bids, score, deal_schedule
     from .engine.actions import Bid, PlayCard, Discard, ChooseMode, Action
-    from .engine.plump import PlumpDeal, PlumpGame
-    from .engine.bismarck import BismarckDeal, BismarckGame, BismarckError
+    from .engine.plump import PlumpDeal
+    from .engine.plump_game import PlumpGame
+    from .engine.bismarck import BismarckDeal, BismarckError
+    from .engine.bismarck_game import BismarckGame
     from .engine.state import PlumpState, BismarckState, SeatView, playout
-    from .engine.scoresheet import ScoreKeeper, load_protocol, FileError, FileChanged
+    from .engine.game import TrickGame
+    from .engine.scoresheet import ScoreKeeper, load_protocol
+    from .engine.storage import FileError, FileChanged
     from .engine.files import load
     from .bots.heuristics import Decision
     from .bots.players import make_bot, Bot

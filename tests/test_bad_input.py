@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from plump_teach.engine.cards import CardError, parse_card, parse_cards
-from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpError, PlumpRules, deal_schedule, legal_bids
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -28,9 +28,8 @@ from hypothesis import strategies as st
 
 from examples import prop_settings
 
-from plump_teach.engine.bismarck import (MODES, SHORT_ORDER, BismarckDeal, BismarckError, BismarckGame, allowed_modes,
-                                  bismarck_score, bismarck_trick_winner, deal_cards, legal_plays, mode_trump,
-                                  modes_left, normal_tricks, smart_discard)
+from plump_teach.engine.bismarck import MODES, SHORT_ORDER, BismarckDeal, BismarckError, allowed_modes, bismarck_score, bismarck_trick_winner, deal_cards, legal_plays, mode_trump, normal_tricks, smart_discard
+from plump_teach.engine.bismarck_game import BismarckGame, modes_left
 from plump_teach.engine.cards import FULL_DECK, SUITS, Card, parse_card, parse_cards
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -337,7 +336,7 @@ def test_variant_discards_count_as_trick():
 
 
 def test_b8_worked_example_totals():
-    "The replay card by card is in nbs/08_bismarck.ipynb; here only the arithmetic of B8."
+    "The replay card by card is in nbs/09_bismarck.ipynb; here only the arithmetic of B8."
     assert bismarck_score("sang", [9, 5, 2], 0) == [1, 1, -2]
     assert [a + b for a, b in zip(bismarck_score("sang", [9, 5, 2], 0), bismarck_score("pass", [7, 3, 6], 1))] == [0, 2, -2]
 

@@ -73,7 +73,8 @@ def test_score_puzzle_sums_to_zero_and_discards_cover_both_rules():
 
 # --- Claims checked against the engine; the rule order of the deal (issue 10) -------------------------------
 
-from plump_teach.engine.bismarck import BismarckError, BismarckGame, bismarck_trick_winner, mode_trump
+from plump_teach.engine.bismarck import BismarckError, bismarck_trick_winner, mode_trump
+from plump_teach.engine.bismarck_game import BismarckGame
 from test_puzzles import check_trick_claims
 
 MANY = range(1, 301)

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from plump_teach.engine.bismarck import BismarckError, BismarckGame, normal_tricks
+from plump_teach.engine.bismarck import BismarckError, normal_tricks
+from plump_teach.engine.bismarck_game import BismarckGame
 from plump_teach.bots.heuristics import LEVELS, Decision, value_hand, chance_words
 from plump_teach.bots.bismarck import discard_summary
 from plump_teach.bots.search import distribution_text, ismcts_action, study_cards
@@ -30,7 +31,8 @@ from plump_teach.bots.review import COSTLY_POINTS, analyse_deal, own_puzzles, _b
 from plump_teach.engine.cards import parse_card, parse_cards
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.actions import Bid, ChooseMode, Discard, PlayCard
-from plump_teach.engine.plump import PlumpDeal, PlumpGame
+from plump_teach.engine.plump import PlumpDeal
+from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpError, PlumpRules
 
 ROOT = Path(__file__).resolve().parents[1]

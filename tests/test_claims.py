@@ -48,14 +48,14 @@ from collections import Counter
 
 import pytest
 
-from plump_teach.engine.bismarck import BismarckGame
+from plump_teach.engine.bismarck_game import BismarckGame
 from plump_teach.bots.players import make_bot, public_reason
 from plump_teach.bots.heuristics import frequency_words
 from plump_teach.engine.cards import FULL_DECK, SUITS, SUIT_NAMES, parse_card, parse_cards
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.actions import Discard, PlayCard
 from plump_teach.engine.tricks import beats
-from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpError, PlumpRules, score
 from plump_teach.engine.actions import Bid, ChooseMode
 

@@ -29,9 +29,10 @@ from hypothesis import strategies as st
 
 from examples import prop_settings
 
-from plump_teach.engine.bismarck import BismarckError, BismarckGame
+from plump_teach.engine.bismarck import BismarckError
+from plump_teach.engine.bismarck_game import BismarckGame
 from plump_teach.engine.cards import CardError, parse_card, parse_cards
-from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpError, PlumpRules
 from plump_teach.engine.scoresheet import ScoreKeeper, load_protocol
 from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle

@@ -69,7 +69,7 @@ def test_engine_loads_no_widget_or_server_machinery(engine_imports):
 def test_engine_plays_a_deal_without_course_packages():
     "Not just importable: a seeded deal is dealt, bid, played out and scored."
     r = run_python("""
-from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_game import PlumpGame
 g = PlumpGame(["Anna", "Bo", "Cissi"], seed=3)
 d = g.deal
 while d.phase == "bidding": d.bid(d.to_act, d.legal_bids()[0])

@@ -60,14 +60,16 @@ def test_no_method_in_all(module):
 
 
 def test_patched_methods_keep_their_class_names():
-    from plump_teach.engine.bismarck import BismarckGame
+    from plump_teach.engine.bismarck_game import BismarckGame
     from plump_teach.engine.cards import Card
-    from plump_teach.engine.plump import PlumpDeal, PlumpGame
+    from plump_teach.engine.plump import PlumpDeal
+    from plump_teach.engine.plump_game import PlumpGame
     from plump_teach.engine.scoresheet import ScoreKeeper
     assert PlumpGame.bid.__qualname__ == "PlumpGame.bid"
     assert PlumpDeal.bid.__qualname__ == "PlumpDeal.bid"
     assert PlumpDeal.play.__qualname__ == "TrickDeal.play"            # shared by both games (engine.tricks)
-    assert BismarckGame.from_json.__qualname__ == "BismarckGame.from_json"
+    assert BismarckGame.from_json.__qualname__ == "TrickGame.from_json"   # shared by both games (engine.game)
+    assert BismarckGame.pick.__qualname__ == "BismarckGame.pick"
     assert PlumpDeal.visible_hands.__qualname__ == "PlumpDeal.visible_hands"
     assert PlumpDeal.taken.fget.__qualname__ == "TrickDeal.taken"
     assert ScoreKeeper._repr_html_.__qualname__ == "ScoreKeeper._repr_html_"

@@ -166,7 +166,7 @@ def compare_deal(players, dealer, hands, trump, rng, seen):
         if len(deal.history) > finished:  # a trick was completed
             leader, cards, our_winner = deal.history[-1]
             played = moves[-players:]
-            assert (leader, cards) == (played[0][0], tuple(c for _, c in played)), \
+            assert (leader, list(cards)) == (played[0][0], [c for _, c in played]), \
                 f"history entry {deal.history[-1]}\n{where()}"
             theirs_won = os_tricks_won(state)
             winners = [p for p in range(players) if theirs_won[p] != won[p]]

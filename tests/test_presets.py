@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules, PlumpError
 from plump_teach.engine.plump_rules import RULE_PRESETS, rule_preset, draw_for_dealer, hit_points, forehand
 

@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from examples import prop_settings
 
 from plump_teach.engine.cards import FULL_DECK, RANK_SYMBOLS, Card
-from plump_teach.engine.plump import PlumpDeal, PlumpGame
+from plump_teach.engine.plump import PlumpDeal
+from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import (PlumpError, PlumpRules, deal_schedule, hit_points,
                                      legal_bids as rules_legal_bids, score, turns_no_card)
 from plump_teach.engine.sim import random_playout

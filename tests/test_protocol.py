@@ -7,10 +7,11 @@ import pytest
 
 import plump_teach
 
-from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules, PlumpError, score, deal_schedule
 from plump_teach.engine.cards import PlumpTeachError
-from plump_teach.engine.scoresheet import FileError, ScoreKeeper, load_protocol
+from plump_teach.engine.scoresheet import ScoreKeeper, load_protocol
+from plump_teach.engine.storage import FileError
 from plump_teach.ui.keeper import ProtocolWidget
 
 NAMES = ["Anna", "Bo", "Cissi", "Dan", "Erik", "Fia"]
@@ -202,8 +203,8 @@ from pathlib import Path
 import re
 import stat
 
-from plump_teach.engine.scoresheet import FileChanged, write_atomic
-import plump_teach.engine.scoresheet as protocol_module
+from plump_teach.engine.storage import FileChanged, write_atomic
+import plump_teach.engine.storage as protocol_module   # write_atomic, som alla filer skrivs med
 
 PYTHON_TEXT = re.compile(r"Händelse \d|\((bid|tricks)\)|Errno|codec|Expecting value|Traceback|missing \d+ required|"
                          r"object has no|'NoneType'|\[\[|\['bid'")

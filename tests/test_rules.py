@@ -5,7 +5,8 @@ Each test names the rule it pins down and would fail if the engine got that rule
 import pytest
 
 from plump_teach.engine.cards import parse_cards, FULL_DECK
-from plump_teach.engine.plump import PlumpDeal, PlumpGame
+from plump_teach.engine.plump import PlumpDeal
+from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules, PlumpError, deal_schedule
 from plump_teach.engine.plump_rules import turns_no_card
 
@@ -177,7 +178,7 @@ def test_p14_sheet_has_every_row_of_the_schedule_from_the_start():
 
 
 def test_p14_ranking_shares_places_on_ties():
-    from plump_teach.engine.plump import ScoreSheet
+    from plump_teach.engine.plump_game import ScoreSheet
     s = ScoreSheet(["A", "B", "C", "D"], [], [20, 31, 20, 5])
     assert s.ranking() == [(1, "B", 31), (2, "A", 20), (2, "C", 20), (4, "D", 5)]
 
@@ -317,8 +318,10 @@ def test_p2_names_are_cleaned_and_found_as_they_look():
     assert g.players[g.to_act] == "Anna Karin"
     g.bid("ANNA KARIN" + ZWSP, 1)
     assert g.deal.bids[1] == 1
-    for bad in ["Erik", None, 1.0, True, 3, -1, ["Åsa"]]:
-        with pytest.raises(PlumpError, match="Det finns ingen spelare .*i partiet; spelarna är Åsa, Anna Karin, Lars"):
+    with pytest.raises(PlumpError, match="Det finns ingen spelare 'Erik' i partiet; spelarna är Åsa, Anna Karin och Lars."):
+        g.seat("Erik")
+    for bad in [None, 1.0, True, 3, -1, ["Åsa"]]:     # inget namn och ingen plats: ett fel av fel sort (WrongArgument)
+        with pytest.raises(PlumpError, match=r"Ange spelaren med namn \(Åsa, Anna Karin, Lars\) eller plats 0–2"):
             g.seat(bad)
 
 
@@ -370,7 +373,7 @@ def test_html_escapes_player_names():
     g.play("Bo", "♠4").play("Cissi", "♦7").play(EVIL, "♠2")
     for html in (g.sheet()._repr_html_(), g.deal._repr_html_(), g.deal.tricks_html()._repr_html_()):
         assert "<img" not in html and "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
-    from plump_teach.engine.plump import ScoreSheet
+    from plump_teach.engine.plump_game import ScoreSheet
     rows = [{'cards': '<b>3</b>', 'dealer': 0, 'bids': ['<i>', 1], 'points': None, 'hit': [False, False],
              'tricks': None, 'renons': []}]
     html = ScoreSheet(["<u>A</u>", "B"], rows, ['<s>', 0])._repr_html_()

@@ -221,7 +221,8 @@ def _bad_calls():
     "Representativa felaktiga anrop; vart och ett ska ge ett ValueError med ett svenskt meddelande."
     from plump_teach.engine import bismarck as bm
     from plump_teach.engine.cards import parse_card, parse_cards
-    from plump_teach.engine.plump import PlumpGame
+    from plump_teach.engine.plump_game import PlumpGame
+    from plump_teach.engine.bismarck_game import BismarckGame
     from plump_teach.engine.plump_rules import PlumpRules, deal_schedule, rule_preset
     from plump_teach.engine.scoresheet import ScoreKeeper
     from plump_teach.puzzles.plump import make_puzzle
@@ -253,11 +254,11 @@ def _bad_calls():
         "bismarck.left_of(5)": lambda: bm.left_of(5),
         "bismarck_score(fel stick)": lambda: bm.bismarck_score("trumf", [5, 5, 5], 0),
         "BismarckDeal(en hand)": lambda: bm.BismarckDeal(["♠2"], "♠3"),
-        "BismarckGame(två spelare)": lambda: bm.BismarckGame(["Anna", "Bo"]),
+        "BismarckGame(två spelare)": lambda: BismarckGame(["Anna", "Bo"]),
         "Bismarck: fel spelare lägger bort": lambda: (lambda g: g.discard(g.players[0], "♠2 ♠3 ♠4 ♠5"))(
-            bm.BismarckGame(["Anna", "Björn", "Cecilia"], seed=1)),
+            BismarckGame(["Anna", "Björn", "Cecilia"], seed=1)),
         "Bismarck: okänt spelsätt": lambda: (lambda g: g.choose_mode(g.players[1], "schack"))(
-            bm.BismarckGame(["Anna", "Björn", "Cecilia"], seed=1)),
+            BismarckGame(["Anna", "Björn", "Cecilia"], seed=1)),
         "protokoll: bud av fel spelare": lambda: ScoreKeeper(["Anna", "Bo", "Cissi"]).bid("Anna", 0),
         "protokoll: stick före buden": lambda: ScoreKeeper(["Anna", "Bo", "Cissi"]).tricks([1, 2, 3]),
     }

@@ -23,7 +23,7 @@ from test_claims import Referee, Words, cards_of, random_rules, same, sure_piles
 from plump_teach.bots.heuristics import suggested_bid, three_piles, value_hand
 from plump_teach.bots.players import make_bot, public_reason
 from plump_teach.engine.actions import Bid, Discard, PlayCard
-from plump_teach.engine.bismarck import BismarckGame
+from plump_teach.engine.bismarck_game import BismarckGame
 from plump_teach.engine.cards import FULL_DECK, SUITS, parse_card
 from plump_teach.engine.plump import PlumpDeal
 from plump_teach.engine.plump_rules import PlumpRules

@@ -19,9 +19,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from plump_teach.engine.bismarck import BismarckGame
+from plump_teach.engine.bismarck_game import BismarckGame
 from plump_teach.ui.lesson import example_start
-from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules
 from plump_teach.engine.actions import ChooseMode
 from plump_teach.engine.names import esc

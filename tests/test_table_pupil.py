@@ -104,15 +104,16 @@ def test_the_end_says_the_pupils_place_in_words(seed):
         for name in tied: assert name in text.split("Du kom")[1].split(".")[0]
 
 
-def test_places_with_ties_and_two_pupils():
+def test_places_with_ties_and_two_pupils(monkeypatch):
     t = PlayTable(3, rules=PlumpRules(down_only=True), seed=2, first_deal=5, pace=0, humans=(0, 1))
-    t.game.sheet = lambda **kw: type("S", (), {"totals": [10, 10, 3]})()   # två lika: båda delar förstaplatsen
+    totals = [10, 10, 3]                                                   # två lika: båda delar förstaplatsen
+    monkeypatch.setattr(type(t.game), "totals", property(lambda self: list(totals)))
     assert t._places() == {0: (1, [1]), 1: (1, [0]), 2: (3, [])}
     words = re.sub("<[^>]+>", "", t._places_text())
     assert words == "Elev 1 kom delad etta med Elev 2. Elev 2 kom delad etta med Elev 1."
-    t.game.sheet = lambda **kw: type("S", (), {"totals": [3, 10, 10]})()
+    totals[:] = [3, 10, 10]
     assert re.sub("<[^>]+>", "", t._places_text()) == "Elev 1 kom trea. Elev 2 kom delad etta med Datorn Anna."
-    t.game.sheet = lambda **kw: type("S", (), {"totals": [12, 10, 3]})()
+    totals[:] = [12, 10, 3]
     assert re.sub("<[^>]+>", "", t._places_text()) == "Elev 1 vann! Elev 2 kom tvåa."
 
 

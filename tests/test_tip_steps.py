@@ -21,9 +21,10 @@ from plump_teach.bots.review import analyse_deal, deal_summary
 from plump_teach.bots.players import make_bot
 from plump_teach.bots.search import signed_decimal
 from plump_teach.engine.actions import Bid, ChooseMode, Discard, PlayCard
-from plump_teach.engine.bismarck import BismarckGame, normal_tricks
+from plump_teach.engine.bismarck import normal_tricks
+from plump_teach.engine.bismarck_game import BismarckGame
 from plump_teach.engine.cards import Cards, sort_hand
-from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules, bid_balance
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.tricks import trick_winner

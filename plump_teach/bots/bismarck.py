@@ -16,9 +16,10 @@ from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, RANK_NAMES, card_from
 from ..engine.tricks import beats
 from ..engine.plump_rules import PlumpError, hit_points, forbidden_bid, bid_balance
 from ..engine.names import and_list, genitive, signed_points
-from ..engine.plump import PlumpDeal, PlumpGame
-from ..engine.bismarck import (BismarckError, MODES, mode_words, suit_lengths, honour_points, long_suit, mode_hint, smart_discard,
-                       normal_tricks, bismarck_score, DISCARDS, BismarckDeal, BismarckGame)
+from ..engine.plump import PlumpDeal
+from ..engine.plump_game import PlumpGame
+from ..engine.bismarck import BismarckError, MODES, mode_words, suit_lengths, honour_points, long_suit, mode_hint, smart_discard, normal_tricks, bismarck_score, DISCARDS, BismarckDeal
+from ..engine.bismarck_game import BismarckGame
 from ..engine.state import PlumpState, BismarckState, SeatView, playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from .heuristics import (Decision, cards_text, highest_card, highest_loser_words, is_top_card, leading_card,

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, sort_hand, parse_cards
 from ..engine.plump_rules import PlumpError, hit_points
 from ..engine.names import and_list, genitive, signed_points
-from ..engine.plump import PlumpDeal, PlumpGame
-from ..engine.bismarck import (BismarckError, mode_words, suit_lengths, honour_points, normal_tricks,
-                                         DISCARDS, BismarckDeal, BismarckGame)
+from ..engine.plump import PlumpDeal
+from ..engine.plump_game import PlumpGame
+from ..engine.bismarck import BismarckError, mode_words, suit_lengths, honour_points, normal_tricks, DISCARDS, BismarckDeal
+from ..engine.bismarck_game import BismarckGame
 from ..engine.state import PlumpState, BismarckState, SeatView
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from .heuristics import cards_text, decimal_text, frequency_words, leading_card, one_card_study, three_piles, wins_over

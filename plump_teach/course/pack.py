@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from ..engine.plump_rules import PlumpRules, PlumpError, MIN_PLAYERS, MAX_PLAYERS
 from ..engine.names import esc
-from ..engine.scoresheet import write_atomic
+from ..engine.storage import write_atomic
 from .catalogue import PUPIL_LESSONS
 from .build import pupil_dir
 from .teacher import (page_html, plump_players, lesson_plan, rule_sheet_plump, rule_sheet_bismarck,

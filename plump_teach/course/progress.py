@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from ..engine.plump_rules import PlumpError
 from ..engine.files import read_bytes
-from ..engine.scoresheet import FileError, shown_path
+from ..engine.storage import FileError, shown_path
 from ..puzzles.plump import PUZZLE_KINDS
 from .catalogue import PUPIL_LESSONS, lesson_of
 

@@ -19,7 +19,7 @@ from ..puzzles.plump import PUZZLE_KINDS
 from ..engine.methods import patch
 from ..engine.plump_rules import PlumpError
 from ..engine.cards import PlumpTeachError
-from ..engine.scoresheet import read_bytes
+from ..engine.storage import read_bytes
 from ..engine.names import clean_name
 from .catalogue import review_lesson
 

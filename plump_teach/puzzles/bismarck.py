@@ -12,8 +12,8 @@ from ..engine.cards import Card, Cards, FULL_DECK, SUITS, SUIT_NAMES, cards_html
 from .plump import (Puzzle, Option, puzzle_kind, make_puzzle, PUZZLE_KINDS, table_html, card_options,
                                  trick_reason, not_winner_reason)
 from ..engine.names import genitive, signed_points
-from ..engine.bismarck import (MODES, bismarck_score, normal_tricks, bismarck_trick_winner, legal_plays,
-                                  mode_trump, mode_label, BismarckGame, modes_left)
+from ..engine.bismarck import MODES, bismarck_score, normal_tricks, bismarck_trick_winner, legal_plays, mode_trump, mode_label
+from ..engine.bismarck_game import BismarckGame, modes_left
 
 # %% auto #0
 __all__ = ['B_NAMES', 'follows_discard_rule']

@@ -18,7 +18,8 @@ from ..engine.methods import patch
 from ..engine.cards import PlumpTeachError, cards_html
 from ..engine.plump_rules import PlumpRules, PlumpError
 from ..engine.plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS, draw_for_dealer, player_count, deal_schedule
-from ..engine.scoresheet import ScoreKeeper, FileChanged, load_protocol, as_path
+from ..engine.scoresheet import ScoreKeeper, load_protocol
+from ..engine.storage import FileChanged, as_path
 from ..engine.names import clean_name, esc, genitive
 from ..engine.cards import RED, GREEN
 

@@ -15,7 +15,8 @@ import traitlets
 from IPython.display import HTML
 from ..engine.cards import cards_html, SUIT_NAMES, RED_SUITS
 from ..engine.names import esc, genitive
-from ..engine.plump import PlumpGame, PlumpDeal
+from ..engine.plump import PlumpDeal
+from ..engine.plump_game import PlumpGame
 from ..engine.plump_rules import PlumpRules, score, forehand, PlumpError
 from ..engine.names import without_rule_codes
 

@@ -15,7 +15,7 @@ import ipywidgets as W
 from ..engine.methods import patch
 from ..puzzles.plump import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option, puzzle_kind_of, MAX_NUMBER
 from ..engine.plump_rules import PlumpError
-from ..engine.scoresheet import FileError
+from ..engine.storage import FileError
 from ..course.catalogue import review_lesson, lesson_of
 from ..course.progress import (GOAL_STREAK, WRONG_OUTCOMES, ProgressFile, due_kinds, goal_reached, goal_state,
                                          has_goal, new_progress, progress_from_events, record_task)

@@ -20,14 +20,14 @@ from .lesson import PupilHTML, pupil_text
 from ..engine.methods import patch
 from ..engine.cards import PlumpTeachError, Card, Cards, FULL_DECK, SUIT_NAMES, SUITS, card_svg, cards_html, sort_hand
 from ..engine.names import and_list, esc, genitive, clean_name, check_names
-from ..engine.plump import FORMAT as PLUMP_FORMAT, PlumpGame
+from ..engine.plump_game import FORMAT as PLUMP_FORMAT, PlumpGame
 from ..engine.plump_rules import (PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RULE_TEXT, rule_preset,
                                      deal_schedule, describe_bids, draw_for_dealer, player_count)
-from ..engine.bismarck import (FORMAT as BISMARCK_FORMAT, BismarckGame, BismarckError, MODES, MODE_TEXT, mode_label, normal_tricks,
-                                  DISCARDS)
+from ..engine.bismarck import BismarckError, MODES, MODE_TEXT, mode_label, normal_tricks, DISCARDS
+from ..engine.bismarck_game import FORMAT as BISMARCK_FORMAT, BismarckGame
 from ..engine.saving import parse_saved
 from ..engine.files import TABLE_FORMAT
-from ..engine.scoresheet import write_file, as_path, digest, file_key, read_bytes, FileError, FileMissing
+from ..engine.storage import write_file, as_path, digest, file_key, read_bytes, FileError, FileMissing
 from .keeper import free_path, files_url
 from ..engine.state import PlumpState, BismarckState
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode

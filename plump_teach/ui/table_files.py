@@ -10,12 +10,13 @@ import json
 import time
 from pathlib import Path
 from ..engine.cards import PlumpTeachError
-from ..engine.plump import FORMAT as PLUMP_FORMAT, PlumpGame
+from ..engine.plump_game import FORMAT as PLUMP_FORMAT, PlumpGame
 from ..engine.plump_rules import PlumpError
-from ..engine.bismarck import FORMAT as BISMARCK_FORMAT, BismarckGame, BismarckError
+from ..engine.bismarck import BismarckError
+from ..engine.bismarck_game import FORMAT as BISMARCK_FORMAT, BismarckGame
 from ..engine.saving import parse_saved
 from ..engine.files import TABLE_FORMAT
-from ..engine.scoresheet import FileError, FileMissing, read_bytes
+from ..engine.storage import FileError, FileMissing, read_bytes
 from ..bots.heuristics import LEVELS
 from ..engine.names import and_list
 

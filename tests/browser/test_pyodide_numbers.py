@@ -28,14 +28,14 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import json, sys
 sys.path.insert(0, LIB)
-from plump_teach.engine.plump import PlumpGame
+from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.actions import Bid
 from plump_teach.bots.players import make_bot
 from plump_teach.bots.coach import hint
 from plump_teach.bots.review import analyse_deal
-from plump_teach.engine.bismarck import BismarckGame
+from plump_teach.engine.bismarck_game import BismarckGame
 
 rules = PlumpRules(down_only=True)
 first = len(PlumpGame(["a", "b", "c"], rules).schedule) - 3

@@ -13,7 +13,7 @@ from ..lesson import PupilHTML, pupil_text
 from IPython.display import HTML
 from ...engine.cards import cards_html
 from ...engine.names import esc
-from ...engine.plump import PlumpGame
+from ...engine.plump_game import PlumpGame
 from ...engine.plump_rules import (PlumpError, PlumpRules, bidding_order, forehand, forbidden_bid, legal_bids,
                                      bid_error, bid_balance, describe_bids, deal_schedule)
 from ..lesson import EXAMPLE_PLAYERS, EXAMPLE_BIDS, EXAMPLE_PLAYS, example_start, Choice

@@ -14,9 +14,8 @@ from ..lesson import PupilHTML
 from IPython.display import HTML
 from ...engine.cards import Cards, cards_html, parse_cards, sort_hand, SUITS, SUIT_NAMES
 from ...engine.names import esc, genitive
-from ...engine.bismarck import (MODES, MODE_TEXT, TRICKS, BismarckDeal, BismarckGame, BismarckError, deal_cards,
-                                  normal_tricks, bismarck_score, bismarck_trick_winner, mode_trump, mode_label,
-                                  hand_after_discard, mode_hint, smart_discard, honour_points, long_suit, suit_lengths)
+from ...engine.bismarck import MODES, MODE_TEXT, TRICKS, BismarckDeal, BismarckError, deal_cards, normal_tricks, bismarck_score, bismarck_trick_winner, mode_trump, mode_label, hand_after_discard, mode_hint, smart_discard, honour_points, long_suit, suit_lengths
+from ...engine.bismarck_game import BismarckGame
 from ...engine.names import signed_points
 from ..lesson import Choice, TrickStepper, trick_html, trick_cells, BOX_STYLE, WRAP_STYLE
 

@@ -16,7 +16,8 @@ from ...engine.cards import (Card, FULL_DECK, DECK_IDS, SUITS, SUIT_NAMES, RANKS
                                cards_html, card_from_id, card_id, parse_card)
 from ...engine.names import esc, genitive
 from ...engine.tricks import trick_winner
-from ...engine.plump import PlumpDeal, PlumpGame
+from ...engine.plump import PlumpDeal
+from ...engine.plump_game import PlumpGame
 from ...engine.plump_rules import (PlumpRules, PlumpError, RULE_PRESETS, MIN_PLAYERS, MAX_PLAYERS, player_count,
                                      start_cards, deal_schedule, dealer_of_deal, forehand, draw_for_dealer, deal_ids, score)
 from ..lesson import Choice, BOX_STYLE, WRAP_STYLE, seat_role

@@ -13,7 +13,7 @@ from ..styles import row_layout, tap_layout
 from ..lesson import PupilHTML
 from ...engine.cards import Cards, FULL_DECK, SUITS, SUIT_NAMES, parse_cards, sort_hand, cards_html, shuffled_deck, deal_round_robin
 from ...engine.names import esc
-from ...engine.plump import PlumpGame, ScoreSheet
+from ...engine.plump_game import PlumpGame, ScoreSheet
 from ...engine.plump_rules import PlumpRules, PlumpError, score, deal_schedule, describe_bids
 from ...engine.scoresheet import ScoreKeeper
 from ..lesson import EXAMPLE_BIDS, EXAMPLE_PLAYS, example_start, Choice
