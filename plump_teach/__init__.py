@@ -34,7 +34,7 @@ _FRONT_DOOR = {
     "hint": "bots.coach",
     "analyse_deal": "bots.review",
     "Decision": "bots.heuristics",
-    **dict.fromkeys(["make_puzzle", "Puzzle", "PUZZLE_KINDS"], "puzzles.plump"),
+    **dict.fromkeys(["make_puzzle", "Puzzle", "PUZZLE_KINDS"], "puzzles.registry"),
 }
 # Skrivet ut, inte räknat: en typkontroll (mypy --strict, pyright) läser bara en lista med namn, och utan den är
 # namnen här inte exporterade för den (tests/test_types.py håller listan lika med _FRONT_DOOR).
@@ -75,4 +75,4 @@ if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr
     from .bots.players import make_bot, Bot
     from .bots.coach import hint
     from .bots.review import analyse_deal
-    from .puzzles.plump import make_puzzle, Puzzle, PUZZLE_KINDS
+    from .puzzles.registry import make_puzzle, Puzzle, PUZZLE_KINDS
