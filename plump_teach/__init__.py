@@ -33,7 +33,7 @@ _FRONT_DOOR = {
     **dict.fromkeys(["make_bot", "Bot"], "bots.players"),
     "hint": "bots.coach",
     "analyse_deal": "bots.review",
-    "Decision": "bots.heuristics",
+    "Decision": "bots.decision",
     **dict.fromkeys(["make_puzzle", "Puzzle", "PUZZLE_KINDS"], "puzzles.registry"),
 }
 # Skrivet ut, inte räknat: en typkontroll (mypy --strict, pyright) läser bara en lista med namn, och utan den är
@@ -71,7 +71,7 @@ if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr
     from .engine.state import PlumpState, BismarckState, SeatView, playout
     from .engine.scoresheet import ScoreKeeper, load_protocol, FileError, FileChanged
     from .engine.files import load
-    from .bots.heuristics import Decision
+    from .bots.decision import Decision
     from .bots.players import make_bot, Bot
     from .bots.coach import hint
     from .bots.review import analyse_deal

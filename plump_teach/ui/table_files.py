@@ -16,7 +16,7 @@ from ..engine.bismarck import FORMAT as BISMARCK_FORMAT, BismarckGame, BismarckE
 from ..engine.saving import parse_saved
 from ..engine.files import TABLE_FORMAT
 from ..engine.scoresheet import FileError, FileMissing, read_bytes
-from ..bots.heuristics import LEVELS
+from ..bots.decision import LEVELS
 from ..engine.names import and_list
 
 # %% auto #0
