@@ -86,7 +86,7 @@ def only_mode_reason(mode: str, game_deal=None, who: str = 'jag') -> str:
     if game_deal: return f"det är det enda spelsättet som {who} har kvar (B5)"
     return "det är det enda spelsättet som får väljas i den här given (B5)"
 
-
+# %% ../../nbs/23_bismarck.ipynb #a23f9c35
 def heuristic_plan(hand20, allowed, game_deal=None, who: str = 'jag') -> tuple[str, str | None, str]:
     """Planen för förhand (B9): spelsätt, trumffärg och skälet, ur de 20 korten och de tillåtna spelsätten.
     `game_deal` och `who` som i `closed_mode_clause`."""
@@ -141,6 +141,7 @@ def discard_reason(card: Card, mode: str, trump: str | None, hand, who: str = 'j
 
 SHORT_SUIT = 3   # en kort färg i Bismarck: högst tre kort (B9)
 
+# %% ../../nbs/23_bismarck.ipynb #975bc2be
 def _sang_high_reason(card: Card, short: bool) -> str:
     "Varför en knekt eller dam läggs bort inför sang (B9); `short`: färgen är kort."
     name = RANK_NAMES[card.rank]

@@ -28,10 +28,12 @@ __all__ = ['STUDY_SAMPLES', 'NUMBERS_LEVELS', 'view_seed', 'goal_sentence', 'lea
 # %% ../../nbs/26_coach.ipynb #760dd0ad
 STUDY_SAMPLES = 100   # provgivar för Tips om budet och för genomgångens bud: samma antal ger samma siffror
 
+
 def view_seed(view: SeatView) -> int:
     "Ett frö ur läget, så att samma läge ger samma tips."
     text = f"{view.game}|{view.seat}|{cards_text(view.hand)}|{view.bids}|{view.trick}|{len(view.history)}|{view.phase}"
     return zlib.crc32(text.encode())
+
 
 def goal_sentence(view: SeatView) -> str:
     "Vad eleven vill med sticket i Plump, i en eller två meningar (P20)."
@@ -51,7 +53,7 @@ def goal_sentence(view: SeatView) -> str:
                 " Släpp höga kort som inte tar sticket (P20).")
     return "Ditt bud går inte att träffa längre. Försök få de andra att missa i stället (P20)."
 
-
+# %% ../../nbs/26_coach.ipynb #37686623
 def lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str | None = None,
                values: dict | None = None) -> str:
     """En mening när det bästa kortet inte tar sticket fast ett annat kort hade gjort det (eller tvärtom), så att
@@ -109,7 +111,7 @@ def lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str 
         return f" Med {card} {'hade du tagit sticket' if last else 'hade du legat högst i sticket'}."
     return ""
 
-
+# %% ../../nbs/26_coach.ipynb #826bba4b
 def thumb_sentence(piles: dict, rule: int) -> str:
     "Tumregeln (P20) i en mening: de säkra plus hälften av de möjliga, och att det avrundas nedåt när det inte går jämnt upp."
     down = ", avrundat nedåt" if len(piles['possible']) % 2 else ""
@@ -162,7 +164,7 @@ def thumb_reasons(view: SeatView, b: int, expected: dict | None = None) -> tuple
         why.append(f"När datorn provspelade handen många gånger gav bud {b} flest poäng.")
     return piles, rule, why
 
-
+# %% ../../nbs/26_coach.ipynb #2a1a6fcb
 def one_card_why(view: SeatView, b: int, det: dict) -> str:
     """Ettkortsgiven (P15): när det inte är chansen som avgör budet `b`, varför. Bara ett bud är tillåtet (givarens
     spärr P6 eller P16), eller poängen i husreglerna (P13) gör det andra budet sämre fast det träffar oftare."""
@@ -180,7 +182,7 @@ def one_card_why(view: SeatView, b: int, det: dict) -> str:
                 f"bud 1 ger {p1}, så bud {b} lönar sig bäst (P13).")
     return ""
 
-
+# %% ../../nbs/26_coach.ipynb #5e1df6fd
 def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
     """Datorns tips för eleven på `view.seat`: expertens drag, med skälet i två till fyra korta meningar.
     `reason` är skälet för läraren och programmeraren, med datorns siffror (procent, poäng i snitt, provgivar) och

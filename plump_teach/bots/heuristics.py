@@ -98,8 +98,10 @@ def _bidders(k: int) -> str:
     "De som har bjudit före: 'spelaren före mig' när det är en, annars 'de andra'."
     return "spelaren före mig" if k == 1 else "de andra"
 
+
 _LONG = "bara ett högre kort i färgen kan sitta hos de andra, och jag har minst tre kort i färgen"
 
+# %% ../../nbs/21_heuristics.ipynb #c2b0c433
 def value_hand(hand, trump: str | None = None, players: int = 4, seen=(), earlier_bids=None,
                cards: int | None = None) -> Valuation:
     """Tumregelns tre högar (`three_piles`, P20) och vad datorn räknar dem som, med hänsyn till trumfen, korten som
@@ -227,6 +229,7 @@ def quick_bid(seat: int, options: list[int], ctx) -> int:
 
 ONE_CARD_SAMPLES = 300   # provgivar i ettkortsgiven: för datorns bud, Tips och genomgången
 
+
 def one_card_tricks(view: SeatView, rng: random.Random, samples: int = ONE_CARD_SAMPLES) -> list[int]:
     "Sticken (0 eller 1) i `samples` provgivar med ett kort var (P15). Budet ändrar inget: ingen har något val."
     return [playout(view.sample(rng), rng, bid_policy=quick_bid)[view.seat] for _ in range(samples)]
@@ -249,7 +252,7 @@ def one_card_study(view: SeatView, rng: random.Random, samples: int = ONE_CARD_S
             out[b].append(playout(s, random.Random(r), bid_policy=quick_bid)[view.seat])
     return out
 
-
+# %% ../../nbs/21_heuristics.ipynb #c329dbe9
 def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int = ONE_CARD_SAMPLES) -> Decision:
     """Budet i ettkortsgiven (P15): chansen att kortet tar sticket, räknad med slumpade kort hos de andra; med
     husregeln att den som bjöd högst spelar ut (P9) chansen med varje bud för sig."""
@@ -316,12 +319,15 @@ def leading_card(trick, trump):
         if beats(c.id, best.id, None if trump is None else SUITS.index(trump)): best, at = c, i
     return best, at
 
+
 def wins_over(card: Card, best: Card, trump) -> bool:
     return beats(card.id, best.id, None if trump is None else SUITS.index(trump))
+
 
 def is_top_card(card: Card, unseen) -> bool:
     "Sant om inget högre kort i färgen kan sitta hos någon annan."
     return not any(c.suit == card.suit and c.rank > card.rank for c in unseen)
+
 
 def top_claim(card: Card, trump) -> str:
     """Vad som är sant om ett kort som inget högre kort i färgen kan slå: i sang och för en trumf tar det sticket
@@ -329,9 +335,11 @@ def top_claim(card: Card, trump) -> str:
     if trump is None or card.suit == trump: return f"{card} kan ingen slå"
     return f"{card} kan ingen slå i {SUIT_NAMES[card.suit]}, bara en trumf kan ta det"
 
+
 def lowest_card(cards, trump):
     "Det lägsta kortet, helst inte en trumf."
     return min(cards, key=lambda c: (c.suit == trump, c.rank))
+
 
 def highest_card(cards, trump):
     "Det högsta kortet; trumf räknas högre än andra färger."
@@ -342,6 +350,7 @@ def shed_words(card: Card, trump) -> str:
     """Att lägga ett kort i en färg som inte spelades ut, i ord: 'sakar ♦3', men 'lägger en trumf, ♥4' för en trumf
     (att saka är att lägga ett kort som inte är trumf, P10)."""
     return f"lägger en trumf, {card}" if card.suit == trump else f"sakar {card}"
+
 
 def highest_loser_words(card: Card, losers, trump) -> str:
     """Vad `card` är bland korten som inte tar sticket (`losers`, valda med `highest_card`): 'det högsta kort som inte
@@ -362,7 +371,7 @@ def trick_goal(view: SeatView, seat: int | None = None) -> str:
     if 0 < need <= view.hand_sizes[seat]: return 'win'
     return 'spoil'
 
-
+# %% ../../nbs/21_heuristics.ipynb #a7294828
 def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision:
     "Ett kort i Plump som spelar efter budet (P20): ta stick, ducka eller förstöra, med ett skäl på svenska."
     legal = [a.card for a in view.legal_actions()]

@@ -99,8 +99,9 @@ class Bot:
         return Decision(action, said + f"{why}.", {'plan': (mode, trump), 'full': said + f"{full}."},
                         said + _CARD_LIST.sub('', why) + ".", numbers=numbers)
 
-
+# %% ../../nbs/25_players.ipynb #accbcad7
 _CARD_LIST = re.compile(r" med [♠♥♦♣]\S+(?: [♠♥♦♣]\S+)*")   # ' med ♠E ♠K' i skälet för ett spelsätt
+
 
 class BeginnerBot(Bot):
     "Nybörjaren: bjuder på alla höga kort och spelar sitt högsta kort (misstagen i P21)."
@@ -141,11 +142,13 @@ def _names_card(text: str, card: Card) -> bool:
     "Sant om `text` nämner kortet (♠K men inte ♠Kn, ♥1 finns inte men ♥10 gör det)."
     return re.search(re.escape(str(card)) + r'(?![0-9n])', text) is not None
 
+
 def _action_aloud(action) -> str:
     "Draget som det kan sägas vid bordet: 'Jag bjuder 2.', men ett bortlagt kort ligger med baksidan upp (B2)."
     if isinstance(action, Discard): return "Jag lägger bort ett kort."
     return f"Jag {action}."
 
+# %% ../../nbs/25_players.ipynb #ce9424e6
 def public_reason(decision: Decision, view: SeatView) -> str:
     """Skälet som datorspelaren kan säga högt vid bordet medan given pågår: `decision.public` om det finns, annars
     `decision.reason`. Det nämner aldrig ett kort som bara spelaren själv har sett (handen, utom Bismarcks uppvända

@@ -51,7 +51,7 @@ class CostlyPlay:
         if self.chance_played is None: return self.value_better - self.value_played
         return self.chance_better - self.chance_played
 
-
+# %% ../../nbs/28_review.ipynb #cd820f18
 @dataclass
 class DealAnalysis:
     """Genomgången av en giv för en elev: handen, budet (Plump) eller spelsättet (Bismarck), resultatet, datorns
@@ -105,7 +105,7 @@ def _replay(deal: PlumpDeal):
     for _, cards, _ in deal.history: actions += [PlayCard(c) for c in cards]
     return PlumpState.from_deal(fresh), actions
 
-
+# %% ../../nbs/28_review.ipynb #a9683254
 def _points_compared(bid: int, best: int, expected: dict, points: dict) -> str:
     """Poängen i snitt för två bud, och varför det bud som träffar mer sällan ändå ger mer: ett lyckat bud ger olika
     många poäng (P13). Talen stämmer med träffarna: poängen i snitt är träffarna gånger poängen för en träff, delat
@@ -153,7 +153,7 @@ def _bid_verdict(bid, tricks, best, chance, expected, samples, piles, blind: boo
                  else ".")
     return good, text
 
-
+# %% ../../nbs/28_review.ipynb #d94b22ae
 def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_samples: int, top: int) -> DealAnalysis:
     "Genomgången av en färdigspelad giv Plump: budet (P20) och de dyraste korten."
     st, actions = _replay(deal)
@@ -204,6 +204,7 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
 _GAME_TYPES = {PlumpGame: ('plump', PlumpError), PlumpDeal: ('plump', PlumpError),
                BismarckGame: ('bismarck', BismarckError), BismarckDeal: ('bismarck', BismarckError)}
 
+# %% ../../nbs/28_review.ipynb #a8b462c8
 def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int | None = None,
                  card_samples: int | None = None, top: int = 3) -> DealAnalysis:
     """Genomgången av en färdigspelad giv för platsen `seat`, i Plump eller Bismarck: en `PlumpDeal` eller
@@ -239,7 +240,10 @@ def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int |
 
 # %% ../../nbs/28_review.ipynb #5b1e0a02
 COSTLY_POINTS = 0.5   # Bismarck: ett kort som kostade minst en halv poäng i snitt listas (B7)
+
+
 PLAN_MARGIN = 0.5     # Bismarck: en plan så nära den bästa är ungefär lika bra (som i `simulated_plan`)
+
 
 def _cap(text: str) -> str: return text[0].upper() + text[1:]
 
@@ -287,7 +291,7 @@ def _card_effect(view: SeatView, played: Card, better: Card) -> str:
     if wins_over(better, best, view.trump): return f" {better} slår {best}, men det gör inte {played}."
     return f" {played} slår {best}, men det gör inte {better}."
 
-
+# %% ../../nbs/28_review.ipynb #5da6ef5a
 def _discards_why(theirs, mine, hand, mode: str, trump: str | None) -> str:
     "Varför datorns bortläggning är bättre (B9): behåll trumfen, bli av med en färg, eller det första kortet som skiljer."
     if mode in ('trumf', 'spader'):
@@ -343,7 +347,7 @@ def _forehand_verdict(a: dict, hand, own, k: int, modes, game_deal=None) -> tupl
         parts.append(f"Du fick {signed_points(points)} ändå, men det var tur.")
     return ' '.join(parts), good_mode, good_discards
 
-
+# %% ../../nbs/28_review.ipynb #043aeb7b
 def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, card_samples: int,
                       top: int) -> DealAnalysis:
     "Genomgången av en färdigspelad giv Bismarck: förhands plan (B9), resultatet mot normalen (B7) och de dyraste korten."
@@ -414,7 +418,7 @@ def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, ca
                         mode_values=values, best_mode=best, good_mode=good_mode, good_discards=good_discards,
                         better_discards=better, expected_points=e)
 
-
+# %% ../../nbs/28_review.ipynb #3480b383
 def _bismarck_text(a: DealAnalysis) -> str:
     "Genomgången av en giv Bismarck som text, en sak per rad."
     fh = a.seat == a.forehand
@@ -499,7 +503,7 @@ def deal_summary(a: DealAnalysis, level: str = 'van') -> list[str]:
         if a.game == 'plump' and not good: out.append(_plump_lesson(a))
     return [plain_text(x) for x in out]
 
-
+# %% ../../nbs/28_review.ipynb #38f6b138
 def _plump_lesson(a: DealAnalysis) -> str:
     """Efter ett plump utan dyra kort: vad som hände och en sann sak att lära (aldrig beröm). Har datorns bästa bud
     samma riktning som missen (fler stick än budet och ett högre bästa bud), gäller läxan budet; annars korten."""
@@ -516,7 +520,6 @@ def _plump_lesson(a: DealAnalysis) -> str:
     if a.best_bid < a.bid:
         return f"{what} Att lära: med de här korten passade ett lägre bud bättre, bud {a.best_bid}."
     return f"{what} Att lära: ta stick med de höga korten när det går, innan de andra hinner bli av med sina."
-
 
 # %% ../../nbs/28_review.ipynb #2e54bf70
 @dataclass

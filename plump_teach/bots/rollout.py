@@ -14,6 +14,7 @@ __all__ = ['OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'fast_policy', 'policy_for', 'r
 # %% ../../nbs/22_rollout.ipynb #951a54a8
 def _power(c: int, trump) -> int: return (c & 15) + (16 if c >> 4 == trump else 0)
 
+
 def _top_id(c: int, hand_suit: list[int], gone) -> bool:
     "Sant om inget högre kort i färgen finns kvar utanför den egna handen."
     base = c & ~15
@@ -21,6 +22,7 @@ def _top_id(c: int, hand_suit: list[int], gone) -> bool:
         x = base | r
         if x not in gone and x not in hand_suit: return False
     return True
+
 
 def fast_policy(seat: int, legal: list[int], ctx, forehand: int | None = None) -> int:
     "Snabb kortstrategi för `playout`: ta stick när budet behöver dem, annars släpp höga kort (P20; B7 i Bismarck)."
@@ -67,7 +69,7 @@ def fast_policy(seat: int, legal: list[int], ctx, forehand: int | None = None) -
     if len(trick) == n - 1: return max(legal, key=lambda c: _power(c, trump))
     return min(legal, key=lambda c: _power(c, trump))
 
-
+# %% ../../nbs/22_rollout.ipynb #4cd62a0e
 def policy_for(state_or_view):
     "Strategin för `playout` i läget: i Bismarck vet den vem som är förhand."
     if state_or_view.game == 'bismarck':
@@ -77,6 +79,7 @@ def policy_for(state_or_view):
 
 
 OTHERS_RANDOM, OWN_RANDOM_AT_BID = 0.5, 0.5   # andelen slumpade kort i provgivarna, prövad när styrkan mättes
+
 
 def rollout_policy(me: int, forehand: int | None = None, others: float = OTHERS_RANDOM, own: float = 0.0):
     """Strategin i expertens provgivar: `fast_policy`, men de andra lägger ett slumpat kort med sannolikheten

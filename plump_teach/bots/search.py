@@ -37,12 +37,15 @@ __all__ = ['BID_SAMPLES', 'CARD_WORK', 'CARD_SAMPLES_RANGE', 'deadline_for', 'ti
 def deadline_for(budget: float | None):
     return None if budget is None else time.perf_counter() + budget
 
+
 def time_left(deadline) -> bool:
     return deadline is None or time.perf_counter() < deadline
+
 
 def trick_distribution(tricks: list[int], cards: int) -> dict[int, float]:
     k = len(tricks)
     return {t: tricks.count(t) / k for t in range(cards + 1) if tricks.count(t)}
+
 
 def distribution_text(dist: dict[int, float]) -> str:
     "Fördelningen av stick som eleven läser den: '0 stick 5 %, 1 stick 30 %, …' (bara andelar från 1 %)."
@@ -87,7 +90,7 @@ def study_bids(view: SeatView, rng: random.Random, samples: int = 60, budget: fl
     chance = {b: ts.count(b) / used for b, ts in tricks.items()}
     return {'tricks': tricks, 'expected': expected, 'chance': chance, 'base': base, 'samples': used}
 
-
+# %% ../../nbs/24_search.ipynb #e69795e5
 def compared_bids(bid: int, expected: dict) -> list[int]:
     """Buden som skälet jämför med: grannarna till `bid`, och det näst bästa budet om det inte är en granne.
     Annars kan staplarna visa många gånger 1 stick medan texten bara jämför 3 med 2 och 4."""
@@ -100,6 +103,7 @@ def compared_bids(bid: int, expected: dict) -> list[int]:
 
 
 BID_SAMPLES = 60   # provgivar för datorspelarens bud vid bordet: ett fast antal, ingen klocka
+
 
 def simulated_bid(view: SeatView, rng: random.Random, samples: int = BID_SAMPLES, budget: float | None = None) -> Decision:
     "Experten bjuder: det tillåtna bud som ger flest poäng i snitt i de simulerade givarna (P13, P20)."
@@ -155,7 +159,10 @@ def study_cards(view: SeatView, rng: random.Random, samples: int = 40, budget: f
 
 
 CARD_WORK = 4000   # tillåtna kort × provgivar × kort på handen för ett kortbeslut: runt 0,2 s på en skoldator
+
+
 CARD_SAMPLES_RANGE = (24, 200)
+
 
 def card_samples(view: SeatView) -> int:
     """Antalet provgivar för ett kortbeslut, bestämt av läget och aldrig av en klocka: samma läge ger samma siffror,
@@ -164,7 +171,7 @@ def card_samples(view: SeatView) -> int:
     lo, hi = CARD_SAMPLES_RANGE
     return max(lo, min(hi, CARD_WORK // max(1, work)))
 
-
+# %% ../../nbs/24_search.ipynb #1f1e6187
 def simulated_card(view: SeatView, rng: random.Random, samples: int | None = None,
                    budget: float | None = None) -> Decision:
     """Experten lägger det kort som ger flest poäng i snitt i de simulerade givarna; vid lika det vane spelarens kort.
@@ -287,6 +294,7 @@ def plan_actions(hand, already, mode: str, trump: str | None) -> list:
 
 _PLAN_COUNTS = re.compile(r"; i \d+ provgivar gav ")
 
+
 def plan_parts(why: str) -> tuple[str, str | None]:
     """Skälet för en plan (`simulated_plan`) delat i orden för eleven och datorns siffror: 'långa spader; i 60 provgivar
     gav …' blir ('långa spader', 'I 60 provgivar gav …'). Utan siffror: (skälet, None)."""
@@ -295,6 +303,7 @@ def plan_parts(why: str) -> tuple[str, str | None]:
     rest = why[m.start() + 2:]
     return why[:m.start()], rest[:1].upper() + rest[1:] + "."
 
+# %% ../../nbs/24_search.ipynb #7b580163
 def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget: float | None = None,
                    who: str = 'jag') -> tuple:
     "Förhands plan (spelsätt, trumf, skäl) vald genom att spela varje plan i slumpade givar (B9)."

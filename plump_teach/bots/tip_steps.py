@@ -64,7 +64,7 @@ def _bids_so_far(view: SeatView) -> str:
     if len(who) == 1: return f"{view.names[who[0]]} har bjudit {view.bids[who[0]]}"
     return f"De andra har bjudit {sum(view.bids[s] for s in who)} tillsammans"
 
-
+# %% ../../nbs/27_tip_steps.ipynb #32b6a4de
 def tip_question(view: SeatView) -> tuple[str, dict]:
     """Tipsets första steg: en fråga om läget som får eleven att tänka själv, och talen den bygger på. Frågan räknas
     ur motorn och kräver ingen simulering, så den kommer direkt."""
@@ -158,7 +158,7 @@ def tip_question(view: SeatView) -> tuple[str, dict]:
                 f"poäng till. Vilket kort kan ta det här sticket?"), facts
     return f"Vem spelar du tillsammans med? {view.names[view.forehand]} är förhand.", facts
 
-
+# %% ../../nbs/27_tip_steps.ipynb #ef7d6f58
 def _card_effect_now(view: SeatView, card: Card, goal: str) -> str:
     "Vad kortet gör med sticket som pågår, i en kort mening som stämmer med motorn (P10, P11)."
     t = _trick_facts(view)
@@ -182,7 +182,7 @@ def _card_effect_now(view: SeatView, card: Card, goal: str) -> str:
         return f" Du har ingen {SUIT_NAMES[led]}, så {card} kan inte ta sticket."
     return f" {card} slår inte {best}."
 
-
+# %% ../../nbs/27_tip_steps.ipynb #09afdfad
 def _plump_bid_advice(view: SeatView, a: Bid, det: dict) -> tuple[str, list]:
     b = a.tricks
     if view.cards == 1:
@@ -223,7 +223,7 @@ def _plump_bid_advice(view: SeatView, a: Bid, det: dict) -> tuple[str, list]:
             nums.append(f"Bud {x} träffade fler gånger, men bud {b} ger fler poäng när det träffar: {pb} i stället för {px}.")
     return text, nums
 
-
+# %% ../../nbs/27_tip_steps.ipynb #a799e7ec
 def _pass_effect(view: SeatView, card: Card, value: dict) -> str:
     """I pass (B7): vad kortet gör med sticket, sant enligt motorn, och varför ett kort som tar sticket ändå är rådet
     när ett annat kort inte hade tagit det (poängen i snitt i provgivarna). Vid utspel: varför ett högt kort."""
@@ -257,7 +257,7 @@ def _pass_effect(view: SeatView, card: Card, value: dict) -> str:
            else f", och du blir av med ett högre kort." if high else ".")
     return now + " " + tried + why
 
-
+# %% ../../nbs/27_tip_steps.ipynb #db341f8f
 def tip_steps(view: SeatView) -> TipSteps:
     """Tips i steg för eleven på `view.seat`: frågan (`tip_question`), rådet i ord och datorns siffror. Draget är
     detsamma som `hint(view)` väljer, med samma provgivar, så siffrorna stämmer med rådet."""
@@ -335,9 +335,10 @@ def tip_steps(view: SeatView) -> TipSteps:
         advice = f"Välj {mode_words(a.mode, a.trump)}." + (f" {capitalised(why)}." if why else "")
     return TipSteps(a, plain_text(question), plain_text(advice), [plain_text(x) for x in nums], facts, d)
 
-
+# %% ../../nbs/27_tip_steps.ipynb #2434dbf8
 _YOU = ((r"\bJag lägger bort\b", "Lägg bort"), (r"\bmina\b", "dina"), (r"\bmin\b", "din"), (r"\bmitt\b", "ditt"),
         (r"\bjag\b", "du"))
+
 
 def _you_voice(text: str) -> str:
     "Datorns mening om sina bortlagda kort (`discard_summary`) som ett råd till eleven: 'Jag lägger bort' blir 'Lägg bort'."
@@ -346,6 +347,7 @@ def _you_voice(text: str) -> str:
 
 
 _PLAN_NUMBERS = re.compile(r"; i (\d+) provgivar gav (.+?) i snitt((?:, [^;.]+)*)(?:; (.+?) gav ([\d,]+) poäng mer[^.]*)?")
+
 
 def _plan_words(reason: str) -> tuple[str, list]:
     "Skälet för ett spelsätt i ord, utan talen, och talen förklarade (B9)."
