@@ -371,6 +371,107 @@ def trick_goal(view: SeatView, seat: int | None = None) -> str:
     if 0 < need <= view.hand_sizes[seat]: return 'win'
     return 'spoil'
 
+# %% ../../nbs/21_heuristics.ipynb #1898017d
+def _lead_card(view: SeatView, legal, goal: str, need: int, bid: int, over: bool, balance: str):
+    "Kortet att spela ut och skälet (P20): ta stick med det högsta som är kvar, spela ut lågt eller förstöra."
+    trump, unseen = view.trump, view.unseen
+    if goal == 'win':
+        tops = [c for c in legal if is_top_card(c, unseen)]
+        side = [c for c in tops if c.suit != trump]
+        if side:
+            card = max(side, key=lambda c: c.rank)
+            why = (f"Jag behöver {need} stick till och spelar ut {card}, det högsta {SUIT_NAMES[card.suit]}kortet "
+                   f"som är kvar (P20)")
+        elif tops:
+            card = max(tops, key=lambda c: c.rank)
+            why = (f"Jag behöver {need} stick till och spelar ut {card}: ingen högre trumf finns kvar, "
+                   f"det har jag räknat ut (P20)")
+        else:
+            above = {c: sum(x.suit == c.suit and x.rank > c.rank for x in unseen) for c in legal}
+            card = min(legal, key=lambda c: (above[c], c.suit == trump, -c.rank))
+            k = above[card]
+            few = ("bara ett" if k == 1 else f"bara {k}") if k <= 3 else str(k)
+            why = (f"Jag behöver {need} stick till, men inget av mina kort är det högsta som är kvar i sin färg. "
+                   f"Jag spelar ut {card}, där {few} "
+                   f"högre {SUIT_NAMES[card.suit]}kort kan sitta hos de andra (P20)")
+        if over: why += f"; {balance}, så jag tar stick när jag kan"
+        return card, why + "."
+    if goal == 'duck':
+        card = lowest_card(legal, trump)
+        what = "Jag bjöd noll" if bid == 0 else f"Jag har redan mina {bid} stick"
+        return card, f"{what} och spelar ut lågt, {card}, för att slippa ta sticket (P20)."
+    card = highest_card(legal, trump)
+    return card, (f"Jag har redan plumpat och spelar ut högt, {card}, för att ta stick som de andra "
+                  f"behöver (P20).")
+
+# %% ../../nbs/21_heuristics.ipynb #960a2b80
+def _needed_card(view: SeatView, legal, best, winners, last: bool, void: bool, led: str, need: int,
+                 over: bool, balance: str):
+    "Kortet och skälet när jag behöver stick och sticket har börjat (P20): ta det billigt, eller spara mina bästa kort."
+    trump, unseen = view.trump, view.unseen
+    if winners:
+        if last:
+            card = min(winners, key=lambda c: (c.suit == trump, c.rank))
+            why = f"Jag behöver {need} stick till, är sist och tar sticket så billigt som möjligt, med {card}"
+        elif void:
+            card = min(winners, key=lambda c: c.rank)
+            why = f"Jag saknar {SUIT_NAMES[led]} och trumfar med {card}, jag behöver {need} stick till"
+        else:
+            safe = [c for c in winners if is_top_card(c, unseen)]
+            if safe:
+                card = min(safe, key=lambda c: c.rank)
+                why = f"Jag behöver {need} stick till, och {top_claim(card, trump)}"
+            else:
+                card = max(winners, key=lambda c: c.rank)
+                why = f"Jag behöver {need} stick till och lägger mitt högsta, {card}"
+        if over: why += f"; {balance}, så jag tar stick när jag kan"
+        return card, why + " (P20)."
+    keep = sorted(view.hand, key=lambda c: (c.suit == trump, c.rank), reverse=True)[:need]
+    spare = [c for c in legal if c not in keep]
+    card = max(spare, key=lambda c: (c.suit != trump, c.rank)) if spare else lowest_card(legal, trump)
+    if card.rank >= 10 and spare and card != lowest_card(legal, trump):
+        saved = f"{cards_text(keep)} sparar jag till {'sticket' if need == 1 else f'de {need} stick'} jag behöver"
+        if void: return card, f"Jag saknar {SUIT_NAMES[led]} och kan inte ta sticket. Jag {shed_words(card, trump)}; {saved} (P20)."
+        return card, f"Jag kan inte slå {best} och blir av med {card}; {saved} (P20)."
+    if void: return card, f"Jag saknar {SUIT_NAMES[led]}, kan inte ta sticket och {shed_words(card, trump)}."
+    return card, f"Jag kan inte slå {best} och lägger mitt lägsta kort, {card}."
+
+# %% ../../nbs/21_heuristics.ipynb #b0bae18f
+def _follow_card(view: SeatView, legal, goal: str, need: int, bid: int, over: bool, balance: str,
+                 kind: str):
+    "Kortet och skälet när sticket har börjat (P20): förstöra för någon annan, ta stick eller ducka."
+    trick, trump = list(view.trick), view.trump
+    best, at = leading_card(trick, trump)
+    winner = (view.leader + at) % view.n
+    last = len(trick) == view.n - 1
+    led = trick[0].suit
+    winners = [c for c in legal if wins_over(c, best, trump)]
+    losers = [c for c in legal if c not in winners]
+    void = legal[0].suit != led
+    if goal == 'spoil':
+        other = view.names[winner]
+        if view.bids[winner] > view.taken[winner] and winners:
+            card = min(winners, key=lambda c: (c.suit == trump, c.rank))
+            take = "tar det här" if last else "försöker ta det här"
+            return card, f"Jag har redan plumpat. {other} behöver stick, så jag {take} med {card} (P20)."
+        goal = 'duck'
+        if losers:
+            card = highest_card(losers, trump)
+            return card, f"Jag har redan plumpat och låter {other} ta sticket; jag blir av med {card} (P20)."
+    if goal == 'win': return _needed_card(view, legal, best, winners, last, void, led, need, over, balance)
+    # budet är klart: ducka
+    what = "Jag bjöd noll" if bid == 0 else f"Jag har redan mina {bid} stick"
+    if losers:
+        card = highest_card(losers, trump)
+        why = f"{what} och släpper {card}, {highest_loser_words(card, losers, trump)} (P20)"
+        if kind == 'underbud' and card.rank >= 11: why += f"; {balance}, så höga kort ska bort"
+        return card, why + "."
+    if last:
+        card = highest_card(legal, trump)
+        return card, f"Alla mina kort slår {best}. Jag måste ta sticket och blir av med mitt högsta, {card}."
+    card = min(legal, key=lambda c: (c.suit == trump, c.rank))
+    return card, f"Alla mina kort slår {best}, så jag lägger det lägsta, {card}, och hoppas att någon går över."
+
 # %% ../../nbs/21_heuristics.ipynb #a7294828
 def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision:
     "Ett kort i Plump som spelar efter budet (P20): ta stick, ducka eller förstöra, med ett skäl på svenska."
@@ -384,7 +485,6 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
     compare = {'överbud': 'högre än', 'underbud': 'lägre än', 'jämnt': 'lika med'}[kind]
     balance = f"budsumman {total} är {compare} {cards} ({kind})"
     details = {'goal': goal, 'need': need, 'balance': kind}
-    unseen = view.unseen
 
     def done(card, text):
         return Decision(PlayCard(card), text, details)
@@ -395,88 +495,5 @@ def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision
         if trick and card.suit == trick[0].suit:
             return done(card, f"Jag måste följa färg och har bara {card} i {SUIT_NAMES[card.suit]} (P10).")
         return done(card, f"Jag måste trumfa och har bara {card} i trumf (P10).")
-    if not trick:                                          # jag spelar ut
-        if goal == 'win':
-            tops = [c for c in legal if is_top_card(c, unseen)]
-            side = [c for c in tops if c.suit != trump]
-            if side:
-                card = max(side, key=lambda c: c.rank)
-                why = (f"Jag behöver {need} stick till och spelar ut {card}, det högsta {SUIT_NAMES[card.suit]}kortet "
-                       f"som är kvar (P20)")
-            elif tops:
-                card = max(tops, key=lambda c: c.rank)
-                why = (f"Jag behöver {need} stick till och spelar ut {card}: ingen högre trumf finns kvar, "
-                       f"det har jag räknat ut (P20)")
-            else:
-                above = {c: sum(x.suit == c.suit and x.rank > c.rank for x in unseen) for c in legal}
-                card = min(legal, key=lambda c: (above[c], c.suit == trump, -c.rank))
-                k = above[card]
-                few = ("bara ett" if k == 1 else f"bara {k}") if k <= 3 else str(k)
-                why = (f"Jag behöver {need} stick till, men inget av mina kort är det högsta som är kvar i sin färg. "
-                       f"Jag spelar ut {card}, där {few} "
-                       f"högre {SUIT_NAMES[card.suit]}kort kan sitta hos de andra (P20)")
-            if over: why += f"; {balance}, så jag tar stick när jag kan"
-            return done(card, why + ".")
-        if goal == 'duck':
-            card = lowest_card(legal, trump)
-            what = "Jag bjöd noll" if bid == 0 else f"Jag har redan mina {bid} stick"
-            return done(card, f"{what} och spelar ut lågt, {card}, för att slippa ta sticket (P20).")
-        card = highest_card(legal, trump)
-        return done(card, f"Jag har redan plumpat och spelar ut högt, {card}, för att ta stick som de andra "
-                          f"behöver (P20).")
-    best, at = leading_card(trick, trump)
-    winner = (view.leader + at) % view.n
-    last = len(trick) == view.n - 1
-    led = trick[0].suit
-    winners = [c for c in legal if wins_over(c, best, trump)]
-    losers = [c for c in legal if c not in winners]
-    void = legal[0].suit != led
-    if goal == 'spoil':
-        other = view.names[winner]
-        if view.bids[winner] > view.taken[winner] and winners:
-            card = min(winners, key=lambda c: (c.suit == trump, c.rank))
-            take = "tar det här" if last else "försöker ta det här"
-            return done(card, f"Jag har redan plumpat. {other} behöver stick, så jag {take} med {card} (P20).")
-        goal = 'duck'
-        if losers:
-            card = highest_card(losers, trump)
-            return done(card, f"Jag har redan plumpat och låter {other} ta sticket; jag blir av med {card} (P20).")
-    if goal == 'win':
-        if winners:
-            if last:
-                card = min(winners, key=lambda c: (c.suit == trump, c.rank))
-                why = f"Jag behöver {need} stick till, är sist och tar sticket så billigt som möjligt, med {card}"
-            elif void:
-                card = min(winners, key=lambda c: c.rank)
-                why = f"Jag saknar {SUIT_NAMES[led]} och trumfar med {card}, jag behöver {need} stick till"
-            else:
-                safe = [c for c in winners if is_top_card(c, unseen)]
-                if safe:
-                    card = min(safe, key=lambda c: c.rank)
-                    why = f"Jag behöver {need} stick till, och {top_claim(card, trump)}"
-                else:
-                    card = max(winners, key=lambda c: c.rank)
-                    why = f"Jag behöver {need} stick till och lägger mitt högsta, {card}"
-            if over: why += f"; {balance}, så jag tar stick när jag kan"
-            return done(card, why + " (P20).")
-        keep = sorted(view.hand, key=lambda c: (c.suit == trump, c.rank), reverse=True)[:need]
-        spare = [c for c in legal if c not in keep]
-        card = max(spare, key=lambda c: (c.suit != trump, c.rank)) if spare else lowest_card(legal, trump)
-        if card.rank >= 10 and spare and card != lowest_card(legal, trump):
-            saved = f"{cards_text(keep)} sparar jag till {'sticket' if need == 1 else f'de {need} stick'} jag behöver"
-            if void: return done(card, f"Jag saknar {SUIT_NAMES[led]} och kan inte ta sticket. Jag {shed_words(card, trump)}; {saved} (P20).")
-            return done(card, f"Jag kan inte slå {best} och blir av med {card}; {saved} (P20).")
-        if void: return done(card, f"Jag saknar {SUIT_NAMES[led]}, kan inte ta sticket och {shed_words(card, trump)}.")
-        return done(card, f"Jag kan inte slå {best} och lägger mitt lägsta kort, {card}.")
-    # budet är klart: ducka
-    what = "Jag bjöd noll" if bid == 0 else f"Jag har redan mina {bid} stick"
-    if losers:
-        card = highest_card(losers, trump)
-        why = f"{what} och släpper {card}, {highest_loser_words(card, losers, trump)} (P20)"
-        if kind == 'underbud' and card.rank >= 11: why += f"; {balance}, så höga kort ska bort"
-        return done(card, why + ".")
-    if last:
-        card = highest_card(legal, trump)
-        return done(card, f"Alla mina kort slår {best}. Jag måste ta sticket och blir av med mitt högsta, {card}.")
-    card = min(legal, key=lambda c: (c.suit == trump, c.rank))
-    return done(card, f"Alla mina kort slår {best}, så jag lägger det lägsta, {card}, och hoppas att någon går över.")
+    if not trick: return done(*_lead_card(view, legal, goal, need, bid, over, balance))   # jag spelar ut
+    return done(*_follow_card(view, legal, goal, need, bid, over, balance, kind))
