@@ -182,6 +182,86 @@ def one_card_why(view: SeatView, b: int, det: dict) -> str:
                 f"bud 1 ger {p1}, så bud {b} lönar sig bäst (P13).")
     return ""
 
+# %% ../../nbs/26_coach.ipynb #7e07b344
+def _bid_tip(view: SeatView, a: Bid, det: dict) -> str:
+    "Tipset för ett bud: chansen i ettkortsgiven (P15), annars högarna och tumregeln (P20) och datorns provgivar."
+    if view.cards == 1:
+        p = det['chance']
+        # med husregeln att den som bjöd högst spelar ut (P9) gäller chansen just det här budet
+        with_bid = f" när du bjuder {a.tricks}" if view.rules.highest_bidder_leads else ""
+        rules = "P15, P9" if with_bid else "P15"
+        if view.hand:
+            text = (f"Bjud {a.tricks}. Ditt {view.hand[0]} tar sticket i ungefär {percent(p)} av provgivarna"
+                    f"{with_bid} ({rules}).")
+        else:
+            seen = and_list(f"{view.names[s]} har {cards_text(h)}" for s, h in sorted(view.others.items()))
+            text = (f"Bjud {a.tricks}. Du ser inte ditt kort, men du ser att {seen}. Ett kort som du kan ha tar "
+                    f"sticket i ungefär {percent(p)} av provgivarna{with_bid} ({rules}).")
+        why = one_card_why(view, a.tricks, det)
+        if why: text += f" {why}"
+    else:
+        exp = det['expected']
+        # högarna och tumregeln ur tumreglernas enda definition (P20), och skälen när budet är ett annat
+        pl, rule, why = thumb_reasons(view, a.tricks, exp)
+        sure = f"säkra stick: {cards_text(pl['sure'])}" if pl['sure'] else "inga säkra stick"
+        maybe = f"möjliga: {cards_text(pl['possible'])}" if pl['possible'] else "inga möjliga"
+        refused = [b for b in range(view.cards + 1) if Bid(b) not in view.legal_actions()]
+        # det spärrade budet sägs bara när det ligger bredvid förslaget: annars är det inte det eleven undrar över
+        # (och inte två gånger, när tumregelns bud är det spärrade)
+        no = (refused_bid_reason(view, refused[0], 'du') if refused and abs(refused[0] - a.tricks) == 1
+              and refused[0] != rule else '')
+        first = f"Bjud {a.tricks}." + (f" {no[0].upper() + no[1:]}." if no else "")
+        # färre än de säkra: säg varför, annars ser det ut som ett fel (efter högarna, som förklarar ordet)
+        fewer = (f" Bud {a.tricks} är färre än dina säkra stick, men det gav flest poäng när datorn spelade "
+                 f"handen." if len(pl['sure']) > a.tricks else "")
+        # skälet är kort: tumregelns bud står bland högarna, och högst ett skäl till när budet är ett annat
+        why = [w for w in why if not w.startswith("När datorn provspelade")]   # siffrorna kommer efter
+        extra = fewer or (f" {why[0]}" if why else "")
+        near = compared_bids(a.tricks, exp)
+        piles = f"{sure}; {maybe}; de säkra plus hälften av de möjliga blir {rule}"
+        # Fördelningen gäller spelet med det föreslagna budet; ett annat bud spelas på annat sätt i samma
+        # provgivar, så det får sin egen träff och sina egna poäng, och texten säger det (poängen = träff × poäng).
+        ch = det['chance']
+        text = (f"{first} {piles[0].upper() + piles[1:]} (P20).{extra} Datorn spelade din hand {det['samples']} gånger "
+                f"med bud {a.tricks}: den tog {distribution_text(det['distribution'])}. Bud {a.tricks} "
+                f"träffade alltså i {percent(ch[a.tricks])} och gav {decimal_text(exp[a.tricks])} poäng i snitt.")
+        if near:
+            b0, *rest = near
+            text += (f" När datorn i stället bjöd {b0} och spelade för det, träffade den i {percent(ch[b0])} "
+                     f"({decimal_text(exp[b0])} poäng i snitt)"
+                     + ''.join(f"; med bud {b} i {percent(ch[b])} ({decimal_text(exp[b])} poäng i snitt)" for b in rest) + ".")
+    return text
+
+# %% ../../nbs/26_coach.ipynb #512540a4
+def _card_tip(view: SeatView, a: PlayCard, det: dict) -> str:
+    "Tipset för ett kort: målet med sticket och chansen att träffa budet (Plump), eller poängen i snitt (Bismarck)."
+    if len(view.legal_actions()) == 1:
+        text = f"Lägg {a.card}. Det är ditt enda tillåtna kort ({'P10' if view.game == 'plump' else 'B6'})."
+    elif view.game == 'plump':
+        ch = det['chance']
+        worse = min(ch, key=ch.get)
+        text = f"Lägg {a.card}. {goal_sentence(view)}"
+        if trick_goal(view) == 'win' and view.trick:   # målet är stick, men inget kort tar det här: säg det
+            best, _ = leading_card(list(view.trick), view.trump)
+            if not any(wins_over(x.card, best, view.trump) for x in view.legal_actions()):
+                text += f" Men inget av dina kort slår {best} i det här sticket."
+        if trick_goal(view) == 'spoil': pass    # budet är redan förlorat: chansen är noll med vilket kort som helst
+        elif max(ch.values()) == 0:
+            text += (f" I ingen av de {det['samples']} provgivarna träffade du budet, vilket kort du än lade, "
+                     f"så budet är troligen förlorat.")
+        else:
+            text += f" Med {a.card} träffar du budet i {percent(ch[a.card])} av provgivarna"
+            text += f", med {worse} i {percent(ch[worse])}." if worse != a.card and ch[worse] < ch[a.card] else "."
+            text += lead_note(view, a.card, values=ch)
+    else:
+        me_fh = view.seat == view.forehand
+        aim = ("I pass vill du ta så få stick som möjligt" if view.mode == 'pass' else "Du vill ta stick")
+        text = (f"Lägg {a.card}. {aim}; normalen för {'dig som förhand' if me_fh else 'dig'} är "
+                f"{normal_tricks(view.mode, me_fh)} stick (B7). Med {a.card} blir din poäng "
+                f"{signed_decimal(det['value'][a.card])} i snitt i provgivarna."
+                + lead_note(view, a.card, goal='duck' if view.mode == 'pass' else 'win', values=det['value']))
+    return text
+
 # %% ../../nbs/26_coach.ipynb #5e1df6fd
 def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
     """Datorns tips för eleven på `view.seat`: expertens drag, med skälet i två till fyra korta meningar.
@@ -199,77 +279,9 @@ def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:
     a, det = d.action, dict(d.details)
     det['computer'] = det.get('full', d.reason)     # med datorns siffror, för siffrorna i Tips
     if isinstance(a, Bid):
-        if view.cards == 1:
-            p = det['chance']
-            # med husregeln att den som bjöd högst spelar ut (P9) gäller chansen just det här budet
-            with_bid = f" när du bjuder {a.tricks}" if view.rules.highest_bidder_leads else ""
-            rules = "P15, P9" if with_bid else "P15"
-            if view.hand:
-                text = (f"Bjud {a.tricks}. Ditt {view.hand[0]} tar sticket i ungefär {percent(p)} av provgivarna"
-                        f"{with_bid} ({rules}).")
-            else:
-                seen = and_list(f"{view.names[s]} har {cards_text(h)}" for s, h in sorted(view.others.items()))
-                text = (f"Bjud {a.tricks}. Du ser inte ditt kort, men du ser att {seen}. Ett kort som du kan ha tar "
-                        f"sticket i ungefär {percent(p)} av provgivarna{with_bid} ({rules}).")
-            why = one_card_why(view, a.tricks, det)
-            if why: text += f" {why}"
-        else:
-            exp = det['expected']
-            # högarna och tumregeln ur tumreglernas enda definition (P20), och skälen när budet är ett annat
-            pl, rule, why = thumb_reasons(view, a.tricks, exp)
-            sure = f"säkra stick: {cards_text(pl['sure'])}" if pl['sure'] else "inga säkra stick"
-            maybe = f"möjliga: {cards_text(pl['possible'])}" if pl['possible'] else "inga möjliga"
-            refused = [b for b in range(view.cards + 1) if Bid(b) not in view.legal_actions()]
-            # det spärrade budet sägs bara när det ligger bredvid förslaget: annars är det inte det eleven undrar över
-            # (och inte två gånger, när tumregelns bud är det spärrade)
-            no = (refused_bid_reason(view, refused[0], 'du') if refused and abs(refused[0] - a.tricks) == 1
-                  and refused[0] != rule else '')
-            first = f"Bjud {a.tricks}." + (f" {no[0].upper() + no[1:]}." if no else "")
-            # färre än de säkra: säg varför, annars ser det ut som ett fel (efter högarna, som förklarar ordet)
-            fewer = (f" Bud {a.tricks} är färre än dina säkra stick, men det gav flest poäng när datorn spelade "
-                     f"handen." if len(pl['sure']) > a.tricks else "")
-            # skälet är kort: tumregelns bud står bland högarna, och högst ett skäl till när budet är ett annat
-            why = [w for w in why if not w.startswith("När datorn provspelade")]   # siffrorna kommer efter
-            extra = fewer or (f" {why[0]}" if why else "")
-            near = compared_bids(a.tricks, exp)
-            piles = f"{sure}; {maybe}; de säkra plus hälften av de möjliga blir {rule}"
-            # Fördelningen gäller spelet med det föreslagna budet; ett annat bud spelas på annat sätt i samma
-            # provgivar, så det får sin egen träff och sina egna poäng, och texten säger det (poängen = träff × poäng).
-            ch = det['chance']
-            text = (f"{first} {piles[0].upper() + piles[1:]} (P20).{extra} Datorn spelade din hand {det['samples']} gånger "
-                    f"med bud {a.tricks}: den tog {distribution_text(det['distribution'])}. Bud {a.tricks} "
-                    f"träffade alltså i {percent(ch[a.tricks])} och gav {decimal_text(exp[a.tricks])} poäng i snitt.")
-            if near:
-                b0, *rest = near
-                text += (f" När datorn i stället bjöd {b0} och spelade för det, träffade den i {percent(ch[b0])} "
-                         f"({decimal_text(exp[b0])} poäng i snitt)"
-                         + ''.join(f"; med bud {b} i {percent(ch[b])} ({decimal_text(exp[b])} poäng i snitt)" for b in rest) + ".")
+        text = _bid_tip(view, a, det)
     elif isinstance(a, PlayCard):
-        if len(view.legal_actions()) == 1:
-            text = f"Lägg {a.card}. Det är ditt enda tillåtna kort ({'P10' if view.game == 'plump' else 'B6'})."
-        elif view.game == 'plump':
-            ch = det['chance']
-            worse = min(ch, key=ch.get)
-            text = f"Lägg {a.card}. {goal_sentence(view)}"
-            if trick_goal(view) == 'win' and view.trick:   # målet är stick, men inget kort tar det här: säg det
-                best, _ = leading_card(list(view.trick), view.trump)
-                if not any(wins_over(x.card, best, view.trump) for x in view.legal_actions()):
-                    text += f" Men inget av dina kort slår {best} i det här sticket."
-            if trick_goal(view) == 'spoil': pass    # budet är redan förlorat: chansen är noll med vilket kort som helst
-            elif max(ch.values()) == 0:
-                text += (f" I ingen av de {det['samples']} provgivarna träffade du budet, vilket kort du än lade, "
-                         f"så budet är troligen förlorat.")
-            else:
-                text += f" Med {a.card} träffar du budet i {percent(ch[a.card])} av provgivarna"
-                text += f", med {worse} i {percent(ch[worse])}." if worse != a.card and ch[worse] < ch[a.card] else "."
-                text += lead_note(view, a.card, values=ch)
-        else:
-            me_fh = view.seat == view.forehand
-            aim = ("I pass vill du ta så få stick som möjligt" if view.mode == 'pass' else "Du vill ta stick")
-            text = (f"Lägg {a.card}. {aim}; normalen för {'dig som förhand' if me_fh else 'dig'} är "
-                    f"{normal_tricks(view.mode, me_fh)} stick (B7). Med {a.card} blir din poäng "
-                    f"{signed_decimal(det['value'][a.card])} i snitt i provgivarna."
-                    + lead_note(view, a.card, goal='duck' if view.mode == 'pass' else 'win', values=det['value']))
+        text = _card_tip(view, a, det)
     elif isinstance(a, Discard):
         mode, trump = det['plan']
         text = (f"Lägg bort {a.card}: {discard_reason(a.card, mode, trump, view.hand, 'du')}. "

@@ -28,36 +28,12 @@ from .search import BID_SAMPLES, plan_parts, simulated_bid, simulated_card, simu
 
 
 # %% auto #0
-__all__ = ['BOT_LEVELS', 'Bot', 'BeginnerBot', 'ExpertBot', 'public_reason', 'RandomBot', 'make_bot']
+__all__ = ['BOT_LEVELS', 'BismarckPlanner', 'Bot', 'BeginnerBot', 'ExpertBot', 'public_reason', 'RandomBot', 'make_bot']
 
-# %% ../../nbs/25_players.ipynb #55a9b2ec
-class Bot:
-    "En datorspelare: `decide(view)` svarar med ett `Decision` för platsen i tur."
-    level = 'van'
-    voice = 'jag'       # 'du' när skälet är ett tips till eleven
-
-    def __init__(self, seed=None, budget: float | None = None, samples: int | None = None):
-        self.rng = random.Random(seed)
-        self.budget, self.samples = budget, samples
-        self._plans: dict = {}
-
-    def __repr__(self): return f"{type(self).__name__}('{self.level}')"
-
-    def decide(self, view: SeatView) -> Decision:
-        "Draget för platsen `view.seat`, som måste stå i tur, med ett skäl på svenska."
-        if not isinstance(view, SeatView): raise PlumpError("En datorspelare behöver en SeatView, till exempel state.view(plats).")
-        if view.to_act != view.seat or not view.legal_actions():
-            raise (BismarckError if view.game == 'bismarck' else PlumpError)(
-                f"Det är inte {genitive(view.names[view.seat])} tur att göra något nu.")
-        if view.phase == 'bidding': return self.bid(view)
-        if view.phase == 'discard': return self.discard(view)
-        if view.phase == 'mode': return self.choose_mode(view)
-        return self.card(view)
-
-    def bid(self, view): return heuristic_bid(view, self.rng)
-    def card(self, view):
-        return heuristic_card(view, self.rng) if view.game == 'plump' else bismarck_card(view, self.rng)
-
+# %% ../../nbs/25_players.ipynb #58d13f68
+class BismarckPlanner:
+    """Förhands plan i Bismarck för en datorspelare (B9): planen görs en gång och ger alla fyra bortläggningarna
+    och valet av spelsätt. Klassen som ärver ger `voice` och `_plans` (som `Bot`)."""
     def make_plan(self, view, hand20, allowed) -> tuple:
         return heuristic_plan(hand20, allowed, view.game_deal, self.voice)
 
@@ -98,6 +74,34 @@ class Bot:
         said = f"Jag väljer {mode_words(action.mode, action.trump)}: "
         return Decision(action, said + f"{why}.", {'plan': (mode, trump), 'full': said + f"{full}."},
                         said + _CARD_LIST.sub('', why) + ".", numbers=numbers)
+
+# %% ../../nbs/25_players.ipynb #55a9b2ec
+class Bot(BismarckPlanner):
+    "En datorspelare: `decide(view)` svarar med ett `Decision` för platsen i tur."
+    level = 'van'
+    voice = 'jag'       # 'du' när skälet är ett tips till eleven
+
+    def __init__(self, seed=None, budget: float | None = None, samples: int | None = None):
+        self.rng = random.Random(seed)
+        self.budget, self.samples = budget, samples
+        self._plans: dict = {}
+
+    def __repr__(self): return f"{type(self).__name__}('{self.level}')"
+
+    def decide(self, view: SeatView) -> Decision:
+        "Draget för platsen `view.seat`, som måste stå i tur, med ett skäl på svenska."
+        if not isinstance(view, SeatView): raise PlumpError("En datorspelare behöver en SeatView, till exempel state.view(plats).")
+        if view.to_act != view.seat or not view.legal_actions():
+            raise (BismarckError if view.game == 'bismarck' else PlumpError)(
+                f"Det är inte {genitive(view.names[view.seat])} tur att göra något nu.")
+        if view.phase == 'bidding': return self.bid(view)
+        if view.phase == 'discard': return self.discard(view)
+        if view.phase == 'mode': return self.choose_mode(view)
+        return self.card(view)
+
+    def bid(self, view): return heuristic_bid(view, self.rng)
+    def card(self, view):
+        return heuristic_card(view, self.rng) if view.game == 'plump' else bismarck_card(view, self.rng)
 
 # %% ../../nbs/25_players.ipynb #accbcad7
 _CARD_LIST = re.compile(r" med [♠♥♦♣]\S+(?: [♠♥♦♣]\S+)*")   # ' med ♠E ♠K' i skälet för ett spelsätt

@@ -64,63 +64,45 @@ def _bids_so_far(view: SeatView) -> str:
     if len(who) == 1: return f"{view.names[who[0]]} har bjudit {view.bids[who[0]]}"
     return f"De andra har bjudit {sum(view.bids[s] for s in who)} tillsammans"
 
-# %% ../../nbs/27_tip_steps.ipynb #32b6a4de
-def tip_question(view: SeatView) -> tuple[str, dict]:
-    """Tipsets första steg: en fråga om läget som får eleven att tänka själv, och talen den bygger på. Frågan räknas
-    ur motorn och kräver ingen simulering, så den kommer direkt."""
-    seat, legal = view.seat, view.legal_actions()
-    facts = {'phase': view.phase, 'legal': len(legal)}
-    if view.game == 'plump' and view.phase == 'bidding':
-        earlier = bids_seen(view)
-        facts.update(cards=view.cards, earlier=sum(earlier), bidders=len(earlier))
-        last = not view.rules.simultaneous_bids and sum(b is None for b in view.bids) == 1
-        f = forbidden_bid(view.cards, earlier) if last else None
-        facts['forbidden'] = f
-        # kortet i pannan (P15): eleven ser de andras kort men inte sitt eget
-        blind = (f"Du ser inte ditt eget kort, men du ser att "
-                 f"{and_list(f'{view.names[s]} har {cards_text(h)}' for s, h in sorted(view.others.items()))}."
-                 if view.cards == 1 and not view.hand else "")
-        if view.cards == 1 and len(legal) == 1:      # bara ett bud är tillåtet: det är det eleven ska se (P6, P16)
-            if f is not None:
-                return (f"{blind + ' ' if blind else ''}Du bjuder sist. {_bids_so_far(view)}, och det finns 1 stick. "
-                        f"Vilket bud får du inte bjuda?"), facts
-            return "Du bjöd noll i förra given. Vilket bud får du bjuda nu?", facts
-        if view.cards == 1 and view.hand:
-            return f"Kan ditt {view.hand[0]} ta sticket? Tänk på vilka kort de andra kan ha.", facts
-        if view.cards == 1:
-            return f"{blind} Hur troligt är det att ditt kort är högst?", facts
+# %% ../../nbs/27_tip_steps.ipynb #14260e1e
+def _bid_question(view: SeatView, legal: list, facts: dict) -> tuple[str, dict]:
+    "Frågan när eleven bjuder i Plump: budet som inte går (P6, P16), kortet i pannan (P15) eller de säkra sticken (P20)."
+    earlier = bids_seen(view)
+    facts.update(cards=view.cards, earlier=sum(earlier), bidders=len(earlier))
+    last = not view.rules.simultaneous_bids and sum(b is None for b in view.bids) == 1
+    f = forbidden_bid(view.cards, earlier) if last else None
+    facts['forbidden'] = f
+    # kortet i pannan (P15): eleven ser de andras kort men inte sitt eget
+    blind = (f"Du ser inte ditt eget kort, men du ser att "
+             f"{and_list(f'{view.names[s]} har {cards_text(h)}' for s, h in sorted(view.others.items()))}."
+             if view.cards == 1 and not view.hand else "")
+    if view.cards == 1 and len(legal) == 1:      # bara ett bud är tillåtet: det är det eleven ska se (P6, P16)
         if f is not None:
-            return (f"Du bjuder sist. {_bids_so_far(view)}, och det finns {view.cards} stick. "
+            return (f"{blind + ' ' if blind else ''}Du bjuder sist. {_bids_so_far(view)}, och det finns 1 stick. "
                     f"Vilket bud får du inte bjuda?"), facts
-        aces = [c for c in view.hand if c.rank == 14]
-        facts['aces'] = len(aces)
-        # samma säkra stick som tumreglerna räknar (`three_piles`, P20): utan ess kan bara en kung med längd vara säker
-        kings = f"kungar i färger där du har minst {count_words(LENGTH, '', '').strip()} kort"
-        q = (f"Hur många säkra stick har du? Räkna dina ess och {kings}. Ett kort räknas också när du själv har alla "
-             f"högre kort i färgen." if aces else
-             f"Hur många säkra stick har du? Du har inga ess, så titta efter {kings}.")
-        if earlier and not view.rules.simultaneous_bids:
-            q += f" {_bids_so_far(view)}."
-        return q, facts
-    if len(legal) == 1 and view.phase == 'playing':     # inget att tänka på: säg det en gång, rakt
-        facts['forced'] = legal[0].card
-        return f"Du har bara ett kort du får lägga: {legal[0].card}.", facts
-    if view.game == 'plump':
-        bid, taken = view.bids[seat], view.taken[seat]
-        goal = trick_goal(view)
-        facts.update(bid=bid, taken=taken, need=bid - taken, goal=goal, cards=view.cards, left=view.hand_sizes[seat])
-        if _first_lead(view):
-            facts.update(total=sum(view.bids), balance=bid_balance(view.cards, view.bids))
-            return (f"Är buden tillsammans fler eller färre än sticken? Räkna ihop buden. Det finns {view.cards} stick."), facts
-        if goal == 'win':
-            return f"Hur många stick behöver du till? Du bjöd {bid} och har tagit {taken}.", facts
-        if goal == 'duck':
-            return f"Du bjöd {bid} och har tagit {taken}. Vill du ta fler stick?", facts
-        if taken > bid:
-            return f"Du bjöd {bid} men har tagit {taken}. Kan du fortfarande träffa ditt bud?", facts
-        return (f"Du bjöd {bid} och har tagit {taken}, och du har {view.hand_sizes[seat]} kort kvar. "
-                f"Räcker korten till ditt bud?"), facts
-    # Bismarck
+        return "Du bjöd noll i förra given. Vilket bud får du bjuda nu?", facts
+    if view.cards == 1 and view.hand:
+        return f"Kan ditt {view.hand[0]} ta sticket? Tänk på vilka kort de andra kan ha.", facts
+    if view.cards == 1:
+        return f"{blind} Hur troligt är det att ditt kort är högst?", facts
+    if f is not None:
+        return (f"Du bjuder sist. {_bids_so_far(view)}, och det finns {view.cards} stick. "
+                f"Vilket bud får du inte bjuda?"), facts
+    aces = [c for c in view.hand if c.rank == 14]
+    facts['aces'] = len(aces)
+    # samma säkra stick som tumreglerna räknar (`three_piles`, P20): utan ess kan bara en kung med längd vara säker
+    kings = f"kungar i färger där du har minst {count_words(LENGTH, '', '').strip()} kort"
+    q = (f"Hur många säkra stick har du? Räkna dina ess och {kings}. Ett kort räknas också när du själv har alla "
+         f"högre kort i färgen." if aces else
+         f"Hur många säkra stick har du? Du har inga ess, så titta efter {kings}.")
+    if earlier and not view.rules.simultaneous_bids:
+        q += f" {_bids_so_far(view)}."
+    return q, facts
+
+# %% ../../nbs/27_tip_steps.ipynb #1801166a
+def _bismarck_question(view: SeatView, legal: list, facts: dict) -> tuple[str, dict]:
+    "Frågan i Bismarck: planen före bortläggningen och valet (B4, B9), annars normalen och sticket (B7)."
+    seat = view.seat
     if view.phase in ('discard', 'mode'):
         allowed = modes_left_in_view(view)
         facts['modes'] = list(allowed)
@@ -157,6 +139,34 @@ def tip_question(view: SeatView) -> tuple[str, dict]:
         return (f"Du har tagit {taken} stick, och normalen för dig är {normal}. {where}, och varje stick till ger en "
                 f"poäng till. Vilket kort kan ta det här sticket?"), facts
     return f"Vem spelar du tillsammans med? {view.names[view.forehand]} är förhand.", facts
+
+# %% ../../nbs/27_tip_steps.ipynb #32b6a4de
+def tip_question(view: SeatView) -> tuple[str, dict]:
+    """Tipsets första steg: en fråga om läget som får eleven att tänka själv, och talen den bygger på. Frågan räknas
+    ur motorn och kräver ingen simulering, så den kommer direkt."""
+    seat, legal = view.seat, view.legal_actions()
+    facts = {'phase': view.phase, 'legal': len(legal)}
+    if view.game == 'plump' and view.phase == 'bidding':
+        return _bid_question(view, legal, facts)
+    if len(legal) == 1 and view.phase == 'playing':     # inget att tänka på: säg det en gång, rakt
+        facts['forced'] = legal[0].card
+        return f"Du har bara ett kort du får lägga: {legal[0].card}.", facts
+    if view.game == 'plump':
+        bid, taken = view.bids[seat], view.taken[seat]
+        goal = trick_goal(view)
+        facts.update(bid=bid, taken=taken, need=bid - taken, goal=goal, cards=view.cards, left=view.hand_sizes[seat])
+        if _first_lead(view):
+            facts.update(total=sum(view.bids), balance=bid_balance(view.cards, view.bids))
+            return (f"Är buden tillsammans fler eller färre än sticken? Räkna ihop buden. Det finns {view.cards} stick."), facts
+        if goal == 'win':
+            return f"Hur många stick behöver du till? Du bjöd {bid} och har tagit {taken}.", facts
+        if goal == 'duck':
+            return f"Du bjöd {bid} och har tagit {taken}. Vill du ta fler stick?", facts
+        if taken > bid:
+            return f"Du bjöd {bid} men har tagit {taken}. Kan du fortfarande träffa ditt bud?", facts
+        return (f"Du bjöd {bid} och har tagit {taken}, och du har {view.hand_sizes[seat]} kort kvar. "
+                f"Räcker korten till ditt bud?"), facts
+    return _bismarck_question(view, legal, facts)
 
 # %% ../../nbs/27_tip_steps.ipynb #ef7d6f58
 def _card_effect_now(view: SeatView, card: Card, goal: str) -> str:
@@ -257,6 +267,60 @@ def _pass_effect(view: SeatView, card: Card, value: dict) -> str:
            else f", och du blir av med ett högre kort." if high else ".")
     return now + " " + tried + why
 
+# %% ../../nbs/27_tip_steps.ipynb #9e196fea
+def _plump_card_advice(view: SeatView, a: PlayCard, det: dict, facts: dict) -> tuple[str, list]:
+    "Rådet för ett kort i Plump (P20) och datorns siffror: budet som träffade i provgivarna med varje kort."
+    goal, k, ch = facts['goal'], det['samples'], det['chance']
+    bid, need = facts['bid'], facts['need']
+    if facts.get('balance'):
+        first = _sum_sentence(facts['total'], view.cards) + " "
+    else: first = ""
+    if goal == 'win': aim = f"Du behöver {need} stick till."
+    elif goal == 'duck':
+        aim = ("Du bjöd 0, så du vill inte ta några stick." if bid == 0 else
+               f"Du har redan {'det stick' if bid == 1 else f'de {bid} stick'} du bjöd, så du vill inte ta fler.")
+    else: aim = "Ditt bud går inte att träffa längre. Försök få de andra att missa sina bud i stället."
+    advice = f"Lägg {a.card}. {first}{aim}" + ('' if goal == 'spoil' else _card_effect_now(view, a.card, goal))
+    hits = {c: sample_count(p, k) for c, p in ch.items()}
+    nums = [f"Datorn provade {k} sätt som de andras kort kan ligga på, och spelade given till slut med vart och "
+            f"ett av korten du får lägga."]
+    if max(hits.values()) == 0:
+        nums.append(f"Du träffade inte budet i något av de {k}, vilket kort du än lade.")
+    else:
+        nums.append(f"Med {a.card} träffade du budet i {hits[a.card]} av de {k}.")
+        worse = min(hits, key=lambda c: (hits[c], str(c)))
+        if hits[worse] < hits[a.card]: nums.append(f"Med {worse} bara i {hits[worse]} av dem.")
+    return advice, nums
+
+# %% ../../nbs/27_tip_steps.ipynb #c09335cc
+def _bismarck_card_advice(view: SeatView, a: PlayCard, det: dict, facts: dict) -> tuple[str, list]:
+    "Rådet för ett kort i Bismarck (B7) och datorns siffror: poängen i snitt i provgivarna."
+    me_fh, goal = view.seat == view.forehand, ('duck' if view.mode == 'pass' else 'win')
+    if view.mode == 'pass': aim = "I pass vill du ta få stick."
+    elif me_fh: aim = f"Normalen för dig är {facts['normal']} stick, och du har tagit {facts['taken']}."
+    else: aim = f"Du och {view.names[3 - view.seat - view.forehand]} spelar mot {view.names[view.forehand]}."
+    t = _trick_facts(view)
+    partner = 3 - view.seat - view.forehand
+    effect = ''
+    if (not me_fh and t['best_seat'] == partner and not wins_over(a.card, t['best'], view.trump)
+            and view.mode != 'pass'):
+        effect = f" {view.names[partner]} ligger redan högst, så du behöver inte ta sticket."
+    elif view.mode == 'pass':
+        effect = _pass_effect(view, a.card, det['value'])
+    elif t['best'] is not None and wins_over(a.card, t['best'], view.trump):
+        effect = f" {a.card} tar sticket." if t['last'] else f" Med {a.card} ligger du högst i sticket just nu."
+    elif t['best'] is not None and t['last']: effect = f" {a.card} tar inte sticket."
+    advice = f"Lägg {a.card}. {aim}{effect}"
+    k, val = det['samples'], det['value']
+    worse = min(val, key=lambda c: (val[c], str(c)))
+    nums = [f"Datorn provade {k} sätt som de andras kort kan ligga på, och spelade given till slut med vart och "
+            f"ett av korten du får lägga.",
+            f"Sedan lade den ihop poängen och delade med {k}. Det kallas poäng i snitt.",
+            f"Med {a.card} blev det {signed_decimal(val[a.card])} poäng i snitt."]
+    if worse != a.card and round(val[worse], 1) < round(val[a.card], 1):
+        nums.append(f"Med {worse} bara {signed_decimal(val[worse])}.")
+    return advice, nums
+
 # %% ../../nbs/27_tip_steps.ipynb #db341f8f
 def tip_steps(view: SeatView) -> TipSteps:
     """Tips i steg för eleven på `view.seat`: frågan (`tip_question`), rådet i ord och datorns siffror. Draget är
@@ -271,51 +335,9 @@ def tip_steps(view: SeatView) -> TipSteps:
     elif isinstance(a, PlayCard) and len(legal) == 1:      # frågan sade redan att det är det enda kortet
         advice = f"Lägg {a.card}."
     elif isinstance(a, PlayCard) and view.game == 'plump':
-        goal, k, ch = facts['goal'], det['samples'], det['chance']
-        bid, need = facts['bid'], facts['need']
-        if facts.get('balance'):
-            first = _sum_sentence(facts['total'], view.cards) + " "
-        else: first = ""
-        if goal == 'win': aim = f"Du behöver {need} stick till."
-        elif goal == 'duck':
-            aim = ("Du bjöd 0, så du vill inte ta några stick." if bid == 0 else
-                   f"Du har redan {'det stick' if bid == 1 else f'de {bid} stick'} du bjöd, så du vill inte ta fler.")
-        else: aim = "Ditt bud går inte att träffa längre. Försök få de andra att missa sina bud i stället."
-        advice = f"Lägg {a.card}. {first}{aim}" + ('' if goal == 'spoil' else _card_effect_now(view, a.card, goal))
-        hits = {c: sample_count(p, k) for c, p in ch.items()}
-        nums = [f"Datorn provade {k} sätt som de andras kort kan ligga på, och spelade given till slut med vart och "
-                f"ett av korten du får lägga."]
-        if max(hits.values()) == 0:
-            nums.append(f"Du träffade inte budet i något av de {k}, vilket kort du än lade.")
-        else:
-            nums.append(f"Med {a.card} träffade du budet i {hits[a.card]} av de {k}.")
-            worse = min(hits, key=lambda c: (hits[c], str(c)))
-            if hits[worse] < hits[a.card]: nums.append(f"Med {worse} bara i {hits[worse]} av dem.")
+        advice, nums = _plump_card_advice(view, a, det, facts)
     elif isinstance(a, PlayCard):
-        me_fh, goal = view.seat == view.forehand, ('duck' if view.mode == 'pass' else 'win')
-        if view.mode == 'pass': aim = "I pass vill du ta få stick."
-        elif me_fh: aim = f"Normalen för dig är {facts['normal']} stick, och du har tagit {facts['taken']}."
-        else: aim = f"Du och {view.names[3 - view.seat - view.forehand]} spelar mot {view.names[view.forehand]}."
-        t = _trick_facts(view)
-        partner = 3 - view.seat - view.forehand
-        effect = ''
-        if (not me_fh and t['best_seat'] == partner and not wins_over(a.card, t['best'], view.trump)
-                and view.mode != 'pass'):
-            effect = f" {view.names[partner]} ligger redan högst, så du behöver inte ta sticket."
-        elif view.mode == 'pass':
-            effect = _pass_effect(view, a.card, det['value'])
-        elif t['best'] is not None and wins_over(a.card, t['best'], view.trump):
-            effect = f" {a.card} tar sticket." if t['last'] else f" Med {a.card} ligger du högst i sticket just nu."
-        elif t['best'] is not None and t['last']: effect = f" {a.card} tar inte sticket."
-        advice = f"Lägg {a.card}. {aim}{effect}"
-        k, val = det['samples'], det['value']
-        worse = min(val, key=lambda c: (val[c], str(c)))
-        nums = [f"Datorn provade {k} sätt som de andras kort kan ligga på, och spelade given till slut med vart och "
-                f"ett av korten du får lägga.",
-                f"Sedan lade den ihop poängen och delade med {k}. Det kallas poäng i snitt.",
-                f"Med {a.card} blev det {signed_decimal(val[a.card])} poäng i snitt."]
-        if worse != a.card and round(val[worse], 1) < round(val[a.card], 1):
-            nums.append(f"Med {worse} bara {signed_decimal(val[worse])}.")
+        advice, nums = _bismarck_card_advice(view, a, det, facts)
     elif isinstance(a, Discard):     # alla kort som ska bort på en gång, med ett skäl (B9)
         mode, trump = det['plan']
         already = list(view.discards or ())
