@@ -347,6 +347,32 @@ def _forehand_verdict(a: dict, hand, own, k: int, modes, game_deal=None) -> tupl
         parts.append(f"Du fick {signed_points(points)} ändå, men det var tur.")
     return ' '.join(parts), good_mode, good_discards
 
+# %% ../../nbs/28_review.ipynb #909ad731
+def _costly_bismarck_cards(st, actions: list, plays: int, seat: int, seed: int, card_samples: int | None) -> list:
+    "Elevens kort i sticken som kostade minst `COSTLY_POINTS` i snitt mot datorns kort, dyrast först (B7); spelar fram `st`."
+    costly = []
+    for a in actions[plays:]:
+        if st.to_act == seat and len(st.legal_actions()) > 1:
+            v = st.view(seat)
+            t = len(st.history) + 1
+            if card_samples is None:    # som Tips i samma läge
+                tip = hint(v)
+                val, better_card, kc = tip.details['value'], tip.action.card, tip.details['samples']
+            else:
+                cres = study_cards(v, random.Random(f"bismarck-analys:{seed}:stick:{t}"), card_samples)
+                val, kc = cres['value'], cres['samples']
+                better_card = max(val, key=lambda c: (round(val[c], 6), c == a.card))
+            if better_card != a.card and val[better_card] - val[a.card] >= COSTLY_POINTS:
+                # i ord: skillnaden är minst `COSTLY_POINTS`; talen står i `value_better` och `value_played`
+                why = (f"I stick {t} lade du {a.card}. När datorn spelade given till slut många gånger fick du fler "
+                       f"poäng med {better_card} än med {a.card}."
+                       + _card_effect(v, a.card, better_card))
+                costly.append(CostlyPlay(t, a.card, better_card, None, None, st.clone(), seat, why,
+                                         val[a.card], val[better_card], kc))
+        st.apply(a)
+    costly.sort(key=lambda c: (-c.loss, c.trick))
+    return costly
+
 # %% ../../nbs/28_review.ipynb #043aeb7b
 def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, card_samples: int,
                       top: int) -> DealAnalysis:
@@ -388,27 +414,7 @@ def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, ca
         how = 'som väntat' if abs(points - e) <= 1 else 'bättre än väntat' if points > e else 'sämre än väntat'
         verdict = (f"{side} När datorn spelade din hand i {label} {k} gånger fick den {signed_decimal(e)} i snitt. "
                    f"Du fick {signed_points(points)}, {how}.")
-    costly = []
-    for a in actions[plays:]:
-        if st.to_act == seat and len(st.legal_actions()) > 1:
-            v = st.view(seat)
-            t = len(st.history) + 1
-            if card_samples is None:    # som Tips i samma läge
-                tip = hint(v)
-                val, better_card, kc = tip.details['value'], tip.action.card, tip.details['samples']
-            else:
-                cres = study_cards(v, random.Random(f"bismarck-analys:{seed}:stick:{t}"), card_samples)
-                val, kc = cres['value'], cres['samples']
-                better_card = max(val, key=lambda c: (round(val[c], 6), c == a.card))
-            if better_card != a.card and val[better_card] - val[a.card] >= COSTLY_POINTS:
-                # i ord: skillnaden är minst `COSTLY_POINTS`; talen står i `value_better` och `value_played`
-                why = (f"I stick {t} lade du {a.card}. När datorn spelade given till slut många gånger fick du fler "
-                       f"poäng med {better_card} än med {a.card}."
-                       + _card_effect(v, a.card, better_card))
-                costly.append(CostlyPlay(t, a.card, better_card, None, None, st.clone(), seat, why,
-                                         val[a.card], val[better_card], kc))
-        st.apply(a)
-    costly.sort(key=lambda c: (-c.loss, c.trick))
+    costly = _costly_bismarck_cards(st, actions, plays, seat, seed, card_samples)
     if me_fh and good_mode and good_discards and points < e - 1 and costly:
         verdict += " Men det var inte bara otur: korten nedan kostade också poäng."
     full = sort_hand([*deal.dealt[seat], *deal.upcards]) if me_fh else Cards(deal.dealt[seat])
@@ -433,6 +439,32 @@ def _bismarck_text(a: DealAnalysis) -> str:
                  f"{signed_decimal(a.expected_points)} poäng i snitt.")
     return '\n'.join([*lines, a.verdict, *(c.why for c in a.costly)])
 
+# %% ../../nbs/28_review.ipynb #721f69e1
+def _bid_summary(a: DealAnalysis, own: str, words: bool, out: list):
+    "Resultatet och domen över budet i Plump i den korta genomgången (P13), på slutet av `out`: högst ett tal per bud."
+    k, bid, best = a.samples, a.bid, a.best_bid
+    h, hb = sample_count(a.chance[bid], k), sample_count(a.chance[best], k)
+    often = lambda x: frequency_words(x, k) if words else f"i {x} av dem"
+    hit = a.tricks == bid
+    out.append(f"{a.name} bjöd {bid} och tog {a.tricks}: " + (f"träff, {a.points} poäng." if hit else "plump."))
+    tried = ("Datorn provade många sätt som de andras kort kan ligga på" if words else
+             f"Datorn provade {k} sätt som de andras kort kan ligga på")
+    if best == bid:
+        out.append(f"Med {own} var {bid} ett bra bud. {tried}, och bud {bid} träffade {often(h)}."
+                   + ("" if hit else " Den här gången gick det inte, men budet var bra."))
+    elif a.good_bid:    # datorn väljer efter poängen i snitt: träffade elevens bud oftare, säg det (P13)
+        out.append(f"Med {own} var {bid} nästan lika bra som {best}. {tried}: bud {best} träffade {often(hb)}, "
+                   f"bud {bid} {often(h)}." + (f" Bud {best} gav ändå lite fler poäng." if hb <= h else ""))
+    elif hb > h:
+        out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {best} träffade {often(hb)}, "
+                   f"bud {bid} {'bara ' if not words else ''}{often(h)}.")
+    else:   # budet träffade lika ofta eller oftare, men gav färre poäng i snitt: säg poängen (P13)
+        pts = a.bid_points
+        more = (f" Ett lyckat bud {best} ger {pts[best]} poäng, ett lyckat bud {bid} bara {pts[bid]}."
+                if pts and pts[best] > pts[bid] else "")
+        out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {bid} träffade {often(h)} och bud "
+                   f"{best} {often(hb)}, men bud {best} gav fler poäng.{more}")
+
 # %% ../../nbs/28_review.ipynb #c0a5e007
 def deal_summary(a: DealAnalysis, level: str = 'van') -> list[str]:
     """Den korta genomgången som bordet visar efter varje giv: resultatet, domen över budet (Plump) eller planen
@@ -444,28 +476,7 @@ def deal_summary(a: DealAnalysis, level: str = 'van') -> list[str]:
     words = level == 'nybörjare'
     out = []
     if a.game == 'plump':
-        k, bid, best = a.samples, a.bid, a.best_bid
-        h, hb = sample_count(a.chance[bid], k), sample_count(a.chance[best], k)
-        often = lambda x: frequency_words(x, k) if words else f"i {x} av dem"
-        hit = a.tricks == bid
-        out.append(f"{a.name} bjöd {bid} och tog {a.tricks}: " + (f"träff, {a.points} poäng." if hit else "plump."))
-        tried = ("Datorn provade många sätt som de andras kort kan ligga på" if words else
-                 f"Datorn provade {k} sätt som de andras kort kan ligga på")
-        if best == bid:
-            out.append(f"Med {own} var {bid} ett bra bud. {tried}, och bud {bid} träffade {often(h)}."
-                       + ("" if hit else " Den här gången gick det inte, men budet var bra."))
-        elif a.good_bid:    # datorn väljer efter poängen i snitt: träffade elevens bud oftare, säg det (P13)
-            out.append(f"Med {own} var {bid} nästan lika bra som {best}. {tried}: bud {best} träffade {often(hb)}, "
-                       f"bud {bid} {often(h)}." + (f" Bud {best} gav ändå lite fler poäng." if hb <= h else ""))
-        elif hb > h:
-            out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {best} träffade {often(hb)}, "
-                       f"bud {bid} {'bara ' if not words else ''}{often(h)}.")
-        else:   # budet träffade lika ofta eller oftare, men gav färre poäng i snitt: säg poängen (P13)
-            pts = a.bid_points
-            more = (f" Ett lyckat bud {best} ger {pts[best]} poäng, ett lyckat bud {bid} bara {pts[bid]}."
-                    if pts and pts[best] > pts[bid] else "")
-            out.append(f"Med {own} var {best} det bästa budet. {tried}: bud {bid} träffade {often(h)} och bud "
-                       f"{best} {often(hb)}, men bud {best} gav fler poäng.{more}")
+        _bid_summary(a, own, words, out)
     else:
         fh = a.seat == a.forehand
         out.append(f"{a.name} tog {a.tricks} stick, och normalen för {'förhand' if fh else 'de andra två'} är "
