@@ -37,8 +37,8 @@ _FRONT_DOOR = {
     **dict.fromkeys(["make_bot", "Bot"], "bots.players"),
     "hint": "bots.coach",
     "analyse_deal": "bots.review",
-    "Decision": "bots.heuristics",
-    **dict.fromkeys(["make_puzzle", "Puzzle", "PUZZLE_KINDS"], "puzzles.plump"),
+    "Decision": "bots.decision",
+    **dict.fromkeys(["make_puzzle", "Puzzle", "PUZZLE_KINDS"], "puzzles.registry"),
 }
 # Skrivet ut, inte räknat: en typkontroll (mypy --strict, pyright) läser bara en lista med namn, och utan den är
 # namnen här inte exporterade för den (tests/test_types.py håller listan lika med _FRONT_DOOR).
@@ -79,8 +79,8 @@ if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr
     from .engine.scoresheet import ScoreKeeper, load_protocol
     from .engine.storage import FileError, FileChanged
     from .engine.files import load
-    from .bots.heuristics import Decision
+    from .bots.decision import Decision
     from .bots.players import make_bot, Bot
     from .bots.coach import hint
     from .bots.review import analyse_deal
-    from .puzzles.plump import make_puzzle, Puzzle, PUZZLE_KINDS
+    from .puzzles.registry import make_puzzle, Puzzle, PUZZLE_KINDS

@@ -4,7 +4,7 @@ import pytest
 from plump_teach.engine.cards import SUIT_NAMES
 
 import plump_teach.puzzles.bismarck  # noqa: F401  (registers the kinds)
-from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
+from plump_teach.puzzles.registry import PUZZLE_KINDS, make_puzzle
 
 N = 60
 MODES = ['spader', 'trumf', 'sang', 'pass']

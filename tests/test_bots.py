@@ -1,4 +1,4 @@
-"""Tests for the computer players (`plump_teach.bots`: nbs/20_tumregler.ipynb to nbs/25_genomgang_efter_given.ipynb).
+"""Tests for the computer players (`plump_teach.bots`: nbs/20_decision.ipynb to nbs/28_review.ipynb).
 
 Whole games of bots on all three levels, mixed at one table, for 2-6 players of Plump under random house rules
 and for Bismarck: every decision must be one of the engine's legal actions, is applied through the engine (which
@@ -22,7 +22,8 @@ import pytest
 
 from plump_teach.engine.bismarck import BismarckError, normal_tricks
 from plump_teach.engine.bismarck_game import BismarckGame
-from plump_teach.bots.heuristics import LEVELS, Decision, value_hand, chance_words
+from plump_teach.bots.heuristics import value_hand
+from plump_teach.bots.decision import LEVELS, Decision, chance_words
 from plump_teach.bots.bismarck import discard_summary
 from plump_teach.bots.search import distribution_text, ismcts_action, study_cards
 from plump_teach.bots.players import make_bot, public_reason
@@ -214,7 +215,7 @@ def test_a_forced_one_card_bid_names_the_rule_that_forces_it():
 
 
 def test_a_chance_between_0_and_1_never_reads_as_0_or_100_percent():
-    from plump_teach.bots.heuristics import percent
+    from plump_teach.bots.decision import percent
     assert [percent(p) for p in (0, 0.004, 0.005, 0.5, 0.994, 0.996, 1)] == \
         ["0 %", "under 1 %", "1 %", "50 %", "99 %", "över 99 %", "100 %"]
 

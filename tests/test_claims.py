@@ -50,7 +50,7 @@ import pytest
 
 from plump_teach.engine.bismarck_game import BismarckGame
 from plump_teach.bots.players import make_bot, public_reason
-from plump_teach.bots.heuristics import frequency_words
+from plump_teach.bots.decision import frequency_words
 from plump_teach.engine.cards import FULL_DECK, SUITS, SUIT_NAMES, parse_card, parse_cards
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.actions import Discard, PlayCard

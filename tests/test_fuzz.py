@@ -35,7 +35,7 @@ from plump_teach.engine.cards import CardError, parse_card, parse_cards
 from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpError, PlumpRules
 from plump_teach.engine.scoresheet import ScoreKeeper, load_protocol
-from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
+from plump_teach.puzzles.registry import PUZZLE_KINDS, make_puzzle
 
 PLUMP_NAMES = ["Anna", "Bo", "Cissi"]
 BISMARCK_NAMES = ["Anna", "Björn", "Cecilia"]

@@ -24,7 +24,7 @@ from plump_teach.course.progress import (GOAL_STREAK, PROGRESS_ENV, PROGRESS_MAX
 from plump_teach.course.results import RESULTS_ENV, Recorder, ResultStore, set_recorder
 from plump_teach.course.teacher_page import class_csv, teacher_page
 from plump_teach.engine.plump_rules import PlumpError
-from plump_teach.puzzles.plump import PUZZLE_KINDS
+from plump_teach.puzzles.registry import PUZZLE_KINDS
 from plump_teach.ui.puzzle_widget import GoalWidget, PuzzleTrainer, show_goal
 
 from test_pupil_surface import codes_in, widget_texts

@@ -268,7 +268,7 @@ def test_core_lessons_use_only_the_basic_rules():
     """Grundkursen lär ut en sorts Plump: ingen lektion utom extralektionen (Husregler) nämner en husregel, och
     deras pussel gäller grundreglerna (inget 'Husregel: …' i pusslet)."""
     from plump_teach.course.catalogue import PUPIL_LESSONS
-    from plump_teach.puzzles.plump import make_puzzle
+    from plump_teach.puzzles.registry import make_puzzle
     for l in PUPIL_LESSONS:
         nb = read(l.file)
         calls = re.findall(r"show_puzzle\('(\w+)', (\d+)(?:, level=(\d))?\)", "\n".join(c.source for c in code_cells(nb)))

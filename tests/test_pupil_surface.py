@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from plump_teach.engine.plump_rules import PlumpError, PlumpRules, bid_error
-from plump_teach.puzzles.plump import PUZZLE_KINDS
+from plump_teach.puzzles.registry import PUZZLE_KINDS
 from plump_teach.ui.lesson import PupilHTML, pupil_text
 from plump_teach.ui.puzzle_widget import PuzzleWidget
 from plump_teach.ui.table import BismarckTable, PlayTable

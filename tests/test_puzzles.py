@@ -9,7 +9,7 @@ from functools import lru_cache
 import pytest
 
 from plump_teach.engine.cards import FULL_DECK, SUITS, card_from_id
-from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
+from plump_teach.puzzles.registry import PUZZLE_KINDS, make_puzzle
 import plump_teach.puzzles.bismarck  # noqa: F401  (registers Bismarck's kinds)
 from plump_teach.engine.plump_rules import PlumpError
 
@@ -223,7 +223,7 @@ import subprocess
 import sys
 
 from plump_teach.engine.plump import PlumpDeal
-from plump_teach.puzzles.plump import NAMES, PlayedTrick
+from plump_teach.puzzles.registry import NAMES, PlayedTrick
 
 MANY = range(1, 301)
 
@@ -373,7 +373,7 @@ def test_make_puzzle_refuses_bad_input_in_swedish(args):
 
 
 def test_bismarck_kinds_come_with_the_puzzles_and_the_app():
-    code = ("from plump_teach.puzzles.plump import make_puzzle\n"
+    code = ("from plump_teach.puzzles.registry import make_puzzle\n"
             "assert make_puzzle('bismarck_score', 1).kind == 'bismarck_score'\n"
             "import plump_teach.classroom.app as app, subprocess, pathlib\n"
             "seen = []\n"
@@ -386,7 +386,7 @@ def test_bismarck_kinds_come_with_the_puzzles_and_the_app():
             "assert \"kinds=['bismarck_score', 'bismarck_discard']\" in seen[0], seen\n")
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    r = subprocess.run([sys.executable, '-c', "import plump_teach.puzzles.bismarck as b, plump_teach.puzzles.plump as p\n"
+    r = subprocess.run([sys.executable, '-c', "import plump_teach.puzzles.bismarck as b, plump_teach.puzzles.registry as p\n"
                         "assert len(p.PUZZLE_KINDS) == 17"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
 
@@ -438,7 +438,7 @@ def test_explanations_word_the_edge_cases_right():
 def test_right_card_level_2_is_labelled_with_the_rule_it_practises():
     """Issue 27: level 2 of Rätt kort is an end-game about making the bid (P20), not following suit (P10): the
     puzzle, its feedback and the kind's rule for that level say P20; level 1 (follow suit) stays P10."""
-    from plump_teach.puzzles.plump import PUZZLE_KINDS
+    from plump_teach.puzzles.registry import PUZZLE_KINDS
     assert PUZZLE_KINDS['right_card'].rule_at(1) == 'P10' and PUZZLE_KINDS['right_card'].rule_at(2) == 'P20'
     for n in range(1, 6):
         p1, p2 = make_puzzle('right_card', n, 1), make_puzzle('right_card', n, 2)

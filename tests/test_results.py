@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from plump_teach.course import results
 from plump_teach.engine.plump_rules import PlumpError
-from plump_teach.puzzles.plump import PUZZLE_KINDS
+from plump_teach.puzzles.registry import PUZZLE_KINDS
 from plump_teach.course.results import (OUTCOMES, ResultStore, Recorder, attach_pupil, by_kind, clean_event,
                                         count_outcomes, current_recorder, needs_practice, set_recorder, tasks_of,
                                         unfinished_session)

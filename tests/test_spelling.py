@@ -136,7 +136,7 @@ def notebook_texts():
 def puzzle_texts():
     "(källa, text) för alla pussel: varje sort, nivå och nummer 1..30."
     import plump_teach.puzzles.bismarck  # noqa: F401  (registrerar Bismarcks sorter)
-    from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
+    from plump_teach.puzzles.registry import PUZZLE_KINDS, make_puzzle
     for kind, k in PUZZLE_KINDS.items():
         for level in k.levels:
             for n in NUMBERS:
@@ -191,7 +191,7 @@ def teacher_texts():
     import plump_teach.puzzles.bismarck  # noqa: F401
     from plump_teach.course import teacher as t
     from plump_teach.engine.plump_rules import RULE_PRESETS
-    from plump_teach.puzzles.plump import PUZZLE_KINDS
+    from plump_teach.puzzles.registry import PUZZLE_KINDS
     for k, p in RULE_PRESETS.items():
         yield f"lärarmaterial: regelblad Plump ({k})", t.rule_sheet_plump(p.rules)
     yield "lärarmaterial: regelblad Bismarck", t.rule_sheet_bismarck()
@@ -209,7 +209,7 @@ def teacher_texts():
 def cli_texts():
     "Hjälpen och ett fel på kommandoraden `plump-teach`, utan programmets namn och pusselsorternas nycklar."
     from plump_teach.classroom.app import cli_parser
-    from plump_teach.puzzles.plump import PUZZLE_KINDS
+    from plump_teach.puzzles.registry import PUZZLE_KINDS
     ap = cli_parser()
     text = ap.format_help() + ap.format_usage()
     for key in sorted(PUZZLE_KINDS, key=len, reverse=True):
@@ -225,7 +225,7 @@ def _bad_calls():
     from plump_teach.engine.bismarck_game import BismarckGame
     from plump_teach.engine.plump_rules import PlumpRules, deal_schedule, rule_preset
     from plump_teach.engine.scoresheet import ScoreKeeper
-    from plump_teach.puzzles.plump import make_puzzle
+    from plump_teach.puzzles.registry import make_puzzle
 
     def game():
         return PlumpGame(["Anna", "Bo", "Cissi"], seed=1)

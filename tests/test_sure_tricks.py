@@ -28,7 +28,7 @@ from plump_teach.engine.cards import FULL_DECK, SUITS, parse_card
 from plump_teach.engine.plump import PlumpDeal
 from plump_teach.engine.plump_rules import PlumpRules
 from plump_teach.engine.state import BismarckState, PlumpState
-from plump_teach.puzzles.plump import make_puzzle
+from plump_teach.puzzles.registry import make_puzzle
 
 
 def test_three_piles_value_hand_and_the_puzzle_name_the_one_meaning():

@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 
 from plump_teach.engine.bismarck import BismarckError, SHORT_ORDER, bismarck_score
 from plump_teach.engine.plump_rules import PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RULE_TEXT, deal_schedule, score
-from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
+from plump_teach.puzzles.registry import PUZZLE_KINDS, make_puzzle
 from plump_teach.course.build import pupil_dir
 from plump_teach.course.catalogue import PUPIL_LESSONS
 from plump_teach.course.teacher import (answer_key, answers_of, blank_sheet_bismarck, blank_sheet_plump, for_pupils,

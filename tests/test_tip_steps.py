@@ -16,7 +16,8 @@ import time
 
 import pytest
 
-from plump_teach.bots.coach import NUMBERS_LEVELS, hint, tip_question, tip_steps
+from plump_teach.bots.coach import NUMBERS_LEVELS, hint
+from plump_teach.bots.tip_steps import tip_question, tip_steps
 from plump_teach.bots.review import analyse_deal, deal_summary
 from plump_teach.bots.players import make_bot
 from plump_teach.bots.search import signed_decimal

@@ -24,7 +24,8 @@ import re
 
 import pytest
 
-from plump_teach.bots.coach import hint, tip_steps
+from plump_teach.bots.coach import hint
+from plump_teach.bots.tip_steps import tip_steps
 from plump_teach.bots.review import analyse_deal, deal_summary
 from plump_teach.bots.heuristics import suggested_bid, three_piles
 from plump_teach.bots.players import make_bot

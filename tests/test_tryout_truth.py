@@ -63,7 +63,7 @@ def test_the_dealers_bid_with_a_hand_asks_for_the_wise_bid_and_says_so():
     allowed bids next to it when it is the forbidden one; the question and every feedback say that both count."""
     from plump_teach.bots.heuristics import suggested_bid, three_piles
     from plump_teach.engine.plump_rules import legal_bids
-    from plump_teach.puzzles.plump import make_puzzle
+    from plump_teach.puzzles.registry import make_puzzle
     from plump_teach.ui.lesson import pupil_text
     forbidden_thumb = unwise = 0
     for number in range(1, 301):

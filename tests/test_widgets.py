@@ -1,7 +1,7 @@
 """The puzzle widgets driven headlessly: set values, press buttons with click(), read the widget state."""
 import pytest
 
-from plump_teach.puzzles.plump import PUZZLE_KINDS
+from plump_teach.puzzles.registry import PUZZLE_KINDS
 from plump_teach.ui.puzzle_widget import PuzzleWidget, PuzzleTrainer, show_puzzle
 
 
@@ -51,7 +51,7 @@ def test_a_first_wrong_answer_says_why_without_giving_the_answer(kind, level):
     puzzles with one right answer; where most options are right, as for the dealer's bid, naming the one wrong
     bid is the explanation)."""
     for number in range(1, 41):
-        from plump_teach.puzzles.plump import make_puzzle
+        from plump_teach.puzzles.registry import make_puzzle
         p = make_puzzle(kind, number, level)
         if len(p.answers) != 1: continue
         for o in p.options:

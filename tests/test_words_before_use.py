@@ -23,7 +23,7 @@ import nbformat
 import pytest
 
 from plump_teach.course.catalogue import PUPIL_LESSONS
-from plump_teach.puzzles.plump import make_puzzle
+from plump_teach.puzzles.registry import make_puzzle
 from test_pupil_surface import widget_texts as surface_widget_texts
 
 ELEV = Path(__file__).resolve().parents[1] / "nbs" / "elev"

@@ -26,7 +26,7 @@ import urllib.request
 import webbrowser
 from pathlib import Path
 from ..engine.cards import PlumpTeachError
-from ..puzzles.plump import PUZZLE_KINDS
+from ..puzzles.registry import PUZZLE_KINDS
 from ..course.build import attach_cell, build_course, pupil_dir
 from ..course.catalogue import PUPIL_LESSONS
 from .doors import TEACHER_CODE_ENV

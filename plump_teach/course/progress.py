@@ -15,7 +15,7 @@ from pathlib import Path
 from ..engine.plump_rules import PlumpError
 from ..engine.files import read_bytes
 from ..engine.storage import FileError, shown_path
-from ..puzzles.plump import PUZZLE_KINDS
+from ..puzzles.registry import PUZZLE_KINDS
 from .catalogue import PUPIL_LESSONS, lesson_of
 
 # %% auto #0

@@ -15,7 +15,7 @@ import weakref
 from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import unquote
-from ..puzzles.plump import PUZZLE_KINDS
+from ..puzzles.registry import PUZZLE_KINDS
 from ..engine.methods import patch
 from ..engine.plump_rules import PlumpError
 from ..engine.cards import PlumpTeachError

@@ -18,8 +18,8 @@ from ..engine.bismarck import (bismarck_score, normal_tricks, MODES, MODE_TEXT, 
                                HAND_SIZE, UPCARDS, TRICKS, PLAYERS as BISMARCK_PLAYERS)
 from ..engine.names import esc
 from ..engine.plump_rules import HOUSE_RULE_TEXT
-from ..bots.heuristics import percent
-from ..puzzles.plump import PUZZLE_KINDS, Puzzle
+from ..bots.decision import percent
+from ..puzzles.registry import PUZZLE_KINDS, Puzzle
 from .catalogue import PUPIL_LESSONS, lesson_of
 from .teacher import (page_html, suit_words, task_head, options_html, paper_question, option_letter,
                                         answer_text, sheet_table, task_html, key_html, worksheet_tasks, row_sum,

@@ -13,7 +13,7 @@ from ..engine.plump_rules import (PlumpRules, PlumpError, deal_schedule, player_
                                 HOUSE_RULE_TEXT, RULE_PRESETS, MIN_PLAYERS, MAX_PLAYERS)
 from ..engine.bismarck import (BismarckError, bismarck_score, deal_count, normal_tricks, MODES, MODE_TEXT,
                              SHORT_ORDER, PLAYERS as BISMARCK_PLAYERS, FULL_DEALS, TRICKS)
-from ..puzzles.plump import make_puzzle, puzzle_kind_of, PUZZLE_KINDS, Puzzle
+from ..puzzles.registry import make_puzzle, puzzle_kind_of, PUZZLE_KINDS, Puzzle
 from ..engine.names import esc, check_names, and_list, signed_points
 from .catalogue import PUPIL_LESSONS
 from ..engine.names import without_rule_codes

@@ -10,7 +10,7 @@ import csv
 import html
 import io
 from datetime import datetime, timedelta
-from ..puzzles.plump import PUZZLE_KINDS
+from ..puzzles.registry import PUZZLE_KINDS
 from ..engine.plump_rules import PlumpError
 from ..engine.cards import PlumpTeachError
 from ..engine.names import signed_points

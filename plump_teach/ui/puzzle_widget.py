@@ -13,7 +13,7 @@ import random
 import time
 import ipywidgets as W
 from ..engine.methods import patch
-from ..puzzles.plump import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option, puzzle_kind_of, MAX_NUMBER
+from ..puzzles.registry import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option, puzzle_kind_of, MAX_NUMBER
 from ..engine.plump_rules import PlumpError
 from ..engine.storage import FileError
 from ..course.catalogue import review_lesson, lesson_of

@@ -31,10 +31,11 @@ from ..engine.storage import write_file, as_path, digest, file_key, read_bytes, 
 from .keeper import free_path, files_url
 from ..engine.state import PlumpState, BismarckState
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
-from ..bots.heuristics import LEVELS
+from ..bots.decision import LEVELS
 from ..bots.search import distribution_text
 from ..bots.players import make_bot, public_reason
-from ..bots.coach import hint, tip_question, tip_steps, NUMBERS_LEVELS
+from ..bots.coach import hint, NUMBERS_LEVELS
+from ..bots.tip_steps import tip_question, tip_steps
 from ..bots.review import analyse_deal, own_puzzles
 from ..bots.search import signed_decimal
 from ..engine.bismarck import mode_words

@@ -17,7 +17,7 @@ from ..engine.bismarck_game import FORMAT as BISMARCK_FORMAT, BismarckGame
 from ..engine.saving import parse_saved
 from ..engine.files import TABLE_FORMAT
 from ..engine.storage import FileError, FileMissing, read_bytes
-from ..bots.heuristics import LEVELS
+from ..bots.decision import LEVELS
 from ..engine.names import and_list
 
 # %% auto #0

@@ -89,7 +89,7 @@ from oh_hell_mirror import MirroredDeal, os_to_action, random_deal  # noqa: E402
 from plump_teach.engine.actions import Bid  # noqa: E402
 
 try:
-    from plump_teach.bots import players as our_bots, search as our_search   # nbs/23_datorspelarna, 22_sokning
+    from plump_teach.bots import players as our_bots, search as our_search   # nbs/25_players, 24_search
 except ImportError:
     our_bots = our_search = None
 
@@ -183,17 +183,17 @@ def agent_factory(name: str, default_sims: int):
         sims = int(arg) if arg else default_sims
         return lambda seed, opts: ISMCTSAgent(seed, opts, sims)
     if base == "ismcts-honest":
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/23_datorspelarna.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/25_players.ipynb)")
         sims = int(arg) if arg else default_sims
         return lambda seed, opts: HonestISMCTSAgent(seed, opts, sims)
     if base == "expert-leak" and not arg:
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/23_datorspelarna.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/25_players.ipynb)")
         return lambda seed, opts: LeakyExpert(seed, opts, "expert")
     if base == "expert-oracle" and not arg:
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/23_datorspelarna.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/25_players.ipynb)")
         return lambda seed, opts: OracleExpert(seed, opts, "expert")
     if base in LEVEL_ALIASES and not arg:
-        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/23_datorspelarna.ipynb)")
+        if our_bots is None: sys.exit(f"{name}: plump_teach.bots.players is not there yet (nbs/25_players.ipynb)")
         level = LEVEL_ALIASES[base]
         return lambda seed, opts: OurBot(seed, opts, level)
     sys.exit(f"unknown agent {name!r}: random, ismcts[:SIMS], ismcts-honest[:SIMS], nybörjare, van, expert or "

@@ -47,7 +47,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from browser_helpers import (CHROMIUM, CHROMIUM_ARGS, Server, free_port, open_lite_puzzles,  # noqa: E402
                              right_and_wrong, server_env)
-from plump_teach.puzzles.plump import make_puzzle  # noqa: E402
+from plump_teach.puzzles.registry import make_puzzle  # noqa: E402
 from tools import lite  # noqa: E402
 
 VARIANTS = {

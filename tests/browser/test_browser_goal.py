@@ -34,7 +34,7 @@ from browser_helpers import (LITE_BOOT_TIMEOUT, outputs, right_and_wrong, screen
                              wait_for_kernel_idle, wait_for_lite_notebook, wait_for_text)
 from lite_helpers import LITE, ROOT, check_start_page, wait_pupil_page
 from plump_teach.course.catalogue import lesson_of
-from plump_teach.puzzles.plump import PUZZLE_KINDS, make_puzzle
+from plump_teach.puzzles.registry import PUZZLE_KINDS, make_puzzle
 from plump_teach.ui.puzzle_widget import GoalWidget
 
 sys.path.insert(0, str(ROOT))

@@ -16,7 +16,7 @@ import pytest
 from browser_helpers import outputs, right_and_wrong, wait_for_text
 from lite_helpers import check_pupil_page, link, wait_pupil_page
 from plump_teach.course.catalogue import PUPIL_LESSONS
-from plump_teach.puzzles.plump import make_puzzle
+from plump_teach.puzzles.registry import make_puzzle
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))

@@ -36,7 +36,7 @@ from browser_helpers import (JS_RUN_STATE, LITE_BOOT_TIMEOUT, click, open_lite_p
                              wait_for_kernel_idle, wait_for_lite_notebook, wait_for_saved_tabs, wait_for_text)
 from lite_helpers import LITE, ROOT, link, wait_pupil_page
 from plump_teach.course.catalogue import PUPIL_LESSONS
-from plump_teach.puzzles.plump import make_puzzle
+from plump_teach.puzzles.registry import make_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
 

@@ -15,7 +15,7 @@ import pytest
 from browser_helpers import outputs, right_and_wrong, screenshot, wait_for_text
 from lite_helpers import SIZES, check_pupil_page, link, wait_pupil_page
 from plump_teach.course.catalogue import PUPIL_LESSONS
-from plump_teach.puzzles.plump import make_puzzle
+from plump_teach.puzzles.registry import make_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
 

@@ -22,7 +22,7 @@ from browser_helpers import (assert_page_fits, plump_teach_server, outputs, righ
                              small_buttons, wait_for_outputs_rendered, wait_for_text)
 from plump_teach.course.build import no_code
 from plump_teach.course.catalogue import PUPIL_LESSONS
-from plump_teach.puzzles.plump import make_puzzle
+from plump_teach.puzzles.registry import make_puzzle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

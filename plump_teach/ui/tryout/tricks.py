@@ -17,7 +17,7 @@ from ...engine.cards import (Card, FULL_DECK, SUITS, SUIT_NAMES, RANK_SYMBOLS, R
 from ...engine.names import esc, genitive
 from ...engine.plump_rules import score
 from ...engine.tricks import TrickPlay, trick_winner, legal_cards, is_revoke, suit_index
-from ...puzzles.plump import trick_reason
+from ...puzzles.play import trick_reason
 from ..lesson import Choice, SMALL_STYLE, WIN_STYLE, WRAP_STYLE
 
 # %% auto #0
