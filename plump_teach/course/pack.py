@@ -15,7 +15,7 @@ from .catalogue import PUPIL_LESSONS
 from .build import pupil_dir
 from .teacher import (page_html, plump_players, lesson_plan, rule_sheet_plump, rule_sheet_bismarck,
                                         blank_sheet_plump, blank_sheet_bismarck, worksheet, answer_key, SHORT_GAME)
-from .run_sheets import run_sheet_pages
+from .run_sheet_pages import run_sheet_pages
 
 # %% auto #0
 __all__ = ['pack_pages', 'save_pack']
