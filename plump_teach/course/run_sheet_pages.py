@@ -1,5 +1,4 @@
-"""Sidorna att skriva ut ur körschemat: körschemat för varje lektion, arbetsbladet och facit för varje lektion, sidan om
-Lgr22 med experimentet om esset, och en sida om hur man kommer igång.
+"""Sidorna att skriva ut ur körschemat: körschemat för varje lektion, arbetsbladet och facit för varje lektion, sidan om Lgr22 med experimentet om esset, och en sida om hur man kommer igång.
 
 Docs: https://plump-teach.github.io/plump_teach/run_sheet_pages.html.md"""
 

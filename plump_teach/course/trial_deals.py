@@ -1,5 +1,4 @@
-"""Givar som regelmotorn och datorspelarna spelar fram: uppgifterna på arbetsbladet (buden, sticken och poängen i
-några givar) och experimentet om esset, där datorspelarna spelar provgivar.
+"""Givar som regelmotorn och datorspelarna spelar fram: uppgifterna på arbetsbladet (buden, sticken och poängen i några givar) och experimentet om esset, där datorspelarna spelar provgivar.
 
 Docs: https://plump-teach.github.io/plump_teach/trial_deals.html.md"""
 
