@@ -18,7 +18,8 @@ from plump_teach.course.run_sheets import (RUN_SHEETS, CLASS, bismarck_tables, l
                                            tables_text)
 from plump_teach.course.run_sheet_pages import PORT, lesson_worksheet, lgr22_page, setup_page
 from plump_teach.course.trial_deals import Puzzles
-from plump_teach.course.teacher import CIRCLE, MANY_RIGHT, SHORT_GAME, answer_key, for_pupils, worksheet
+from plump_teach.course.teacher import SHORT_GAME
+from plump_teach.course.worksheets import CIRCLE, MANY_RIGHT, answer_key, for_pupils, worksheet
 from plump_teach.engine.plump_rules import PlumpError
 
 ELEV = pupil_dir()

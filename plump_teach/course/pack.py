@@ -13,8 +13,10 @@ from ..engine.names import esc
 from ..engine.scoresheet import write_atomic
 from .catalogue import PUPIL_LESSONS
 from .build import pupil_dir
-from .teacher import (page_html, plump_players, lesson_plan, rule_sheet_plump, rule_sheet_bismarck,
-                                        blank_sheet_plump, blank_sheet_bismarck, worksheet, answer_key, SHORT_GAME)
+from .teacher import (page_html, plump_players, rule_sheet_plump, rule_sheet_bismarck, blank_sheet_plump,
+                                        blank_sheet_bismarck, SHORT_GAME)
+from .worksheets import worksheet, answer_key
+from .lesson_plan import lesson_plan
 from .run_sheet_pages import run_sheet_pages
 
 # %% auto #0

@@ -10,8 +10,8 @@ from ..engine.plump_rules import HOUSE_RULE_TEXT
 from ..engine.names import esc, and_list, signed_points
 from ..bots.heuristics import percent
 from .catalogue import PUPIL_LESSONS
-from .teacher import (page_html, suit_words, sheet_table, task_html, key_html, row_sum_text, CIRCLE,
-                                        SHORT_GAME, for_pupils)
+from .teacher import page_html, suit_words, sheet_table, row_sum_text, SHORT_GAME
+from .worksheets import task_html, key_html, CIRCLE, for_pupils
 from .trial_deals import Puzzles, SheetTask, BismarckSheetTask, RotationTask, ace_experiment
 from .run_sheets import (RunSheet, RUN_SHEETS, CLASS, run_sheet, lgr22_rows, plump_tables,
                                            bismarck_tables, tables_text)

@@ -1,4 +1,4 @@
-"""Sidor att skriva ut på A4: lektionsplan för elevkursen, regelblad för Plump och Bismarck, tomma protokoll, arbetsblad med facit.
+"""Sidor att skriva ut på A4: regelblad för Plump och Bismarck och tomma protokoll, och sidmallen som lärarmaterialets alla sidor använder.
 
 Docs: https://plump-teach.github.io/plump_teach/teacher.html.md"""
 
@@ -6,26 +6,16 @@ Docs: https://plump-teach.github.io/plump_teach/teacher.html.md"""
 
 # %% ../../nbs/45_teacher.ipynb #f258e516
 from __future__ import annotations
-import ast, json, re
-from dataclasses import dataclass
-from pathlib import Path
 from ..engine.plump_rules import (PlumpRules, PlumpError, deal_schedule, player_count, score, forbidden_bid,
                                 HOUSE_RULE_TEXT, RULE_PRESETS, MIN_PLAYERS, MAX_PLAYERS)
 from ..engine.bismarck import (BismarckError, bismarck_score, deal_count, normal_tricks, MODES, MODE_TEXT,
                              SHORT_ORDER, PLAYERS as BISMARCK_PLAYERS, FULL_DEALS, TRICKS)
-from ..puzzles.plump import make_puzzle, puzzle_kind_of, PUZZLE_KINDS, Puzzle
 from ..engine.names import esc, check_names, and_list, signed_points
-from .catalogue import PUPIL_LESSONS
-from ..engine.names import without_rule_codes
-from .build import pupil_dir
 
 # %% auto #0
-__all__ = ['SHORT_GAME', 'MAX_TASKS', 'MANY_RIGHT', 'CIRCLE', 'page_html', 'suit_words', 'p18_example', 'rule_sheet_plump',
-           'b8_example', 'row_sum', 'row_sum_text', 'row_sum_rule', 'rule_sheet_bismarck', 'plump_players',
-           'sheet_rows', 'sheet_table', 'hit_instruction', 'blank_sheet_plump', 'blank_sheet_bismarck',
-           'worksheet_tasks', 'option_letter', 'paper_question', 'for_pupils', 'options_html', 'task_head', 'task_html',
-           'key_html', 'worksheet', 'answers_of', 'answer_key', 'LessonPlan', 'read_lessons', 'answer_text',
-           'plan_pages', 'lesson_plan']
+__all__ = ['SHORT_GAME', 'page_html', 'suit_words', 'p18_example', 'rule_sheet_plump', 'b8_example', 'row_sum', 'row_sum_text',
+           'row_sum_rule', 'rule_sheet_bismarck', 'plump_players', 'sheet_rows', 'sheet_table', 'hit_instruction',
+           'blank_sheet_plump', 'blank_sheet_bismarck']
 
 # %% ../../nbs/45_teacher.ipynb #0209e137
 _CSS = """
@@ -116,10 +106,9 @@ def p18_example() -> dict:
     return {'names': list(_P18_NAMES), 'cards': cards, 'bids': bids, 'banned': banned, 'tricks': tricks,
             'points': [score(b, t, cards) for b, t in zip(bids, tricks)]}
 
-# %% ../../nbs/45_teacher.ipynb #38e2e47d
-def rule_sheet_plump(rules: PlumpRules = PlumpRules()) -> str:
-    "Regelbladet för Plump: en A4-sida för eleverna med reglerna, exemplet P18 och poängen, efter husreglerna `rules`."
-    r = _check_rules(rules)
+# %% ../../nbs/45_teacher.ipynb #4048bff2
+def _plump_rule_texts(r: PlumpRules) -> tuple[str, ...]:
+    "Meningarna på regelbladet som beror på husreglerna `r`: husreglerna, givschemat, buden, givarens bud, trumfen, utspelet, färgen, poängen, kortet i pannan och nollbudet."
     key = r.preset_key()
     if not r.changed(): house = "Grundreglerna gäller (spelguidens regler, inga husregler)."
     else:
@@ -148,10 +137,16 @@ def rule_sheet_plump(rules: PlumpRules = PlumpRules()) -> str:
     blind = " Kortet i pannan: du håller kortet mot pannan och ser allas kort utom ditt eget." if r.blind_one_card else ""
     zero = ("<li>Den som bjöd noll i förra given får inte bjuda noll igen, utom när givaren annars inte kan hålla "
             'summan borta från antalet stick. <span class="rid">P16</span></li>') if r.no_zero_twice else ""
+    return house, sched, bid_order, dealer, trump, lead, follow, hit, blind, zero
+
+# %% ../../nbs/45_teacher.ipynb #38e2e47d
+def rule_sheet_plump(rules: PlumpRules = PlumpRules()) -> str:
+    "Regelbladet för Plump: en A4-sida för eleverna med reglerna, exemplet P18 och poängen, efter husreglerna `rules`."
+    r = _check_rules(rules)
+    house, sched, bid_order, dealer, trump, lead, follow, hit, blind, zero = _plump_rule_texts(r)
     ex = p18_example()
     rows = "".join(f"<tr><th>{n}</th><td>{b}</td><td>{t}</td><td>{p}{' (plump)' if b != t else ''}</td></tr>"
                    for n, b, t, p in zip(ex['names'], ex['bids'], ex['tricks'], ex['points']))
-    bids_sum = sum(ex['bids'])
     body = f"""
 <h1>Plump: regler i korthet</h1>
 <p class="box">{house}</p>
@@ -197,7 +192,7 @@ blir det poängen, vid plump stryks det. Högst summa vinner. <span class="rid">
 <h2>Exempel: första given <span class="rid">P18</span></h2>
 <p>Anna, Bo, Cissi och Dan sitter medsols och Dan ger {ex['cards']} kort. Anna {ex['bids'][0]}, Bo {ex['bids'][1]},
 Cissi {ex['bids'][2]}. Dan får inte bjuda {ex['banned']} (då blir summan {ex['cards']}) och säger {ex['bids'][3]}.
-Summan {bids_sum} är lägre än {ex['cards']}: underbud.</p>
+Summan {sum(ex['bids'])} är lägre än {ex['cards']}: underbud.</p>
 <table><tr><th></th><th>Bud</th><th>Stick</th><th>Poäng</th></tr>{rows}</table>
 <p class="sub">Exemplet räknas med grundreglerna.</p>
 </div>
@@ -205,7 +200,7 @@ Summan {bids_sum} är lägre än {ex['cards']}: underbud.</p>
 """
     return page_html("Plump: regelblad", body)
 
-# %% ../../nbs/45_teacher.ipynb #e352d314
+# %% ../../nbs/45_teacher.ipynb #15a57848
 _B8_NAMES = ('Anna', 'Björn', 'Cecilia')
 
 def b8_example() -> list[dict]:
@@ -231,6 +226,7 @@ def row_sum_rule() -> str:
     return (f"Med grundreglerna blir de tre poängen i en giv alltid {row_sum_text()} tillsammans. Räknas de bortlagda "
             f"korten som ett stick åt förhand (en husregel) blir summan {row_sum_text(True)}.")
 
+# %% ../../nbs/45_teacher.ipynb #e352d314
 def rule_sheet_bismarck() -> str:
     "Regelbladet för Bismarck: en A4-sida för eleverna med reglerna, exemplet B8 och poängen."
     modes = "".join(f"<li><b>{m}</b>: {esc(MODE_TEXT[m])}</li>" for m in MODES)
@@ -348,6 +344,7 @@ def hit_instruction(players, rules: PlumpRules = PlumpRules(), cards=None) -> st
                     f"Bud från 10 blir annorlunda: 10 + budet, så att 10 blir {hit(10, top)} och {top} blir {hit(top, top)}")
     return ". ".join(said) + " (P13)."
 
+# %% ../../nbs/45_teacher.ipynb #4c1859ff
 def _short_rows(players, rules: PlumpRules, cards) -> list[int]:
     "Antalet kort i varje giv i ett kort parti: varje antal måste finnas i givschemat för så många spelare (P3)."
     most = max(deal_schedule(len(plump_players(players)), rules))
@@ -416,300 +413,3 @@ Kontroll = radens summa, alltid {row_sum_text()} med grundreglerna. Räknas de b
 {budget}
 """
     return page_html("Protokoll: Bismarck", body, row="10mm")
-
-# %% ../../nbs/45_teacher.ipynb #bcd90df5
-MAX_TASKS = 60
-_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-def _as_list(x, what: str) -> list:
-    "Ett värde eller en lista som lista; varje värde kontrolleras sedan av pusselmotorn."
-    if isinstance(x, (list, tuple, range)): return list(x)
-    if x is None or isinstance(x, (dict, set, frozenset, bytes)):
-        raise PlumpError(f"Ange {what}, ett värde eller en lista, till exempel kinds=['score'], numbers=[17].")
-    return [x]
-
-def worksheet_tasks(kinds, numbers, level: int = 1) -> list[Puzzle]:
-    "Pusslen på arbetsbladet i ordning: för varje sort i `kinds`, uppgift nummer `numbers` på nivån `level`."
-    kinds, numbers = _as_list(kinds, "sorterna"), _as_list(numbers, "uppgifternas nummer")
-    if not kinds or not numbers:
-        raise PlumpError("Välj minst en sort och minst ett uppgiftsnummer, till exempel kinds=['score'], numbers=[17].")
-    if len(kinds) * len(numbers) > MAX_TASKS:
-        raise PlumpError(f"Ett arbetsblad får ha högst {MAX_TASKS} uppgifter, inte {len(kinds) * len(numbers)}.")
-    for k in kinds: puzzle_kind_of(k)
-    return [make_puzzle(k, n, level) for k in kinds for n in numbers]
-
-def option_letter(p: Puzzle, key: str) -> str:
-    "Bokstaven (A, B, C …) som alternativet med nyckeln `key` har på papperet."
-    return _LETTERS[[o.key for o in p.options].index(key)]
-
-def paper_question(q: str) -> str:
-    "Pusslets fråga på papper: ”Klicka på” blir ”Ringa in”."
-    return q.replace("Klicka på", "Ringa in").replace("klicka på", "ringa in")
-
-_RID = re.compile(r'\s*<span class="rid">[^<]*</span>')
-
-def for_pupils(html: str) -> str:
-    "Ett blad för eleven: regelkoderna (P13, B2) tas bort, i parentes och i rubrikerna. Facit och lärarens sidor har kvar dem."
-    return without_rule_codes(_RID.sub('', html))
-
-def options_html(p: Puzzle) -> str:
-    "Svarsalternativen med bokstäver; protokollpusslets rutor som ett rutnät med raderna och spelarna."
-    mark = lambda i, o: f'<span class="letter">{_LETTERS[i]}</span>{suit_words(o.label)}'
-    if all(o.row is None for o in p.options):
-        return '<ul class="opts">' + "".join(f"<li>{mark(i, o)}</li>" for i, o in enumerate(p.options)) + "</ul>"
-    labels, cols = p.data.get('row_labels', []), p.data.get('columns', [])
-    nrows = max(o.row for o in p.options) + 1
-    grid = {(o.row, o.col): mark(i, o) for i, o in enumerate(p.options)}
-    head = "<tr><th></th>" + "".join(f"<th>{esc(c)}</th>" for c in cols) + "</tr>"
-    body = "".join(f"<tr><th>{esc(labels[r]) if r < len(labels) else r + 1}</th>"
-                   + "".join(f"<td>{grid.get((r, c), '')}</td>" for c in range(len(cols))) + "</tr>"
-                   for r in range(nrows))
-    return f'<table>{head}{body}</table>'
-
-def task_head(p: Puzzle, prev: Puzzle | None) -> str:
-    "Uppgiftens rubrik, och sortens rubrik före den första uppgiften av en ny sort."
-    kind = "" if prev is not None and prev.kind == p.kind else (
-        f'<h2>{esc(p.title)} <span class="rid">{esc(p.rule)}</span></h2>')
-    level = f' <span class="sub">nivå {p.level}</span>' if p.level != 1 else ""
-    return f'{kind}<section class="task"><h3>Uppgift {p.number}{level}</h3>'
-
-def _intro(title: str, tasks, pupil: bool) -> str:
-    kinds = len({p.kind for p in tasks})
-    name = ('<p>Namn: <span class="line"></span> &nbsp; Klass: <span class="line" style="min-width:6em"></span></p>'
-            if pupil else "")
-    return (f'<h1>{title}</h1>{name}<p class="sub">{len(tasks)} uppgifter av {kinds} '
-            f'{"sort" if kinds == 1 else "sorter"}. Samma nummer ger samma uppgift i kursens pussel.</p>')
-
-MANY_RIGHT = "Flera svar är rätt: ringa in alla."
-
-def task_html(p: Puzzle, prev: Puzzle | None) -> str:
-    """En uppgift på arbetsbladet: situationen, frågan och alternativen att ringa in. Har pusslet flera rätta svar säger
-    papperet det (`MANY_RIGHT`), så att eleven ringar in alla, som facit visar."""
-    many = f' {MANY_RIGHT}' if len(p.answers) > 1 else ""
-    return (f'{task_head(p, prev)}<div>{p.situation}</div>'
-            f'<p><b>{esc(paper_question(p.question))}{many}</b></p>{options_html(p)}</section>')
-
-def key_html(p: Puzzle, prev: Puzzle | None) -> str:
-    "Samma uppgift i facit: de rätta bokstäverna och pusslets egen förklaring."
-    right = [o for o in p.options if o.key in p.answers]
-    shown = ", ".join(f"{option_letter(p, o.key)} ({suit_words(o.aria if o.row is not None and o.aria else o.label)})"
-                      for o in right)
-    lead = "Rätt svar" if len(right) == 1 else "Rätta svar, alla inringade"
-    fb = p.check(right[0].key)
-    text = fb.text.removeprefix("Rätt! ")
-    return f'{task_head(p, prev)}<p><b>{lead}:</b> {shown}</p><p>{suit_words(text)}</p>{fb.html}</section>'
-
-CIRCLE = "Ringa in bokstaven för rätt svar. Står det att flera svar är rätt, ringa in alla."
-
-def worksheet(kinds, numbers, level: int = 1) -> str:
-    "Arbetsbladet: numrerade pussel på papper, med situationen, frågan och alternativen att ringa in."
-    tasks = worksheet_tasks(kinds, numbers, level)
-    body = for_pupils(_intro("Arbetsblad", tasks, True) + f'<p>{CIRCLE}</p>' + "".join(
-        task_html(p, prev) for prev, p in zip([None, *tasks], tasks)))
-    return page_html("Arbetsblad", body)
-
-def answers_of(p: Puzzle) -> list[str]:
-    "Bokstäverna för de rätta svaren, i alternativens ordning."
-    return [option_letter(p, o.key) for o in p.options if o.key in p.answers]
-
-def answer_key(kinds, numbers, level: int = 1) -> str:
-    "Facit till `worksheet` med samma argument: de rätta bokstäverna och pusslets förklaring för varje uppgift."
-    tasks = worksheet_tasks(kinds, numbers, level)
-    return page_html("Facit", _intro("Facit", tasks, False) + "".join(key_html(p, prev) for prev, p in zip([None, *tasks], tasks)))
-
-# %% ../../nbs/45_teacher.ipynb #fe38a933
-_PLAN_CSS = """
-.plan { width: 100%; }
-.plan td, .plan th { text-align: left; vertical-align: top; padding: 2px 6px; }
-.plan td.num { text-align: right; white-space: nowrap; }
-.plan .sum th, .plan .sum td { border-top: 3px double #111; }
-.lesson { margin-top: 14px; padding-top: 4px; border-top: 2px solid #444; }
-.lesson h2 { border-bottom: none; font-size: 1.3em; margin-top: 0; }
-.lesson h3 { margin: 8px 0 2px; break-after: avoid; page-break-after: avoid; }
-.meta { color: #333; }
-.qa, .puzzles { padding-left: 1.5em; }
-.qa > li, .puzzles > li { margin: 0 0 5px; break-inside: avoid; page-break-inside: avoid; }
-.qa .q { font-weight: bold; margin: 0 0 1px; }
-.qa .a { margin: 0; padding-left: 0.6em; border-left: 3px solid #bbb; }
-@media print { .lesson { break-before: page; page-break-before: always; border-top: none; margin-top: 0; } }
-"""
-
-@dataclass(frozen=True)
-class LessonPlan:
-    "En elevlektion som läraren ser den: mål, minuter, förberedelser, pussel och frågor med svar."
-    name: str                                  # "Lektion 4: Buden"
-    file: str                                  # filen i elevkursens mapp
-    rules: tuple[str, ...]                     # regelns id, till exempel ('P5', 'P6')
-    goals: tuple[str, ...]                     # punkterna under "Det här lär du dig"
-    minutes: int
-    prepare: str
-    questions: tuple[tuple[str, str], ...]     # (fråga, svar) under "Att prata om"
-    tasks: tuple[tuple[str, int, int], ...]    # pusslen: (sort, nummer, nivå)
-
-    @property
-    def puzzles(self) -> list[str]:
-        "Pusslen som läraren kan nämna dem: 'Räkna poängen, uppgift 3'."
-        return [_task_name(k, n, l) for k, n, l in self.tasks]
-
-def _task_name(kind: str, number: int, level: int) -> str:
-    title = PUZZLE_KINDS[kind].title
-    name = f"{title} Uppgift {number}" if title.endswith('?') else f"{title}, uppgift {number}"
-    return name + (f", nivå {level}" if level != PUZZLE_KINDS[kind].levels[0] else "")
-
-def _plain(md: str) -> str:
-    "Markdown i en rad som vanlig text: länkar blir sin text, fetstil, kursiv och kod blir vanliga ord."
-    md = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', md)
-    md = re.sub(r'\*\*(.+?)\*\*|__(.+?)__', lambda m: m.group(1) or m.group(2), md)
-    md = re.sub(r'(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])', r'\1', md)
-    return re.sub(r'`([^`]*)`', r'\1', md).strip()
-
-def _items(text: str, marker: str) -> list[str]:
-    "Punkterna i en Markdown-lista (`marker` är ett reguljärt uttryck för punktens början); radbrytningar slås ihop."
-    out = []
-    for line in text.splitlines():
-        m = re.match(marker, line)
-        if m: out.append(line[m.end():].strip())
-        elif out and line.startswith((' ', '\t')) and line.strip(): out[-1] += ' ' + line.strip()
-        elif out and not line.strip(): continue
-        elif out: break                        # listan är slut
-    return [_plain(x) for x in out]
-
-def _cell_text(cell: dict) -> str:
-    s = cell.get('source', '')
-    return ''.join(s) if isinstance(s, list) else s
-
-def _section(text: str, heading: str) -> str | None:
-    "Texten under rubriken `## heading` fram till nästa rubrik, eller None om rubriken saknas."
-    m = re.search(rf'^##\s+{re.escape(heading)}\s*$', text, re.M)
-    if not m: return None
-    rest = text[m.end():]
-    nxt = re.search(r'^#{1,6}\s', rest, re.M)
-    return rest[:nxt.start()] if nxt else rest
-
-def _puzzle_calls(source: str) -> list[tuple[str, int, int | None]]:
-    "Anropen show_puzzle('sort', nummer[, level=…]) i en kodcell, i ordning."
-    try: tree = ast.parse(source)
-    except SyntaxError: return []
-    calls = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call): continue
-        f = node.func
-        if (f.id if isinstance(f, ast.Name) else getattr(f, 'attr', None)) != 'show_puzzle': continue
-        try:
-            args = [ast.literal_eval(a) for a in node.args]
-            kw = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
-        except ValueError: continue            # ett nummer som räknas fram kan läraren inte nämna
-        args += [None] * (3 - len(args))
-        kind, number, level = kw.get('kind', args[0]), kw.get('number', args[1]), kw.get('level', args[2])
-        if isinstance(kind, str) and type(number) is int: calls.append((node.lineno, node.col_offset, kind, number, level))
-    return [c[2:] for c in sorted(calls)]
-
-def _lesson_error(lesson, text: str) -> PlumpError:
-    return PlumpError(f"{lesson.name} ({lesson.file}): {text}")
-
-def _read_lesson(lesson, folder: Path) -> LessonPlan:
-    "Läs lektionsplanen ur en elevlektion: mål, frågor, metadata i cellen Att prata om och pusslen."
-    path = folder / lesson.file
-    if not path.is_file(): raise _lesson_error(lesson, f"filen finns inte i mappen {folder}.")
-    try: cells = json.loads(path.read_text(encoding='utf-8'))['cells']
-    except (ValueError, KeyError, TypeError): raise _lesson_error(lesson, "filen är ingen notebook som går att läsa.") from None
-    md = [c for c in cells if c.get('cell_type') == 'markdown']
-    goals = next((g for g in (_section(_cell_text(c), "Det här lär du dig") for c in md) if g is not None), None)
-    goals = _items(goals or '', r'\s{0,3}[-*+]\s+')
-    if not goals: raise _lesson_error(lesson, "punkterna under rubriken ”Det här lär du dig” saknas.")
-    talk = next((c for c in md if _cell_text(c).lstrip().startswith("## Att prata om")), None)
-    if talk is None: raise _lesson_error(lesson, "cellen som börjar med rubriken ”Att prata om” saknas.")
-    questions = _items(_section(_cell_text(talk), "Att prata om") or '', r'\s{0,3}\d+\.\s+')
-    if not questions: raise _lesson_error(lesson, "frågorna (1. …) under ”Att prata om” saknas.")
-    meta = talk.get('metadata', {}).get('plump_teach', {})
-    answers, minutes, prepare = meta.get('answers'), meta.get('minutes'), meta.get('prepare')
-    if not isinstance(answers, list) or not all(isinstance(a, str) and a.strip() for a in answers):
-        raise _lesson_error(lesson, "svaren på frågorna saknas. Lägg dem i cellen ”Att prata om” som metadata "
-                                    "plump_teach.answers, ett svar för varje fråga.")
-    if len(answers) != len(questions):
-        raise _lesson_error(lesson, f"”Att prata om” har {len(questions)} frågor men {len(answers)} svar. "
-                                    "Det ska finnas ett svar för varje fråga, i samma ordning.")
-    if type(minutes) is not int or minutes <= 0:
-        raise _lesson_error(lesson, "lektionens längd saknas. Lägg antalet minuter i cellen ”Att prata om” som "
-                                    "metadata plump_teach.minutes, till exempel 40.")
-    if not isinstance(prepare, str) or not prepare.strip():
-        raise _lesson_error(lesson, "det som läraren ska förbereda saknas. Lägg det i cellen ”Att prata om” som "
-                                    "metadata plump_teach.prepare, till exempel ”En kortlek per fyra elever.”")
-    tasks = []
-    for c in cells:
-        if c.get('cell_type') != 'code': continue
-        for kind, number, level in _puzzle_calls(_cell_text(c)):
-            try: p = make_puzzle(kind, number, level)
-            except PlumpError as e: raise _lesson_error(lesson, f"pusslet show_puzzle({kind!r}, {number}) går inte: {e}") from None
-            if (p.kind, p.number, p.level) not in tasks: tasks.append((p.kind, p.number, p.level))
-    return LessonPlan(lesson.name, lesson.file, tuple(lesson.rules), tuple(goals), minutes, _plain(prepare),
-                      tuple(zip(questions, map(_plain, answers))), tuple(tasks))
-
-def read_lessons(folder=None) -> list[LessonPlan]:
-    "Lektionsplanen för varje elevlektion i `PUPIL_LESSONS`, läst ur notebookarna i `folder` (nbs/elev om inget anges)."
-    if folder is None:
-        folder = pupil_dir()
-        if folder is None:
-            raise PlumpError("Elevlektionerna finns inte här: mappen nbs/elev saknas (den följer med projektets "
-                             "arbetskopia, inte med paketet). Ange mappen med lektionerna, till exempel "
-                             "read_lessons('nbs/elev').")
-    if not isinstance(folder, (str, Path)) or not str(folder).strip():
-        raise PlumpError("Ange mappen med elevlektionerna som en sökväg, till exempel 'nbs/elev'.")
-    folder = Path(str(folder).strip())
-    if not folder.is_dir():
-        raise PlumpError(f"Mappen {folder} med elevlektionerna finns inte. Ange mappen där lektionerna ligger, "
-                         "till exempel 'nbs/elev'.")
-    return [_read_lesson(l, folder) for l in PUPIL_LESSONS]
-
-def answer_text(p: Puzzle) -> str:
-    "Pusslets rätta svar som text (rutan i protokollpusslet med sin beskrivning)."
-    return ", ".join(o.aria if o.row is not None and o.aria else o.label for o in p.options if o.key in p.answers)
-
-def plan_pages(lessons) -> int:
-    "Antalet A4-sidor i lektionsplanen: översikten och en sida för varje lektion."
-    return 1 + len(lessons)
-
-def _lesson_html(l: LessonPlan) -> str:
-    goals = "".join(f"<li>{suit_words(g)}</li>" for g in l.goals)
-    rules = f' · regler {esc(", ".join(l.rules))}' if l.rules else ' · alla regler, ingen ny'
-    puzzles = "".join(
-        f'<li><b>{esc(name)}</b> <span class="rid">{esc(p.rule)}</span>: {suit_words(p.question)} '
-        f'<i>Svar:</i> {suit_words(answer_text(p))}</li>'
-        for name, p in zip(l.puzzles, (make_puzzle(*t) for t in l.tasks)))
-    qa = "".join(f'<li><p class="q">{suit_words(q)}</p><p class="a">{suit_words(a)}</p></li>' for q, a in l.questions)
-    return (f'<section class="lesson" id="{Path(l.file).stem}">\n<h2>{esc(l.name)}</h2>\n'
-            f'<p class="meta"><b>{l.minutes} minuter</b>{rules}</p>\n'
-            f'<p class="box"><b>Förbered:</b> {suit_words(l.prepare)}</p>\n'
-            f'<h3>Mål: det här lär sig eleven</h3>\n<ul>{goals}</ul>\n'
-            f'<h3>Pussel i lektionen</h3>\n<ul class="puzzles">{puzzles}</ul>\n'
-            f'<h3>Att prata om, med svar</h3>\n<ol class="qa">{qa}</ol>\n</section>\n')
-
-def lesson_plan(folder=None) -> str:
-    """Lektionsplanen för läraren: en översikt (lektion, minuter, regler) och sedan en A4-sida för varje
-    elevlektion med mål, förberedelser, pusslen med nummer och svar, och frågorna att prata om med svar.
-    Planen är `plan_pages(read_lessons())` sidor: översikten och en sida per lektion."""
-    lessons = read_lessons(folder)
-    rows = "".join(f'<tr><td><a href="#{Path(l.file).stem}">{esc(l.name)}</a></td><td class="num">{l.minutes}</td>'
-                   f'<td>{esc(", ".join(l.rules))}</td></tr>' for l in lessons)
-    total = sum(l.minutes for l in lessons)
-    pages = plan_pages(lessons)
-    body = f"""
-<h1>Lektionsplan för elevkursen</h1>
-<p>Elevkursen har {len(lessons)} lektioner: först Plump, sedan Bismarck. Planen är {pages} sidor: den här översikten
-och en sida för varje lektion, så att du kan skriva ut bara den lektion du ska ha.</p>
-<table class="plan">
-<thead><tr><th>Lektion</th><th>Minuter</th><th>Regler</th></tr></thead>
-<tbody>{rows}<tr class="sum"><th>Summa</th><td class="num">{total}</td><td></td></tr></tbody>
-</table>
-<h2>Så används planen</h2>
-<ul>
-<li>Varje lektion börjar med det eleven ska lära sig. Läs målen högt i början av lektionen.</li>
-<li>Under <b>Förbered</b> står det du behöver ha på plats innan lektionen, till exempel kortlekar.</li>
-<li>Pusslen har nummer. Eleven ser numret över pusslet, och samma nummer ger alltid samma uppgift: säg till
-exempel ”gör uppgift 17 i Räkna poängen”. På arbetsbladet ger samma nummer samma uppgift.</li>
-<li>Frågorna under <b>Att prata om</b> står sist i varje lektion. Eleverna ser inte svaren; de står bara här.
-Låt eleverna prata två och två först och ta sedan svaren i helklass.</li>
-<li>Efter lektion {len(lessons)} kan eleverna blanda alla sorters pussel i Träna på allt.</li>
-</ul>
-{"".join(_lesson_html(l) for l in lessons)}"""
-    return page_html("Lektionsplan", body, css=_PLAN_CSS)

@@ -14,7 +14,7 @@ from ..engine.plump_rules import (PlumpRules, deal_schedule, score, forbidden_bi
                                             dealer_of_deal, forehand)
 from ..engine.bismarck import bismarck_score, normal_tricks, SHORT_ORDER, PLAYERS as BISMARCK_PLAYERS
 from ..puzzles.plump import Puzzle
-from .teacher import worksheet_tasks
+from .worksheets import worksheet_tasks
 
 # %% auto #0
 __all__ = ['Puzzles', 'SheetTask', 'BismarckSheetTask', 'RotationTask', 'ace_experiment']
