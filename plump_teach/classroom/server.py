@@ -50,7 +50,8 @@ from .kernels import CLOSED_WHY, LessonPools, Refill, use_classroom_executor
 
 # %% ../../nbs/74_server.ipynb #58c88af7
 from ..course.progress import mark_reached, progress_from_events
-from ..course.results import RESULTS_ENV, ResultStore, pupil_from_cookies, pupil_name
+from ..course.results import RESULTS_ENV, ResultStore, pupil_name
+from .pupil_kernel import pupil_from_cookies
 from ..course.teacher_page import class_csv, merge_page, remove_page, table_csv, teacher_page
 
 # %% ../../nbs/74_server.ipynb #9698840d

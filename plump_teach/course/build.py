@@ -56,7 +56,7 @@ def no_code(nb: dict) -> dict:
     return {**nb, 'metadata': meta, 'cells': keep}
 
 
-ATTACH_SOURCE = "\nfrom plump_teach.course.results import attach_pupil\nattach_pupil()"
+ATTACH_SOURCE = "\nfrom plump_teach.classroom.pupil_kernel import attach_pupil\nattach_pupil()"
 
 def attach_cell() -> dict:
     "Den dolda sista cellen på en sida i klassrummet: den kopplar elevens resultat till sidan och visar ingenting."

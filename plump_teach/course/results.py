@@ -14,7 +14,6 @@ import unicodedata
 import weakref
 from datetime import datetime, timedelta
 from pathlib import Path
-from urllib.parse import unquote
 from ..puzzles.plump import PUZZLE_KINDS
 from ..engine.methods import patch
 from ..engine.plump_rules import PlumpError
@@ -27,8 +26,8 @@ from .catalogue import review_lesson
 __all__ = ['OUTCOMES', 'EVENT_TYPES', 'RESULTS_ENV', 'NAME_MAX', 'LINE_MAX', 'MERGED_FOLDER', 'REMOVED_FOLDER', 'RESUME_WITHIN',
            'pupil_id_ok', 'pupil_name', 'now_iso', 'clean_event', 'ResultStore', 'event_time', 'latest_name',
            'name_key', 'same_names', 'tasks_of', 'count_outcomes', 'rule_of', 'by_kind', 'needs_practice', 'deals_of',
-           'table_counts', 'Recorder', 'current_recorder', 'register', 'set_recorder', 'read_cookies',
-           'pupil_from_cookies', 'wait_for_request', 'attach_pupil', 'unfinished_session', 'puzzle_place', 'goal_place']
+           'table_counts', 'Recorder', 'current_recorder', 'register', 'set_recorder', 'unfinished_session',
+           'puzzle_place', 'goal_place']
 
 # %% ../../nbs/42_results.ipynb #c0396ab4
 OUTCOMES = {'first_try': 'rätt direkt', 'with_hint': 'rätt med ledtråd', 'after_mistake': 'rätt efter ett fel',
@@ -392,7 +391,6 @@ class Recorder:
 # %% ../../nbs/42_results.ipynb #5b340521
 _current: Recorder | None = None
 _live = weakref.WeakSet()              # widgetarna som vill veta när eleven blir känd
-_waited = False
 
 
 def current_recorder() -> Recorder | None:
@@ -415,59 +413,6 @@ def set_recorder(recorder: Recorder | None) -> Recorder | None:
             try: w._attach_pupil(recorder)
             except Exception: pass     # en widget som inte kan fortsätta börjar om; sidan ska aldrig visa ett fel
     return recorder
-
-# %% ../../nbs/42_results.ipynb #0427a51e
-def read_cookies(header: str | None) -> dict[str, str]:
-    """Kakorna i en `Cookie`-rubrik som namn → värde (det första värdet om ett namn finns två gånger). Tål kakor som
-    andra sidor på samma adress har satt och som inte följer reglerna: läser det den kan och hoppar över resten."""
-    found = {}
-    for part in (header or '').split(';'):
-        name, eq, value = part.strip().partition('=')
-        if eq and name and name not in found: found[name] = value.strip().strip('"')
-    return found
-
-
-def pupil_from_cookies(header: str | None) -> dict[str, str]:
-    """Klassrummets tre kakor: klasskoden (`plump_klass`), elevens id (`plump_elev`) och namnet (`plump_namn`,
-    kodat som i en webbadress); tomma strängar för det som saknas eller inte duger. Servern läser dem när en sida
-    begärs, kärnan när eleven har kommit (`attach_pupil`)."""
-    c = read_cookies(header)
-    return {'klass': c.get('plump_klass', ''), 'elev': pupil_id_ok(c.get('plump_elev')) or '',
-            'namn': pupil_name(unquote(c.get('plump_namn', ''), errors='replace'))}
-
-# %% ../../nbs/42_results.ipynb #d1b96807
-def wait_for_request(timeout: float = 24 * 3600) -> None:
-    """Vänta tills en elev får den här förstartade kärnan, och lägg elevens anrop (kakorna, sidans adress) i miljön.
-    Gör samma sak som `voila.utils.wait_for_request`, men utan att importera voila: det drar in hela jupyter_server
-    och kostade varje kärna i poolen 5–6 sekunder processortid, mer än att köra hela sidan."""
-    import asyncio, threading, websockets
-    e = os.environ
-    url = (f"ws://{e.get('VOILA_APP_IP', '127.0.0.1')}:{e.get('VOILA_APP_PORT', '8866')}"
-           f"{e.get('VOILA_WS_BASE_URL', e.get('VOILA_SERVER_URL', '/'))}voila/query/{e.get('VOILA_KERNEL_ID', '')}")
-    got = {}
-    async def fetch():
-        async with websockets.connect(url, open_timeout=5) as ws: got['info'] = await asyncio.wait_for(ws.recv(), timeout)
-    # kärnan har redan en händelseloop i huvudtråden, så väntan får en egen tråd med en egen loop
-    t = threading.Thread(target=lambda: asyncio.run(fetch()), daemon=True)
-    t.start(); t.join()
-    for k, v in json.loads(got.get('info') or '{}').items(): os.environ[k] = str(v)
-
-
-def attach_pupil() -> None:
-    """Koppla elevens resultat till sidan (den sista, dolda cellen i klassrummet); utan klassrum händer ingenting.
-    Ger ingenting tillbaka, så att cellen inte visar något; elevens `Recorder` ger `current_recorder()`."""
-    global _waited
-    if os.environ.get('VOILA_PREHEAT') == 'True' and not _waited:
-        _waited = True
-        try: wait_for_request()
-        except Exception: pass         # utan elevens anrop sparas ingenting; sidan ska aldrig visa ett fel
-    folder = os.environ.get(RESULTS_ENV)
-    me = pupil_from_cookies(os.environ.get('HTTP_COOKIE'))
-    if not folder or not me['elev']: return
-    page = unquote(os.environ.get('SCRIPT_NAME', '').rstrip('/').rsplit('/', 1)[-1], errors='replace')
-    rec = Recorder(ResultStore(folder), me['elev'], me['namn'], page)
-    rec.record('page')
-    set_recorder(rec)
 
 # %% ../../nbs/42_results.ipynb #f6e09d8d
 def unfinished_session(events: list[dict], page: str, now: datetime | None = None,
