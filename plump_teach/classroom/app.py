@@ -122,7 +122,7 @@ def _lesson(s: str) -> int:
         raise argparse.ArgumentTypeError(f"lektion {n} finns inte, lektionerna har nummer {numbers[0]} till {numbers[-1]}")
     return n
 
-
+# %% ../../nbs/75_app.ipynb #6e204f3a
 def cli_parser() -> argparse.ArgumentParser:
     "Kommandoradens argument för `plump-teach`, med hjälptexten på svenska."
     ap = _SwedishParser(prog='plump-teach', description='Elevkursen i Plump och Bismarck och pusselträningen som '
@@ -333,7 +333,7 @@ def _open_when_ready(url: str, proc: subprocess.Popen, wait: float = 60):
         break
     if proc.poll() is None: webbrowser.open(url)
 
-
+# %% ../../nbs/75_app.ipynb #e5f49795
 def main(argv=None):
     "Starta elevkursen (eller bara pusselträningen) som webbsidor för en klass."
     ap = cli_parser()

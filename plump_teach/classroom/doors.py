@@ -79,7 +79,7 @@ class Refusal:
         "Sekunderna i svarets `Retry-After`, avrundade uppåt."
         return max(1, math.ceil(self.seconds))
 
-
+# %% ../../nbs/71_doors.ipynb #c34021cc
 class TryLimiter:
     "De fel försöken med en kod, per adress och för alla adresser tillsammans."
     def __init__(self, limits: TryLimits | None = None, clock=time.monotonic):

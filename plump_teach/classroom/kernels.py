@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['GONE_ENV', 'CLOSED_WHY', 'NOT_READY', 'KernelPorts', 'PageVisit', 'PupilKernel', 'ClassroomKernelManager',
-           'ClassroomExecutor', 'use_classroom_executor', 'LessonPools', 'Refill']
+__all__ = ['GONE_ENV', 'CLOSED_WHY', 'NOT_READY', 'KernelPorts', 'PageVisit', 'PupilKernel', 'StartingKernels', 'KernelOwners',
+           'ClosingKernels', 'KernelLiveness', 'ClassroomKernelManager', 'ClassroomExecutor', 'use_classroom_executor',
+           'LessonPools', 'Refill']
 
 # %% ../../nbs/73_kernels.ipynb #beb929d5
 from jupyter_core.utils import ensure_async
@@ -87,42 +88,9 @@ class PupilKernel:
     alone_since: float | None = None    # sedan när ingen webbläsare är ansluten (None: någon är ansluten)
     ever: bool = False                  # har en webbläsare varit ansluten?
 
-
-class ClassroomKernelManager(AsyncMappingKernelManager):
-    "Jupyters kärnhanterare med tak för elevkärnor, högst några per elev, kö för starterna och portar utanför de tillfälliga."
-    max_pupils = Int(40, config=True, help="Högst så många elevkärnor (poolens kärnor räknas inte).")
-    start_limit = Int(max(2, os.cpu_count() or 2), config=True, help="Högst så många kärnor startar samtidigt.")
-    per_pupil = Int(3, config=True, help="Högst så många elevkärnor per elev; den äldsta sidan stängs.")
-    alone_seconds = Float(config=True, help="En elevkärna utan webbläsare så här länge stängs.")
-
-    @default('alone_seconds')
-    def _alone_from_env(self):
-        try: return max(1.0, float(os.environ.get(GONE_ENV, '')))
-        except ValueError: return 45.0
-    silent_seconds = Float(300, config=True, help="En elevkärna vars sida inte har hörts av så här länge stängs.")
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.pupils, self.waiting, self.gate, self.ports = set(), 0, None, KernelPorts()
-        self.owners: dict[str, PupilKernel] = {}
-        self.closed: dict[str, str] = {}          # stängda elevkärnor → varför (CLOSED_WHY), de senaste 2000
-
-    def pupil_count(self) -> int:
-        "Elevkärnorna som kör, och sidorna som väntar på en kärna."
-        self.pupils &= set(self.list_kernel_ids())
-        return len(self.pupils) + self.waiting
-
-    @contextlib.contextmanager
-    def visiting(self, pupil: str = '', page: str = ''):
-        "Medan sidan `page` väntar på sin kärna räknas den mot taket, och kärnan den får blir elevens `pupil`."
-        visit = PageVisit(pupil, page)
-        self.waiting += 1
-        token = _VISIT.set(visit)
-        try: yield visit
-        finally:
-            _VISIT.reset(token)
-            if not visit.taken: self.waiting -= 1
-
+# %% ../../nbs/73_kernels.ipynb #1d4ea696
+class StartingKernels:
+    "Starterna: högst `start_limit` samtidigt, portar utanför de tillfälliga och väntan tills kärnan svarar; en blandning i `ClassroomKernelManager`."
     def pre_start_kernel(self, kernel_name, kwargs):
         km, kernel_name, kernel_id = super().pre_start_kernel(kernel_name, kwargs)
         if getattr(km, 'transport', 'tcp') == 'tcp':
@@ -148,6 +116,25 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             finally: client.stop_channels()
         except Exception as e: self.log.warning("Kärnan %s svarade inte i tid: %s", kernel_id, e)
 
+# %% ../../nbs/73_kernels.ipynb #ca370d97
+class KernelOwners:
+    "Vems elevkärnan är: sidorna som väntar räknas mot taket, kärnan går till eleven som väntar, och högst `per_pupil` per elev; en blandning i `ClassroomKernelManager`."
+    def pupil_count(self) -> int:
+        "Elevkärnorna som kör, och sidorna som väntar på en kärna."
+        self.pupils &= set(self.list_kernel_ids())
+        return len(self.pupils) + self.waiting
+
+    @contextlib.contextmanager
+    def visiting(self, pupil: str = '', page: str = ''):
+        "Medan sidan `page` väntar på sin kärna räknas den mot taket, och kärnan den får blir elevens `pupil`."
+        visit = PageVisit(pupil, page)
+        self.waiting += 1
+        token = _VISIT.set(visit)
+        try: yield visit
+        finally:
+            _VISIT.reset(token)
+            if not visit.taken: self.waiting -= 1
+
     def claim(self, kernel_id: str, now: float | None = None):
         "Kärnan `kernel_id` har gått till eleven som väntar på den. Har eleven nu för många stängs de äldsta."
         visit = _VISIT.get()
@@ -166,6 +153,13 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         mine = sorted((k for k, o in self.owners.items() if o.pupil == pupil), key=lambda k: self.owners[k].since)
         return mine[:max(0, len(mine) - max(1, self.per_pupil))]
 
+    def working(self) -> set[str]:
+        "Eleverna som har en sida öppen just nu (en webbläsare är ansluten till kärnan)."
+        return {o.pupil for o in self.owners.values() if o.pupil and o.connections}
+
+# %% ../../nbs/73_kernels.ipynb #de158f0d
+class ClosingKernels:
+    "Att stänga elevkärnor i bakgrunden och minnas varför (`CLOSED_WHY`), så att sidan kan säga det; en blandning i `ClassroomKernelManager`."
     def close_later(self, kernel_id: str, why: str):
         "Stäng elevkärnan `kernel_id` (i bakgrunden); sidan får veta varför (`CLOSED_WHY`)."
         self.closed[kernel_id] = why
@@ -183,6 +177,15 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         while len(self.closed) > 2000: self.closed.pop(next(iter(self.closed)))
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
+    def close_pupils(self, why: str = 'larare', pupil: str | None = None) -> list[str]:
+        "Stäng alla elevkärnor, eller bara elevens `pupil`. Ger deras id."
+        out = [k for k, o in self.owners.items() if pupil is None or o.pupil == pupil]
+        for k in out: self.close_later(k, why)
+        return out
+
+# %% ../../nbs/73_kernels.ipynb #c200edf7
+class KernelLiveness:
+    "Livstecknen: webbläsarens förbindelser och sidans frågor, och kärnorna vars webbläsare har gått; en blandning i `ClassroomKernelManager`."
     def notify_connect(self, kernel_id):
         super().notify_connect(kernel_id)
         if (o := self.owners.get(kernel_id)) is not None:
@@ -216,16 +219,25 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         for k in out: self.close_later(k, 'borta')
         return out
 
-    def close_pupils(self, why: str = 'larare', pupil: str | None = None) -> list[str]:
-        "Stäng alla elevkärnor, eller bara elevens `pupil`. Ger deras id."
-        out = [k for k, o in self.owners.items() if pupil is None or o.pupil == pupil]
-        for k in out: self.close_later(k, why)
-        return out
+# %% ../../nbs/73_kernels.ipynb #62ac0787
+class ClassroomKernelManager(StartingKernels, KernelOwners, ClosingKernels, KernelLiveness, AsyncMappingKernelManager):
+    "Jupyters kärnhanterare med tak för elevkärnor, högst några per elev, kö för starterna och portar utanför de tillfälliga."
+    max_pupils = Int(40, config=True, help="Högst så många elevkärnor (poolens kärnor räknas inte).")
+    start_limit = Int(max(2, os.cpu_count() or 2), config=True, help="Högst så många kärnor startar samtidigt.")
+    per_pupil = Int(3, config=True, help="Högst så många elevkärnor per elev; den äldsta sidan stängs.")
+    alone_seconds = Float(config=True, help="En elevkärna utan webbläsare så här länge stängs.")
 
-    def working(self) -> set[str]:
-        "Eleverna som har en sida öppen just nu (en webbläsare är ansluten till kärnan)."
-        return {o.pupil for o in self.owners.values() if o.pupil and o.connections}
+    @default('alone_seconds')
+    def _alone_from_env(self):
+        try: return max(1.0, float(os.environ.get(GONE_ENV, '')))
+        except ValueError: return 45.0
+    silent_seconds = Float(300, config=True, help="En elevkärna vars sida inte har hörts av så här länge stängs.")
 
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.pupils, self.waiting, self.gate, self.ports = set(), 0, None, KernelPorts()
+        self.owners: dict[str, PupilKernel] = {}
+        self.closed: dict[str, str] = {}          # stängda elevkärnor → varför (CLOSED_WHY), de senaste 2000
 
 # %% ../../nbs/73_kernels.ipynb #d1ad2f05
 NOT_READY = ('Den här delen av sidan hann inte bli klar, eftersom datorn hade mycket att göra. '

@@ -50,6 +50,7 @@ def _field(name: str, label: str, value: str = '', extra: str = '') -> str:
     return (f'<label for="{name}">{label}</label>'
             f'<input id="{name}" name="{name}" value="{html.escape(value)}" {extra}>')
 
+# %% ../../nbs/72_pages.ipynb #76fa2718
 def landing_page(code: str, name: str = '') -> str:
     "Landningssidan för klasslänken: ett frivilligt namn och en knapp som börjar kursen."
     return html_page('Välkommen till Plump och Bismarck!', (
@@ -92,6 +93,7 @@ def teacher_code_page(wrong: bool = False, to: str = '', in_url: bool = False) -
                  'spellcheck="false"')
         + '<button type="submit">Öppna lärarsidan</button></form>'))
 
+# %% ../../nbs/72_pages.ipynb #4bc30042
 def _seconds(s: int) -> str: return f'{s} sekund' if s == 1 else f'{s} sekunder'
 
 def refused_page(r: Refusal, teacher: bool = False) -> str:
@@ -131,7 +133,8 @@ def joins_page(seconds: int) -> str:
         f'{_seconds(seconds)}. Du behöver inte göra något.</p>'), refresh=max(1, seconds))
 
 # %% ../../nbs/72_pages.ipynb #2396ca85
-WATCH_SCRIPT = """<script>
+# Skriptet som varje elevsida med kärna får: rutan som säger att sidan är stängd, och frågan till servern.
+_WATCH_BOX = """<script>
 (function () {
   // Frågar servern då och då om sidans kärna finns kvar; är den stängd står det varför överst på sidan.
   var shown = false, timer = null;
@@ -162,7 +165,10 @@ WATCH_SCRIPT = """<script>
     box.appendChild(p); box.appendChild(b);
     document.body.appendChild(box);
   }
-  // Utdata med en widget som servern skickade men som inte är ritad (pusslen kom inte fram). Voilà skickar varje
+"""
+
+# %% ../../nbs/72_pages.ipynb #18948cae
+_WATCH_WIDGETS = """  // Utdata med en widget som servern skickade men som inte är ritad (pusslen kom inte fram). Voilà skickar varje
   // utdata som ett <script type="application/vnd.voila.cell-output+json"> och tar bort det när det är ritat: de
   // sparas här medan sidan kommer.
   var outputs = [];
@@ -189,7 +195,10 @@ WATCH_SCRIPT = """<script>
     } else if (missingShown && box) { box.remove(); box = null; missingShown = false; }
     setTimeout(watchWidgets, 5000);
   }
-  function ask() {
+"""
+
+# %% ../../nbs/72_pages.ipynb #51b0c780
+WATCH_SCRIPT = _WATCH_BOX + _WATCH_WIDGETS + """  function ask() {
     var id = kernelId();
     if (!id || shown) return;
     fetch('/elev/sida/' + encodeURIComponent(id), {credentials: 'same-origin', cache: 'no-store'})

@@ -26,8 +26,8 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['NOT_IN_VOILA', 'strip_outside_links', 'NoOutsideLinks', 'Classroom', 'ClassroomApplication', 'CodeHandler',
            'LandingHandler', 'StaticPageHandler', 'FullAwareRenderHandler', 'BeaconHandler', 'PageWatchHandler',
-           'TeacherHandler', 'has_code', 'static_page', 'static_pages', 'log_request', 'ClassroomVoila', 'lesson_pools',
-           'classroom_config', 'serve_parser', 'serve']
+           'TeacherPages', 'TeacherActions', 'TeacherHandler', 'has_code', 'static_page', 'static_pages', 'log_request',
+           'ClassroomVoila', 'lesson_pools', 'classroom_config', 'serve_parser', 'serve']
 
 # %% ../../nbs/74_server.ipynb #46517714
 import tornado.ioloop
@@ -182,7 +182,7 @@ class CodeHandler(_PageHandler):
     "Sidan med kodfältet (HTTP 403) för allt som grinden stoppar."
     def prepare(self): self.page(403, code_page())
 
-
+# %% ../../nbs/74_server.ipynb #2e060b04
 class LandingHandler(_PageHandler):
     "Landningssidan: kakorna sätts när klasskoden stämmer, och eleven skickas till startsidan."
     def get(self):
@@ -226,7 +226,7 @@ class LandingHandler(_PageHandler):
             tornado.log.app_log.warning("Kunde inte spara att en elev gick in (resultatmappen %s): %s",
                                         self.room.results, e)
 
-
+# %% ../../nbs/74_server.ipynb #04d1bb26
 class StaticPageHandler(_PageHandler):
     "En sida utan kod, skriven en gång när servern startar; startsidan med elevens bockar för målen som är nådda."
     def get(self, name):
@@ -273,12 +273,12 @@ class PageWatchHandler(_PageHandler):
         self.set_header('Cache-Control', 'no-store')
         self.finish(json.dumps({'oppen': why is None, 'text': CLOSED_WHY.get(why, '') if why else ''}))
 
-
+# %% ../../nbs/74_server.ipynb #501d9767
 _TEACHER_POSTS = ('/logga-in', '/logga-ut', '/hav', '/stang-alla', '/lektioner', '/ta-bort', '/sla-ihop')
 
 
-class TeacherHandler(_PageHandler):
-    "Lärarsidan, resultaten som CSV-filer, sidan för klassen och serverns status: bara för läraren som har loggat in."
+class TeacherPages:
+    "Lärarsidans sidor (`GET`): lärarsidan, CSV-filerna, serverns status och sidan för klassen; en blandning i `TeacherHandler`."
     def form_key(self) -> str | None:
         "Inloggningens formulärnyckel, eller None utan inloggning."
         return self.room.sessions.form_key(self.get_cookie(TEACHER_COOKIE))
@@ -330,27 +330,9 @@ class TeacherHandler(_PageHandler):
                     'får vänta eller är spärrad just nu. Se <a href="#fel-koder">Fel koder</a> längst ner.</p>')
         return out
 
-    def post(self, what=''):
-        if what == '/logga-in': return self.login()
-        key = self.form_key()
-        if key is None or not hmac.compare_digest(self.get_body_argument('nyckel', '').encode(), key.encode()):
-            return self.page(403, teacher_code_page())
-        if what == '/hav':
-            door = self.room.doors.get(self.get_body_argument('vilken', ''))
-            if door is None: raise tornado.web.HTTPError(400)
-            door[1].lift(self.get_body_argument('adress', '') or None)
-        elif what == '/logga-ut':
-            self.room.sessions.end(self.get_cookie(TEACHER_COOKIE))
-            self.clear_cookie(TEACHER_COOKIE, path='/larare')
-        elif what in self.actions:
-            try:
-                if self.actions[what](self, key): return      # en sida som frågar först
-            except PlumpTeachError as e:
-                return self.page(400, html_page('Det gick inte', f'<p class="fel" role="alert">{html.escape(str(e))}</p>'
-                                                '<p><a href="/larare">Tillbaka till lärarsidan</a></p>'))
-        else: raise tornado.web.HTTPError(405)
-        self.redirect('/larare', status=303)
-
+# %% ../../nbs/74_server.ipynb #a3f7a347
+class TeacherActions:
+    "Det läraren gör på lärarsidan (`POST`), med en sida som frågar först där det behövs; en blandning i `TeacherHandler`."
     def close_all(self, key: str):
         "Stäng alla elevsidor (kärnorna); sidorna säger att läraren har stängt dem."
         closed = self.settings['kernel_manager'].close_pupils('larare')
@@ -387,6 +369,30 @@ class TeacherHandler(_PageHandler):
 
     actions = {'/stang-alla': close_all, '/lektioner': choose_lessons, '/ta-bort': remove_pupil,
                '/sla-ihop': merge_pupils}
+
+# %% ../../nbs/74_server.ipynb #b5c3a4c3
+class TeacherHandler(TeacherPages, TeacherActions, _PageHandler):
+    "Lärarsidan, resultaten som CSV-filer, sidan för klassen och serverns status: bara för läraren som har loggat in."
+    def post(self, what=''):
+        if what == '/logga-in': return self.login()
+        key = self.form_key()
+        if key is None or not hmac.compare_digest(self.get_body_argument('nyckel', '').encode(), key.encode()):
+            return self.page(403, teacher_code_page())
+        if what == '/hav':
+            door = self.room.doors.get(self.get_body_argument('vilken', ''))
+            if door is None: raise tornado.web.HTTPError(400)
+            door[1].lift(self.get_body_argument('adress', '') or None)
+        elif what == '/logga-ut':
+            self.room.sessions.end(self.get_cookie(TEACHER_COOKIE))
+            self.clear_cookie(TEACHER_COOKIE, path='/larare')
+        elif what in self.actions:
+            try:
+                if self.actions[what](self, key): return      # en sida som frågar först
+            except PlumpTeachError as e:
+                return self.page(400, html_page('Det gick inte', f'<p class="fel" role="alert">{html.escape(str(e))}</p>'
+                                                '<p><a href="/larare">Tillbaka till lärarsidan</a></p>'))
+        else: raise tornado.web.HTTPError(405)
+        self.redirect('/larare', status=303)
 
     def login(self):
         "Lärarkoden från formuläret: en inloggning om den stämmer, annars ett fel försök."
@@ -557,7 +563,7 @@ def serve_parser() -> argparse.ArgumentParser:
     ap.add_argument('--lesson', type=int, action='append', default=[])
     return ap
 
-
+# %% ../../nbs/74_server.ipynb #6f7979aa
 def serve(argv=None):
     "Kör klassrummets server (processen som `plump-teach` startar)."
     ap = serve_parser()

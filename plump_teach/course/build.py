@@ -55,7 +55,7 @@ def no_code(nb: dict) -> dict:
     if title := page_title(nb): meta['title'] = title
     return {**nb, 'metadata': meta, 'cells': keep}
 
-
+# %% ../../nbs/44_build.ipynb #8cf590f1
 ATTACH_SOURCE = "\nfrom plump_teach.classroom.pupil_kernel import attach_pupil\nattach_pupil()"
 
 def attach_cell() -> dict:

@@ -22,7 +22,8 @@ from .catalogue import PUPIL_LESSONS, lesson_of
 __all__ = ['GOAL_STREAK', 'TASK_OUTCOMES', 'WRONG_OUTCOMES', 'GOAL_MARK', 'GOAL_MARK_CLASS', 'PROGRESS_ENV', 'PROGRESS_FILE',
            'PROGRESS_MAX_BYTES', 'new_progress', 'has_goal', 'clean_progress', 'progress_problem', 'merge_progress',
            'next_streak', 'record_task', 'goal_state', 'goal_reached', 'due_kinds', 'progress_from_events',
-           'reached_files', 'goal_mark_html', 'mark_reached', 'progress_path', 'write_atomic', 'ProgressFile']
+           'reached_files', 'goal_mark_html', 'mark_reached', 'progress_path', 'write_atomic', 'ProgressAside',
+           'ProgressReading', 'ProgressFile']
 
 # %% ../../nbs/41_progress.ipynb #f4065efe
 GOAL_STREAK = 5                                  # så många rätt i rad är målet
@@ -224,12 +225,8 @@ def write_atomic(path: Path, data: bytes):
     _sync_folder(path.parent)
 
 # %% ../../nbs/41_progress.ipynb #7005e371
-class ProgressFile:
-    "Elevens framsteg i en JSON-fil med en kopia bredvid; en fil som inte duger flyttas undan, och inget nått mål försvinner."
-    def __init__(self, path: Path | str | None = None):   # None: `progress_path()`
-        self.path = Path(path) if path is not None else progress_path()
-        self.kept_aside: list[Path] = []                   # filerna som har flyttats undan, i ordning
-
+class ProgressAside:
+    "Filerna som inte duger flyttas undan (till `kept_aside`), och kopian bredvid elevens fil; en blandning i `ProgressFile`."
     @property
     def backup(self) -> Path:
         "Kopian av den senast sparade versionen: .plump-framsteg.forra.json."
@@ -242,6 +239,22 @@ class ProgressFile:
         return (f'Filen med dina framsteg var skadad eller ändrad. Den ligger kvar som {self.kept_aside[0].name}. '
                 'Säg till din lärare.')
 
+    def set_aside(self, path: Path | None = None) -> Path | None:
+        "Flytta filen (elevens fil om `path` saknas) undan som <namn>.trasig-<tid>.json; en tidigare sådan skrivs aldrig över."
+        path = self.path if path is None else path
+        stamp = datetime.now().strftime('%Y%m%d-%H%M%S')
+        for i in range(1000):
+            aside = path.with_name(f'{path.stem}.trasig-{stamp}{f"-{i}" if i else ""}{path.suffix}')
+            if os.path.lexists(aside): continue
+            try: os.replace(path, aside)
+            except FileNotFoundError: return None            # någon annan flyttade den nyss
+            self.kept_aside.append(aside)
+            return aside
+        raise OSError('För många trasiga filer.')
+
+# %% ../../nbs/41_progress.ipynb #bfeccd6f
+class ProgressReading:
+    "Att läsa elevens fil och kopian och flytta undan det som inte duger; en blandning i `ProgressFile`."
     def _read(self, path: Path) -> tuple[str, dict | None]:
         """('missing', None) om filen saknas; ('unusable', None) om den inte är en vanlig fil (en mapp, en enhet); ('broken', None)
         om den inte går att läsa som en ordbok i JSON; ('strange', det som duger ur den) om den inte klarar
@@ -256,19 +269,6 @@ class ProgressFile:
         except (UnicodeDecodeError, ValueError, RecursionError): return 'broken', None
         if type(data) is not dict: return 'broken', None
         return ('good' if progress_problem(data) is None else 'strange'), clean_progress(data)
-
-    def set_aside(self, path: Path | None = None) -> Path | None:
-        "Flytta filen (elevens fil om `path` saknas) undan som <namn>.trasig-<tid>.json; en tidigare sådan skrivs aldrig över."
-        path = self.path if path is None else path
-        stamp = datetime.now().strftime('%Y%m%d-%H%M%S')
-        for i in range(1000):
-            aside = path.with_name(f'{path.stem}.trasig-{stamp}{f"-{i}" if i else ""}{path.suffix}')
-            if os.path.lexists(aside): continue
-            try: os.replace(path, aside)
-            except FileNotFoundError: return None            # någon annan flyttade den nyss
-            self.kept_aside.append(aside)
-            return aside
-        raise OSError('För många trasiga filer.')
 
     def _files(self, must_move: bool) -> tuple[str, dict | None, dict | None]:
         "Läs filen och kopian, och flytta undan det som inte duger; ger (filens läge, filen, kopian)."
@@ -287,6 +287,13 @@ class ProgressFile:
         except OSError:
             if must_move: raise                              # spara: då skrivs ingenting över
         return state, main, backup
+
+# %% ../../nbs/41_progress.ipynb #53291211
+class ProgressFile(ProgressReading, ProgressAside):
+    "Elevens framsteg i en JSON-fil med en kopia bredvid; en fil som inte duger flyttas undan, och inget nått mål försvinner."
+    def __init__(self, path: Path | str | None = None):   # None: `progress_path()`
+        self.path = Path(path) if path is not None else progress_path()
+        self.kept_aside: list[Path] = []                   # filerna som har flyttats undan, i ordning
 
     def load(self) -> dict:
         """Framstegen i filen, med allt ur kopian som aldrig får försvinna. En fil som inte duger flyttas undan (en mapp eller
