@@ -8,8 +8,9 @@ from urllib.parse import quote
 
 import pytest
 
-from plump_teach.course import results
-from plump_teach.course.results import ResultStore, attach_pupil, set_recorder, tasks_of
+from plump_teach.classroom import pupil_kernel
+from plump_teach.course.results import ResultStore, set_recorder, tasks_of
+from plump_teach.classroom.pupil_kernel import attach_pupil
 
 ALI = 'a1b2c3d4e5f60718'
 LESSON1, LESSON4 = '01_vad_ar_plump.ipynb', '04_buden.ipynb'
@@ -19,7 +20,7 @@ LESSON1, LESSON4 = '01_vad_ar_plump.ipynb', '04_buden.ipynb'
 def no_classroom(monkeypatch):
     for k in ('PLUMP_TEACH_RESULTAT', 'HTTP_COOKIE', 'SCRIPT_NAME', 'VOILA_PREHEAT'): monkeypatch.delenv(k, raising=False)
     set_recorder(None)
-    monkeypatch.setattr(results, '_waited', False)
+    monkeypatch.setattr(pupil_kernel, '_waited', False)
     yield
     set_recorder(None)
 

@@ -14,9 +14,12 @@ import pytest
 from plump_teach.course.build import pupil_dir
 from plump_teach.course.catalogue import PUPIL_LESSONS
 from plump_teach.course.pack import pack_pages
-from plump_teach.course.run_sheets import (RUN_SHEETS, CLASS, PORT, Puzzles, bismarck_tables, lesson_worksheet,
-                                           lgr22_page, lgr22_rows, plump_tables, run_sheet, setup_page, tables_text)
-from plump_teach.course.teacher import CIRCLE, MANY_RIGHT, SHORT_GAME, answer_key, for_pupils, worksheet
+from plump_teach.course.run_sheets import (RUN_SHEETS, CLASS, bismarck_tables, lgr22_rows, plump_tables, run_sheet,
+                                           tables_text)
+from plump_teach.course.run_sheet_pages import PORT, lesson_worksheet, lgr22_page, setup_page
+from plump_teach.course.trial_deals import Puzzles
+from plump_teach.course.teacher import SHORT_GAME
+from plump_teach.course.worksheets import CIRCLE, MANY_RIGHT, answer_key, for_pupils, worksheet
 from plump_teach.engine.plump_rules import PlumpError
 
 ELEV = pupil_dir()
@@ -261,7 +264,7 @@ def test_pupil_worksheets_have_no_rule_codes():
 
 def test_the_overview_rule_for_uneven_classes_is_the_tables():
     "Körschemats regel för en klass som inte går jämnt upp säger det som plump_tables och bismarck_tables gör, 6–60 elever."
-    from plump_teach.course.run_sheets import run_sheets_page
+    from plump_teach.course.run_sheet_pages import run_sheets_page
     text = re.sub(r"\s+", " ", run_sheets_page())
     assert ("Går klassen inte jämnt upp har i Plump ett bord fem elever eller ett eller två bord tre, och i Bismarck får "
             "ett eller två bord en fjärde") in text

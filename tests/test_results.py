@@ -1,4 +1,4 @@
-"""The pupils' results (issue 12): the store, attach_pupil, the trainer that resumes, the teacher page and the CSV,
+"""The pupils' results (issue 12): the store, attach_pupil (plump_teach.classroom.pupil_kernel), the trainer that resumes, the teacher page and the CSV,
 all through the public API of plump_teach.course.results and the widgets, headless (no browser, no server)."""
 from __future__ import annotations
 
@@ -17,11 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from plump_teach.course import results
+from plump_teach.classroom import pupil_kernel
 from plump_teach.engine.plump_rules import PlumpError
 from plump_teach.puzzles.registry import PUZZLE_KINDS
-from plump_teach.course.results import (OUTCOMES, ResultStore, Recorder, attach_pupil, by_kind, clean_event,
-                                        count_outcomes, current_recorder, needs_practice, set_recorder, tasks_of,
-                                        unfinished_session)
+from plump_teach.course.results import (OUTCOMES, ResultStore, Recorder, by_kind, clean_event, count_outcomes,
+                                        current_recorder, needs_practice, set_recorder, tasks_of, unfinished_session)
+from plump_teach.classroom.pupil_kernel import attach_pupil
 from plump_teach.course.teacher_page import CSV_COLUMNS, class_csv, teacher_page
 
 ALI, BEA = 'a1b2c3d4e5f60718', '00000000000000be'
@@ -33,7 +34,7 @@ def no_classroom(monkeypatch):
     "Every test starts and ends outside the classroom: no recorder, no classroom environment."
     for k in ENV: monkeypatch.delenv(k, raising=False)
     set_recorder(None)
-    monkeypatch.setattr(results, '_waited', False)
+    monkeypatch.setattr(pupil_kernel, '_waited', False)
     yield
     set_recorder(None)
 
@@ -259,7 +260,7 @@ def test_attach_pupil_reads_the_cookie_and_refuses_a_bad_id(tmp_path, monkeypatc
 
 
 def test_in_preheat_mode_attach_waits_for_the_request_once(tmp_path, monkeypatch):
-    import plump_teach.course.results as R
+    import plump_teach.classroom.pupil_kernel as R
     calls = []
     def arrives():
         calls.append(1)
@@ -392,7 +393,7 @@ def test_any_recorded_events_read_back_equal_and_the_counts_add_up(tmp_path_fact
 
 
 def test_a_failing_wait_for_the_request_never_shows_the_pupil_an_error(tmp_path, monkeypatch):
-    import plump_teach.course.results as R
+    import plump_teach.classroom.pupil_kernel as R
     def fails(): raise ConnectionError('websocket closed')
     monkeypatch.setenv('VOILA_PREHEAT', 'True')
     monkeypatch.setattr(R, 'wait_for_request', fails)
@@ -402,7 +403,7 @@ def test_a_failing_wait_for_the_request_never_shows_the_pupil_an_error(tmp_path,
 def test_wait_for_request_reads_the_request_that_voila_sends_over_its_websocket(monkeypatch):
     "Den riktiga vägen: en websocket som Voilàs (voila/query/<kärnans id>) skickar anropets miljö när en elev kommer."
     import asyncio, socket, threading, websockets
-    from plump_teach.course.results import wait_for_request
+    from plump_teach.classroom.pupil_kernel import wait_for_request
     with socket.socket() as s: s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]
     paths, ready, stop = [], threading.Event(), threading.Event()
     async def handler(ws, *rest):
@@ -428,8 +429,8 @@ def test_wait_for_request_reads_the_request_that_voila_sends_over_its_websocket(
 
 
 def test_the_results_module_does_not_import_voila_or_jupyter_server():
-    "Varje förstartad kärna läser in plump_teach.course.results; voila och jupyter_server kostar sekunder processortid."
-    code = ("import sys, plump_teach.course.results, plump_teach.ui.puzzle_widget; "
+    "Varje förstartad kärna läser in plump_teach.classroom.pupil_kernel; voila och jupyter_server kostar sekunder processortid."
+    code = ("import sys, plump_teach.classroom.pupil_kernel, plump_teach.ui.puzzle_widget; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('voila', 'jupyter_server')))")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == '[]', out

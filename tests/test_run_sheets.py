@@ -12,10 +12,11 @@ import pytest
 
 from plump_teach.course.build import pupil_dir
 from plump_teach.course.catalogue import PUPIL_LESSONS
-from plump_teach.course.run_sheets import (RUN_SHEETS, BismarckSheetTask, Puzzles, RotationTask, SheetTask,
-                                           ace_experiment, lesson_worksheet, lgr22_page, run_sheet, run_sheet_pages,
-                                           run_sheets_page, setup_page)
-from plump_teach.course.teacher import answers_of, suit_words, for_pupils
+from plump_teach.course.run_sheets import RUN_SHEETS, run_sheet
+from plump_teach.course.run_sheet_pages import lesson_worksheet, lgr22_page, run_sheet_pages, run_sheets_page, setup_page
+from plump_teach.course.trial_deals import BismarckSheetTask, Puzzles, RotationTask, SheetTask, ace_experiment
+from plump_teach.course.teacher import suit_words
+from plump_teach.course.worksheets import answers_of, for_pupils
 from plump_teach.engine.bismarck import MODES, bismarck_score, normal_tricks, TRICKS
 from plump_teach.engine.cards import FULL_DECK, parse_cards
 from plump_teach.engine.tricks import legal_cards, trick_winner

@@ -189,7 +189,7 @@ def widget_texts(tmp_path):
 def teacher_texts():
     "Lärarmaterialets sidor: regelbladen, de tomma protokollen, lektionsplanen, arbetsbladet och facit."
     import plump_teach.puzzles.bismarck  # noqa: F401
-    from plump_teach.course import teacher as t
+    from plump_teach.course import teacher as t, worksheets as w, lesson_plan as lp
     from plump_teach.engine.plump_rules import RULE_PRESETS
     from plump_teach.puzzles.registry import PUZZLE_KINDS
     for k, p in RULE_PRESETS.items():
@@ -201,9 +201,9 @@ def teacher_texts():
     numbers = [1, 2, 3]                                 # varje sort med tre nummer, på varje nivå den har
     for level in (1, 2):
         kinds = [k for k, v in PUZZLE_KINDS.items() if level in v.levels]
-        yield f"lärarmaterial: arbetsblad, nivå {level}", t.worksheet(kinds, numbers, level)
-        yield f"lärarmaterial: facit, nivå {level}", t.answer_key(kinds, numbers, level)
-    yield "lärarmaterial: lektionsplan", t.lesson_plan()
+        yield f"lärarmaterial: arbetsblad, nivå {level}", w.worksheet(kinds, numbers, level)
+        yield f"lärarmaterial: facit, nivå {level}", w.answer_key(kinds, numbers, level)
+    yield "lärarmaterial: lektionsplan", lp.lesson_plan()
 
 
 def cli_texts():

@@ -1,4 +1,4 @@
-"""Lärarmaterialet (plump_teach.course.teacher, och paketet i plump_teach.course.pack): innehållet i sidorna mot
+"""Lärarmaterialet (plump_teach.course.teacher, .worksheets och .lesson_plan, och paketet i plump_teach.course.pack): innehållet i sidorna mot
 motorn, escaping och felaktiga argument.
 
 Content tests for the teacher's pack: row labels against deal_schedule for every preset and player count,
@@ -21,9 +21,9 @@ from plump_teach.engine.plump_rules import PlumpError, PlumpRules, RULE_PRESETS,
 from plump_teach.puzzles.registry import PUZZLE_KINDS, make_puzzle
 from plump_teach.course.build import pupil_dir
 from plump_teach.course.catalogue import PUPIL_LESSONS
-from plump_teach.course.teacher import (answer_key, answers_of, blank_sheet_bismarck, blank_sheet_plump, for_pupils,
-                                 lesson_plan, plan_pages, read_lessons, rule_sheet_bismarck, rule_sheet_plump,
-                                 sheet_rows, worksheet, worksheet_tasks)
+from plump_teach.course.teacher import blank_sheet_bismarck, blank_sheet_plump, rule_sheet_bismarck, rule_sheet_plump, sheet_rows
+from plump_teach.course.worksheets import answer_key, answers_of, for_pupils, worksheet, worksheet_tasks
+from plump_teach.course.lesson_plan import lesson_plan, plan_pages, read_lessons
 from plump_teach.course.pack import pack_pages, save_pack
 
 EVIL = '<img src=x onerror="alert(1)">'
@@ -291,7 +291,7 @@ def test_lesson_plan_names_the_puzzles_and_answers():
     # pusslets rätta svar kommer från pusselmotorn
     for kind, number, level in buden.tasks:
         p = make_puzzle(kind, number, level)
-        from plump_teach.course.teacher import answer_text
+        from plump_teach.course.lesson_plan import answer_text
         assert f'{suit_words(p.question)} <i>Svar:</i> {suit_words(answer_text(p))}</li>' in html
     # översikten: lektion, minuter, regler och summan
     for p in plans: assert f'{p.name}</a></td><td class="num">{p.minutes}</td><td>{", ".join(p.rules)}</td>' in html
@@ -340,7 +340,7 @@ def test_lesson_plan_bad_folder(tmp_path, monkeypatch):
         read_lessons(tmp_path)
     with pytest.raises(PlumpError, match="sökväg"): read_lessons(3)
     import plump_teach.course.pack as pack
-    import plump_teach.course.teacher as t
+    import plump_teach.course.lesson_plan as t
     monkeypatch.setattr(t, 'pupil_dir', lambda: None)
     monkeypatch.setattr(pack, 'pupil_dir', lambda: None)
     with pytest.raises(PlumpError, match="Elevlektionerna finns inte här"): lesson_plan()

@@ -375,7 +375,7 @@ def _check_deal_end(self: PlayTable):
 
 @patch
 def _record_deal(self: PlayTable, k: int):
-    """Giv `k` för varje elevplats till klassrummets resultat (`deal` i `41_resultat`), om kärnan har en
+    """Giv `k` för varje elevplats till klassrummets resultat (`deal` i `42_results`), om kärnan har en
     `Recorder`; lärarens sida visar dem. Utan klassrum sparas ingenting."""
     tips, self.tips_in_deal = self.tips_in_deal, {}
     rec = current_recorder()

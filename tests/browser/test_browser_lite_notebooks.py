@@ -23,9 +23,9 @@ from lite_helpers import LITE, ROOT
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
 
 
-# Klassrummets server (71_app, 70a_sidorna, 70b_karnorna, 70c_klassrummet) körs på lärarens dator: tornado, Voilà
+# Klassrummets server (75_app, 72_pages, 73_kernels, 74_server) körs på lärarens dator: tornado, Voilà
 # och segno finns inte i webbläsarens Python, så de sidorna går att läsa på webbplatsen men inte att köra där.
-SERVER_NOTEBOOKS = ("71_app.ipynb", "70a_sidorna.ipynb", "70b_karnorna.ipynb", "70c_klassrummet.ipynb")
+SERVER_NOTEBOOKS = ("75_app.ipynb", "72_pages.ipynb", "73_kernels.ipynb", "74_server.ipynb")
 OTHER_NOTEBOOKS = sorted(f.name for f in (ROOT / "nbs").glob("*.ipynb")
                          if f.name not in ("pussel.ipynb", "index.ipynb", *SERVER_NOTEBOOKS))
 

@@ -10,7 +10,7 @@ import pytest
 
 from plump_teach.course.catalogue import PUPIL_LESSONS
 from plump_teach.course.pack import pack_pages
-from plump_teach.course.run_sheets import run_sheets_page, setup_page
+from plump_teach.course.run_sheet_pages import run_sheets_page, setup_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
 

@@ -10,8 +10,9 @@ import pytest
 
 from browser_helpers import screenshot
 from plump_teach.engine.plump_rules import PlumpRules, RULE_PRESETS
-from plump_teach.course.teacher import (answer_key, blank_sheet_bismarck, blank_sheet_plump, lesson_plan, plan_pages,
-                                 read_lessons, rule_sheet_bismarck, rule_sheet_plump, worksheet)
+from plump_teach.course.teacher import blank_sheet_bismarck, blank_sheet_plump, rule_sheet_bismarck, rule_sheet_plump
+from plump_teach.course.worksheets import answer_key, worksheet
+from plump_teach.course.lesson_plan import lesson_plan, plan_pages, read_lessons
 from plump_teach.course.pack import save_pack
 from plump_teach.course.catalogue import PUPIL_LESSONS
 
