@@ -233,7 +233,7 @@ def test_table_csv_has_one_row_per_deal_and_seat(tmp_path):
 # --------------------------------------------------------------------------- attach_pupil and the widgets
 
 def test_without_the_classroom_nothing_is_recorded(tmp_path):
-    from plump_teach.ui.puzzle_widget import PuzzleTrainer
+    from plump_teach.ui.puzzle_trainer import PuzzleTrainer
     attach_pupil()
     assert current_recorder() is None
     t = PuzzleTrainer(kinds=['score'], rounds=2, seed=1).start()
@@ -296,7 +296,7 @@ def test_a_puzzle_widget_records_each_task_once_with_its_outcome(tmp_path, monke
 
 
 def test_a_reloaded_trainer_continues_where_the_pupil_was(tmp_path, monkeypatch):
-    from plump_teach.ui.puzzle_widget import PuzzleTrainer
+    from plump_teach.ui.puzzle_trainer import PuzzleTrainer
     classroom(monkeypatch, tmp_path)
     t = PuzzleTrainer(kinds=['score', 'trump', 'schedule'], rounds=4, seed=21, level=1)
     attach_pupil()
@@ -323,7 +323,7 @@ def test_a_reloaded_trainer_continues_where_the_pupil_was(tmp_path, monkeypatch)
 
 
 def test_a_session_on_another_page_or_long_ago_is_not_resumed(tmp_path, monkeypatch):
-    from plump_teach.ui.puzzle_widget import PuzzleTrainer
+    from plump_teach.ui.puzzle_trainer import PuzzleTrainer
     store = ResultStore(tmp_path)
     old = (datetime.now().astimezone() - timedelta(hours=4)).isoformat(timespec='seconds')
     store.record(ALI, {'type': 'session', 'page': 'traning.ipynb', 'session': 'aa', 'seed': 3, 'kinds': ['score'],
