@@ -14,7 +14,6 @@ from urllib.parse import quote
 import ipywidgets as W
 from .lesson import PupilHTML
 from .styles import table_style
-from ..engine.methods import patch
 from ..engine.cards import PlumpTeachError, cards_html
 from ..engine.plump_rules import PlumpRules, PlumpError
 from ..engine.plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS, draw_for_dealer, player_count, deal_schedule
@@ -61,22 +60,18 @@ def files_url(target: Path) -> str:
     try: return quote(Path(os.path.relpath(target, Path.cwd())).as_posix())
     except ValueError: return target.as_uri()
 
-# %% ../../nbs/58_keeper.ipynb #31c57d54
-class ProtocolWidget(W.VBox):
-    "Protokollföraren: ett protokoll för Plump vid ett riktigt bord, sparat efter varje inskrivning."
-    def __init__(self, path='plump-protokoll.json',
-                 short_game: int | None = None):  # ett kort klassparti: bara nedåt från så här många kort, grundreglerna
-        super().__init__(layout=W.Layout(max_width='1000px'))
-        self.path = _widget_path(path)
-        self.short_game = short_game
-        self.keeper: ScoreKeeper | None = None
-        self.message = PupilHTML()
-        self.banner = PupilHTML()          # röd och kvar så länge protokollet inte är sparat
-        self.rescue = W.VBox()          # spara någon annanstans / läs in filen
-        self.unsaved = False
-        self.refused: list[str] = []    # klick som vägrades för att läget var förbi (för läraren och testerna)
-        self.start()
+def _widget_path(path) -> Path:
+    "Protokollets fil som en hel sökväg; en mapp betyder plump-protokoll.json i mappen."
+    p = as_path(path, "protokollets fil")
+    try:
+        p = p.resolve()
+        return p / 'plump-protokoll.json' if p.is_dir() else p
+    except (OSError, RuntimeError, ValueError):
+        raise PlumpError(f"Sökvägen {p} går inte att använda; ange en kortare sökväg, till exempel \"plump-protokoll.json\".") from None
 
+# %% ../../nbs/58_keeper.ipynb #797090b7
+class _Saying:
+    "Läget och meddelandena (en del av `ProtocolWidget`)."
     def _skipped(self) -> int:
         "Givarna i schemat före ett kort klassparti (de räknas inte för spelarna), annars 0."
         return len(self.keeper.schedule) - self.short_game if self.short_game and self.keeper else 0
@@ -96,6 +91,385 @@ class ProtocolWidget(W.VBox):
         colour = GREEN if ok else RED
         self.message.value = (f'<div role="{"status" if ok else "alert"}" style="border-left:4px solid {colour};'
                               f'padding:4px 8px">{esc(text)}</div>') if text else ''
+
+# %% ../../nbs/58_keeper.ipynb #51f55dcd
+class _SetupForm:
+    "Inställningsläget (en del av `ProtocolWidget`)."
+    def setup(self):
+        "Inställningsläget: namn, första givare, regler (källornas uppsättningar eller egna husregler)."
+        self.name_inputs = [W.Text(placeholder=f'Spelare {i + 1}', description=f'Plats {i + 1}') for i in range(6)]
+        self.dealer_choice = W.Dropdown(options=[], description='Ger först')
+        self.draw_button = W.Button(description='Dra kort om given', icon='random',
+                                    layout=W.Layout(width='auto'))
+        self.draw_result = PupilHTML()
+        self._drawn_for = None
+        for t in self.name_inputs: t.observe(lambda _: self._names_changed(), 'value')
+        self.draw_button.on_click(lambda _: self._draw())
+        style = {'description_width': 'initial'}
+        self.preset_choice = W.Dropdown(options=[(p.title, k) for k, p in RULE_PRESETS.items()] + [('Egna husregler', CUSTOM_RULES)],
+                                        description='Regler', layout=W.Layout(width='400px'))
+        self.preset_info = PupilHTML()
+        self.rule_boxes = {k: W.Checkbox(description=HOUSE_RULE_TEXT[k], indent=False, style=style,
+                                         layout=W.Layout(width='auto')) for k in HOUSE_RULE_TEXT}
+        self._applying = False
+        for b in self.rule_boxes.values(): b.observe(lambda _: self._boxes_changed(), 'value')
+        self.preset_choice.observe(lambda ch: self._preset_chosen(ch['new']), 'value')
+        self._boxes_changed()
+        others = [k for k in HOUSE_RULE_TEXT if k not in P17_DECISIONS]
+        self.path_input = W.Text(value=str(self.path), description='Sparas i', layout=W.Layout(width='600px'))
+        self.start_button = W.Button(description='Starta protokollet', button_style='primary', icon='play')
+        self.start_button.on_click(lambda _: self._start_clicked())
+        if self.short_game:    # klasspartiet: inga husregler att välja, och givaren bestäms av gruppen
+            cards = ', '.join(map(str, range(self.short_game, 0, -1)))
+            for w in (*self.name_inputs, self.dealer_choice):   # på en elevsida: får plats på en telefon
+                w.layout, w.style = W.Layout(width='96%', max_width='360px'), {'description_width': '5em'}
+            self.start_button.layout = W.Layout(width='auto', height='44px')
+            self.add_class('pt-bord')                      # bordets stil: knappar och menyer som går att trycka på
+            style = PupilHTML(table_style())
+            self.children = [PupilHTML(f'<h3>Nytt protokoll</h3><p>Ett kort parti med {cards} kort. '
+                                       'Skriv namnen i sittordning medsols.</p>'), *self.name_inputs,
+                             self.dealer_choice, self.start_button, self.message, style]
+            return self
+        self.children = [
+            PupilHTML('<h3>Nytt protokoll</h3><p>Skriv namnen i sittordning medsols.</p>'), *self.name_inputs,
+            W.HBox([self.dealer_choice, self.draw_button]), self.draw_result,
+            self.preset_choice, self.preset_info,
+            PupilHTML('<b>De fem besluten före första given (P17)</b>'), *[self.rule_boxes[k] for k in P17_DECISIONS],
+            PupilHTML('<b>Fler husregler</b>'), *[self.rule_boxes[k] for k in others],
+            self.path_input, self.start_button, self.message]
+        return self
+
+# %% ../../nbs/58_keeper.ipynb #719dc6aa
+class _Players:
+    "Namnen, första givaren och starten (en del av `ProtocolWidget`)."
+    def _names(self) -> list[str]:
+        return [n for n in (clean_name(t.value) for t in self.name_inputs) if n]
+
+    def _names_changed(self):
+        names = self._names()
+        keep = self.dealer_choice.value
+        self.dealer_choice.options = names
+        if keep in names: self.dealer_choice.value = keep
+
+    def _draw(self):
+        names = self._names()
+        try: dealer, rounds = draw_for_dealer(names)
+        except PlumpTeachError as e: return self._say(str(e), ok=False)
+        cards = ''.join(f'<p>{esc(n)}: {cards_html([c], 36)}</p>' for n, c in zip(names, rounds[0]))
+        again = f'<p>Lika höga valörer drog om {len(rounds) - 1} gång(er).</p>' if len(rounds) > 1 else ''
+        self.draw_result.value = f'{cards}{again}<p><b>{esc(names[dealer])}</b> drog högst och ger först (P4).</p>'
+        self.dealer_choice.value = names[dealer]
+        self._drawn_for = tuple(names)
+
+    def _start_clicked(self):
+        names = self._names()
+        if self.short_game and len(names) < 2:   # på en elevsida: vad eleven ska göra, inte regelns siffror
+            return self._say("Skriv namnen på dem som spelar, två till sex." if not names else
+                             f"Skriv namnen på alla som spelar, två till sex. Nu står bara {names[0]}.", ok=False)
+        try:
+            player_count(names)
+            if self.short_game:
+                rules = PlumpRules(down_only=True)
+                keeper = ScoreKeeper(names, dealer=self.dealer_choice.value or names[0], rules=rules,
+                                     first_deal=short_game_start(len(names), self.short_game))
+            else:
+                rules = PlumpRules(**{k: b.value for k, b in self.rule_boxes.items()})
+                preset = RULE_PRESETS.get(self.preset_choice.value)
+                if preset is not None and preset.draw_for_dealer and self._drawn_for != tuple(names):
+                    raise PlumpError(f"Med {preset.title.lower()} dras första givaren (P4): tryck på Dra kort om given.")
+                keeper = ScoreKeeper(names, dealer=self.dealer_choice.value or names[0], rules=rules)
+            path = _widget_path(self.path_input.value)
+        except PlumpTeachError as e: return self._say(str(e), ok=False)
+        if path.exists():
+            return self._say(f"Filen {path} finns redan och skrivs inte över. Välj ett annat namn.", ok=False)
+        try: keeper.save(path)
+        except PlumpTeachError as e: return self._say(str(e), ok=False)
+        self.path, self.keeper, self.unsaved = path, keeper, False
+        self._build_play()
+        self._say("Protokollet är startat." if self.short_game else f"Protokollet sparas i {self.path} efter varje inskrivning.")
+
+# %% ../../nbs/58_keeper.ipynb #e91e371f
+class _RuleChoice:
+    "Regelmenyn och husreglernas rutor (en del av `ProtocolWidget`)."
+    def _preset_chosen(self, key):
+        "En av källornas uppsättningar: kryssa i dess husregler (och dra om given när källan säger så)."
+        if self._applying or key not in RULE_PRESETS: return
+        p = RULE_PRESETS[key]
+        self._applying = True
+        try:
+            for k, b in self.rule_boxes.items(): b.value = bool(getattr(p.rules, k))
+        finally: self._applying = False
+        self._boxes_changed()
+        if p.draw_for_dealer and len(self._names()) >= 2: self._draw()
+
+    def _boxes_changed(self):
+        "Rutorna bestämmer: är de precis en av källornas uppsättningar visas den, annars Egna husregler."
+        if self._applying: return
+        chosen = {k for k, b in self.rule_boxes.items() if b.value}
+        key = next((k for k, p in RULE_PRESETS.items() if set(p.rules.changed()) == chosen), CUSTOM_RULES)
+        self._applying = True
+        try: self.preset_choice.value = key
+        finally: self._applying = False
+        if key == CUSTOM_RULES:
+            self.preset_info.value = '<small>Egna husregler: de ikryssade rutorna nedan.</small>'
+        else:
+            p = RULE_PRESETS[key]
+            draw = ' Första givaren dras (P4).' if p.draw_for_dealer else ''
+            self.preset_info.value = f'<small>{esc(p.description)}{esc(draw)}</small>'
+
+# %% ../../nbs/58_keeper.ipynb #7901e609
+class _Saving:
+    "Att spara efter varje inskrivning, och vad som händer när det inte går (en del av `ProtocolWidget`)."
+    def _save(self) -> bool:
+        "Spara efter en inskrivning. Går det inte visas en röd ruta som ligger kvar tills protokollet är sparat."
+        try: self.keeper.save(self.path)
+        except PlumpTeachError as e:
+            self._not_saved(e)
+            return False
+        if self.unsaved: self._saved_again()
+        return True
+
+    def _not_saved(self, e: PlumpError):
+        "Det som syns är inte sparat: säg det tydligt, ta inte emot fler inskrivningar, och erbjud en annan fil."
+        self.unsaved = True
+        self.banner.value = (
+            f'<div role="alert" style="background:{RED_BG};border:2px solid {RED};padding:8px 12px;margin:4px 0">'
+            '<b>Protokollet är inte sparat.</b> ' + esc(e) + ' Det senast inskrivna finns bara här på skärmen. '
+            'Inga fler bud eller stick tas emot förrän protokollet är sparat: välj en annan fil nedan och tryck på '
+            '<i>Spara här</i>' + (', eller läs in filen som ligger där nu (då försvinner det som bara finns här).'
+                                 if isinstance(e, FileChanged) else '.') + '</div>')
+        self.rescue_path = W.Text(value=str(free_path(self.path)), description='Spara i', layout=W.Layout(width='600px'))
+        self.rescue_button = W.Button(description='Spara här', button_style='danger', icon='save')
+        self.rescue_button.on_click(lambda _: self._save_elsewhere())
+        row = [self.rescue_path, self.rescue_button]
+        if isinstance(e, FileChanged) and self.path.exists():
+            self.reload_button = W.Button(description='Läs in filen', icon='folder-open',
+                                          tooltip=f'Läs in {self.path} och fortsätt där')
+            self.reload_button.on_click(lambda _: self._reload())
+            row.append(self.reload_button)
+        self.rescue.children = [W.HBox(row, layout=W.Layout(flex_flow='row wrap'))]
+
+    def _saved_again(self):
+        self.unsaved = False
+        self.banner.value, self.rescue.children = '', []
+
+    def _save_elsewhere(self):
+        "Spara protokollet i filen som står i rutan, och fortsätt spara där."
+        try:
+            path = _widget_path(self.rescue_path.value)
+            self.keeper.save(path)   # en fil som protokollet inte själv har skrivit skrivs inte över
+        except PlumpTeachError as e:
+            self._not_saved(e)
+            return self._say(str(e), ok=False)
+        self.path = path
+        self._saved_again()
+        self._refresh()
+        self._say(f"Protokollet är sparat i {path}, och det sparas där efter varje inskrivning.")
+
+    def _reload(self):
+        "Läs in filen som någon annan har skrivit, och fortsätt med den."
+        try: saved = load_protocol(self.path)
+        except PlumpTeachError as e: return self._say(str(e), ok=False)
+        self._saved_again()
+        self.resume(saved)
+        self._say(f"Protokollet är inläst från {self.path}; det som bara fanns här är borta.")
+
+# %% ../../nbs/58_keeper.ipynb #e02f2f67
+class _PlayPage:
+    "Protokolläget och en inskrivning (en del av `ProtocolWidget`)."
+    def _act(self, action, done: str = '') -> bool:
+        "Gör en inskrivning; vid fel visas skälet och protokollet (och filen) är oförändrat."
+        if self.unsaved:
+            self._say("Protokollet är inte sparat. Spara det i en annan fil (den röda rutan överst) innan ni fortsätter.", ok=False)
+            return False
+        try: action()
+        except PlumpTeachError as e:
+            self._say(str(e), ok=False)
+            return False
+        saved = self._save()
+        self._refresh()
+        self._say(done if saved else "Det senast inskrivna är inte sparat; se den röda rutan överst.", ok=saved)
+        return saved
+
+    def _build_play(self):
+        self.sheet = PupilHTML()
+        self.status = PupilHTML()
+        self.entry = W.VBox()
+        self.undo_button = W.Button(description='Ångra', icon='undo', tooltip='Ta bort det senast inskrivna')
+        self.undo_button.on_click(lambda _: self._act(lambda: self.keeper.undo(), 'Det senaste är borttaget.'))
+        self.edit_choice = W.Dropdown(description='Ändra giv', options=[])
+        self.edit_button = W.Button(description='Ändra', icon='pencil')
+        self.edit_button.on_click(lambda _: self._edit_form())
+        self.edit_box = W.VBox()
+        self.csv_button = W.Button(description='Spara CSV', icon='table')
+        self.print_button = W.Button(description='Spara för utskrift', icon='print')
+        self.csv_button.on_click(lambda _: self._export('csv'))
+        self.print_button.on_click(lambda _: self._export('html'))
+        self.export_link = PupilHTML()
+        self.file_info = PupilHTML()
+        wrap = W.Layout(flex_flow='row wrap', max_width='100%')
+        self.children = [self.banner, self.rescue, self.sheet, self.status, self.entry, self.message,
+                         W.HBox([self.undo_button, self.edit_choice, self.edit_button], layout=wrap), self.edit_box,
+                         W.HBox([self.csv_button, self.print_button], layout=wrap), self.export_link, self.file_info]
+        if self.short_game:   # på en elevsida: bordets stil (knappar minst 44 px) och inget bredare än skärmen
+            self.edit_choice.layout = W.Layout(width='auto', max_width='100%')
+            self.children = (*self.children, PupilHTML(table_style()))
+        self._refresh()
+
+# %% ../../nbs/58_keeper.ipynb #6c9846e6
+class _Drawing:
+    "Att rita om allt ur protokollet (en del av `ProtocolWidget`)."
+    def _refresh(self):
+        """Rita om allt ur protokollet. Knapparna och rubriken över dem ritas först och statusraden sedan, så att
+        raden aldrig visar en annan spelares tur än knapparna. Varje knapp bär läget den ritades för."""
+        k = self.keeper
+        st, ticket = k.status(), self._ticket()
+        self.bid_buttons, self.trick_inputs, self.renons_boxes = {}, {}, {}
+        if self.unsaved:
+            self.entry.children = [PupilHTML('<p><b>Inga fler inskrivningar förrän protokollet är sparat</b> (se den röda rutan överst).</p>')]
+        elif st['phase'] == 'bid':
+            reasons, p = [], st['to_bid']
+            for b, why in k.bid_options().items():
+                btn = W.Button(description=str(b), disabled=why is not None, tooltip=why or f"{p} bjuder {b}",
+                               layout=W.Layout(width='48px'))
+                btn.add_class('plump-bud')
+                btn.add_class(f"plump-giv-{st['deal']}-steg-{st['step']}-plats-{st['seat'] + 1}")
+                btn.on_click(lambda _, b=b, p=p, t=ticket: self._bid_clicked(b, p, t))
+                self.bid_buttons[b] = btn
+                if why: reasons.append(f'{b}: {why}')
+            note = PupilHTML('<br>'.join(f'<small>{esc(r)}</small>' for r in reasons))
+            self.entry.children = [PupilHTML(f'<b>{esc(genitive(p))} bud:</b>'),
+                                   W.HBox(list(self.bid_buttons.values()), layout=W.Layout(flex_flow='row wrap')), note]
+        elif st['phase'] == 'tricks':
+            rows = []
+            for p in k.players:
+                # IntText, inte BoundedIntText: en ruta som tyst gör 15 till 10 skulle föra in något annat än det skrivna
+                t = W.IntText(value=0, description=p, layout=W.Layout(width='220px'))
+                r = W.Checkbox(description='renons', indent=False, layout=W.Layout(width='auto'))
+                self.trick_inputs[p], self.renons_boxes[p] = t, r
+                rows.append(W.HBox([t, r]))
+            self.close_button = W.Button(description='Stäng given', button_style='primary', icon='check')
+            self.close_button.add_class(f"plump-giv-{st['deal']}-steg-{st['step']}")
+            inputs, boxes = self.trick_inputs, self.renons_boxes
+            self.close_button.on_click(lambda _, t=ticket: self._close_deal(t, inputs, boxes))
+            self.entry.children = [PupilHTML(f"Tagna stick i giv {st['deal'] - self._skipped()} ({st['cards']} kort):"),
+                                   *rows, self.close_button]
+        else:
+            self.entry.children = [PupilHTML('<p>Alla givar är spelade. Spara protokollet för utskrift eller som CSV.</p>')]
+        self.status.value = f'<p><b>{esc(self.status_text())}</b></p>'
+        sheet = k.sheet_html()
+        if self.short_game:   # klasspartiet: reglerna är grundreglerna, och raderna räknas från 1
+            sheet = re.sub(r'<caption style="caption-side:bottom[^>]*>.*?</caption>', '', sheet, flags=re.S)
+        self.sheet.value = sheet
+        first = k.first_deal + 1
+        self.edit_choice.options = [(f"Giv {first + i - self._skipped()} ({d.cards} kort)", first + i)
+                                    for i, d in enumerate(k.game.deals)]
+        self.edit_button.disabled = not k.game.deals or self.unsaved
+        self.undo_button.disabled = not k.events or self.unsaved
+        where = 'på datorn' if self.short_game else f'i <code>{esc(self.path)}</code>'   # en elev ser ingen sökväg
+        self.file_info.value = (f'<small style="overflow-wrap:anywhere">Protokollet sparas {where} efter varje inskrivning.</small>'
+                                if not self.unsaved else '')
+        # Ändra giv syns när det finns en giv att ändra; på en elevsida syns CSV (för ett kalkylark) när partiet är slut
+        shown = lambda on: '' if on else 'none'
+        self.edit_choice.layout.display = self.edit_button.layout.display = shown(bool(k.game.deals))
+        self.csv_button.layout.display = shown(not self.short_game or st['phase'] == 'over')
+
+# %% ../../nbs/58_keeper.ipynb #b9e4ffa4
+class _Clicks:
+    "Klicken på bud och Stäng given (en del av `ProtocolWidget`)."
+    def _ticket(self) -> tuple:
+        "Läget som en knapp ritas för: (giv, antal inskrivningar, platsen som bjuder)."
+        st = self.keeper.status()
+        return (st.get('deal'), st['step'], st.get('seat'))
+
+    def _stale(self, ticket: tuple, what: str) -> bool:
+        """Är knappen ritad för ett annat läge än det som gäller nu (ett snabbt klick innan knapparna hann ritas om)?
+        Då vägras klicket synligt, och ingenting förs in."""
+        if ticket == self._ticket(): return False
+        st = self.keeper.status()
+        now = {'bid': f"Nu bjuder {st.get('to_bid')} i giv {st.get('deal')}.",
+               'tricks': f"Nu ska sticken i giv {st.get('deal')} föras in.", 'over': "Partiet är slut."}[st['phase']]
+        msg = f"Klicket på {what} gällde ett läge som redan är förbi, så det fördes inte in. {now} Titta på knapparna och tryck igen."
+        self.refused.append(msg)
+        self._say(msg, ok=False)
+        return True
+
+    def _bid_clicked(self, bid: int, player: str, ticket: tuple):
+        "Ett klick på en budknapp: budet förs in för spelaren som knappen ritades för, eller vägras synligt."
+        if self._stale(ticket, f"{bid} ({genitive(player)} bud i giv {ticket[0]})"): return
+        self._act(lambda: self.keeper.bid(player, bid), f"{player} bjöd {bid}.")
+
+    def _close_deal(self, ticket: tuple | None = None, inputs=None, boxes=None):
+        "Stäng given med sticken i rutorna som ritades tillsammans med knappen."
+        if ticket is not None and self._stale(ticket, f"Stäng given (giv {ticket[0]})"): return
+        inputs = self.trick_inputs if inputs is None else inputs
+        boxes = self.renons_boxes if boxes is None else boxes
+        tricks = {p: t.value for p, t in inputs.items()}
+        renons = [p for p, r in boxes.items() if r.value]
+        self._act(lambda: self.keeper.tricks(tricks, renons), 'Given är stängd och protokollet sparat.')
+
+# %% ../../nbs/58_keeper.ipynb #f9b7d4c7
+class _Editing:
+    "Att ändra en stängd giv (en del av `ProtocolWidget`)."
+    def _edit_form(self):
+        k, n = self.keeper, self.edit_choice.value
+        if n is None or self.unsaved: return
+        d = k.game.deals[n - k.first_deal - 1]
+        order = [k.players[s] for s in d.order]
+        self.edit_bids = {p: W.IntText(value=d.bids[k.players.index(p)], description=f'Bud {p}') for p in order}
+        self.edit_tricks = {p: W.IntText(value=d.taken[s], description=f'Stick {p}') for s, p in enumerate(k.players)}
+        self.edit_renons = {p: W.Checkbox(value=s in d.renons, description=f'renons {p}', indent=False)
+                            for s, p in enumerate(k.players)}
+        self.edit_save = W.Button(description='Spara ändringen', button_style='warning', icon='save')
+        cancel = W.Button(description='Avbryt')
+        self.edit_save.on_click(lambda _: self._save_edit(n))
+        cancel.on_click(lambda _: setattr(self.edit_box, 'children', []))
+        self.edit_box.children = [PupilHTML(f'<b>Giv {n - self._skipped()} ({d.cards} kort)</b>'), *self.edit_bids.values(),
+                                  *self.edit_tricks.values(), *self.edit_renons.values(), W.HBox([self.edit_save, cancel])]
+
+    def _save_edit(self, n: int):
+        k = self.keeper
+        bids = {p: w.value for p, w in self.edit_bids.items()}
+        tricks = {p: w.value for p, w in self.edit_tricks.items()}
+        renons = [p for p, w in self.edit_renons.items() if w.value]
+        if self._act(lambda: k.edit_deal(n, bids, tricks, renons),
+                     f'Giv {n - self._skipped()} är ändrad och allt efter den omräknat.'):
+            self.edit_box.children = []
+
+# %% ../../nbs/58_keeper.ipynb #3b0912d9
+class _Exporting:
+    "CSV och utskrift (en del av `ProtocolWidget`)."
+    def _export(self, kind: str):
+        "Spara CSV (för ett kalkylark) eller sidan för utskrift bredvid protokollfilen, och visa en länk som öppnar den."
+        k = self.keeper
+        target = self.path.with_suffix('.csv' if kind == 'csv' else '.html')
+        try: (k.save_csv if kind == 'csv' else k.save_page)(target)
+        except PlumpTeachError as e:
+            self.export_link.value = ''
+            return self._say(str(e), ok=False)
+        what = 'CSV-filen' if kind == 'csv' else 'Sidan för utskrift'
+        self._say(f"{what} är sparad." if self.short_game else f"{what} är sparad: {target}")
+        label = 'Öppna CSV-filen' if kind == 'csv' else 'Öppna sidan för utskrift'
+        self.export_link.value = (f'<p><a href="{esc(files_url(target))}" target="_blank" rel="noopener" '
+                                  f'class="plump-export-{kind}">{label}</a> <small>({esc(target.name)}, öppnas i en ny flik)</small></p>')
+        return target
+
+# %% ../../nbs/58_keeper.ipynb #31c57d54
+class ProtocolWidget(_Saying, _SetupForm, _Players, _RuleChoice, _Saving, _PlayPage, _Drawing, _Clicks, _Editing,
+                     _Exporting, W.VBox):
+    "Protokollföraren: ett protokoll för Plump vid ett riktigt bord, sparat efter varje inskrivning."
+    def __init__(self, path='plump-protokoll.json',
+                 short_game: int | None = None):  # ett kort klassparti: bara nedåt från så här många kort, grundreglerna
+        super().__init__(layout=W.Layout(max_width='1000px'))
+        self.path = _widget_path(path)
+        self.short_game = short_game
+        self.keeper: ScoreKeeper | None = None
+        self.message = PupilHTML()
+        self.banner = PupilHTML()          # röd och kvar så länge protokollet inte är sparat
+        self.rescue = W.VBox()          # spara någon annanstans / läs in filen
+        self.unsaved = False
+        self.refused: list[str] = []    # klick som vägrades för att läget var förbi (för läraren och testerna)
+        self.start()
 
     def start(self):
         "Startläget: finns ett sparat protokoll erbjuds det; annars börjar inställningen direkt."
@@ -134,373 +508,3 @@ class ProtocolWidget(W.VBox):
         self._build_play()
         self._say("Det sparade protokollet är inläst." if self.short_game else f"Protokollet är inläst från {self.path}.")
         return self
-
-def _widget_path(path) -> Path:
-    "Protokollets fil som en hel sökväg; en mapp betyder plump-protokoll.json i mappen."
-    p = as_path(path, "protokollets fil")
-    try:
-        p = p.resolve()
-        return p / 'plump-protokoll.json' if p.is_dir() else p
-    except (OSError, RuntimeError, ValueError):
-        raise PlumpError(f"Sökvägen {p} går inte att använda; ange en kortare sökväg, till exempel \"plump-protokoll.json\".") from None
-
-# %% ../../nbs/58_keeper.ipynb #51f55dcd
-@patch
-def setup(self: ProtocolWidget):
-    "Inställningsläget: namn, första givare, regler (källornas uppsättningar eller egna husregler)."
-    self.name_inputs = [W.Text(placeholder=f'Spelare {i + 1}', description=f'Plats {i + 1}') for i in range(6)]
-    self.dealer_choice = W.Dropdown(options=[], description='Ger först')
-    self.draw_button = W.Button(description='Dra kort om given', icon='random',
-                                layout=W.Layout(width='auto'))
-    self.draw_result = PupilHTML()
-    self._drawn_for = None
-    for t in self.name_inputs: t.observe(lambda _: self._names_changed(), 'value')
-    self.draw_button.on_click(lambda _: self._draw())
-    style = {'description_width': 'initial'}
-    self.preset_choice = W.Dropdown(options=[(p.title, k) for k, p in RULE_PRESETS.items()] + [('Egna husregler', CUSTOM_RULES)],
-                                    description='Regler', layout=W.Layout(width='400px'))
-    self.preset_info = PupilHTML()
-    self.rule_boxes = {k: W.Checkbox(description=HOUSE_RULE_TEXT[k], indent=False, style=style,
-                                     layout=W.Layout(width='auto')) for k in HOUSE_RULE_TEXT}
-    self._applying = False
-    for b in self.rule_boxes.values(): b.observe(lambda _: self._boxes_changed(), 'value')
-    self.preset_choice.observe(lambda ch: self._preset_chosen(ch['new']), 'value')
-    self._boxes_changed()
-    others = [k for k in HOUSE_RULE_TEXT if k not in P17_DECISIONS]
-    self.path_input = W.Text(value=str(self.path), description='Sparas i', layout=W.Layout(width='600px'))
-    self.start_button = W.Button(description='Starta protokollet', button_style='primary', icon='play')
-    self.start_button.on_click(lambda _: self._start_clicked())
-    if self.short_game:    # klasspartiet: inga husregler att välja, och givaren bestäms av gruppen
-        cards = ', '.join(map(str, range(self.short_game, 0, -1)))
-        for w in (*self.name_inputs, self.dealer_choice):   # på en elevsida: får plats på en telefon
-            w.layout, w.style = W.Layout(width='96%', max_width='360px'), {'description_width': '5em'}
-        self.start_button.layout = W.Layout(width='auto', height='44px')
-        self.add_class('pt-bord')                      # bordets stil: knappar och menyer som går att trycka på
-        style = PupilHTML(table_style())
-        self.children = [PupilHTML(f'<h3>Nytt protokoll</h3><p>Ett kort parti med {cards} kort. '
-                                   'Skriv namnen i sittordning medsols.</p>'), *self.name_inputs,
-                         self.dealer_choice, self.start_button, self.message, style]
-        return self
-    self.children = [
-        PupilHTML('<h3>Nytt protokoll</h3><p>Skriv namnen i sittordning medsols.</p>'), *self.name_inputs,
-        W.HBox([self.dealer_choice, self.draw_button]), self.draw_result,
-        self.preset_choice, self.preset_info,
-        PupilHTML('<b>De fem besluten före första given (P17)</b>'), *[self.rule_boxes[k] for k in P17_DECISIONS],
-        PupilHTML('<b>Fler husregler</b>'), *[self.rule_boxes[k] for k in others],
-        self.path_input, self.start_button, self.message]
-    return self
-
-@patch
-def _names(self: ProtocolWidget) -> list[str]:
-    return [n for n in (clean_name(t.value) for t in self.name_inputs) if n]
-
-@patch
-def _names_changed(self: ProtocolWidget):
-    names = self._names()
-    keep = self.dealer_choice.value
-    self.dealer_choice.options = names
-    if keep in names: self.dealer_choice.value = keep
-
-@patch
-def _draw(self: ProtocolWidget):
-    names = self._names()
-    try: dealer, rounds = draw_for_dealer(names)
-    except PlumpTeachError as e: return self._say(str(e), ok=False)
-    cards = ''.join(f'<p>{esc(n)}: {cards_html([c], 36)}</p>' for n, c in zip(names, rounds[0]))
-    again = f'<p>Lika höga valörer drog om {len(rounds) - 1} gång(er).</p>' if len(rounds) > 1 else ''
-    self.draw_result.value = f'{cards}{again}<p><b>{esc(names[dealer])}</b> drog högst och ger först (P4).</p>'
-    self.dealer_choice.value = names[dealer]
-    self._drawn_for = tuple(names)
-
-@patch
-def _preset_chosen(self: ProtocolWidget, key):
-    "En av källornas uppsättningar: kryssa i dess husregler (och dra om given när källan säger så)."
-    if self._applying or key not in RULE_PRESETS: return
-    p = RULE_PRESETS[key]
-    self._applying = True
-    try:
-        for k, b in self.rule_boxes.items(): b.value = bool(getattr(p.rules, k))
-    finally: self._applying = False
-    self._boxes_changed()
-    if p.draw_for_dealer and len(self._names()) >= 2: self._draw()
-
-@patch
-def _boxes_changed(self: ProtocolWidget):
-    "Rutorna bestämmer: är de precis en av källornas uppsättningar visas den, annars Egna husregler."
-    if self._applying: return
-    chosen = {k for k, b in self.rule_boxes.items() if b.value}
-    key = next((k for k, p in RULE_PRESETS.items() if set(p.rules.changed()) == chosen), CUSTOM_RULES)
-    self._applying = True
-    try: self.preset_choice.value = key
-    finally: self._applying = False
-    if key == CUSTOM_RULES:
-        self.preset_info.value = '<small>Egna husregler: de ikryssade rutorna nedan.</small>'
-    else:
-        p = RULE_PRESETS[key]
-        draw = ' Första givaren dras (P4).' if p.draw_for_dealer else ''
-        self.preset_info.value = f'<small>{esc(p.description)}{esc(draw)}</small>'
-
-@patch
-def _start_clicked(self: ProtocolWidget):
-    names = self._names()
-    if self.short_game and len(names) < 2:   # på en elevsida: vad eleven ska göra, inte regelns siffror
-        return self._say("Skriv namnen på dem som spelar, två till sex." if not names else
-                         f"Skriv namnen på alla som spelar, två till sex. Nu står bara {names[0]}.", ok=False)
-    try:
-        player_count(names)
-        if self.short_game:
-            rules = PlumpRules(down_only=True)
-            keeper = ScoreKeeper(names, dealer=self.dealer_choice.value or names[0], rules=rules,
-                                 first_deal=short_game_start(len(names), self.short_game))
-        else:
-            rules = PlumpRules(**{k: b.value for k, b in self.rule_boxes.items()})
-            preset = RULE_PRESETS.get(self.preset_choice.value)
-            if preset is not None and preset.draw_for_dealer and self._drawn_for != tuple(names):
-                raise PlumpError(f"Med {preset.title.lower()} dras första givaren (P4): tryck på Dra kort om given.")
-            keeper = ScoreKeeper(names, dealer=self.dealer_choice.value or names[0], rules=rules)
-        path = _widget_path(self.path_input.value)
-    except PlumpTeachError as e: return self._say(str(e), ok=False)
-    if path.exists():
-        return self._say(f"Filen {path} finns redan och skrivs inte över. Välj ett annat namn.", ok=False)
-    try: keeper.save(path)
-    except PlumpTeachError as e: return self._say(str(e), ok=False)
-    self.path, self.keeper, self.unsaved = path, keeper, False
-    self._build_play()
-    self._say("Protokollet är startat." if self.short_game else f"Protokollet sparas i {self.path} efter varje inskrivning.")
-
-# %% ../../nbs/58_keeper.ipynb #7901e609
-@patch
-def _save(self: ProtocolWidget) -> bool:
-    "Spara efter en inskrivning. Går det inte visas en röd ruta som ligger kvar tills protokollet är sparat."
-    try: self.keeper.save(self.path)
-    except PlumpTeachError as e:
-        self._not_saved(e)
-        return False
-    if self.unsaved: self._saved_again()
-    return True
-
-@patch
-def _not_saved(self: ProtocolWidget, e: PlumpError):
-    "Det som syns är inte sparat: säg det tydligt, ta inte emot fler inskrivningar, och erbjud en annan fil."
-    self.unsaved = True
-    self.banner.value = (
-        f'<div role="alert" style="background:{RED_BG};border:2px solid {RED};padding:8px 12px;margin:4px 0">'
-        '<b>Protokollet är inte sparat.</b> ' + esc(e) + ' Det senast inskrivna finns bara här på skärmen. '
-        'Inga fler bud eller stick tas emot förrän protokollet är sparat: välj en annan fil nedan och tryck på '
-        '<i>Spara här</i>' + (', eller läs in filen som ligger där nu (då försvinner det som bara finns här).'
-                             if isinstance(e, FileChanged) else '.') + '</div>')
-    self.rescue_path = W.Text(value=str(free_path(self.path)), description='Spara i', layout=W.Layout(width='600px'))
-    self.rescue_button = W.Button(description='Spara här', button_style='danger', icon='save')
-    self.rescue_button.on_click(lambda _: self._save_elsewhere())
-    row = [self.rescue_path, self.rescue_button]
-    if isinstance(e, FileChanged) and self.path.exists():
-        self.reload_button = W.Button(description='Läs in filen', icon='folder-open',
-                                      tooltip=f'Läs in {self.path} och fortsätt där')
-        self.reload_button.on_click(lambda _: self._reload())
-        row.append(self.reload_button)
-    self.rescue.children = [W.HBox(row, layout=W.Layout(flex_flow='row wrap'))]
-
-@patch
-def _saved_again(self: ProtocolWidget):
-    self.unsaved = False
-    self.banner.value, self.rescue.children = '', []
-
-@patch
-def _save_elsewhere(self: ProtocolWidget):
-    "Spara protokollet i filen som står i rutan, och fortsätt spara där."
-    try:
-        path = _widget_path(self.rescue_path.value)
-        self.keeper.save(path)   # en fil som protokollet inte själv har skrivit skrivs inte över
-    except PlumpTeachError as e:
-        self._not_saved(e)
-        return self._say(str(e), ok=False)
-    self.path = path
-    self._saved_again()
-    self._refresh()
-    self._say(f"Protokollet är sparat i {path}, och det sparas där efter varje inskrivning.")
-
-@patch
-def _reload(self: ProtocolWidget):
-    "Läs in filen som någon annan har skrivit, och fortsätt med den."
-    try: saved = load_protocol(self.path)
-    except PlumpTeachError as e: return self._say(str(e), ok=False)
-    self._saved_again()
-    self.resume(saved)
-    self._say(f"Protokollet är inläst från {self.path}; det som bara fanns här är borta.")
-
-@patch
-def _act(self: ProtocolWidget, action, done: str = '') -> bool:
-    "Gör en inskrivning; vid fel visas skälet och protokollet (och filen) är oförändrat."
-    if self.unsaved:
-        self._say("Protokollet är inte sparat. Spara det i en annan fil (den röda rutan överst) innan ni fortsätter.", ok=False)
-        return False
-    try: action()
-    except PlumpTeachError as e:
-        self._say(str(e), ok=False)
-        return False
-    saved = self._save()
-    self._refresh()
-    self._say(done if saved else "Det senast inskrivna är inte sparat; se den röda rutan överst.", ok=saved)
-    return saved
-
-@patch
-def _build_play(self: ProtocolWidget):
-    self.sheet = PupilHTML()
-    self.status = PupilHTML()
-    self.entry = W.VBox()
-    self.undo_button = W.Button(description='Ångra', icon='undo', tooltip='Ta bort det senast inskrivna')
-    self.undo_button.on_click(lambda _: self._act(lambda: self.keeper.undo(), 'Det senaste är borttaget.'))
-    self.edit_choice = W.Dropdown(description='Ändra giv', options=[])
-    self.edit_button = W.Button(description='Ändra', icon='pencil')
-    self.edit_button.on_click(lambda _: self._edit_form())
-    self.edit_box = W.VBox()
-    self.csv_button = W.Button(description='Spara CSV', icon='table')
-    self.print_button = W.Button(description='Spara för utskrift', icon='print')
-    self.csv_button.on_click(lambda _: self._export('csv'))
-    self.print_button.on_click(lambda _: self._export('html'))
-    self.export_link = PupilHTML()
-    self.file_info = PupilHTML()
-    wrap = W.Layout(flex_flow='row wrap', max_width='100%')
-    self.children = [self.banner, self.rescue, self.sheet, self.status, self.entry, self.message,
-                     W.HBox([self.undo_button, self.edit_choice, self.edit_button], layout=wrap), self.edit_box,
-                     W.HBox([self.csv_button, self.print_button], layout=wrap), self.export_link, self.file_info]
-    if self.short_game:   # på en elevsida: bordets stil (knappar minst 44 px) och inget bredare än skärmen
-        self.edit_choice.layout = W.Layout(width='auto', max_width='100%')
-        self.children = (*self.children, PupilHTML(table_style()))
-    self._refresh()
-
-# %% ../../nbs/58_keeper.ipynb #6c9846e6
-@patch
-def _ticket(self: ProtocolWidget) -> tuple:
-    "Läget som en knapp ritas för: (giv, antal inskrivningar, platsen som bjuder)."
-    st = self.keeper.status()
-    return (st.get('deal'), st['step'], st.get('seat'))
-
-@patch
-def _refresh(self: ProtocolWidget):
-    """Rita om allt ur protokollet. Knapparna och rubriken över dem ritas först och statusraden sedan, så att
-    raden aldrig visar en annan spelares tur än knapparna. Varje knapp bär läget den ritades för."""
-    k = self.keeper
-    st, ticket = k.status(), self._ticket()
-    self.bid_buttons, self.trick_inputs, self.renons_boxes = {}, {}, {}
-    if self.unsaved:
-        self.entry.children = [PupilHTML('<p><b>Inga fler inskrivningar förrän protokollet är sparat</b> (se den röda rutan överst).</p>')]
-    elif st['phase'] == 'bid':
-        reasons, p = [], st['to_bid']
-        for b, why in k.bid_options().items():
-            btn = W.Button(description=str(b), disabled=why is not None, tooltip=why or f"{p} bjuder {b}",
-                           layout=W.Layout(width='48px'))
-            btn.add_class('plump-bud')
-            btn.add_class(f"plump-giv-{st['deal']}-steg-{st['step']}-plats-{st['seat'] + 1}")
-            btn.on_click(lambda _, b=b, p=p, t=ticket: self._bid_clicked(b, p, t))
-            self.bid_buttons[b] = btn
-            if why: reasons.append(f'{b}: {why}')
-        note = PupilHTML('<br>'.join(f'<small>{esc(r)}</small>' for r in reasons))
-        self.entry.children = [PupilHTML(f'<b>{esc(genitive(p))} bud:</b>'),
-                               W.HBox(list(self.bid_buttons.values()), layout=W.Layout(flex_flow='row wrap')), note]
-    elif st['phase'] == 'tricks':
-        rows = []
-        for p in k.players:
-            # IntText, inte BoundedIntText: en ruta som tyst gör 15 till 10 skulle föra in något annat än det skrivna
-            t = W.IntText(value=0, description=p, layout=W.Layout(width='220px'))
-            r = W.Checkbox(description='renons', indent=False, layout=W.Layout(width='auto'))
-            self.trick_inputs[p], self.renons_boxes[p] = t, r
-            rows.append(W.HBox([t, r]))
-        self.close_button = W.Button(description='Stäng given', button_style='primary', icon='check')
-        self.close_button.add_class(f"plump-giv-{st['deal']}-steg-{st['step']}")
-        inputs, boxes = self.trick_inputs, self.renons_boxes
-        self.close_button.on_click(lambda _, t=ticket: self._close_deal(t, inputs, boxes))
-        self.entry.children = [PupilHTML(f"Tagna stick i giv {st['deal'] - self._skipped()} ({st['cards']} kort):"),
-                               *rows, self.close_button]
-    else:
-        self.entry.children = [PupilHTML('<p>Alla givar är spelade. Spara protokollet för utskrift eller som CSV.</p>')]
-    self.status.value = f'<p><b>{esc(self.status_text())}</b></p>'
-    sheet = k.sheet_html()
-    if self.short_game:   # klasspartiet: reglerna är grundreglerna, och raderna räknas från 1
-        sheet = re.sub(r'<caption style="caption-side:bottom[^>]*>.*?</caption>', '', sheet, flags=re.S)
-    self.sheet.value = sheet
-    first = k.first_deal + 1
-    self.edit_choice.options = [(f"Giv {first + i - self._skipped()} ({d.cards} kort)", first + i)
-                                for i, d in enumerate(k.game.deals)]
-    self.edit_button.disabled = not k.game.deals or self.unsaved
-    self.undo_button.disabled = not k.events or self.unsaved
-    where = 'på datorn' if self.short_game else f'i <code>{esc(self.path)}</code>'   # en elev ser ingen sökväg
-    self.file_info.value = (f'<small style="overflow-wrap:anywhere">Protokollet sparas {where} efter varje inskrivning.</small>'
-                            if not self.unsaved else '')
-    # Ändra giv syns när det finns en giv att ändra; på en elevsida syns CSV (för ett kalkylark) när partiet är slut
-    shown = lambda on: '' if on else 'none'
-    self.edit_choice.layout.display = self.edit_button.layout.display = shown(bool(k.game.deals))
-    self.csv_button.layout.display = shown(not self.short_game or st['phase'] == 'over')
-
-@patch
-def _stale(self: ProtocolWidget, ticket: tuple, what: str) -> bool:
-    """Är knappen ritad för ett annat läge än det som gäller nu (ett snabbt klick innan knapparna hann ritas om)?
-    Då vägras klicket synligt, och ingenting förs in."""
-    if ticket == self._ticket(): return False
-    st = self.keeper.status()
-    now = {'bid': f"Nu bjuder {st.get('to_bid')} i giv {st.get('deal')}.",
-           'tricks': f"Nu ska sticken i giv {st.get('deal')} föras in.", 'over': "Partiet är slut."}[st['phase']]
-    msg = f"Klicket på {what} gällde ett läge som redan är förbi, så det fördes inte in. {now} Titta på knapparna och tryck igen."
-    self.refused.append(msg)
-    self._say(msg, ok=False)
-    return True
-
-@patch
-def _bid_clicked(self: ProtocolWidget, bid: int, player: str, ticket: tuple):
-    "Ett klick på en budknapp: budet förs in för spelaren som knappen ritades för, eller vägras synligt."
-    if self._stale(ticket, f"{bid} ({genitive(player)} bud i giv {ticket[0]})"): return
-    self._act(lambda: self.keeper.bid(player, bid), f"{player} bjöd {bid}.")
-
-@patch
-def _close_deal(self: ProtocolWidget, ticket: tuple | None = None, inputs=None, boxes=None):
-    "Stäng given med sticken i rutorna som ritades tillsammans med knappen."
-    if ticket is not None and self._stale(ticket, f"Stäng given (giv {ticket[0]})"): return
-    inputs = self.trick_inputs if inputs is None else inputs
-    boxes = self.renons_boxes if boxes is None else boxes
-    tricks = {p: t.value for p, t in inputs.items()}
-    renons = [p for p, r in boxes.items() if r.value]
-    self._act(lambda: self.keeper.tricks(tricks, renons), 'Given är stängd och protokollet sparat.')
-
-# %% ../../nbs/58_keeper.ipynb #f9b7d4c7
-@patch
-def _edit_form(self: ProtocolWidget):
-    k, n = self.keeper, self.edit_choice.value
-    if n is None or self.unsaved: return
-    d = k.game.deals[n - k.first_deal - 1]
-    order = [k.players[s] for s in d.order]
-    self.edit_bids = {p: W.IntText(value=d.bids[k.players.index(p)], description=f'Bud {p}') for p in order}
-    self.edit_tricks = {p: W.IntText(value=d.taken[s], description=f'Stick {p}') for s, p in enumerate(k.players)}
-    self.edit_renons = {p: W.Checkbox(value=s in d.renons, description=f'renons {p}', indent=False)
-                        for s, p in enumerate(k.players)}
-    self.edit_save = W.Button(description='Spara ändringen', button_style='warning', icon='save')
-    cancel = W.Button(description='Avbryt')
-    self.edit_save.on_click(lambda _: self._save_edit(n))
-    cancel.on_click(lambda _: setattr(self.edit_box, 'children', []))
-    self.edit_box.children = [PupilHTML(f'<b>Giv {n - self._skipped()} ({d.cards} kort)</b>'), *self.edit_bids.values(),
-                              *self.edit_tricks.values(), *self.edit_renons.values(), W.HBox([self.edit_save, cancel])]
-
-@patch
-def _save_edit(self: ProtocolWidget, n: int):
-    k = self.keeper
-    bids = {p: w.value for p, w in self.edit_bids.items()}
-    tricks = {p: w.value for p, w in self.edit_tricks.items()}
-    renons = [p for p, w in self.edit_renons.items() if w.value]
-    if self._act(lambda: k.edit_deal(n, bids, tricks, renons),
-                 f'Giv {n - self._skipped()} är ändrad och allt efter den omräknat.'):
-        self.edit_box.children = []
-
-@patch
-def _export(self: ProtocolWidget, kind: str):
-    "Spara CSV (för ett kalkylark) eller sidan för utskrift bredvid protokollfilen, och visa en länk som öppnar den."
-    k = self.keeper
-    target = self.path.with_suffix('.csv' if kind == 'csv' else '.html')
-    try: (k.save_csv if kind == 'csv' else k.save_page)(target)
-    except PlumpTeachError as e:
-        self.export_link.value = ''
-        return self._say(str(e), ok=False)
-    what = 'CSV-filen' if kind == 'csv' else 'Sidan för utskrift'
-    self._say(f"{what} är sparad." if self.short_game else f"{what} är sparad: {target}")
-    label = 'Öppna CSV-filen' if kind == 'csv' else 'Öppna sidan för utskrift'
-    self.export_link.value = (f'<p><a href="{esc(files_url(target))}" target="_blank" rel="noopener" '
-                              f'class="plump-export-{kind}">{label}</a> <small>({esc(target.name)}, öppnas i en ny flik)</small></p>')
-    return target
