@@ -18,12 +18,13 @@ from ..bots.review import deal_summary
 from ..bots.coach import plain_text, NUMBERS_LEVELS
 
 # %% auto #0
-__all__ = ['nobreak_percent', 'distribution_html', 'analysis_html', 'deal_summary_html', 'mode_values_html']
+__all__ = ['nobreak_percent', 'distribution_html', 'mode_values_html', 'analysis_html', 'deal_summary_html']
 
 # %% ../../nbs/60_analysis.ipynb #debf3cbc
 def nobreak_percent(html: str) -> str:
     "Procenttecknet på samma rad som talet: '45 %' bryts aldrig mellan 45 och %."
     return re.sub(r"(\d) %", "\\1&nbsp;%", html)
+
 
 def distribution_html(dist: dict, best: int | None = None, note: str = 'bästa budet') -> str:
     "Fördelningen av stick som liggande staplar: en rad per antal stick, med andelen i procent; raden `best` märks med `note`."
@@ -35,6 +36,7 @@ def distribution_html(dist: dict, best: int | None = None, note: str = 'bästa b
                     f'<span class="pt-stapel" style="width:{max(2, round(p * 160))}px"></span>{round(100 * p)} %{mark}</div>')
     return f'<div role="img" aria-label="{esc(distribution_text(dist))}">{"".join(rows)}</div>'
 
+
 def _costly_html(a) -> str:
     "Korten som kostade mest, vart och ett med det bättre kortet bredvid."
     costly = ''.join(
@@ -43,36 +45,13 @@ def _costly_html(a) -> str:
         for c in a.costly)
     return '<p style="margin:6px 0 2px"><b>Korten som kostade mest</b></p>' + costly if a.costly else ''
 
+
 def _numbers_html(inner: str) -> str:
     "Datorns siffror bakom en rad som eleven öppnar själv (stängd från början)."
     return (f'<details style="margin:6px 0"><summary style="cursor:pointer;padding:12px 0;line-height:20px">'
             f'<b>Datorns siffror</b></summary>{inner}</details>')
 
-def analysis_html(a, number: int | None = None, level: str = 'van') -> str:
-    """En genomgång (`DealAnalysis`) som HTML: rubriken, handen och den korta genomgången på bordets nivå
-    (`deal_summary`: på 'nybörjare' hur ofta i ord); på 'van' och 'expert' dessutom datorns siffror bakom en rad som
-    eleven öppnar: staplarna, domen och de dyra korten, i Bismarck spelsätten och poängen mot normalen."""
-    if a.game == 'bismarck': head_html, numbers = _bismarck_parts(a, number)
-    else:
-        trump = f"{SUIT_NAMES[a.trump]} är trumf" if a.trump else "sang"
-        head = f"Giv {number}: " if number is not None else ""
-        head_html = f'<h4 style="margin:2px 0">{head}{esc(a.name)}, {a.cards} kort, {trump}</h4>{cards_html(a.hand, 40)}'
-        numbers = f'<p style="margin:2px 0 6px">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}'
-    lines = ''.join(f'<li>{nobreak_percent(esc(t))}</li>' for t in deal_summary(a, level))
-    words = f'<ul style="margin:4px 0;padding-left:1.2em">{lines}</ul>'
-    more = _numbers_html(numbers) if level in NUMBERS_LEVELS else ''
-    return f'<div class="pt-ruta">{head_html}{words}{more}</div>'
-
-
-def deal_summary_html(a, number: int | None = None, level: str = 'van') -> str:
-    """Den korta genomgången efter en giv (`deal_summary`) som en ruta: resultatet, budet eller planen med högst ett
-    tal var, och det dyraste kortet. Bordet visar den under givens resultat, tills eleven trycker på Nästa giv.
-    `level`: datorns nivå vid bordet; på 'nybörjare' står hur ofta i ord i stället för i antal."""
-    who = '' if a.name == 'Du' else f" för {esc(a.name)}"
-    lines = ''.join(f'<li>{nobreak_percent(esc(t))}</li>' for t in deal_summary(a, level))
-    return (f'<div class="pt-ruta" role="status" style="background:#fff"><b>Kort genomgång{who}</b>'
-            f'<ul style="margin:4px 0;padding-left:1.2em">{lines}</ul></div>')
-
+# %% ../../nbs/60_analysis.ipynb #31fa418d
 def mode_values_html(values: dict, own: tuple | None = None, best: tuple | None = None) -> str:
     """Datorns poäng i snitt för varje spelsätt som staplar, bäst först: grön åt plus, röd åt minus, med talet bredvid.
     `own` märks som elevens val och `best` som datorns bästa."""
@@ -87,6 +66,7 @@ def mode_values_html(values: dict, own: tuple | None = None, best: tuple | None 
                     f'background:{color}"></span>{signed_decimal(v)}{mark}</div>')
         words.append(f"{label} {signed_decimal(v)}")
     return f'<div role="img" aria-label="{esc(", ".join(words))} poäng i snitt">{"".join(rows)}</div>'
+
 
 def _bismarck_parts(a, number: int | None = None) -> tuple[str, str]:
     """En giv Bismarck: rubriken med handen (och förhands bortlagda kort), och datorns siffror: spelsättet, poängen
@@ -113,3 +93,29 @@ def _bismarck_parts(a, number: int | None = None) -> tuple[str, str]:
             + distribution_html(a.distribution, a.normal, 'normalen'))
     return (f'<h4 style="margin:2px 0">{head}{esc(a.name)}, {esc(label)}</h4>{hand}',
             f'{result}{modes}{dist}<p style="margin:6px 0">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}')
+
+# %% ../../nbs/60_analysis.ipynb #a3fdd982
+def analysis_html(a, number: int | None = None, level: str = 'van') -> str:
+    """En genomgång (`DealAnalysis`) som HTML: rubriken, handen och den korta genomgången på bordets nivå
+    (`deal_summary`: på 'nybörjare' hur ofta i ord); på 'van' och 'expert' dessutom datorns siffror bakom en rad som
+    eleven öppnar: staplarna, domen och de dyra korten, i Bismarck spelsätten och poängen mot normalen."""
+    if a.game == 'bismarck': head_html, numbers = _bismarck_parts(a, number)
+    else:
+        trump = f"{SUIT_NAMES[a.trump]} är trumf" if a.trump else "sang"
+        head = f"Giv {number}: " if number is not None else ""
+        head_html = f'<h4 style="margin:2px 0">{head}{esc(a.name)}, {a.cards} kort, {trump}</h4>{cards_html(a.hand, 40)}'
+        numbers = f'<p style="margin:2px 0 6px">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}'
+    lines = ''.join(f'<li>{nobreak_percent(esc(t))}</li>' for t in deal_summary(a, level))
+    words = f'<ul style="margin:4px 0;padding-left:1.2em">{lines}</ul>'
+    more = _numbers_html(numbers) if level in NUMBERS_LEVELS else ''
+    return f'<div class="pt-ruta">{head_html}{words}{more}</div>'
+
+
+def deal_summary_html(a, number: int | None = None, level: str = 'van') -> str:
+    """Den korta genomgången efter en giv (`deal_summary`) som en ruta: resultatet, budet eller planen med högst ett
+    tal var, och det dyraste kortet. Bordet visar den under givens resultat, tills eleven trycker på Nästa giv.
+    `level`: datorns nivå vid bordet; på 'nybörjare' står hur ofta i ord i stället för i antal."""
+    who = '' if a.name == 'Du' else f" för {esc(a.name)}"
+    lines = ''.join(f'<li>{nobreak_percent(esc(t))}</li>' for t in deal_summary(a, level))
+    return (f'<div class="pt-ruta" role="status" style="background:#fff"><b>Kort genomgång{who}</b>'
+            f'<ul style="margin:4px 0;padding-left:1.2em">{lines}</ul></div>')

@@ -70,15 +70,18 @@ def pupil_text(text: str | None) -> str | None:
     tas bort; regeln står redan i ord i meningen. `None` förblir `None`."""
     return without_rule_codes(text)
 
+
 class PupilHTML(W.HTML):
     "En HTML-ruta på elevens sidor: allt som visas i den går genom `pupil_text`, vem som än skrev texten."
     @traitlets.validate('value')
     def _for_pupil(self, proposal): return pupil_text(proposal['value'])
 
+# %% ../../nbs/51_lesson.ipynb #3ee3fbb1
 def seat_role(deal: PlumpDeal, seat: int) -> str:
     if seat == deal.dealer: return " (givare)"
     if seat == forehand(deal.dealer, deal.n): return " (förhand)"
     return ""
+
 
 def hands_html(deal: PlumpDeal) -> str:
     "Alla händer som givaren delade ut dem, och det uppvända trumfkortet."
@@ -88,6 +91,7 @@ def hands_html(deal: PlumpDeal) -> str:
     boxes = ''.join(f'<div style="{BOX_STYLE}"><b>{esc(deal.names[s])}</b>{seat_role(deal, s)}<br>{cards_html(deal.dealt[s], 40)}</div>'
                     for s in range(deal.n))
     return f'<div class="plump-lektion">{top}<div style="{WRAP_STYLE}">{boxes}</div></div>'
+
 
 def bids_html(deal: PlumpDeal) -> str:
     "Buden i den ordning de lades, och vad summan betyder."
@@ -99,11 +103,13 @@ def bids_html(deal: PlumpDeal) -> str:
               'Alla kan alltså inte få sina stick.') + '</p>') if len(said) == deal.n else ''
     return f'<div class="plump-lektion"><ol>{items}</ol>{end}</div>'
 
+# %% ../../nbs/51_lesson.ipynb #f90fa907
 def trick_cells(names, leader: int, cards, winner: int | None) -> str:
     "Ett sticks kort i spelordning med namnen, från platsen `leader`; kortet som tar sticket (`winner`) i guldram."
     n = len(names)
     return ''.join(f'<div style="{SMALL_STYLE}{WIN_STYLE if (leader + j) % n == winner else ""}">'
                    f'{esc(names[(leader + j) % n])}<br>{cards_html([c], 40)}</div>' for j, c in enumerate(cards))
+
 
 def trick_html(deal, index: int) -> str:
     "Stick nummer `index` (räknat från 0) i en `PlumpDeal` eller `BismarckDeal`: korten i spelordning och vem som tog det."
@@ -111,6 +117,7 @@ def trick_html(deal, index: int) -> str:
     return (f'<div class="plump-lektion"><p><b>Stick {index + 1}:</b> {esc(deal.names[lead])} spelar ut.</p>'
             f'<div style="{WRAP_STYLE}">{trick_cells(deal.names, lead, cards, win)}</div>'
             f'<p>→ <b>{esc(deal.names[win])}</b> tar sticket.</p></div>')
+
 
 def points_html(deal: PlumpDeal) -> str:
     "En tabell med bud, tagna stick och poäng för varje spelare."
@@ -124,6 +131,7 @@ def points_html(deal: PlumpDeal) -> str:
     return ('<div class="plump-lektion" style="max-width:100%;overflow-x:auto"><table style="border-collapse:collapse">'
             '<thead><tr><th></th><th scope="col">Bud</th><th scope="col">Stick</th><th scope="col">Poäng</th><th></th></tr></thead>'
             f'<tbody>{rows}</tbody></table></div>')
+
 
 def show_deal(deal: PlumpDeal, part: str = 'allt') -> HTML:
     "Rita en del av given: 'händer', 'bud', 'stick', 'poäng' eller 'allt'."

@@ -138,40 +138,8 @@ def sum_html(cards: int, bids, complete: bool = True) -> HTML:
                 f'{legend}{verdict}</div>')
 
 # %% ../../../nbs/54_tryout_bids.ipynb #1716c32b
-class BidTry(W.VBox):
-    "Budbordet: välj antal kort och tryck fram allas bud; motorn stänger av förbjudna bud och säger varför (P5, P6, P7, P16)."
-    def __init__(self, players=EXAMPLE_PLAYERS, dealer: int = 3, cards: int = 5, house_rules: bool = True):
-        self.players, self.dealer, self.n = tuple(players), dealer, len(players)
-        self.max_cards = max(deal_schedule(self.n))
-        self._check_cards(cards)
-        self.bids = []
-        counts = range(1, self.max_cards + 1)
-        self.card_choice = Choice(counts, cards, tooltips={c: f'{c} kort var' for c in counts})
-        self.card_choice.observe(lambda _: self.restart(), 'value')
-        self.dealer_first = W.ToggleButton(description='Givaren bjuder först', layout=tap_layout())
-        self.simultaneous = W.ToggleButton(description='Alla bjuder samtidigt', layout=tap_layout())
-        self.no_zero_twice = W.ToggleButton(description='Inte noll två gånger i rad', layout=tap_layout())
-        self.zero_last = [W.ToggleButton(description=p, layout=tap_layout()) for p in self.players]
-        self.zero_row = W.VBox([PupilHTML('Vem bjöd noll i förra given? Tryck på namnet.'),
-                                W.HBox(self.zero_last, layout=row_layout())], layout=W.Layout(max_width='100%'))
-        for t in (self.dealer_first, self.simultaneous, self.no_zero_twice, *self.zero_last):
-            t.observe(lambda _: self.restart(), 'value')
-        self.table = PupilHTML(layout=W.Layout(max_width='100%'))
-        self.prompt = PupilHTML(layout=W.Layout(max_width='100%'))
-        self.bid_box = W.HBox(layout=row_layout())
-        self.reasons = PupilHTML(layout=W.Layout(max_width='100%'))
-        self.total = PupilHTML(layout=W.Layout(max_width='100%'))
-        self.again_button = W.Button(description='Börja om', layout=tap_layout())
-        self.again_button.on_click(lambda _: self.restart())
-        rule_box = W.VBox([PupilHTML('<b>Husregler</b> (tryck för att slå på eller av):'),
-                           W.HBox([self.dealer_first, self.simultaneous, self.no_zero_twice], layout=row_layout()),
-                           self.zero_row], layout=W.Layout(max_width='100%'))
-        parts = [PupilHTML('<b>Antal kort på handen:</b>'), self.card_choice]
-        if house_rules: parts.append(rule_box)
-        parts += [self.table, self.prompt, self.bid_box, self.reasons, self.total, W.HBox([self.again_button])]
-        super().__init__(parts, layout=W.Layout(max_width='100%'))
-        self.restart()
-
+class _BidState:
+    "Läget ur motorn (en del av `BidTry`)."
     @property
     def rules(self) -> PlumpRules:
         "Husreglerna som knapparna har slagit på."
@@ -198,6 +166,9 @@ class BidTry(W.VBox):
         "Antalet kort på handen, som knapparna visar."
         return self.card_choice.value
 
+# %% ../../../nbs/54_tryout_bids.ipynb #9cb358d2
+class _BidActions:
+    "Antalet kort, Börja om och ett bud (en del av `BidTry`)."
     def _check_cards(self, cards):
         if type(cards) is not int or not 1 <= cards <= self.max_cards:
             raise PlumpError(f"Välj 1–{self.max_cards} kort, inte {cards!r}.")
@@ -225,6 +196,9 @@ class BidTry(W.VBox):
         self.bids.append(value)
         self.update()
 
+# %% ../../../nbs/54_tryout_bids.ipynb #794f3599
+class _BidTable:
+    "Att rita bordet och knapparna (en del av `BidTry`)."
     def update(self):
         "Rita bordet, knapparna och budsumman för läget nu."
         order, seat = self.order, self.to_bid
@@ -261,3 +235,38 @@ class BidTry(W.VBox):
             self.reasons.value = (reasons + _free_note(name, self.cards, self.bids, last, self.rules)
                                   + _zero_note(name, self.cards, ok, zero, self.rules))
         self.total.value = sum_html(self.cards, self.bids, complete=seat is None).data
+
+# %% ../../../nbs/54_tryout_bids.ipynb #f78fcd5e
+class BidTry(_BidState, _BidActions, _BidTable, W.VBox):
+    "Budbordet: välj antal kort och tryck fram allas bud; motorn stänger av förbjudna bud och säger varför (P5, P6, P7, P16)."
+    def __init__(self, players=EXAMPLE_PLAYERS, dealer: int = 3, cards: int = 5, house_rules: bool = True):
+        self.players, self.dealer, self.n = tuple(players), dealer, len(players)
+        self.max_cards = max(deal_schedule(self.n))
+        self._check_cards(cards)
+        self.bids = []
+        counts = range(1, self.max_cards + 1)
+        self.card_choice = Choice(counts, cards, tooltips={c: f'{c} kort var' for c in counts})
+        self.card_choice.observe(lambda _: self.restart(), 'value')
+        self.dealer_first = W.ToggleButton(description='Givaren bjuder först', layout=tap_layout())
+        self.simultaneous = W.ToggleButton(description='Alla bjuder samtidigt', layout=tap_layout())
+        self.no_zero_twice = W.ToggleButton(description='Inte noll två gånger i rad', layout=tap_layout())
+        self.zero_last = [W.ToggleButton(description=p, layout=tap_layout()) for p in self.players]
+        self.zero_row = W.VBox([PupilHTML('Vem bjöd noll i förra given? Tryck på namnet.'),
+                                W.HBox(self.zero_last, layout=row_layout())], layout=W.Layout(max_width='100%'))
+        for t in (self.dealer_first, self.simultaneous, self.no_zero_twice, *self.zero_last):
+            t.observe(lambda _: self.restart(), 'value')
+        self.table = PupilHTML(layout=W.Layout(max_width='100%'))
+        self.prompt = PupilHTML(layout=W.Layout(max_width='100%'))
+        self.bid_box = W.HBox(layout=row_layout())
+        self.reasons = PupilHTML(layout=W.Layout(max_width='100%'))
+        self.total = PupilHTML(layout=W.Layout(max_width='100%'))
+        self.again_button = W.Button(description='Börja om', layout=tap_layout())
+        self.again_button.on_click(lambda _: self.restart())
+        rule_box = W.VBox([PupilHTML('<b>Husregler</b> (tryck för att slå på eller av):'),
+                           W.HBox([self.dealer_first, self.simultaneous, self.no_zero_twice], layout=row_layout()),
+                           self.zero_row], layout=W.Layout(max_width='100%'))
+        parts = [PupilHTML('<b>Antal kort på handen:</b>'), self.card_choice]
+        if house_rules: parts.append(rule_box)
+        parts += [self.table, self.prompt, self.bid_box, self.reasons, self.total, W.HBox([self.again_button])]
+        super().__init__(parts, layout=W.Layout(max_width='100%'))
+        self.restart()

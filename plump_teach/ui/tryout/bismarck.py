@@ -235,10 +235,52 @@ class Counter(W.HBox):
 # %% ../../../nbs/56_tryout_bismarck.ipynb #8f97fd60
 _SUIT_COLOUR = {'♥': '#c00', '♦': '#c00', '♠': '#111', '♣': '#111'}
 
-class ModeTry(W.VBox):
+# %% ../../../nbs/56_tryout_bismarck.ipynb #7f329707
+class _ModeAnswer:
+    "Motorns svar på bortläggningen och spelsättet (en del av `ModeTry`)."
+    def update(self):
+        for b in self.card_buttons: b.button_style = 'warning' if b.value else ''
+        self.suit_row.layout.display = '' if self.mode.value == 'trumf' else 'none'
+        self.result.value = '<div class="plump-lektion">' + self._discard_text() + self._mode_text() + '</div>'
+
+    def _discard_text(self) -> str:
+        self.deal, chosen = self.new_deal(), self.chosen
+        if not chosen: return '<p>Du har inte lagt bort något kort än.</p>'
+        try: self.deal.discard(self.forehand, chosen)
+        except BismarckError as e: return f'<p>⚠ {esc(e)}</p>'
+        return (f'<p><b>Du lägger bort:</b> {cards_html(self.deal.discards, 36)}<br>De är inte med i given.</p>'
+                f'<p><b>Du spelar med de här 16 korten:</b><br>{cards_html(self.deal.hand(self.forehand), 36)}</p>')
+
+    def _mode_text(self) -> str:
+        mode = self.mode.value
+        if mode is None: return '<p>Välj ett spelsätt.</p>'
+        trump = self.suit.value if mode == 'trumf' else None
+        try: t = mode_trump(mode, trump)
+        except BismarckError as e: return f'<p>⚠ {esc(e)}</p>'
+        others = [esc(self.NAMES[s]) for s in range(3) if s != self.forehand]
+        text = (f'<p><b>Spelsätt: {esc(mode_label(mode, trump))}.</b> '
+                + (f'{SUIT_NAMES[t].capitalize()} är trumf.' if t else f'{esc(MODE_TEXT[mode]).capitalize()}.') + '</p>'
+                f'<p>Normalt tar du {normal_tricks(mode, True)} stick och {others[0]} och {others[1]} '
+                f'{normal_tricks(mode, False)} var.</p>')
+        if self.deal.phase == 'mode':        # fyra kort är bortlagda: motorn tar emot spelsättet
+            self.deal.choose_mode(self.forehand, mode, trump)
+            if t: text += f'<p>Bland dina 16 kort finns {sum(c.suit == t for c in self.deal.hand(self.forehand))} trumf.</p>'
+            text += '<p>Nu kan given börja: du spelar ut det första kortet.</p>'
+            if self.hint: text += self._hint_text(mode, trump)
+        return text
+
+    def _hint_text(self, mode: str, trump) -> str:
+        m, s = mode_hint(self.twenty)
+        best = mode_label(m, s)
+        away = smart_discard(self.twenty, mode, trump)
+        return (f'<p style="border-left:4px solid {GOLD};padding-left:8px">Tumregeln säger att de här 20 korten passar '
+                f'för <b>{esc(best)}</b>. I {esc(mode_label(mode, trump))} lägger tumregeln bort '
+                f'{cards_html(away, 32)}</p>')
+
+# %% ../../../nbs/56_tryout_bismarck.ipynb #6742313f
+class ModeTry(_ModeAnswer, W.VBox):
     "Förhand med 20 kort: lägg bort fyra och välj spelsätt; motorn säger vad valet betyder (B2, B4, B7)."
     NAMES = ("Anna", "Du", "Björn")   # Anna ger, och du är förhand
-
     def __init__(self, seed: int | None = None, hint: bool = False):
         self.seed = random.randrange(1, 10_000) if seed is None else seed
         self.hint = hint
@@ -290,45 +332,6 @@ class ModeTry(W.VBox):
     def tap(self, *cards):
         "Tryck på korten, som eleven gör (för tester): `tap('♥E', '♠2')`."
         for c in parse_cards(' '.join(cards)): self.card_buttons[self.twenty.index(c)].value ^= True
-
-    def update(self):
-        for b in self.card_buttons: b.button_style = 'warning' if b.value else ''
-        self.suit_row.layout.display = '' if self.mode.value == 'trumf' else 'none'
-        self.result.value = '<div class="plump-lektion">' + self._discard_text() + self._mode_text() + '</div>'
-
-    def _discard_text(self) -> str:
-        self.deal, chosen = self.new_deal(), self.chosen
-        if not chosen: return '<p>Du har inte lagt bort något kort än.</p>'
-        try: self.deal.discard(self.forehand, chosen)
-        except BismarckError as e: return f'<p>⚠ {esc(e)}</p>'
-        return (f'<p><b>Du lägger bort:</b> {cards_html(self.deal.discards, 36)}<br>De är inte med i given.</p>'
-                f'<p><b>Du spelar med de här 16 korten:</b><br>{cards_html(self.deal.hand(self.forehand), 36)}</p>')
-
-    def _mode_text(self) -> str:
-        mode = self.mode.value
-        if mode is None: return '<p>Välj ett spelsätt.</p>'
-        trump = self.suit.value if mode == 'trumf' else None
-        try: t = mode_trump(mode, trump)
-        except BismarckError as e: return f'<p>⚠ {esc(e)}</p>'
-        others = [esc(self.NAMES[s]) for s in range(3) if s != self.forehand]
-        text = (f'<p><b>Spelsätt: {esc(mode_label(mode, trump))}.</b> '
-                + (f'{SUIT_NAMES[t].capitalize()} är trumf.' if t else f'{esc(MODE_TEXT[mode]).capitalize()}.') + '</p>'
-                f'<p>Normalt tar du {normal_tricks(mode, True)} stick och {others[0]} och {others[1]} '
-                f'{normal_tricks(mode, False)} var.</p>')
-        if self.deal.phase == 'mode':        # fyra kort är bortlagda: motorn tar emot spelsättet
-            self.deal.choose_mode(self.forehand, mode, trump)
-            if t: text += f'<p>Bland dina 16 kort finns {sum(c.suit == t for c in self.deal.hand(self.forehand))} trumf.</p>'
-            text += '<p>Nu kan given börja: du spelar ut det första kortet.</p>'
-            if self.hint: text += self._hint_text(mode, trump)
-        return text
-
-    def _hint_text(self, mode: str, trump) -> str:
-        m, s = mode_hint(self.twenty)
-        best = mode_label(m, s)
-        away = smart_discard(self.twenty, mode, trump)
-        return (f'<p style="border-left:4px solid {GOLD};padding-left:8px">Tumregeln säger att de här 20 korten passar '
-                f'för <b>{esc(best)}</b>. I {esc(mode_label(mode, trump))} lägger tumregeln bort '
-                f'{cards_html(away, 32)}</p>')
 
 # %% ../../../nbs/56_tryout_bismarck.ipynb #d4fb4e9a
 class BismarckScoreTry(W.VBox):

@@ -164,12 +164,14 @@ TRUMP_SITUATIONS = {
     'whole_deck': ("Hela leken delas ut", 4, 13, False),
 }
 
+
 SANG_RULE_LABELS = {
     'sang': "Sang i alla givar",
     'first_deal_sang': "Första given utan trumf",
     'turned_ace_sang': "Uppvänt ess ger sang",
     'empty_stock_sang': "Ingen talong ger sang",
 }
+
 
 _SANG_WHY = {
     'sang': "Ni spelar sang, och då har ingen giv trumf.",
@@ -194,7 +196,7 @@ def situation_text(key: str) -> str:
              "Alla 52 kort delas ut, så ingen talong blir kvar.")
     return f"{'Partiets första giv: ' if first else ''}{n} spelare får {cards} kort var. {stock}"
 
-
+# %% ../../../nbs/53_tryout_deal.ipynb #e8c7f678
 def deal_with_top(top, rules: PlumpRules = PlumpRules(), situation: str = 'plain') -> PlumpDeal:
     "En giv som motorn delar ut, där kortet `top` ligger överst i talongen (eller i leken, om hela leken delas ut)."
     top = top if isinstance(top, Card) else parse_card(top)
@@ -238,7 +240,7 @@ def trump_why(r: TrumpResult) -> str:
                 f"{r.turned.name}. {suit} är trumf, och sedan blandas kortet in i leken igen.")
     return f"Givaren vände upp {r.turned.name} från talongen. {suit} är trumf. Kortet läggs åt sidan och spelas inte."
 
-
+# %% ../../../nbs/53_tryout_deal.ipynb #8019de37
 def trump_case_html(r: TrumpResult, title: str | None = None) -> str:
     "En ruta med kortet, husreglerna om trumfen, svaret (trumf eller sang) och varför."
     card = (cards_html([r.turned], 54) if r.turned is not None else
@@ -385,7 +387,43 @@ class TrumpTry(W.VBox):
         return c
 
 # %% ../../../nbs/53_tryout_deal.ipynb #a7cd844c
-class OneCardTry(W.VBox):
+class _OneCardView:
+    "Att rita korten och vad som hände (en del av `OneCardTry`)."
+    def update(self, shown: bool):
+        "Rita korten som Anna ser, eller alla kort och vem som tar sticket."
+        self.shown = shown
+        d = self.deal()
+        seen = d.visible_hands(self.me)
+        trump = (f'Trumf: {SUIT_NAMES[d.trump]} {cards_html([d.trump_card], 36)}' if d.trump else 'Ingen trumf.')
+        cells = []
+        for s in range(d.n):
+            name = "Du (Anna)" if s == self.me else esc(d.names[s])
+            role = " förhand" if s == forehand(d.dealer, d.n) else " givare" if s == d.dealer else ""
+            label = "ditt kort, som du inte ser" if s == self.me else f"{genitive(d.names[s])} kort, som du inte ser"
+            card = cards_html(d.hand(s), 54) if shown or s in seen else card_back_svg(54, label)
+            cells.append(f'<div style="{_SMALL}"><b>{name}</b><br><small>{role.strip()}&nbsp;</small><br>{card}</div>')
+        bid = self.bid.value
+        if shown and bid is not None:
+            d.bid(self.me, bid)                        # motorn tar emot budet (och säger nej till ett förbjudet)
+            w = self.winner()
+            taken = int(w == self.me)
+            who = "Du tar" if taken else f"{esc(d.names[w])} tar"
+            points = score(bid, taken, d.cards)
+            text = (f'<b>{who} sticket.</b> Du bjöd {bid} och tog {taken} stick: '
+                    + (f'du träffade och får {points} poäng.' if points else 'du missade och får 0 poäng.'))
+        else:
+            shown = False
+            see = ("Du ser de andras kort men inte ditt eget." if self.mode.value else "Du ser bara ditt eget kort.")
+            text = (f'{see} Bjuder du 0 eller 1? Tryck på ditt bud.' if bid is None else
+                    f'{see} Du bjuder {bid}. Tryck på Lägg korten.')
+        self.shown = shown
+        self.bid.layout.display = 'none' if shown else None
+        self.show_button.disabled = shown or bid is None
+        self.view.value = (f'<div class="plump-lektion"><p>{trump}</p><div style="{WRAP_STYLE}">{"".join(cells)}</div>'
+                           f'<p>{text}</p></div>')
+
+# %% ../../../nbs/53_tryout_deal.ipynb #49a817cc
+class OneCardTry(_OneCardView, W.VBox):
     """Ettkortsgiven för fyra (P15): Anna är förhand och ser sitt kort, eller med kortet i pannan allas utom sitt eget.
     Eleven väljer sitt bud (buden som motorn tillåter) och lägger sedan korten: vem tar sticket, och träffade budet?"""
     def __init__(self, seed: int = 1, house_rules: bool = True):  # house_rules: visa valet kortet i pannan
@@ -422,36 +460,3 @@ class OneCardTry(W.VBox):
         d = self.deal()
         order = [(forehand(d.dealer, d.n) + i) % d.n for i in range(d.n)]
         return order[trick_winner([d.hand(s)[0] for s in order], d.trump)]
-
-    def update(self, shown: bool):
-        "Rita korten som Anna ser, eller alla kort och vem som tar sticket."
-        self.shown = shown
-        d = self.deal()
-        seen = d.visible_hands(self.me)
-        trump = (f'Trumf: {SUIT_NAMES[d.trump]} {cards_html([d.trump_card], 36)}' if d.trump else 'Ingen trumf.')
-        cells = []
-        for s in range(d.n):
-            name = "Du (Anna)" if s == self.me else esc(d.names[s])
-            role = " förhand" if s == forehand(d.dealer, d.n) else " givare" if s == d.dealer else ""
-            label = "ditt kort, som du inte ser" if s == self.me else f"{genitive(d.names[s])} kort, som du inte ser"
-            card = cards_html(d.hand(s), 54) if shown or s in seen else card_back_svg(54, label)
-            cells.append(f'<div style="{_SMALL}"><b>{name}</b><br><small>{role.strip()}&nbsp;</small><br>{card}</div>')
-        bid = self.bid.value
-        if shown and bid is not None:
-            d.bid(self.me, bid)                        # motorn tar emot budet (och säger nej till ett förbjudet)
-            w = self.winner()
-            taken = int(w == self.me)
-            who = "Du tar" if taken else f"{esc(d.names[w])} tar"
-            points = score(bid, taken, d.cards)
-            text = (f'<b>{who} sticket.</b> Du bjöd {bid} och tog {taken} stick: '
-                    + (f'du träffade och får {points} poäng.' if points else 'du missade och får 0 poäng.'))
-        else:
-            shown = False
-            see = ("Du ser de andras kort men inte ditt eget." if self.mode.value else "Du ser bara ditt eget kort.")
-            text = (f'{see} Bjuder du 0 eller 1? Tryck på ditt bud.' if bid is None else
-                    f'{see} Du bjuder {bid}. Tryck på Lägg korten.')
-        self.shown = shown
-        self.bid.layout.display = 'none' if shown else None
-        self.show_button.disabled = shown or bid is None
-        self.view.value = (f'<div class="plump-lektion"><p>{trump}</p><div style="{WRAP_STYLE}">{"".join(cells)}</div>'
-                           f'<p>{text}</p></div>')

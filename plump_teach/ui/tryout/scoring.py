@@ -161,7 +161,35 @@ class ScoringRulesTry(W.VBox):
                              f'<p>I protokollet: <span style="{_TD};display:inline-block">{cell}</span></p>')
 
 # %% ../../../nbs/55_tryout_scoring.ipynb #b1c7cfa3
-class SheetTry(W.VBox):
+class _SheetView:
+    "Att rita läget och protokollet (en del av `SheetTry`)."
+    def show(self):
+        "Rita läget: knapparna för det som väntar, och protokollet."
+        k, st = self.keeper, self.keeper.status()
+        self.sheet.value = protocol_html(k.sheet())
+        self.undo_button.disabled = not k.events
+        self.bid_buttons.layout.display = 'flex' if st['phase'] == 'bid' else 'none'
+        self.tricks_box.layout.display = 'flex' if st['phase'] == 'tricks' else 'none'
+        if st['phase'] == 'over':
+            place = k.sheet().ranking()
+            winners = [n for p, n, _ in place if p == 1]
+            self.status.value = (f'<p><b>Partiet är slut.</b> {" och ".join(map(esc, winners))} '
+                                 f'{"vinner" if len(winners) == 1 else "delar segern"} med {place[0][2]} poäng.</p>')
+            return
+        head = (f'Giv {st["deal"] - k.first_deal} av {self.deals}: {st["cards"]} kort. '
+                f'{esc(st["dealer"])} ger och {esc(st["forehand"])} är förhand.')
+        if st['phase'] == 'bid':
+            self.status.value = f'<p>{head} <b>Vad bjuder {esc(st["to_bid"])}?</b></p>'
+            buttons = [W.Button(description=str(b), layout=tap_layout(min_width='44px', margin='2px')) for b in range(st['cards'] + 1)]
+            for b, btn in enumerate(buttons): btn.on_click(lambda _, b=b: self.bid(b))
+            self.bid_buttons.children = buttons
+        else:
+            self.status.value = (f'<p>{head} Alla har bjudit. {esc(describe_bids(st["cards"], list(st["bids"].values())))}</p>'
+                                 '<p><b>Hur många stick tog var och en?</b></p>')
+            for c in self.trick_choices: c.set_options(range(st['cards'] + 1), 0)
+
+# %% ../../../nbs/55_tryout_scoring.ipynb #dbea47cd
+class SheetTry(_SheetView, W.VBox):
     "Ett kort parti med tre spelare (3, 2 och 1 kort): bud och stick in, protokollet (P14) fylls i av `ScoreKeeper`."
     def __init__(self, players=('Anna', 'Bo', 'Cissi'), dealer: str = 'Anna', cards: int = 3):
         rules = PlumpRules(down_only=True)
@@ -189,31 +217,6 @@ class SheetTry(W.VBox):
 
     @property
     def deals(self) -> int: return len(self.keeper.schedule) - self.keeper.first_deal
-
-    def show(self):
-        "Rita läget: knapparna för det som väntar, och protokollet."
-        k, st = self.keeper, self.keeper.status()
-        self.sheet.value = protocol_html(k.sheet())
-        self.undo_button.disabled = not k.events
-        self.bid_buttons.layout.display = 'flex' if st['phase'] == 'bid' else 'none'
-        self.tricks_box.layout.display = 'flex' if st['phase'] == 'tricks' else 'none'
-        if st['phase'] == 'over':
-            place = k.sheet().ranking()
-            winners = [n for p, n, _ in place if p == 1]
-            self.status.value = (f'<p><b>Partiet är slut.</b> {" och ".join(map(esc, winners))} '
-                                 f'{"vinner" if len(winners) == 1 else "delar segern"} med {place[0][2]} poäng.</p>')
-            return
-        head = (f'Giv {st["deal"] - k.first_deal} av {self.deals}: {st["cards"]} kort. '
-                f'{esc(st["dealer"])} ger och {esc(st["forehand"])} är förhand.')
-        if st['phase'] == 'bid':
-            self.status.value = f'<p>{head} <b>Vad bjuder {esc(st["to_bid"])}?</b></p>'
-            buttons = [W.Button(description=str(b), layout=tap_layout(min_width='44px', margin='2px')) for b in range(st['cards'] + 1)]
-            for b, btn in enumerate(buttons): btn.on_click(lambda _, b=b: self.bid(b))
-            self.bid_buttons.children = buttons
-        else:
-            self.status.value = (f'<p>{head} Alla har bjudit. {esc(describe_bids(st["cards"], list(st["bids"].values())))}</p>'
-                                 '<p><b>Hur många stick tog var och en?</b></p>')
-            for c in self.trick_choices: c.set_options(range(st['cards'] + 1), 0)
 
     def bid(self, bid: int):
         "Den som står i tur bjuder `bid`, om motorn tillåter det; annars står skälet under knapparna."

@@ -231,7 +231,7 @@ def new_hand(rng: random.Random, size: int = 7):
         hand = sort_hand(shuffled_deck(rng)[:size])
         if len({c.suit for c in hand}) < len(SUITS): return hand
 
-
+# %% ../../../nbs/52_tryout_tricks.ipynb #bbbb56a5
 class CardChoice(Choice):
     """Bos kort som knappar. Det valda kortet får en bock (✔) bara om motorn tillåter det (`legal`), annars ett kryss
     (✘) och röd knapp: ett förbjudet kort får aldrig en bock, inte ens som markering för "valt"."""
@@ -244,8 +244,38 @@ class CardChoice(Choice):
                 ok = v in self.legal
                 b.description, b.button_style = f'{"✔" if ok else "✘"} {t}', ('success' if ok else 'danger')
 
+# %% ../../../nbs/52_tryout_tricks.ipynb #5aae20f9
+class _FollowAnswer:
+    "Knapparna och motorns svar (en del av `FollowTry`)."
+    def update(self):
+        "Rita utspelet och handen, och färga Bos knappar: grönt för kort som får läggas."
+        for s in SUITS: self.led.relabel(s, str(lead_card(self.hand, s)))
+        ok = legal_cards(self.hand, self.trick, self.trump_suit, self.must_trump.value)
+        self.view.value = play_html(self.hand, self.trick, self.trump_suit, self.must_trump.value, self.names)
+        self.card.legal = frozenset(ok)               # motorns svar, före knapparnas bockar
+        first_no = next((c for c in self.hand if c not in ok), self.hand[0])
+        keep = self.card.value if self.card.value in self.hand else first_no
+        self.card.set_options([(str(c), c) for c in self.hand], keep,
+                              colours={c: f'{GREEN_BG}' if c in ok else f'{LINE}' for c in self.hand},
+                              tooltips={c: c.name for c in self.hand})
+        self.explain()
 
-class FollowTry(W.VBox):
+    def explain(self):
+        "Motorns svar för kortet som eleven tryckte på."
+        card, led = self.card.value, self.trick[0].suit
+        if card is None: return
+        who = self.names[1]
+        why = refusal(self.hand, self.trick, card, self.trump_suit, self.must_trump.value, self.names)
+        if why:
+            self.answer.value = f'<div style="{_SAY};{_LINE}"><b>{card}: nej.</b> {esc(why)}</div>'
+            return
+        how = ('Det är samma färg som utspelet, så ' + who + ' följer färg.' if card.suit == led else
+               f'{who} har ingen {SUIT_NAMES[led]}, så {who} får trumfa.' if card.suit == self.trump_suit else
+               f'{who} har ingen {SUIT_NAMES[led]}, så {who} får saka: lägga ett kort i en annan färg.')
+        self.answer.value = f'<div style="{_OK};{_LINE}"><b>{card}: ja.</b> {esc(how)}</div>'
+
+# %% ../../../nbs/52_tryout_tricks.ipynb #2884f5e3
+class FollowTry(_FollowAnswer, W.VBox):
     "Vilka kort får Bo lägga? Välj utspel, trumf och trumftvång; motorn visar tillåtna kort och säger varför (P10)."
     def __init__(self, hand: str = '♠K ♠7 ♠2 ♥D ♥4 ♣10 ♣3', led: str = '♣', trump: str | None = '♥',
                  must_trump: bool = False, seed: int = 2, names=('Anna', 'Bo'),
@@ -283,31 +313,3 @@ class FollowTry(W.VBox):
         "Ge Bo en ny hand."
         self.hand = sort_hand(hand)
         self.update()
-
-    def update(self):
-        "Rita utspelet och handen, och färga Bos knappar: grönt för kort som får läggas."
-        for s in SUITS: self.led.relabel(s, str(lead_card(self.hand, s)))
-        ok = legal_cards(self.hand, self.trick, self.trump_suit, self.must_trump.value)
-        self.view.value = play_html(self.hand, self.trick, self.trump_suit, self.must_trump.value, self.names)
-        self.card.legal = frozenset(ok)               # motorns svar, före knapparnas bockar
-        first_no = next((c for c in self.hand if c not in ok), self.hand[0])
-        keep = self.card.value if self.card.value in self.hand else first_no
-        self.card.set_options([(str(c), c) for c in self.hand], keep,
-                              colours={c: f'{GREEN_BG}' if c in ok else f'{LINE}' for c in self.hand},
-                              tooltips={c: c.name for c in self.hand})
-        self.explain()
-
-    def explain(self):
-        "Motorns svar för kortet som eleven tryckte på."
-        card, led = self.card.value, self.trick[0].suit
-        if card is None: return
-        who = self.names[1]
-        why = refusal(self.hand, self.trick, card, self.trump_suit, self.must_trump.value, self.names)
-        if why:
-            self.answer.value = f'<div style="{_SAY};{_LINE}"><b>{card}: nej.</b> {esc(why)}</div>'
-            return
-        how = ('Det är samma färg som utspelet, så ' + who + ' följer färg.' if card.suit == led else
-               f'{who} har ingen {SUIT_NAMES[led]}, så {who} får trumfa.' if card.suit == self.trump_suit else
-               f'{who} har ingen {SUIT_NAMES[led]}, så {who} får saka: lägga ett kort i en annan färg.')
-        self.answer.value = f'<div style="{_OK};{_LINE}"><b>{card}: ja.</b> {esc(how)}</div>'
-
