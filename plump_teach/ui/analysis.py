@@ -7,7 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/analysis.html.md"""
 # %% ../../nbs/60_analysis.ipynb #61a0imp
 from __future__ import annotations
 import re
-from ..engine.cards import SUIT_NAMES, cards_html
+from ..engine.cards import SUIT_NAMES, cards_html, PANEL
 from ..engine.names import esc, genitive
 from ..bots.search import distribution_text
 from ..bots.search import signed_decimal
@@ -40,7 +40,7 @@ def distribution_html(dist: dict, best: int | None = None, note: str = 'bästa b
 def _costly_html(a) -> str:
     "Korten som kostade mest, vart och ett med det bättre kortet bredvid."
     costly = ''.join(
-        f'<div class="pt-ruta" style="background:#fff"><p style="margin:2px 0">{nobreak_percent(esc(plain_text(c.why)))}</p>'
+        f'<div class="pt-ruta" style="background:{PANEL}"><p style="margin:2px 0">{nobreak_percent(esc(plain_text(c.why)))}</p>'
         f'<span style="opacity:.55">{cards_html([c.played], 40)}</span> → {cards_html([c.better], 40)}</div>'
         for c in a.costly)
     return '<p style="margin:6px 0 2px"><b>Korten som kostade mest</b></p>' + costly if a.costly else ''
@@ -117,5 +117,5 @@ def deal_summary_html(a, number: int | None = None, level: str = 'van') -> str:
     `level`: datorns nivå vid bordet; på 'nybörjare' står hur ofta i ord i stället för i antal."""
     who = '' if a.name == 'Du' else f" för {esc(a.name)}"
     lines = ''.join(f'<li>{nobreak_percent(esc(t))}</li>' for t in deal_summary(a, level))
-    return (f'<div class="pt-ruta" role="status" style="background:#fff"><b>Kort genomgång{who}</b>'
+    return (f'<div class="pt-ruta" role="status" style="background:{PANEL}"><b>Kort genomgång{who}</b>'
             f'<ul style="margin:4px 0;padding-left:1.2em">{lines}</ul></div>')

@@ -6,7 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/lesson.html.md"""
 
 # %% ../../nbs/51_lesson.ipynb #92510f65
 from __future__ import annotations
-from ..engine.cards import CARD_RED, GOLD, HIGHLIGHT, PANEL
+from ..engine.cards import CARD_RED, GOLD, HIGHLIGHT, PANEL, LINE
 from dataclasses import dataclass
 import ipywidgets as W
 from .styles import tap_layout
@@ -59,9 +59,9 @@ def example_deal(tricks: int = 5,   # antal spelade stick, 0-5
 
 # %% ../../nbs/51_lesson.ipynb #42b21537
 BOX_STYLE = ("display:inline-block;vertical-align:top;box-sizing:border-box;max-width:100%;margin:4px;"
-        f"padding:6px 8px;border:1px solid #ccc;border-radius:8px;background:{PANEL}")
+        f"padding:6px 8px;border:1px solid {LINE};border-radius:8px;background:{PANEL}")
 SMALL_STYLE = ("display:inline-block;vertical-align:top;box-sizing:border-box;margin:2px;padding:3px 4px;"
-          f"border:1px solid #ccc;border-radius:8px;background:{PANEL};text-align:center;font-size:90%")
+          f"border:1px solid {LINE};border-radius:8px;background:{PANEL};text-align:center;font-size:90%")
 WRAP_STYLE = 'display:flex;flex-wrap:wrap;align-items:flex-start;max-width:100%;box-sizing:border-box'
 WIN_STYLE = f";background:{HIGHLIGHT};border-color:{GOLD}"   # guldram: kortet som tar sticket
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import time
 import ipywidgets as W
-from ..engine.cards import BLUE, GREEN, GREEN_BG, ORANGE, RED, RED_BG
+from ..engine.cards import BLUE, GREEN, GREEN_BG, ORANGE, RED, RED_BG, LINE
 from ..puzzles.plump import make_puzzle, PUZZLE_KINDS, Puzzle, Feedback, Option, MAX_NUMBER
 from .lesson import PupilHTML
 from ..course.results import current_recorder, puzzle_place, register
@@ -181,7 +181,7 @@ class PuzzleWidget(_Answering, _Helping, _Settling, W.VBox):
                  next_label: str = 'Ny uppgift',
                  show_number: bool = True,     # False: pusslets nummer syns inte (träningen numrerar själv)
                  on_settled=None):             # anropas med (widget, utfall, sekunder) när en uppgift är klar
-        super().__init__(layout=W.Layout(border='1px solid #ccc', padding='8px', max_width='900px'))
+        super().__init__(layout=W.Layout(border=f'1px solid {LINE}', padding='8px', max_width='900px'))
         self.header, self.situation, self.question = PupilHTML(), PupilHTML(layout=W.Layout(max_width='100%')), PupilHTML()
         self.feedback, self.hint, self.progress = PupilHTML(), PupilHTML(), PupilHTML()
         self.new_button = W.Button(description=next_label, tooltip=next_label, layout=tap_layout())

@@ -54,12 +54,12 @@ _CSS = f"""
 .pt-bord .pt-bud{{min-width:48px;min-height:44px;font-size:115%;font-weight:bold}}
 .pt-bord .pt-knapp{{min-height:44px}}
 .pt-bord table{{border-collapse:collapse}}
-.pt-bord .pt-spelare td,.pt-bord .pt-spelare th{{padding:3px 8px;border-bottom:1px solid #ddd;text-align:center}}
+.pt-bord .pt-spelare td,.pt-bord .pt-spelare th{{padding:3px 8px;border-bottom:1px solid {LINE};text-align:center}}
 .pt-bord .pt-spelare th[scope=row]{{text-align:left}}
 .pt-bord .pt-tur{{background:{HIGHLIGHT}}}
 .pt-bord .plump-protokoll td,.pt-bord .plump-protokoll th,.pt-bord .bismarck-protokoll td,
 .pt-bord .bismarck-protokoll th{{border-bottom:1px solid {LINE}}}
-.pt-bord .pt-ruta{{border:1px solid #ccc;border-radius:8px;padding:6px 10px;margin:4px 0;background:{PANEL}}}
+.pt-bord .pt-ruta{{border:1px solid {LINE};border-radius:8px;padding:6px 10px;margin:4px 0;background:{PANEL}}}
 .pt-bord .pt-stapel{{display:inline-block;height:14px;background:{BLUE};vertical-align:middle;margin-right:6px}}
 .pt-bord select,.pt-bord .widget-toggle-button,.pt-bord .jupyter-button{{min-height:44px}}
 .pt-bord .widget-text input{{min-height:36px}}

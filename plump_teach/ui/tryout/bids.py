@@ -6,7 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/tryout_bids.html.md"""
 
 # %% ../../../nbs/54_tryout_bids.ipynb #b0fa8956
 from __future__ import annotations
-from ...engine.cards import BLUE, GREEN, GREEN_BG, HIGHLIGHT, PANEL, RED, RED_BG
+from ...engine.cards import BLUE, GREEN, GREEN_BG, HIGHLIGHT, PANEL, RED, RED_BG, CARD_BLACK, LINE
 import ipywidgets as W
 from ..styles import row_layout, tap_layout
 from ..lesson import PupilHTML, pupil_text
@@ -38,9 +38,9 @@ def example_game(rules: PlumpRules = PlumpRules(),  # husregler för budgivninge
 
 # %% ../../../nbs/54_tryout_bids.ipynb #df8d4ad9
 _NO = ("box-sizing:border-box;max-width:100%;margin:6px 0;padding:8px 10px;border-radius:8px;"
-       f"border:2px solid {RED};background:{RED_BG};color:#222")
+       f"border:2px solid {RED};background:{RED_BG};color:{CARD_BLACK}")
 _YES = ("box-sizing:border-box;max-width:100%;margin:6px 0;padding:8px 10px;border-radius:8px;"
-        f"border:2px solid {GREEN};background:{GREEN_BG};color:#222")
+        f"border:2px solid {GREEN};background:{GREEN_BG};color:{CARD_BLACK}")
 
 def try_bid(game: PlumpGame, player, bid) -> str | None:
     "`player` bjuder `bid`: motorns svenska felmeddelande om budet är förbjudet, annars `None` (och budet är sagt)."
@@ -62,7 +62,7 @@ def show_attempts(game: PlumpGame, attempts, hand: bool = False) -> HTML:
     return HTML(pupil_text(f'<div class="plump-lektion" style="max-width:100%">{"".join(parts)}</div>'))
 
 # %% ../../../nbs/54_tryout_bids.ipynb #68dbcbfb
-_CHIP = ("display:inline-block;box-sizing:border-box;margin:3px;padding:6px 10px;border:1px solid #bbb;"
+_CHIP = (f"display:inline-block;box-sizing:border-box;margin:3px;padding:6px 10px;border:1px solid {LINE};"
          f"border-radius:8px;background:{PANEL};text-align:center")
 _WRAP = 'display:flex;flex-wrap:wrap;align-items:center;max-width:100%;box-sizing:border-box'
 
@@ -83,9 +83,9 @@ def order_html(players=EXAMPLE_PLAYERS, dealer: int = 3, rules: PlumpRules = Plu
 
 # %% ../../../nbs/54_tryout_bids.ipynb #b698ab22
 _OK_BOX = ("display:inline-flex;align-items:center;justify-content:center;box-sizing:border-box;width:44px;height:44px;"
-           f"margin:3px;border:2px solid {GREEN};border-radius:8px;background:#fff;font-size:120%;font-weight:bold")
+           f"margin:3px;border:2px solid {GREEN};border-radius:8px;background:{PANEL};font-size:120%;font-weight:bold")
 _BAD_BOX = ("display:inline-flex;align-items:center;justify-content:center;box-sizing:border-box;width:44px;height:44px;"
-            "margin:3px;border:2px dashed #999;border-radius:8px;background:#eee;color:#999;font-size:120%;"
+            f"margin:3px;border:2px dashed {LINE};border-radius:8px;background:{LINE};color:{CARD_BLACK};font-size:120%;"
             "text-decoration:line-through")
 
 def _free_note(name: str, cards: int, earlier, last: bool, rules: PlumpRules) -> str:
@@ -115,7 +115,7 @@ def bid_choices_html(cards: int, earlier, players: int, name: str = 'Givaren', r
 # %% ../../../nbs/54_tryout_bids.ipynb #8510d23e
 _SLOT = "display:inline-block;box-sizing:border-box;width:22px;height:22px;margin:2px;border-radius:4px;"
 _FILL, _EMPTY, _OVER = (_SLOT + f"background:{BLUE};border:1px solid {BLUE}",
-                        _SLOT + f"background:#fff;border:1px solid {BLUE}",
+                        _SLOT + f"background:{PANEL};border:1px solid {BLUE}",
                         _SLOT + f"background:{RED};border:1px solid {RED}")
 BALANCE_WORD = {'underbud': 'Underbud', 'överbud': 'Överbud', 'jämnt': 'Jämnt'}
 

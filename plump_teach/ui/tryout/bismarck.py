@@ -6,7 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/tryout_bismarck.html.md"""
 
 # %% ../../../nbs/56_tryout_bismarck.ipynb #8b10e88f
 from __future__ import annotations
-from ...engine.cards import GOLD
+from ...engine.cards import GOLD, CARD_BLACK, CARD_RED, LINE
 import random
 import ipywidgets as W
 from ..styles import tap_layout
@@ -161,7 +161,7 @@ def points_html(deal: BismarckDeal) -> HTML:
     rows = ''.join(f'<tr><th {_TH}>{esc(deal.names[s])}{_role(deal, s) if s == deal.forehand else ""}</th>'
                    f'<td {_TD}>{normals[s]}</td><td {_TD}>{deal.taken[s]}</td><td {_TD}><b>{signed_points(pts[s])}</b></td></tr>'
                    for s in range(len(deal.names)))
-    total = (f'<tr style="border-top:1px solid #888"><th {_TH}>Summa</th><td {_TD}>{sum(normals)}</td>'
+    total = (f'<tr style="border-top:1px solid {LINE}"><th {_TH}>Summa</th><td {_TD}>{sum(normals)}</td>'
              f'<td {_TD}>{sum(deal.taken)}</td><td {_TD}><b>{signed_points(sum(pts))}</b></td></tr>')
     head = ''.join(f'<th scope="col" {_TD}>{t}</th>' for t in ("", "Normal", "Stick", "Poäng"))
     return HTML(f'<div class="plump-lektion"><p>Spelsätt: <b>{esc(mode_label(deal.mode, deal.trump))}</b></p></div>'
@@ -170,7 +170,7 @@ def points_html(deal: BismarckDeal) -> HTML:
 def sheet_html(game: BismarckGame) -> HTML:
     "Motorns protokoll (`game.sheet()`) över de färdiga givarna (B8), smalt nog för en telefon."
     sheet = game.sheet(only_played=True)
-    grey = 'style="color:#666;font-size:85%;font-weight:normal"'
+    grey = f'style="color:{CARD_BLACK};font-size:85%;font-weight:normal"'
     head = f'<th scope="col" {_LEFT}>Giv</th>' + ''.join(f'<th scope="col" {_TD}>{esc(p)}</th>' for p in sheet.players)
     rows = ''
     for r in sheet.rows:
@@ -180,7 +180,7 @@ def sheet_html(game: BismarckGame) -> HTML:
                  f'{esc(sheet.mode_text(r))}</span></th>{cells}</tr>')
     total = ''.join(f'<td {_TD}><b>{signed_points(t)}</b></td>' for t in sheet.totals)
     return HTML(f'{_TABLE}<caption style="text-align:left"><b>Protokoll</b></caption><thead><tr>{head}</tr></thead>'
-                f'<tbody>{rows}</tbody><tfoot><tr style="border-top:1px solid #888"><th {_TH}>Summa</th>{total}</tr>'
+                f'<tbody>{rows}</tbody><tfoot><tr style="border-top:1px solid {LINE}"><th {_TH}>Summa</th>{total}</tr>'
                 f'</tfoot></table></div>')
 
 # %% ../../../nbs/56_tryout_bismarck.ipynb #98cd88b1
@@ -233,7 +233,7 @@ class Counter(W.HBox):
         self.set(self.value, notify=False)
 
 # %% ../../../nbs/56_tryout_bismarck.ipynb #8f97fd60
-_SUIT_COLOUR = {'♥': '#c00', '♦': '#c00', '♠': '#111', '♣': '#111'}
+_SUIT_COLOUR = {'♥': CARD_RED, '♦': CARD_RED, '♠': CARD_BLACK, '♣': CARD_BLACK}
 
 # %% ../../../nbs/56_tryout_bismarck.ipynb #7f329707
 class _ModeAnswer:
@@ -366,7 +366,7 @@ class BismarckScoreTry(W.VBox):
             role = '<br><span style="font-weight:normal;font-size:85%">förhand</span>' if s == 0 else ''
             rows += (f'<tr><th {_TH}>{esc(name)}{role}</th><td {_TD}>{normal}</td><td {_TD}>{tricks[s]}</td>'
                      f'<td {_TD}><b>{signed_points(pts[s])}</b><br><span style="font-size:85%">{how}</span></td></tr>')
-        rows += (f'<tr style="border-top:1px solid #888"><th {_TH}>Summa</th><td {_TD}>{sum(normals)}</td>'
+        rows += (f'<tr style="border-top:1px solid {LINE}"><th {_TH}>Summa</th><td {_TD}>{sum(normals)}</td>'
                  f'<td {_TD}>{sum(tricks)}</td><td {_TD}><b>{signed_points(sum(pts))}</b></td></tr>')
         head = ''.join(f'<th scope="col" {_TD}>{t}</th>' for t in ("", "Normal", "Stick", "Poäng"))
         note = ('<p>I pass är det tvärtom: ett stick över normalen ger minus och ett stick under ger plus.</p>'

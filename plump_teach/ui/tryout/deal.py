@@ -6,7 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/tryout_deal.html.md"""
 
 # %% ../../../nbs/53_tryout_deal.ipynb #b39ca7c6
 from __future__ import annotations
-from ...engine.cards import BLUE, GOLD, HIGHLIGHT, PANEL
+from ...engine.cards import BLUE, GOLD, HIGHLIGHT, PANEL, CARD_BLACK, LINE
 import random
 from dataclasses import dataclass
 import ipywidgets as W
@@ -45,22 +45,22 @@ def card_back_svg(width: int = 54, label: str = "ett kort med baksidan upp") -> 
     h, label = round(width * 1.4), esc(label)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}" width="{width}" height="{h}" '
             f'viewBox="0 0 {width} {h}" style="margin:2px;vertical-align:middle"><title>{label}</title>'
-            f'<rect x="1" y="1" width="{width-2}" height="{h-2}" rx="6" fill="{BLUE}" stroke="#555" stroke-width="1.2"/>'
-            f'<rect x="5" y="5" width="{width-10}" height="{h-10}" rx="4" fill="none" stroke="#fff" '
+            f'<rect x="1" y="1" width="{width-2}" height="{h-2}" rx="6" fill="{BLUE}" stroke="{CARD_BLACK}" stroke-width="1.2"/>'
+            f'<rect x="5" y="5" width="{width-10}" height="{h-10}" rx="4" fill="none" stroke="{PANEL}" '
             f'stroke-width="1" stroke-dasharray="3 2"/>'
             f'<text x="{width/2}" y="{h/2 + width*0.14:.1f}" text-anchor="middle" font-family="sans-serif" '
-            f'font-size="{round(width*0.4)}" fill="#fff">?</text></svg>')
+            f'font-size="{round(width*0.4)}" fill="{PANEL}">?</text></svg>')
 
 _SMALL = ("display:inline-block;vertical-align:top;box-sizing:border-box;margin:2px;padding:3px 4px;"
-          f"border:1px solid #ccc;border-radius:8px;background:{PANEL};text-align:center")
-_DEAL = ("box-sizing:border-box;min-width:62px;margin:2px;padding:3px 4px;border:1px solid #ccc;"
+          f"border:1px solid {LINE};border-radius:8px;background:{PANEL};text-align:center")
+_DEAL = (f"box-sizing:border-box;min-width:62px;margin:2px;padding:3px 4px;border:1px solid {LINE};"
          f"border-radius:8px;background:{PANEL};text-align:center;line-height:1.3")
-_NUM = ("box-sizing:border-box;min-width:28px;margin:1px;padding:2px 3px;border:1px solid #ccc;"
+_NUM = (f"box-sizing:border-box;min-width:28px;margin:1px;padding:2px 3px;border:1px solid {LINE};"
         f"border-radius:5px;background:{PANEL};text-align:center")
 _ONE = f";background:{HIGHLIGHT};border-color:{GOLD}"
 _NOTE = f"border-left:4px solid {GOLD};padding:4px 8px;background:{PANEL}"
 _TABLE = 'border-collapse:collapse;max-width:100%'
-_CELL = 'padding:4px 5px;border-bottom:1px solid #ddd;text-align:center'
+_CELL = f'padding:4px 5px;border-bottom:1px solid {LINE};text-align:center'
 
 # %% ../../../nbs/53_tryout_deal.ipynb #7c519a52
 def players_html() -> str:

@@ -6,7 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/tryout_scoring.html.md"""
 
 # %% ../../../nbs/55_tryout_scoring.ipynb #3804a830
 from __future__ import annotations
-from ...engine.cards import PANEL
+from ...engine.cards import PANEL, LINE
 import random
 import ipywidgets as W
 from ..styles import row_layout, tap_layout
@@ -53,7 +53,7 @@ def example_game(step: int = 4  # 0-4: hur långt exemplet har kommit (se tabell
 
 # %% ../../../nbs/55_tryout_scoring.ipynb #94119576
 _GREEN, _RED = GREEN, RED   # samma färger som i alla widgetar (50_styles)
-_TD = 'border:1px solid #999;padding:3px 4px;text-align:center;min-width:2.2em'
+_TD = f'border:1px solid {LINE};padding:3px 4px;text-align:center;min-width:2.2em'
 
 def cell_html(sheet: ScoreSheet, row: dict, seat: int) -> str:
     "En ruta i protokollet: budet före given, efter given poängen (ettan framför i grönt) eller en överstruken plump."
@@ -97,7 +97,7 @@ def protocol_text(bid: int, tricks: int, cards: int, rules: PlumpRules = PlumpRu
     return ScoreSheet(['du'], [], [pts], rules).cell_text({'bids': [bid], 'points': [pts], 'hit': [bid == tricks]}, 0)
 
 _BOX = ('display:inline-block;vertical-align:top;box-sizing:border-box;max-width:100%;margin:4px;'
-        f'padding:6px 10px;border:1px solid #ccc;border-radius:8px;background:{PANEL}')
+        f'padding:6px 10px;border:1px solid {LINE};border-radius:8px;background:{PANEL}')
 
 def house_rules_html() -> str:
     "Husreglerna för poängen, en ruta var med ett exempel: poängen med grundreglerna och med husregeln."
