@@ -429,7 +429,8 @@ def test_wait_for_request_reads_the_request_that_voila_sends_over_its_websocket(
 
 def test_the_results_module_does_not_import_voila_or_jupyter_server():
     "Varje förstartad kärna läser in plump_teach.course.results; voila och jupyter_server kostar sekunder processortid."
-    code = ("import sys, plump_teach.course.results, plump_teach.ui.puzzle_widget; "
+    code = ("import sys, plump_teach.course.results, plump_teach.ui.puzzle_widget, plump_teach.ui.puzzle_trainer, "
+            "plump_teach.ui.puzzle_goal; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('voila', 'jupyter_server')))")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == '[]', out
