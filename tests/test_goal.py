@@ -25,7 +25,8 @@ from plump_teach.course.results import RESULTS_ENV, Recorder, ResultStore, set_r
 from plump_teach.course.teacher_page import class_csv, teacher_page
 from plump_teach.engine.plump_rules import PlumpError
 from plump_teach.puzzles.registry import PUZZLE_KINDS
-from plump_teach.ui.puzzle_widget import GoalWidget, PuzzleTrainer, show_goal
+from plump_teach.ui.puzzle_goal import GoalWidget, show_goal
+from plump_teach.ui.puzzle_trainer import PuzzleTrainer
 
 from test_pupil_surface import codes_in, widget_texts
 
@@ -123,7 +124,7 @@ def test_the_goal_is_reached_at_five_and_still_reached_after_a_restart():
     solve(again, 'shown')                                   # a mistake while practising keeps the goal
     assert again.reached and again.streak == 0
     # a new Python process (a restarted kernel) reads the same file
-    code = ("from plump_teach.ui.puzzle_widget import show_goal as s; g = s('02_korten_och_sticken.ipynb'); "
+    code = ("from plump_teach.ui.puzzle_goal import show_goal as s; g = s('02_korten_och_sticken.ipynb'); "
             "h = s('04_buden.ipynb'); print(g.reached, h.reached)")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=os.environ, timeout=120)
     assert out.stdout.split() == ['True', 'False'], out.stderr

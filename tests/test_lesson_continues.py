@@ -86,7 +86,8 @@ def test_a_puzzle_starts_as_written_on_another_page_long_after_or_outside_the_cl
 
 
 def test_a_puzzle_the_pupil_already_tried_or_in_the_trainer_is_left_alone(tmp_path, monkeypatch):
-    from plump_teach.ui.puzzle_widget import PuzzleTrainer, PuzzleWidget
+    from plump_teach.ui.puzzle_trainer import PuzzleTrainer
+    from plump_teach.ui.puzzle_widget import PuzzleWidget
     ResultStore(tmp_path).record(ALI, {'type': 'task', 'page': 'traning.ipynb', 'kind': 'score', 'number': 2,
                                        'level': 1, 'start': 2, 'outcome': 'first_try'})
     classroom(monkeypatch, tmp_path, 'traning.ipynb')
@@ -100,7 +101,7 @@ def test_a_puzzle_the_pupil_already_tried_or_in_the_trainer_is_left_alone(tmp_pa
 
 
 def test_the_lesson_goal_continues_with_the_same_task_after_a_reload(tmp_path, monkeypatch):
-    from plump_teach.ui.puzzle_widget import GoalWidget
+    from plump_teach.ui.puzzle_goal import GoalWidget
     classroom(monkeypatch, tmp_path, LESSON4)
     g = GoalWidget(LESSON4)
     attach_pupil()
@@ -130,7 +131,7 @@ def test_the_lesson_goal_continues_with_the_same_task_after_a_reload(tmp_path, m
 
 
 def test_a_goal_on_another_page_or_long_ago_starts_afresh(tmp_path, monkeypatch):
-    from plump_teach.ui.puzzle_widget import GoalWidget
+    from plump_teach.ui.puzzle_goal import GoalWidget
     store = ResultStore(tmp_path)
     old = (datetime.now().astimezone() - timedelta(hours=4)).isoformat(timespec='seconds')
     store.record(ALI, {'type': 'task', 'page': LESSON4, 'kind': 'score', 'number': 3, 'level': 1, 'outcome': 'first_try',

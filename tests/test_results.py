@@ -234,7 +234,7 @@ def test_table_csv_has_one_row_per_deal_and_seat(tmp_path):
 # --------------------------------------------------------------------------- attach_pupil and the widgets
 
 def test_without_the_classroom_nothing_is_recorded(tmp_path):
-    from plump_teach.ui.puzzle_widget import PuzzleTrainer
+    from plump_teach.ui.puzzle_trainer import PuzzleTrainer
     attach_pupil()
     assert current_recorder() is None
     t = PuzzleTrainer(kinds=['score'], rounds=2, seed=1).start()
@@ -297,7 +297,7 @@ def test_a_puzzle_widget_records_each_task_once_with_its_outcome(tmp_path, monke
 
 
 def test_a_reloaded_trainer_continues_where_the_pupil_was(tmp_path, monkeypatch):
-    from plump_teach.ui.puzzle_widget import PuzzleTrainer
+    from plump_teach.ui.puzzle_trainer import PuzzleTrainer
     classroom(monkeypatch, tmp_path)
     t = PuzzleTrainer(kinds=['score', 'trump', 'schedule'], rounds=4, seed=21, level=1)
     attach_pupil()
@@ -324,7 +324,7 @@ def test_a_reloaded_trainer_continues_where_the_pupil_was(tmp_path, monkeypatch)
 
 
 def test_a_session_on_another_page_or_long_ago_is_not_resumed(tmp_path, monkeypatch):
-    from plump_teach.ui.puzzle_widget import PuzzleTrainer
+    from plump_teach.ui.puzzle_trainer import PuzzleTrainer
     store = ResultStore(tmp_path)
     old = (datetime.now().astimezone() - timedelta(hours=4)).isoformat(timespec='seconds')
     store.record(ALI, {'type': 'session', 'page': 'traning.ipynb', 'session': 'aa', 'seed': 3, 'kinds': ['score'],
@@ -430,7 +430,8 @@ def test_wait_for_request_reads_the_request_that_voila_sends_over_its_websocket(
 
 def test_the_results_module_does_not_import_voila_or_jupyter_server():
     "Varje förstartad kärna läser in plump_teach.classroom.pupil_kernel; voila och jupyter_server kostar sekunder processortid."
-    code = ("import sys, plump_teach.classroom.pupil_kernel, plump_teach.ui.puzzle_widget; "
+    code = ("import sys, plump_teach.classroom.pupil_kernel, plump_teach.ui.puzzle_widget, plump_teach.ui.puzzle_trainer, "
+            "plump_teach.ui.puzzle_goal; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('voila', 'jupyter_server')))")
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == '[]', out

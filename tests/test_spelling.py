@@ -174,7 +174,8 @@ def widget_strings(w, seen=None):
 def widget_texts(tmp_path):
     "Pusselträningen, ett pussel efter ett fel svar och en ledtråd, och protokollförarens första sida."
     from plump_teach.ui.keeper import ProtocolWidget
-    from plump_teach.ui.puzzle_widget import PuzzleTrainer, show_puzzle
+    from plump_teach.ui.puzzle_trainer import PuzzleTrainer
+    from plump_teach.ui.puzzle_widget import show_puzzle
     yield "PuzzleTrainer", " ".join(widget_strings(PuzzleTrainer(rounds=3, seed=1)))
     for kind in ("dealer_bid", "right_card", "sheet_error", "bismarck_discard"):
         w = show_puzzle(kind, 1)

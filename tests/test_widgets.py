@@ -2,7 +2,8 @@
 import pytest
 
 from plump_teach.puzzles.registry import PUZZLE_KINDS
-from plump_teach.ui.puzzle_widget import PuzzleWidget, PuzzleTrainer, show_puzzle
+from plump_teach.ui.puzzle_widget import PuzzleWidget, show_puzzle
+from plump_teach.ui.puzzle_trainer import PuzzleTrainer
 
 
 def buttons_for(w):

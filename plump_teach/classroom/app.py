@@ -56,7 +56,7 @@ def app_notebook(kinds=None, rounds: int = 10, level: int = 1, seed: int | None 
          "# Plump: pusselträning\n\nVälj vilka sorters pussel du vill öva på och tryck **Starta**. "
          "Klicka på ditt svar; du får veta om det var rätt och varför."},
         {"cell_type": "code", "id": "import", "metadata": {}, "execution_count": None, "outputs": [],
-         "source": "from plump_teach.ui.puzzle_widget import PuzzleTrainer"},
+         "source": "from plump_teach.ui.puzzle_trainer import PuzzleTrainer"},
         {"cell_type": "code", "id": "traning", "metadata": {}, "execution_count": None, "outputs": [],
          "source": f"PuzzleTrainer({args})"},
     ]

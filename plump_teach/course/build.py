@@ -81,7 +81,7 @@ def build_course(dest: Path | str, src: Path | str | None = None, trainer: dict 
         if f.name == 'traning.ipynb' and trainer:
             args = ', '.join(f'{k}={v!r}' for k, v in {'lesson_links': '', **trainer}.items() if v is not None)
             for c in nb['cells']:
-                if 'PuzzleTrainer(' in _source(c): c['source'] = f"\nfrom plump_teach.ui.puzzle_widget import PuzzleTrainer\nPuzzleTrainer({args})"
+                if 'PuzzleTrainer(' in _source(c): c['source'] = f"\nfrom plump_teach.ui.puzzle_trainer import PuzzleTrainer\nPuzzleTrainer({args})"
         if classroom and any(x.get('cell_type') == 'code' for x in nb['cells']): nb['cells'].append(attach_cell())
         out = dest / f.name
         out.write_text(json.dumps(nb, ensure_ascii=False, indent=1) + '\n', encoding='utf-8')

@@ -770,7 +770,7 @@ def _refresh(self: PlayTable):
         self.tips_button.disabled = True
         self.tips_button.tooltip = 'Tips finns när det är din tur' if st is not None else 'Partiet är slut'
     self.score_line.value = self._score_line(st)
-    # på en telefon: fler än åtta kort läggs lite över varandra, hälften i varje rad (stilen i 50_stilar)
+    # på en telefon: fler än åtta kort läggs lite över varandra, hälften i varje rad (stilen i 50_styles)
     cards = len(st.view(self.viewer).hand) if st is not None and self.viewer is not None else 0
     for c in [c for c in self.hand_box._dom_classes if c.startswith('pt-hand-tat')]: self.hand_box.remove_class(c)
     if cards > 8:

@@ -35,7 +35,7 @@ from browser_helpers import (LITE_BOOT_TIMEOUT, outputs, right_and_wrong, screen
 from lite_helpers import LITE, ROOT, check_start_page, wait_pupil_page
 from plump_teach.course.catalogue import lesson_of
 from plump_teach.puzzles.registry import PUZZLE_KINDS, make_puzzle
-from plump_teach.ui.puzzle_widget import GoalWidget
+from plump_teach.ui.puzzle_goal import GoalWidget
 
 sys.path.insert(0, str(ROOT))
 import run  # noqa: E402
@@ -45,7 +45,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
 LESSON = "04_buden.ipynb"
 SEED = 5
 COPY = "04_buden_med_malet.ipynb"     # the lite test's copy with the goal cell (see there)
-GOAL_CELL = f"from plump_teach.ui.puzzle_widget import show_goal\nshow_goal({LESSON!r}, seed={SEED})"
+GOAL_CELL = f"from plump_teach.ui.puzzle_goal import show_goal\nshow_goal({LESSON!r}, seed={SEED})"
 SIZES = ((390, 844), (1280, 900))
 
 

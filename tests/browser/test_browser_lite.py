@@ -8,7 +8,7 @@ then opens the site's front page, which must show the course start page, and run
 leave the loopback server. The site's size and the time from page open to clickable widget go into the test
 output (run with -s to see them) and into the JUnit properties.
 
-The score-sheet keeper's own cell (last in 58_protokollforare.ipynb) saves next to the notebook: in the
+The score-sheet keeper's own cell (last in 58_keeper.ipynb) saves next to the notebook: in the
 site that is the browser's storage, and a deal entered there is offered for resuming after the page is
 opened again.
 
@@ -133,8 +133,8 @@ def test_course_in_jupyterlite(page, lite_site, lite_server, request_log, record
 
 
 def open_protocol_notebook(page, base_url: str):
-    "58_protokollforare.ipynb in the site, all cells run; returns its last output: the keeper for your own game."
-    name = "58_protokollforare.ipynb"
+    "58_keeper.ipynb in the site, all cells run; returns its last output: the keeper for your own game."
+    name = "58_keeper.ipynb"
     page.goto(f"{base_url}/lab/index.html?path={name}")
     wait_for_lite_notebook(page, name)
     wait_for_kernel_idle(page, timeout=LITE_BOOT_TIMEOUT)

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from browser_helpers import right_and_wrong, open_notebook_and_run_all, outputs, screenshot, wait_for_text
 from plump_teach.classroom.app import app_notebook
 from plump_teach.puzzles.registry import NAMES, make_puzzle
-from plump_teach.ui.puzzle_widget import PuzzleTrainer
+from plump_teach.ui.puzzle_trainer import PuzzleTrainer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
