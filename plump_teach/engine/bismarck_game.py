@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Self, cast
 from collections.abc import Sequence
-from .cards import Card, CardLike, CardsLike, CardError, DECK_IDS, card_from_id, parse_cards, quoted
+from .cards import MUTED, Card, CardLike, CardsLike, CardError, DECK_IDS, card_from_id, parse_cards, quoted
 from .names import Player, signed_points, esc
 from .actions import Discard, ChooseMode, PlayCard
 from .bismarck import (BismarckError, BismarckIllegalMove, BismarckDeal, MODES, MODE_TEXT, SHORT_DEALS,
@@ -237,7 +237,7 @@ class BismarckSheet:
         for r in self.rows:
             tds = []
             for s in range(PLAYERS):
-                t = '' if r['points'] is None else (f"{signed_points(r['points'][s])}<br><small style=\"color:#666\" "
+                t = '' if r['points'] is None else (f"{signed_points(r['points'][s])}<br><small style=\"color:{MUTED}\" "
                                                     f"title=\"ställningen\">{signed_points(r['running'][s])}</small>")
                 tds.append(f'<td style="text-align:center;padding:2px 10px">{t}</td>')
             trs.append(f'<tr><th scope="row" style="padding:2px 10px">{r["deal"]}</th>'

@@ -16,11 +16,11 @@ import unicodedata
 
 # %% auto #0
 __all__ = ['SUITS', 'SUIT_NAMES', 'SUIT_LETTERS', 'RANKS', 'RANK_SYMBOLS', 'RANK_NAMES', 'RED_SUITS', 'CARD_RED', 'CARD_BLACK',
-           'RED', 'GREEN', 'BLUE', 'ORANGE', 'GOLD', 'HIGHLIGHT', 'PANEL', 'LINE', 'RED_BG', 'GREEN_BG', 'FULL_DECK',
-           'DECK_IDS', 'CardLike', 'CardsLike', 'PlumpTeachError', 'CardError', 'IllegalMove', 'NotYourTurn',
-           'WrongPhase', 'WrongArgument', 'error_of', 'quoted', 'clean_card_text', 'Card', 'card_svg', 'cards_html',
-           'card_id', 'card_from_id', 'parse_card', 'Cards', 'parse_cards', 'shuffled_deck', 'deal_round_robin',
-           'sort_hand']
+           'RED', 'GREEN', 'BLUE', 'ORANGE', 'GOLD', 'HIGHLIGHT', 'PANEL', 'LINE', 'RED_BG', 'GREEN_BG', 'MUTED', 'INK',
+           'FULL_DECK', 'DECK_IDS', 'CardLike', 'CardsLike', 'PlumpTeachError', 'CardError', 'IllegalMove',
+           'NotYourTurn', 'WrongPhase', 'WrongArgument', 'error_of', 'quoted', 'clean_card_text', 'Card', 'card_svg',
+           'cards_html', 'card_id', 'card_from_id', 'parse_card', 'Cards', 'parse_cards', 'shuffled_deck',
+           'deal_round_robin', 'sort_hand']
 
 # %% ../../nbs/02_cards.ipynb #5807c98d
 SUITS = ('♠', '♥', '♦', '♣')
@@ -157,6 +157,8 @@ PANEL = '#fafafa'        # bakgrund i rutor
 LINE = '#e3e3e3'         # tunna linjer i tabeller
 RED_BG = '#fbeeee'       # bakgrund till ett fel
 GREEN_BG = '#e8f5e9'     # bakgrund till något rätt
+MUTED = '#595959'        # grå text som ändå går att läsa (7:1 mot vitt): en löpande summa under poängen
+INK = '#000000'          # svart på papper: ramar och överstrukna bud på en utskrift
 
 def _check_width(width) -> None:
     if isinstance(width, bool) or not isinstance(width, (int, float)) or not 10 <= width <= 1000:

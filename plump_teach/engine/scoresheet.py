@@ -6,7 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/scoresheet.html.md"""
 
 # %% ../../nbs/15_scoresheet.ipynb #654eabd5
 from __future__ import annotations
-from .cards import HIGHLIGHT, RED
+from .cards import HIGHLIGHT, RED, MUTED, INK
 import csv
 import io
 import json
@@ -224,7 +224,7 @@ class ScoreKeeper(SavedFile):
                     else:
                         why = 'renons' if s in r['renons'] else 'plump'
                         main = (f'<s aria-label="budet {bid}, {why}" style="color:{RED}">{bid}</s> <small>{why}</small>')
-                    cells.append(f'<td>{main}<br><small style="color:#555">Σ {running[s]}</small></td>')
+                    cells.append(f'<td>{main}<br><small style="color:{MUTED}">Σ {running[s]}</small></td>')
                 else:
                     cells.append(f'<td>{esc(sh.cell_text(r, s))}</td>')
             mark = f' class="aktuell" style="background:{HIGHLIGHT}"' if i + self.first_deal == cur else ''
@@ -508,9 +508,9 @@ def _from_csv(cls, text: str, rules: PlumpRules | None = None) -> ScoreKeeper:
 _PRINT_CSS = """
 body { font-family: sans-serif; margin: 2em; }
 table { border-collapse: collapse; }
-th, td { border: 1px solid #000; padding: 4px 10px; text-align: center; }
+th, td { border: 1px solid INK; padding: 4px 10px; text-align: center; }
 caption { border: none; padding-top: 4px; }
-s { color: #000 !important; }
+s { color: INK !important; }
 tr.aktuell { background: none !important; }
 @media print { body { margin: 0; } a { display: none; } }
-"""
+""".replace("INK", INK)
