@@ -66,13 +66,13 @@ def test_patched_methods_keep_their_class_names():
     from plump_teach.engine.plump_game import PlumpGame
     from plump_teach.engine.scoresheet import ScoreKeeper
     assert PlumpGame.bid.__qualname__ == "PlumpGame.bid"
-    assert PlumpDeal.bid.__qualname__ == "PlumpDeal.bid"
+    assert PlumpDeal.bid.__qualname__ == "PlumpBidding.bid"          # the bidding part of the class (engine.plump)
     assert PlumpDeal.play.__qualname__ == "TrickDeal.play"            # shared by both games (engine.tricks)
     assert BismarckGame.from_json.__qualname__ == "TrickGame.from_json"   # shared by both games (engine.game)
     assert BismarckGame.pick.__qualname__ == "BismarckGame.pick"
-    assert PlumpDeal.visible_hands.__qualname__ == "PlumpDeal.visible_hands"
-    assert PlumpDeal.taken.fget.__qualname__ == "TrickDeal.taken"
-    assert ScoreKeeper._repr_html_.__qualname__ == "ScoreKeeper._repr_html_"
+    assert PlumpDeal.visible_hands.__qualname__ == "PlumpPlay.visible_hands"
+    assert PlumpDeal.taken.fget.__qualname__ == "TrickDealView.taken"     # what a deal shows (engine.tricks)
+    assert ScoreKeeper._repr_html_.__qualname__ == "KeeperSheet._repr_html_"   # one step of ScoreKeeper (engine.scoresheet)
     assert Card.from_id(Card("♥", 14).id) == Card("♥", 14)
 
 

@@ -14,7 +14,7 @@ import os
 import re
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeGuard, cast
+from typing import Any, Self, TypeGuard, cast
 from collections.abc import Iterable, Sequence
 from os import PathLike
 from .cards import CardLike, CardsLike
@@ -30,10 +30,11 @@ from .storage import (SavedFile, FileError, FileChanged, FileMissing, MAX_FILE_B
                                          shown_path, write_file)
 
 # %% auto #0
-__all__ = ['FORMAT', 'FORMAT_VERSION', 'READABLE_VERSIONS', 'CSV_FIELDS', 'CSV_COLUMNS', 'ScoreKeeper', 'rules_text',
-           'load_protocol']
+__all__ = ['FORMAT', 'FORMAT_VERSION', 'READABLE_VERSIONS', 'CSV_FIELDS', 'CSV_COLUMNS', 'KeeperStart', 'KeeperStatus',
+           'KeeperBids', 'KeeperTricks', 'KeeperSheet', 'KeeperUndo', 'KeeperEdit', 'KeeperFiles', 'KeeperExport',
+           'ScoreKeeper', 'rules_text', 'load_protocol']
 
-# %% ../../nbs/15_scoresheet.ipynb #dca65957
+# %% ../../nbs/15_scoresheet.ipynb #9b124e6c
 FORMAT = "plump_teach.ScoreKeeper"
 FORMAT_VERSION = 2   # 2: spelarna i händelserna som platser (0 …), som i partiets fil; 1 hade namnen
 READABLE_VERSIONS = (1, 2)
@@ -56,8 +57,10 @@ def _find_seat(players: list[str], player) -> int | None:
     if _is_int(player): return player if 0 <= player < len(players) else None
     return find_name(players, player)
 
-class ScoreKeeper(SavedFile):
-    "Protokollet för ett parti Plump med riktiga kort: bud och resultat in, poäng och summor ut."
+
+# %% ../../nbs/15_scoresheet.ipynb #33cd55a4
+class KeeperStart(SavedFile):
+    "Ett nytt protokoll: spelarnas namn, vem som ger först, husreglerna och var i givschemat partiet börjar."
     file_noun, file_what = ("protokoll", "protokollet"), "protokollfilen"
     def __init__(self, players: Sequence[str], dealer: Player = 0, rules: PlumpRules = PlumpRules(), first_deal: int = 0):
         names = check_names(players, PlumpError, count=(2, 6), rule='P2')
@@ -93,6 +96,10 @@ class ScoreKeeper(SavedFile):
         if who: return PlumpError(f"{where}: det finns ingen spelare {who} i protokollet; spelarna är {', '.join(self.players)}.")
         return PlumpError(f"{where}: ange spelaren med namn, en av {', '.join(self.players)}.")
 
+
+# %% ../../nbs/15_scoresheet.ipynb #a37fdab3
+class KeeperStatus(KeeperStart):
+    "Var partiet är: given, korten, givaren och vem som bjuder, som data och som en mening."
     def status(self) -> dict:
         """Läget: giv, kort, givare, förhand, vem som bjuder och vad som väntar ('bid', 'tricks' eller 'over').
         `step` är antalet inskrivningar hittills; tillsammans med `deal` och `seat` (platsen som bjuder, från 0)
@@ -118,6 +125,10 @@ class ScoreKeeper(SavedFile):
         bids = list(st['bids'].values())
         return f"{head} Alla har bjudit. {describe_bids(st['cards'], bids)} För in sticken."
 
+
+# %% ../../nbs/15_scoresheet.ipynb #e1dc198d
+class KeeperBids(KeeperStatus):
+    "Att föra in buden, i budordningen (P5)."
     def bid_options(self) -> dict[int, str | None]:
         "Varje bud 0 … antalet kort för den som bjuder nu, med skälet om budet inte är tillåtet (annars `None`)."
         d = self.game.deal
@@ -125,7 +136,7 @@ class ScoreKeeper(SavedFile):
         earlier, seat = d._earlier_bids(), d.to_act
         return {b: bid_error(b, d.cards, earlier, d.n, self.rules, seat in d.zero_last) for b in range(d.cards + 1)}
 
-    def bid(self, player: Player, bid: int) -> ScoreKeeper:
+    def bid(self, player: Player, bid: int) -> Self:
         "För in spelarens bud. Går det inte säger felet vilken giv, vem och varför, och ingenting ändras."
         g = self.game
         if g.deal is None: raise PlumpError("Partiet är slut; det finns inga fler bud att föra in.")
@@ -146,6 +157,10 @@ class ScoreKeeper(SavedFile):
         self.events.append(['bid', seat, bid])
         return self
 
+
+# %% ../../nbs/15_scoresheet.ipynb #f8958849
+class KeeperTricks(KeeperBids):
+    "Att stänga en giv med de tagna sticken och vilka som gjort renons."
     def _read_tricks(self, tricks, cards: int, where: str) -> list[int]:
         "Sticken i sittordning ur en lista (i sittordning) eller ett lexikon namn → stick, kontrollerade en och en."
         n = len(self.players)
@@ -186,7 +201,7 @@ class ScoreKeeper(SavedFile):
             seats.append(s)
         return sorted(set(seats))
 
-    def tricks(self, tricks: Sequence[int] | dict[Player, int], renons: Iterable[Player] = ()) -> ScoreKeeper:
+    def tricks(self, tricks: Sequence[int] | dict[Player, int], renons: Iterable[Player] = ()) -> Self:
         "Stäng given: tagna stick per spelare (lista i sittordning eller lexikon med namn) och vilka som gjort renons."
         g = self.game
         if g.deal is None: raise PlumpError("Partiet är slut; det finns ingen giv att stänga.")
@@ -200,6 +215,10 @@ class ScoreKeeper(SavedFile):
         self.events.append(['tricks', taken, out])
         return self
 
+
+# %% ../../nbs/15_scoresheet.ipynb #69d7d4ee
+class KeeperSheet(KeeperTricks):
+    "Protokollet som tabell (P14): summorna, `ScoreSheet` och HTML."
     @property
     def totals(self) -> list[int]:
         "Summan för varje spelare hittills."
@@ -245,6 +264,10 @@ class ScoreKeeper(SavedFile):
         "Protokollet som HTML i en notebook (samma som `sheet_html`)."
         return self.sheet_html()
 
+
+# %% ../../nbs/15_scoresheet.ipynb #9b5c8221
+class KeeperUndo(KeeperSheet):
+    "Att spela upp händelserna igen och ångra de senaste inskrivningarna."
     def _replay(self, events) -> ScoreKeeper:
         """Ett nytt protokoll med samma namn, givare och regler, där `events` förs in en i taget genom `bid` och
         `tricks`. Går något inte säger felet vilken giv och vilken spelare, som när det skrevs in för hand."""
@@ -267,12 +290,16 @@ class ScoreKeeper(SavedFile):
         if steps > len(self.events): raise PlumpError(f"Det går bara att ångra {len(self.events)} steg.")
         return steps
 
-    def undo(self, steps: int = 1) -> ScoreKeeper:
+    def undo(self, steps: int = 1) -> Self:
         "Ta bort de `steps` senaste inskrivningarna."
         k = self._replay(self.events[:-self._check_steps(steps)])
         self.game, self.events = k.game, k.events
         return self
 
+
+# %% ../../nbs/15_scoresheet.ipynb #0b4318df
+class KeeperEdit(KeeperUndo):
+    "Att ändra en stängd giv och räkna om allt efter den."
     def _deal_events(self) -> list[tuple[int, int]]:
         "För varje giv som har börjat: (första, sista) index i händelselistan."
         spans, start = [], 0
@@ -282,7 +309,7 @@ class ScoreKeeper(SavedFile):
         return spans
 
     def edit_deal(self, number: int, bids: dict[Player, int], tricks: Sequence[int] | dict[Player, int],
-                  renons: Iterable[Player] = ()) -> ScoreKeeper:
+                  renons: Iterable[Player] = ()) -> Self:
         """Ändra en stängd giv: `number` är givens nummer i protokollet (som i `status_text`), nya bud (namn → bud),
         stick och renons. Allt efter given räknas om; går det inte ihop ändras ingenting."""
         closed = [sp for sp in self._deal_events() if self.events[sp[1]][0] == 'tricks']
@@ -313,13 +340,17 @@ class ScoreKeeper(SavedFile):
         self.game, self.events = k.game, k.events
         return self
 
+
+# %% ../../nbs/15_scoresheet.ipynb #65e1398d
+class KeeperFiles(KeeperEdit):
+    "Protokollet som JSON: `to_dict`, `from_dict`, `to_json` och `from_json`."
     def to_dict(self) -> dict:
         return {'format': FORMAT, 'version': FORMAT_VERSION, 'players': list(self.players),
                 'dealer': self.first_dealer, 'first_deal': self.first_deal, 'rules': self.rules.changed(),
                 'events': [list(e) for e in self.events]}
 
     @classmethod
-    def from_dict(cls, d: dict) -> ScoreKeeper:
+    def from_dict(cls, d: dict) -> Self:
         "Ett protokoll ur `to_dict`. Allt prövas: namnen, reglerna och varje bud och resultat genom domaren."
         if not isinstance(d, dict) or d.get('format') != FORMAT:
             raise PlumpError("Filen är inget Plump-protokoll från plump_teach.")
@@ -340,7 +371,7 @@ class ScoreKeeper(SavedFile):
     def to_json(self) -> str: return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
 
     @classmethod
-    def from_json(cls, text: str) -> ScoreKeeper:
+    def from_json(cls, text: str) -> Self:
         "Ett protokoll ur JSON-texten från `to_json`."
         if isinstance(text, (bytes, bytearray)):
             try: text = bytes(text).decode('utf-8-sig')
@@ -357,6 +388,10 @@ class ScoreKeeper(SavedFile):
 
     def __eq__(self, o): return isinstance(o, ScoreKeeper) and self.to_dict() == o.to_dict()
 
+
+# %% ../../nbs/15_scoresheet.ipynb #55e60413
+class KeeperExport(KeeperFiles):
+    "Protokollet till ett kalkylark (CSV) och som en sida att skriva ut."
     def to_csv(self) -> str:
         """Protokollet som CSV för ett svenskt kalkylark (UTF-8 med BOM och semikolon, som Excel och LibreOffice
         väntar sig): först reglerna, sedan en rad per giv och spelare, sist en summarad per spelare."""
@@ -399,6 +434,12 @@ class ScoreKeeper(SavedFile):
         "Spara sidan för utskrift (`to_html_page`) i `path`."
         return write_file(as_path(path, "sidan"), self.to_html_page(), "Sidan för utskrift")
 
+
+# %% ../../nbs/15_scoresheet.ipynb #fa746fe7
+class ScoreKeeper(KeeperExport):
+    "Protokollet för ett parti Plump med riktiga kort: bud och resultat in, poäng och summor ut."
+
+
 # %% ../../nbs/15_scoresheet.ipynb #9c573a82
 def rules_text(rules: PlumpRules) -> str:
     "Reglerna i ord: källans regeluppsättning när reglerna är precis en av dem, annars husreglerna."
@@ -428,7 +469,7 @@ def load_protocol(path) -> ScoreKeeper:
     k.remember_file(path, data)
     return k
 
-# %% ../../nbs/15_scoresheet.ipynb #3929549f
+# %% ../../nbs/15_scoresheet.ipynb #a39db897
 CSV_FIELDS = ['giv', 'kort', 'givare', 'spelare', 'bud', 'stick', 'poäng', 'plump', 'renons']
 CSV_COLUMNS = CSV_FIELDS + ['i protokollet']   # rutan som den står i protokollet, till exempel 05 eller "3 plump"
 
@@ -437,9 +478,8 @@ def _csv_int(r: dict, col: str, line: int) -> int:
     if not re.fullmatch(r'-?\d{1,6}', v): raise PlumpError(f"CSV-filen, rad {line}: kolumnen {col} ska vara ett heltal.")
     return int(v)
 
-def _from_csv(cls, text: str, rules: PlumpRules | None = None) -> ScoreKeeper:
-    """Ett protokoll ur `to_csv`, också ur äldre filer (kommatecken, utan BOM och regelrad). Reglerna tas ur filens
-    första rad om `rules` inte anges (äldre filer: grundreglerna). Poängen och summorna kontrolleras mot reglerna."""
+def _csv_rows(text) -> tuple[list[list[str]], int, PlumpRules | None]:
+    "Raderna i CSV-texten, radnumret för rubrikraden och reglerna från filens första rad (om den har en)."
     if isinstance(text, (bytes, bytearray)):
         try: text = bytes(text).decode('utf-8-sig')
         except UnicodeDecodeError: raise PlumpError("CSV-filen är inte text i UTF-8.") from None
@@ -457,7 +497,10 @@ def _from_csv(cls, text: str, rules: PlumpRules | None = None) -> ScoreKeeper:
         rows, line0 = rows[1:], 2
     if not rows or set(CSV_FIELDS) - set(c.strip() for c in rows[0]):
         raise PlumpError(f"CSV-filen ska ha kolumnerna {', '.join(CSV_FIELDS)}.")
-    if rules is None: rules = file_rules or PlumpRules()
+    return rows, line0, file_rules
+
+def _csv_deals(rows: list[list[str]], line0: int) -> tuple[dict[int, list[tuple[int, dict[str, str]]]], dict[str, int]]:
+    "Raderna efter rubriken, ordnade per giv (radnummer och rad för varje spelare), och summorna från raderna \"summa\"."
     header = [c.strip() for c in rows[0]]
     deals: dict[int, list[tuple[int, dict[str, str]]]] = {}   # giv → (radnummer, rad) per spelare
     sums: dict[str, int] = {}                                  # spelare → summan på raden "summa"
@@ -466,6 +509,45 @@ def _from_csv(cls, text: str, rules: PlumpRules | None = None) -> ScoreKeeper:
         r = dict(zip(header, row))
         if (r.get('giv') or '').strip().casefold() == 'summa': sums[r.get('spelare', '')] = _csv_int(r, 'poäng', line)
         else: deals.setdefault(_csv_int(r, 'giv', line), []).append((line, r))
+    return deals, sums
+
+
+# %% ../../nbs/15_scoresheet.ipynb #9e783e88
+def _csv_deal(k: ScoreKeeper, n: int, rows: list[tuple[int, dict[str, str]]], start: int) -> None:
+    "För in giv `n` ur filens rader (bud, stick, renons) och pröva att givaren och poängen stämmer med reglerna."
+    rs = {}
+    for line, r in rows:
+        seat = find_name(k.players, r.get('spelare'))
+        if seat is None: raise PlumpError(f"CSV-filen, rad {line}: {_shown_name(r.get('spelare')) or 'spelaren'} finns inte bland spelarna i giv {start}.")
+        rs[k.players[seat]] = (line, r)
+    missing = [p for p in k.players if p not in rs]
+    if missing: raise PlumpError(f"CSV-filen: giv {n} saknar en rad för {', '.join(missing)}.")
+    if k.status()['phase'] == 'over': raise PlumpError(f"CSV-filen: giv {n} finns inte i givschemat med de här reglerna.")
+    dealer = k.status()['dealer']
+    line, r = rs[dealer]
+    if find_name([dealer], r.get('givare')) is None:
+        raise PlumpError(f"CSV-filen, rad {line}: i giv {n} ger {dealer} enligt givordningen (P4), inte "
+                         f"{_shown_name(r.get('givare')) or 'den som står i filen'}.")
+    while k.status()['phase'] == 'bid':
+        p = k.status()['to_bid']
+        k.bid(p, _csv_int(rs[p][1], 'bud', rs[p][0]))
+    k.tricks({p: _csv_int(rs[p][1], 'stick', rs[p][0]) for p in k.players},
+             [p for p in k.players if (rs[p][1].get('renons') or '').strip() == 'ja'])
+    pts = k.game.deals[-1].points()
+    for p, pt in zip(k.players, pts):
+        line, r = rs[p]
+        if _csv_int(r, 'poäng', line) != pt:
+            raise PlumpError(f"CSV-filen, rad {line}: poängen för {p} i giv {n} stämmer inte med reglerna: "
+                             f"filen säger {_csv_int(r, 'poäng', line)}, reglerna ger {pt}.")
+
+
+# %% ../../nbs/15_scoresheet.ipynb #d145506d
+def _from_csv(cls, text: str, rules: PlumpRules | None = None) -> ScoreKeeper:
+    """Ett protokoll ur `to_csv`, också ur äldre filer (kommatecken, utan BOM och regelrad). Reglerna tas ur filens
+    första rad om `rules` inte anges (äldre filer: grundreglerna). Poängen och summorna kontrolleras mot reglerna."""
+    rows, line0, file_rules = _csv_rows(text)
+    if rules is None: rules = file_rules or PlumpRules()
+    deals, sums = _csv_deals(rows, line0)
     if not deals: raise PlumpError("CSV-filen har inga givar.")
     start = min(deals)
     if sorted(deals) != list(range(start, start + len(deals))):
@@ -473,36 +555,13 @@ def _from_csv(cls, text: str, rules: PlumpRules | None = None) -> ScoreKeeper:
     players = [r.get('spelare', '') for _, r in deals[start]]
     try: k = cls(players, dealer=deals[start][0][1].get('givare', ''), rules=rules, first_deal=start - 1)
     except PlumpError as e: raise PlumpError(f"CSV-filen, giv {_num(start)}: {e}") from None
-    for n in sorted(deals):
-        rs = {}
-        for line, r in deals[n]:
-            seat = find_name(k.players, r.get('spelare'))
-            if seat is None: raise PlumpError(f"CSV-filen, rad {line}: {_shown_name(r.get('spelare')) or 'spelaren'} finns inte bland spelarna i giv {start}.")
-            rs[k.players[seat]] = (line, r)
-        missing = [p for p in k.players if p not in rs]
-        if missing: raise PlumpError(f"CSV-filen: giv {n} saknar en rad för {', '.join(missing)}.")
-        if k.status()['phase'] == 'over': raise PlumpError(f"CSV-filen: giv {n} finns inte i givschemat med de här reglerna.")
-        dealer = k.status()['dealer']
-        line, r = rs[dealer]
-        if find_name([dealer], r.get('givare')) is None:
-            raise PlumpError(f"CSV-filen, rad {line}: i giv {n} ger {dealer} enligt givordningen (P4), inte "
-                             f"{_shown_name(r.get('givare')) or 'den som står i filen'}.")
-        while k.status()['phase'] == 'bid':
-            p = k.status()['to_bid']
-            k.bid(p, _csv_int(rs[p][1], 'bud', rs[p][0]))
-        k.tricks({p: _csv_int(rs[p][1], 'stick', rs[p][0]) for p in k.players},
-                 [p for p in k.players if (rs[p][1].get('renons') or '').strip() == 'ja'])
-        pts = k.game.deals[-1].points()
-        for p, pt in zip(k.players, pts):
-            line, r = rs[p]
-            if _csv_int(r, 'poäng', line) != pt:
-                raise PlumpError(f"CSV-filen, rad {line}: poängen för {p} i giv {n} stämmer inte med reglerna: "
-                                 f"filen säger {_csv_int(r, 'poäng', line)}, reglerna ger {pt}.")
+    for n in sorted(deals): _csv_deal(k, n, deals[n], start)
     for name, total in sums.items():
         seat = find_name(k.players, name)
         if seat is not None and k.totals[seat] != total:
             raise PlumpError(f"CSV-filen: summan för {k.players[seat]} stämmer inte: filen säger {total}, givarna ger {k.totals[seat]}.")
     return k
+
 
 # %% ../../nbs/15_scoresheet.ipynb #47fc800a
 _PRINT_CSS = """
