@@ -55,18 +55,26 @@ def run(*cmd, **kw):
     if r.returncode: sys.exit(r.returncode)
 
 
+def install_args(extra: str) -> list[str]:
+    """pip-kommandot som installerar paketet redigerbart. `editable_mode=compat` lägger projektets mapp på sökvägen
+    (en .pth-fil) i stället för en importkrok, som mypy, pyright och redigerare inte kan följa."""
+    return ["pip", "install", "--quiet", "-e", f".[{extra}]", "--config-settings", "editable_mode=compat"]
+
+
 def ensure_env(extra: str):
-    "Skapa .venv och installera paketet (med `extra`) om pyproject.toml har ändrats sedan sist."
+    "Skapa .venv och installera paketet (med `extra`) om pyproject.toml eller installationsraden har ändrats sedan sist."
     if sys.version_info < (3, 11): sys.exit("Kursen behöver Python 3.11 eller senare.")
     if not (BIN / "python").exists() and not (BIN / "python.exe").exists():
         say("Skapar en virtuell miljö i .venv")
         run(sys.executable, "-m", "venv", VENV)
     stamp = VENV / f".installerat-{extra}"
-    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    install = install_args(extra)
+    # installationen görs om när pyproject.toml eller sättet att installera har ändrats
+    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + " ".join(install).encode()).hexdigest()
     if not stamp.exists() or stamp.read_text() != want:
         say(f"Installerar plump_teach med [{extra}] i .venv")
         run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-        run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", f".[{extra}]")
+        run(BIN / "python", "-m", *install)
         stamp.write_text(want)
     link_labextension()
     write_lab_overrides()

@@ -6,6 +6,7 @@ check runs a fresh Python in which the course packages and numpy cannot be impor
 makes both `import name` and `importlib.util.find_spec(name)` fail, as if the package were not installed).
 """
 import ast
+import inspect
 import json
 import re
 import subprocess
@@ -126,6 +127,40 @@ def load_run_py():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def test_run_py_installs_so_that_type_checkers_find_the_package():
+    """Issue 40: pip's editable install puts an import hook in site-packages by default, which mypy, pyright and
+    editors cannot follow (`import plump_teach` is "not found" in a user's type check); `editable_mode=compat`
+    puts the project's folder on the path instead. `ensure_env` installs with it."""
+    run = load_run_py()
+    args = run.install_args("dev")
+    assert args[:2] == ["pip", "install"] and "-e" in args and ".[dev]" in args
+    i = args.index("--config-settings")
+    assert args[i + 1] == "editable_mode=compat"
+    src = inspect.getsource(run.ensure_env)
+    assert "install_args(extra)" in src and "*install" in src
+
+
+def test_run_py_reinstalls_when_the_install_line_changes(tmp_path, monkeypatch):
+    """The stamp in .venv holds a hash of pyproject.toml and of the install line: a .venv installed the old way
+    (with the import hook) is installed again after this change, on a clone that already had one."""
+    run = load_run_py()
+    calls = []
+    bin_ = tmp_path / "bin"; bin_.mkdir(); (bin_ / "python").write_text("")
+    monkeypatch.setattr(run, "VENV", tmp_path)
+    monkeypatch.setattr(run, "BIN", bin_)
+    monkeypatch.setattr(run, "run", lambda *a: calls.append([str(x) for x in a]))
+    monkeypatch.setattr(run, "say", lambda *a: None)
+    monkeypatch.setattr(run, "link_labextension", lambda: None)
+    monkeypatch.setattr(run, "write_lab_overrides", lambda: None)
+    run.ensure_env("dev")
+    assert calls[-1][-2:] == ["--config-settings", "editable_mode=compat"]
+    calls.clear(); run.ensure_env("dev")
+    assert calls == []                                  # inget har ändrats: ingen ny installation
+    monkeypatch.setattr(run, "install_args", lambda extra: ["pip", "install", "-e", f".[{extra}]"])
+    run.ensure_env("dev")
+    assert calls and calls[-1][-3:] == ["install", "-e", ".[dev]"]   # ett annat sätt att installera: igen
 
 
 def test_run_py_reports_the_time_of_each_phase(capsys):

@@ -31,6 +31,22 @@ def test_the_engine_passes_mypy():
     assert r.returncode == 0, "mypy hittar fel i regelmotorn:\n" + r.stdout + r.stderr
 
 
+def test_the_bots_and_puzzles_pass_mypy():
+    """Issue 40: the layers a user builds on (bots, puzzles) pass mypy too, with the same settings
+    (`check_untyped_defs`; the engine below is checked as well, the course and classroom above are not imported).
+    A `SeatView` serves both games: the bots read Plump's bids and rules and a move's card through
+    `plump_bids`, `plump_rules`, `legal_cards`, `card_of` (bots.decision), which say so to the type checker."""
+    r = _mypy("-p", "plump_teach.engine", "-p", "plump_teach.bots", "-p", "plump_teach.puzzles")
+    assert r.returncode == 0, "mypy hittar fel i motorn, datorspelarna eller pusslen:\n" + r.stdout + r.stderr
+
+
+def test_the_pure_layers_follow_the_mypy_settings():
+    "pyproject.toml checks the bodies of untyped functions and follows the layers it does not name silently."
+    import tomllib
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert conf["check_untyped_defs"] is True and conf["follow_imports"] == "silent"
+
+
 def test_a_users_type_checker_sees_the_methods_and_their_types(tmp_path):
     """A bot written against the front door, checked as its author's editor would: the methods exist with their
     types (a misspelt method and a wrong type are caught, the right calls pass)."""

@@ -24,7 +24,7 @@ from ..engine.state import PlumpState, BismarckState, SeatView, playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from .heuristics import (highest_card, highest_loser_words, is_top_card, leading_card, lowest_card,
                                          top_claim, value_hand, wins_over)
-from .decision import Decision, cards_text
+from .decision import Decision, cards_text, legal_cards
 
 
 # %% auto #0
@@ -52,7 +52,7 @@ def mode_estimate(hand, mode: str, trump: str | None = None) -> float:
 def mode_plans(hand, allowed) -> list[tuple]:
     "De tillåtna spelsätten som (väntad poäng, spelsätt, trumf), bäst först, enligt tumreglerna i B9."
     n = suit_lengths(hand)
-    plans = []
+    plans: list[tuple[str, str | None]] = []
     for m in allowed:
         if m == 'trumf':
             suits = [s for s in SUITS if n[s] >= 5] or [max(SUITS, key=lambda s: n[s])]
@@ -69,7 +69,7 @@ def mode_plans(hand, allowed) -> list[tuple]:
 
 def modes_left_in_view(view: SeatView) -> list[str]:
     "Spelsätten som förhand har kvar i given (B5)."
-    if view.phase == 'mode': return list(dict.fromkeys(a.mode for a in view.legal_actions()))
+    if view.phase == 'mode': return list(dict.fromkeys(a.mode for a in view.legal_actions() if isinstance(a, ChooseMode)))
     return list(view.modes or MODES)
 
 
@@ -99,6 +99,7 @@ def heuristic_plan(hand20, allowed, game_deal=None, who: str = 'jag') -> tuple[s
     else:
         _, mode, trump = mode_plans(hand20, allowed)[0]
     if mode in ('trumf', 'spader'):
+        assert trump is not None                  # trumf och spader har en trumf
         honours = cards_text([c for c in hand20 if c.suit == trump and c.rank >= 11])
         why = f"{who} har {n[trump]} {SUIT_NAMES[trump]}" + (f" med {honours}" if honours else "")
     elif mode == 'sang':   # med en lång färg säger nästa mening varför den inte blev trumf
@@ -188,7 +189,7 @@ def discard_summary(hand20, discards, mode: str, trump: str | None) -> str:
 # %% ../../nbs/23_bots_bismarck.ipynb #fd2b215d
 def bismarck_card(view: SeatView, rng: random.Random | None = None) -> Decision:
     "Ett kort i Bismarck: ta stick i trumf, spader och sang, slipp dem i pass, och hjälp medspelaren (B7, B9)."
-    legal = [a.card for a in view.legal_actions()]
+    legal = legal_cards(view)
     trick, trump, unseen = list(view.trick), view.trump, view.unseen
     me_fh = view.seat == view.forehand
     goal = 'duck' if view.mode == 'pass' else 'win'

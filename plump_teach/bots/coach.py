@@ -16,7 +16,7 @@ from ..engine.state import SeatView
 from ..engine.actions import Bid, PlayCard, Discard
 from .heuristics import (bids_seen, leading_card, refused_bid_reason, suggested_bid, three_piles,
                                          trick_goal, wins_over)
-from .decision import Decision, cards_text, decimal_text, percent
+from .decision import Decision, cards_text, decimal_text, percent, legal_bids, legal_cards, card_of, plump_bids, plump_rules
 from .bismarck import discard_reason
 from .search import compared_bids, distribution_text, signed_decimal
 from .players import ExpertBot
@@ -38,18 +38,18 @@ def view_seed(view: SeatView) -> int:
 def goal_sentence(view: SeatView) -> str:
     "Vad eleven vill med sticket i Plump, i en eller två meningar (P20)."
     goal, seat = trick_goal(view), view.seat
-    need, total = view.bids[seat] - view.taken[seat], sum(view.bids)
+    need, total = plump_bids(view)[seat] - view.taken[seat], sum(plump_bids(view))
     if goal == 'win':
         s = f"Du behöver {need} stick till."
-        kind = bid_balance(view.cards, view.bids)
+        kind = bid_balance(view.cards, plump_bids(view))
         s += f" Buden är tillsammans {total}, och det finns {view.cards} stick. Det är {kind}: " + {
             'överbud': "ta dina stick när du kan (P20).", 'underbud': "det blir stick över (P20).",
             'jämnt': "alla kan träffa sina bud, om ingen tar ett stick för mycket (P7)."}[kind]
         return s
     if goal == 'duck':
-        return ("Du bjöd noll: lägg kort som inte tar stick (P20)." if view.bids[seat] == 0 else
-                ("Du har redan tagit det stick du bjöd." if view.bids[seat] == 1 else
-                 f"Du har redan tagit de {view.bids[seat]} stick du bjöd.") +
+        return ("Du bjöd noll: lägg kort som inte tar stick (P20)." if plump_bids(view)[seat] == 0 else
+                ("Du har redan tagit det stick du bjöd." if plump_bids(view)[seat] == 1 else
+                 f"Du har redan tagit de {plump_bids(view)[seat]} stick du bjöd.") +
                 " Släpp höga kort som inte tar sticket (P20).")
     return "Ditt bud går inte att träffa längre. Försök få de andra att missa i stället (P20)."
 
@@ -64,7 +64,7 @@ def lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str 
     goal = goal or trick_goal(view)
     if goal == 'spoil': return ''
     if not view.trick:      # eleven spelar ut: ett högt kort fast eleven inte vill ha fler stick (P20)
-        lower = [a.card for a in view.legal_actions() if a.card.rank < card.rank]
+        lower = [c for c in legal_cards(view) if c.rank < card.rank]
         better = values is None or all(values.get(c, 0) < values.get(card, 0) - 1e-9 for c in lower)
         if played is None and goal == 'duck' and card.rank >= 11 and lower and better:
             return (f" Du spelar ut. Ett högt kort blir svårare att bli av med senare, när de andra har färre kort som "
@@ -79,7 +79,7 @@ def lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str 
         high = (f" Med {card} skulle du ligga högst i sticket just nu, men de som lägger efter dig kan gå över, och när "
                 f"datorn spelade given till slut många gånger gick det bättre så.")
         if played is None:
-            others = [a.card for a in view.legal_actions() if not leads(a.card)]
+            others = [c for c in legal_cards(view) if not leads(c)]
             if leads(card) and others and not last: return high
             led = view.trick[0].suit
             if card.suit not in (led, view.trump) and card.rank >= 11:    # sakar ett högt kort (P10, P11)
@@ -95,7 +95,7 @@ def lead_note(view: SeatView, card: Card, played: Card | None = None, goal: str 
         return ''
     if played is None:
         if leads(card): return ''
-        winners = [a.card for a in view.legal_actions() if leads(a.card)]
+        winners = [c for c in legal_cards(view) if leads(c)]
         if not winners: return ''
         w = min(winners, key=lambda c: (c.suit == view.trump, c.rank))
         if values is not None and values.get(w, float('-inf')) >= values.get(card, 0) - 1e-9:
@@ -125,9 +125,9 @@ def thumb_reasons(view: SeatView, b: int, expected: dict | None = None) -> tuple
     den meningen kommer sist, för det var den som avgjorde."""
     piles, rule = three_piles(view.hand), suggested_bid(view.hand)
     if b == rule: return piles, rule, []
-    cards, rules, n, trump = view.cards, view.rules, view.n, view.trump
+    cards, rules, n, trump = view.cards, plump_rules(view), view.n, view.trump
     earlier = bids_seen(view)
-    total, last = sum(earlier), not rules.simultaneous_bids and sum(x is None for x in view.bids) == 1
+    total, last = sum(earlier), not rules.simultaneous_bids and sum(x is None for x in plump_bids(view)) == 1
     why = []
     others = "Spelaren före dig har" if len(earlier) == 1 else "De andra har"
     together = "" if len(earlier) == 1 else " tillsammans"
@@ -170,14 +170,14 @@ def one_card_why(view: SeatView, b: int, det: dict) -> str:
     spärr P6 eller P16), eller poängen i husreglerna (P13) gör det andra budet sämre fast det träffar oftare."""
     other = 1 - b
     if Bid(other) not in view.legal_actions():
-        last = not view.rules.simultaneous_bids and sum(x is None for x in view.bids) == 1
+        last = not plump_rules(view).simultaneous_bids and sum(x is None for x in plump_bids(view)) == 1
         if last and forbidden_bid(1, bids_seen(view)) == other:
             return f"Bud {other} får du inte bjuda, för då blir buden tillsammans lika många som sticken (P6)."
         return "Noll får du inte bjuda två givar i rad (P16)."
     wins = det.get('wins', {})
     hit = {x: (wins[x] if x == 1 else 1 - wins[x]) for x in (0, 1) if x in wins}
     if len(hit) == 2 and hit[other] > hit[b]:
-        p0, p1 = hit_points(0, 0, 1, view.rules), hit_points(1, 1, 1, view.rules)
+        p0, p1 = hit_points(0, 0, 1, plump_rules(view)), hit_points(1, 1, 1, plump_rules(view))
         return (f"Bud {other} träffar oftare, men en lyckad nolla ger {p0} poäng med de här reglerna och ett lyckat "
                 f"bud 1 ger {p1}, så bud {b} lönar sig bäst (P13).")
     return ""
@@ -188,7 +188,7 @@ def _bid_tip(view: SeatView, a: Bid, det: dict) -> str:
     if view.cards == 1:
         p = det['chance']
         # med husregeln att den som bjöd högst spelar ut (P9) gäller chansen just det här budet
-        with_bid = f" när du bjuder {a.tricks}" if view.rules.highest_bidder_leads else ""
+        with_bid = f" när du bjuder {a.tricks}" if plump_rules(view).highest_bidder_leads else ""
         rules = "P15, P9" if with_bid else "P15"
         if view.hand:
             text = (f"Bjud {a.tricks}. Ditt {view.hand[0]} tar sticket i ungefär {percent(p)} av provgivarna"
@@ -202,7 +202,7 @@ def _bid_tip(view: SeatView, a: Bid, det: dict) -> str:
     else:
         exp = det['expected']
         # högarna och tumregeln ur tumreglernas enda definition (P20), och skälen när budet är ett annat
-        pl, rule, why = thumb_reasons(view, a.tricks, exp)
+        pl, rule, reasons = thumb_reasons(view, a.tricks, exp)
         sure = f"säkra stick: {cards_text(pl['sure'])}" if pl['sure'] else "inga säkra stick"
         maybe = f"möjliga: {cards_text(pl['possible'])}" if pl['possible'] else "inga möjliga"
         refused = [b for b in range(view.cards + 1) if Bid(b) not in view.legal_actions()]
@@ -215,8 +215,8 @@ def _bid_tip(view: SeatView, a: Bid, det: dict) -> str:
         fewer = (f" Bud {a.tricks} är färre än dina säkra stick, men det gav flest poäng när datorn spelade "
                  f"handen." if len(pl['sure']) > a.tricks else "")
         # skälet är kort: tumregelns bud står bland högarna, och högst ett skäl till när budet är ett annat
-        why = [w for w in why if not w.startswith("När datorn provspelade")]   # siffrorna kommer efter
-        extra = fewer or (f" {why[0]}" if why else "")
+        reasons = [w for w in reasons if not w.startswith("När datorn provspelade")]   # siffrorna kommer efter
+        extra = fewer or (f" {reasons[0]}" if reasons else "")
         near = compared_bids(a.tricks, exp)
         piles = f"{sure}; {maybe}; de säkra plus hälften av de möjliga blir {rule}"
         # Fördelningen gäller spelet med det föreslagna budet; ett annat bud spelas på annat sätt i samma
@@ -243,7 +243,7 @@ def _card_tip(view: SeatView, a: PlayCard, det: dict) -> str:
         text = f"Lägg {a.card}. {goal_sentence(view)}"
         if trick_goal(view) == 'win' and view.trick:   # målet är stick, men inget kort tar det här: säg det
             best, _ = leading_card(list(view.trick), view.trump)
-            if not any(wins_over(x.card, best, view.trump) for x in view.legal_actions()):
+            if not any(wins_over(c, best, view.trump) for c in legal_cards(view)):
                 text += f" Men inget av dina kort slår {best} i det här sticket."
         if trick_goal(view) == 'spoil': pass    # budet är redan förlorat: chansen är noll med vilket kort som helst
         elif max(ch.values()) == 0:
@@ -296,7 +296,7 @@ NUMBERS_LEVELS = ('van', 'expert')   # datorns nivåer där eleven kan be om dat
 
 def plain_text(text: str) -> str:
     "En mening som eleven läser: regelkoderna i parentes bort (regeln står redan i ord)."
-    return without_rule_codes(text)
+    return without_rule_codes(text) or ''
 
 
 def capitalised(text: str) -> str:

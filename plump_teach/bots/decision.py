@@ -10,11 +10,14 @@ import math
 from dataclasses import dataclass, field
 from ..engine.cards import sort_hand
 from ..engine.plump_rules import PlumpError
-from ..engine.actions import Action
+from ..engine.actions import Action, Bid, PlayCard, Discard
+from ..engine.cards import Card
+from ..engine.plump_rules import PlumpRules
+from ..engine.state import SeatView
 
 # %% auto #0
 __all__ = ['LEVELS', 'FREQUENCY_BANDS', 'NUMBER_WORDS', 'Decision', 'cards_text', 'percent', 'chance_words', 'frequency_words',
-           'decimal_text', 'count_words']
+           'decimal_text', 'count_words', 'legal_cards', 'legal_bids', 'card_of', 'bid_of', 'plump_bids', 'plump_rules']
 
 # %% ../../nbs/20_decision.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -69,3 +72,32 @@ NUMBER_WORDS = ('inga', 'ett', 'två', 'tre', 'fyra', 'fem', 'sex', 'sju', 'ått
 def count_words(k: int, one: str, many: str) -> str:
     "Ett antal i ord: count_words(1, 'säkert stick', 'säkra stick') ger 'ett säkert stick', med 3 'tre säkra stick'."
     return f"{NUMBER_WORDS[k] if k < len(NUMBER_WORDS) else k} {one if k == 1 else many}"
+
+# %% ../../nbs/20_decision.ipynb #c755f080
+def legal_cards(view: SeatView) -> list[Card]:
+    "Korten som platsen får lägga i sticket (eller lägga bort i Bismarck), i ordningen i `view.legal_actions()`."
+    return [a.card for a in view.legal_actions() if isinstance(a, (PlayCard, Discard))]
+
+def legal_bids(view: SeatView) -> list[int]:
+    "Buden som platsen får bjuda (Plump), i ordningen i `view.legal_actions()`."
+    return [a.tricks for a in view.legal_actions() if isinstance(a, Bid)]
+
+def card_of(action: Action) -> Card:
+    "Kortet i ett drag som lägger ett kort (`PlayCard` eller `Discard`); ett fel för ett bud eller ett spelsätt."
+    if isinstance(action, (PlayCard, Discard)): return action.card
+    raise PlumpError(f"Draget ({action}) lägger inget kort.")
+
+def bid_of(action: Action) -> int:
+    "Antalet stick i ett bud (`Bid`); ett fel för ett annat drag."
+    if isinstance(action, Bid): return action.tricks
+    raise PlumpError(f"Draget ({action}) är inget bud.")
+
+def plump_bids(view: SeatView) -> list:
+    "Buden per plats i en syn av Plump (None: inte bjudit än, eller dolt); ett fel i Bismarck, som inte har bud."
+    if view.bids is None: raise PlumpError("Bismarck har inga bud.")
+    return view.bids
+
+def plump_rules(view: SeatView) -> PlumpRules:
+    "Husreglerna i en syn av Plump; ett fel i Bismarck, som inte har husregler."
+    if view.rules is None: raise PlumpError("Bismarck har inga husregler.")
+    return view.rules

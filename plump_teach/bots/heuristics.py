@@ -14,7 +14,7 @@ from ..engine.plump_rules import hit_points, forbidden_bid, bid_balance
 from ..engine.names import and_list
 from ..engine.state import SeatView, playout
 from ..engine.actions import Bid, PlayCard
-from .decision import Decision, NUMBER_WORDS, cards_text, count_words, chance_words
+from .decision import Decision, NUMBER_WORDS, cards_text, count_words, chance_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules
 
 # %% auto #0
 __all__ = ['LENGTH', 'ONE_CARD_SAMPLES', 'three_piles', 'suggested_bid', 'Valuation', 'value_hand', 'bids_seen',
@@ -114,7 +114,7 @@ def value_hand(hand, trump: str | None = None, players: int = 4, seen=(), earlie
     can_ruff = trump is not None and any(length[s] <= 1 for s in SUITS if s != trump)
     rounds = 3 if players <= 3 else 2      # så många varv går en lång sidofärg innan någon kan trumfa den
     run = {s: 0 for s in SUITS}
-    whole, half, changes = Cards(), Cards(), {}
+    whole, half, changes = Cards(), Cards(), dict[tuple, tuple]()
     def change(c, how, why, why_public):
         changes.setdefault((how, why), (Cards(), how, why, why_public))[0].append(c)
     for c in hand:
@@ -165,10 +165,10 @@ def value_hand(hand, trump: str | None = None, players: int = 4, seen=(), earlie
 # %% ../../nbs/21_heuristics.ipynb #0772729a
 def bids_seen(view: SeatView) -> list[int]:
     "Buden som redan syns (inga med husregeln att alla bjuder samtidigt, P6)."
-    return [b for s, b in enumerate(view.bids) if b is not None and s != view.seat]
+    return [b for s, b in enumerate(plump_bids(view)) if b is not None and s != view.seat]
 
 def _last_bidder(view: SeatView) -> bool:
-    return not view.rules.simultaneous_bids and sum(b is None for b in view.bids) == 1
+    return not plump_rules(view).simultaneous_bids and sum(b is None for b in plump_bids(view)) == 1
 
 def _nearest_bid(want: int, legal: list[int]) -> int:
     "Det tillåtna budet närmast `want`; vid lika avstånd det lägre (hellre ett för lite, P20)."
@@ -188,9 +188,9 @@ def seen_for_bidding(view: SeatView) -> list:
 
 def heuristic_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     "Budet med de tre högarna (P20), husreglerna för nollan (P13), givarens spärr (P6) och P16."
-    legal = [a.tricks for a in view.legal_actions()]
+    legal = legal_bids(view)
     if view.cards == 1: return one_card_bid(view, rng)
-    rules, earlier = view.rules, bids_seen(view)
+    rules, earlier = plump_rules(view), bids_seen(view)
     val = value_hand(view.hand, view.trump, view.n, seen_for_bidding(view), earlier, view.cards)
     want, notes = int(val.estimate + 1e-9), list(val.notes)
     if want == 0 and rules.zero_scores_five and val.estimate >= 0.5:
@@ -239,8 +239,8 @@ def one_card_study(view: SeatView, rng: random.Random, samples: int = ONE_CARD_S
     """Sticken i ettkortsgiven för varje tillåtet bud, i samma provgivar (P15). Med husregeln att den som bjöd högst
     spelar ut (P9) avgör budet vem som spelar ut, så varje bud spelas för sig; annars ändrar budet inget, och alla
     bud får samma stick (`one_card_tricks`)."""
-    legal = [a.tricks for a in view.legal_actions()]
-    if not view.rules.highest_bidder_leads:
+    legal = legal_bids(view)
+    if not plump_rules(view).highest_bidder_leads:
         ts = one_card_tricks(view, rng, samples)
         return {b: ts for b in legal}
     out: dict[int, list[int]] = {b: [] for b in legal}
@@ -257,13 +257,13 @@ def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int 
     """Budet i ettkortsgiven (P15): chansen att kortet tar sticket, räknad med slumpade kort hos de andra; med
     husregeln att den som bjöd högst spelar ut (P9) chansen med varje bud för sig."""
     rng = rng or random.Random(0)
-    legal = [a.tricks for a in view.legal_actions()]
+    legal = legal_bids(view)
     study = one_card_study(view, rng, samples)
     wins = {b: ts.count(1) / len(ts) for b, ts in study.items()}
-    value = {b: (wins[b] if b == 1 else 1 - wins[b]) * hit_points(b, b, 1, view.rules) for b in legal}
+    value = {b: (wins[b] if b == 1 else 1 - wins[b]) * hit_points(b, b, 1, plump_rules(view)) for b in legal}
     bid = max(legal, key=lambda b: (value[b], -b))
     p = wins[bid]
-    with_bid = f" när jag bjuder {bid}" if view.rules.highest_bidder_leads else ""   # budet ändrar vem som spelar ut
+    with_bid = f" när jag bjuder {bid}" if plump_rules(view).highest_bidder_leads else ""   # budet ändrar vem som spelar ut
     rules = "P15, P9" if with_bid else "P15"
     public = None
     if view.hand:
@@ -281,7 +281,7 @@ def one_card_bid(view: SeatView, rng: random.Random | None = None, samples: int 
 # %% ../../nbs/21_heuristics.ipynb #5e0767c7
 def beginner_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     "Ett för högt bud: alla höga kort och höga trumf räknas som stick (misstaget i P20 och P21)."
-    legal = [a.tricks for a in view.legal_actions()]
+    legal = legal_bids(view)
     if not view.hand:       # kortet i pannan (P15): gissar på sitt eget kort
         bid = max(legal)
         return Decision(Bid(bid), f"Jag bjuder {bid}: jag ser inte mitt kort, men det är säkert bra.", {})
@@ -303,7 +303,7 @@ def beginner_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
 
 def beginner_card(view: SeatView, rng: random.Random | None = None) -> Decision:
     "Autopilot (P21): det högsta tillåtna kortet, eller ibland ett slumpat."
-    legal = [a.card for a in view.legal_actions()]
+    legal = legal_cards(view)
     if rng is not None and len(legal) > 1 and rng.random() < 0.25:
         card = rng.choice(legal)
         return Decision(PlayCard(card), f"Jag lägger {card}; det kändes rätt.", {})
@@ -366,7 +366,7 @@ def highest_loser_words(card: Card, losers, trump) -> str:
 def trick_goal(view: SeatView, seat: int | None = None) -> str:
     "'win', 'duck' eller 'spoil' för platsen `seat` (P20): behöver den stick, har den sina, eller har den plumpat?"
     seat = view.seat if seat is None else seat
-    need = view.bids[seat] - view.taken[seat]
+    need = plump_bids(view)[seat] - view.taken[seat]
     if need == 0: return 'duck'
     if 0 < need <= view.hand_sizes[seat]: return 'win'
     return 'spoil'
@@ -450,7 +450,7 @@ def _follow_card(view: SeatView, legal, goal: str, need: int, bid: int, over: bo
     void = legal[0].suit != led
     if goal == 'spoil':
         other = view.names[winner]
-        if view.bids[winner] > view.taken[winner] and winners:
+        if plump_bids(view)[winner] > view.taken[winner] and winners:
             card = min(winners, key=lambda c: (c.suit == trump, c.rank))
             take = "tar det här" if last else "försöker ta det här"
             return card, f"Jag har redan plumpat. {other} behöver stick, så jag {take} med {card} (P20)."
@@ -475,13 +475,13 @@ def _follow_card(view: SeatView, legal, goal: str, need: int, bid: int, over: bo
 # %% ../../nbs/21_heuristics.ipynb #a7294828
 def heuristic_card(view: SeatView, rng: random.Random | None = None) -> Decision:
     "Ett kort i Plump som spelar efter budet (P20): ta stick, ducka eller förstöra, med ett skäl på svenska."
-    legal = [a.card for a in view.legal_actions()]
+    legal = legal_cards(view)
     trick, trump, seat = list(view.trick), view.trump, view.seat
-    bid, taken, cards = view.bids[seat], view.taken[seat], view.cards
+    bid, taken, cards = plump_bids(view)[seat], view.taken[seat], view.cards
     need, goal = bid - taken, trick_goal(view)
-    total = sum(view.bids)
+    total = sum(plump_bids(view))
     over = total > cards
-    kind = bid_balance(cards, view.bids)      # jämnt går bara när alla bjuder samtidigt (P6)
+    kind = bid_balance(cards, plump_bids(view))      # jämnt går bara när alla bjuder samtidigt (P6)
     compare = {'överbud': 'högre än', 'underbud': 'lägre än', 'jämnt': 'lika med'}[kind]
     balance = f"budsumman {total} är {compare} {cards} ({kind})"
     details = {'goal': goal, 'need': need, 'balance': kind}

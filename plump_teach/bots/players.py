@@ -35,6 +35,9 @@ __all__ = ['BOT_LEVELS', 'BismarckPlanner', 'Bot', 'BeginnerBot', 'ExpertBot', '
 class BismarckPlanner:
     """Förhands plan i Bismarck för en datorspelare (B9): planen görs en gång och ger alla fyra bortläggningarna
     och valet av spelsätt. Klassen som ärver ger `voice` och `_plans` (som `Bot`)."""
+    voice: str          # 'jag' eller 'du' (`Bot`)
+    _plans: dict        # planen per hand, tillåtna spelsätt och giv i partiet
+
     def make_plan(self, view, hand20, allowed) -> tuple:
         return heuristic_plan(hand20, allowed, view.game_deal, self.voice)
 

@@ -16,9 +16,9 @@ from ..engine.plump_game import PlumpGame
 from ..engine.bismarck import BismarckError, mode_words, suit_lengths, honour_points, normal_tricks, DISCARDS, BismarckDeal
 from ..engine.bismarck_game import BismarckGame
 from ..engine.state import PlumpState, BismarckState, SeatView
-from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
+from ..engine.actions import Action, Bid, PlayCard, Discard, ChooseMode
 from .heuristics import leading_card, one_card_study, three_piles, wins_over
-from .decision import cards_text, decimal_text, frequency_words
+from .decision import cards_text, decimal_text, frequency_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules
 from .bismarck import discard_reason, only_mode_reason, plan_discards
 from .search import (card_samples, distribution_text, plan_actions, plan_study, signed_decimal,
                                      study_bids, study_cards, trick_distribution)
@@ -49,7 +49,10 @@ class CostlyPlay:
     @property
     def loss(self) -> float:
         "Vad kortet kostade: andel av chansen att träffa budet i Plump, poäng i snitt i Bismarck."
-        if self.chance_played is None: return self.value_better - self.value_played
+        if self.chance_played is None:
+            assert self.value_better is not None and self.value_played is not None   # Bismarck har poängen
+            return self.value_better - self.value_played
+        assert self.chance_better is not None
         return self.chance_better - self.chance_played
 
 # %% ../../nbs/28_review.ipynb #cd820f18
@@ -102,7 +105,7 @@ def _replay(deal: PlumpDeal):
     "Givens början som ett `PlumpState` och alla drag i ordning: buden i budordningen, sedan korten stick för stick."
     fresh = PlumpDeal(deal.n, [list(h) for h in deal.dealt], deal.trump_card, deal.dealer, deal.rules,
                       deal.opening_deal, deal.zero_last, deal.names)
-    actions = [Bid(deal.bids[s]) for s in deal.order]
+    actions: list[Action] = [Bid(b) for b in (deal.bids[s] for s in deal.order) if b is not None]
     for _, cards, _ in deal.history: actions += [PlayCard(c) for c in cards]
     return PlumpState.from_deal(fresh), actions
 
@@ -155,26 +158,26 @@ def _bid_verdict(bid, tricks, best, chance, expected, samples, piles, blind: boo
     return good, text
 
 # %% ../../nbs/28_review.ipynb #d94b22ae
-def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_samples: int, top: int) -> DealAnalysis:
+def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_samples: int | None, top: int) -> DealAnalysis:
     "Genomgången av en färdigspelad giv Plump: budet (P20) och de dyraste korten."
     st, actions = _replay(deal)
     i = 0
     while st.to_act != seat:
         st.apply(actions[i]); i += 1
     view = st.view(seat)
-    legal = [a.tricks for a in view.legal_actions()]
+    legal = legal_bids(view)
     if view.cards == 1 and samples == STUDY_SAMPLES:   # ettkortsgiven (P15): samma provgivar som Tips och datorns bud
         study = one_card_study(view, random.Random(view_seed(view)))
         k = len(study[legal[0]])
-        res = {'tricks': study, 'samples': k, 'base': legal[0],
-               'expected': {b: sum(hit_points(b, t, 1, view.rules) for t in ts) / k for b, ts in study.items()},
+        res: dict = {'tricks': study, 'samples': k, 'base': legal[0],
+               'expected': {b: sum(hit_points(b, t, 1, plump_rules(view)) for t in ts) / k for b, ts in study.items()},
                'chance': {b: ts.count(b) / k for b, ts in study.items()}}
     else: res = study_bids(view, random.Random(view_seed(view)), samples, candidates=legal)   # samma provgivar som Tips
     expected, chance = res['expected'], res['chance']
     best = max(expected, key=lambda b: (round(expected[b], 6), -abs(b - res['base'])))   # som experten väljer
     bid, tricks = deal.bids[seat], deal.taken[seat]
     piles = three_piles(view.hand or deal.dealt[seat])     # tumreglernas högar (P20), som Tips säger dem
-    points = {b: hit_points(b, b, view.cards, view.rules) for b in expected}     # en träff med varje bud (P13)
+    points = {b: hit_points(b, b, view.cards, plump_rules(view)) for b in expected}     # en träff med varje bud (P13)
     good, verdict = _bid_verdict(bid, tricks, best, chance, expected, res['samples'], piles, blind=not view.hand,
                                  points=points)
     costly = []
@@ -184,7 +187,7 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
             v = st.view(seat)
             if card_samples is None:    # samma provgivar och samma kort som Tips i läget: Tips kort är aldrig ett misstag
                 tip = hint(v)
-                ch, better, k = tip.details['chance'], tip.action.card, tip.details['samples']
+                ch, better, k = tip.details['chance'], card_of(tip.action), tip.details['samples']
             else:
                 cres = study_cards(v, random.Random(f"analys:{seed}:{j}"), card_samples)
                 ch, k = cres['chance'], cres['samples']
@@ -253,7 +256,8 @@ def _bismarck_replay(deal: BismarckDeal):
     "Givens början som ett `BismarckState` och alla drag i ordning: bortläggningen, spelsättet och korten stick för stick."
     fresh = BismarckDeal([list(h) for h in deal.dealt], list(deal.upcards), deal.dealer, deal.names, deal.modes,
                          deal.discards_count_as_trick)
-    actions = [*map(Discard, deal.discards), ChooseMode(deal.mode, deal.trump if deal.mode == 'trumf' else None)]
+    assert deal.mode is not None and deal.discards is not None    # en färdigspelad giv
+    actions: list[Action] = [*map(Discard, deal.discards), ChooseMode(deal.mode, deal.trump if deal.mode == 'trumf' else None)]
     for _, cards, _ in deal.history: actions += [PlayCard(c) for c in cards]
     return BismarckState.from_deal(fresh), actions
 
@@ -262,6 +266,7 @@ def _mode_why(hand, mode: str, trump: str | None) -> str:
     "Det i de 20 korten som talar för spelsättet, med tumregeln i B9."
     n, hp = suit_lengths(hand), honour_points(hand)
     if mode in ('trumf', 'spader'):
+        assert trump is not None                  # trumf och spader har en trumf
         honours = cards_text([c for c in hand if c.suit == trump and c.rank >= 11])
         return (f"{n[trump]} {SUIT_NAMES[trump]}" + (f" med {honours}" if honours else "")
                 + "; en lång färg med höga kort är bra som trumf (B9)")
@@ -358,7 +363,7 @@ def _costly_bismarck_cards(st, actions: list, plays: int, seat: int, seed: int, 
             t = len(st.history) + 1
             if card_samples is None:    # som Tips i samma läge
                 tip = hint(v)
-                val, better_card, kc = tip.details['value'], tip.action.card, tip.details['samples']
+                val, better_card, kc = tip.details['value'], card_of(tip.action), tip.details['samples']
             else:
                 cres = study_cards(v, random.Random(f"bismarck-analys:{seed}:stick:{t}"), card_samples)
                 val, kc = cres['value'], cres['samples']
@@ -375,10 +380,11 @@ def _costly_bismarck_cards(st, actions: list, plays: int, seat: int, seed: int, 
     return costly
 
 # %% ../../nbs/28_review.ipynb #043aeb7b
-def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, card_samples: int,
+def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, card_samples: int | None,
                       top: int) -> DealAnalysis:
     "Genomgången av en färdigspelad giv Bismarck: förhands plan (B9), resultatet mot normalen (B7) och de dyraste korten."
     st, actions = _bismarck_replay(deal)
+    assert deal.mode is not None                  # en färdigspelad giv har ett spelsätt
     fh, own = deal.forehand, (deal.mode, deal.trump)
     plays = DISCARDS + 1                                  # bortläggningen och spelsättet kommer före sticken
     label, me_fh = mode_words(*own), seat == fh
@@ -388,7 +394,7 @@ def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, ca
     if me_fh:
         view = st.view(seat)                              # förhands 20 kort, före bortläggningen (B2)
         hand = view.hand
-        plans = {(m, t): plan_actions(hand, (), m, t) for m in deal.modes
+        plans: dict = {(m, t): plan_actions(hand, (), m, t) for m in deal.modes
                  for t in (SUITS if m == 'trumf' else ('♠' if m == 'spader' else None,))}
         plans['eleven'] = actions[:plays]
     else:
@@ -436,6 +442,7 @@ def _bismarck_text(a: DealAnalysis) -> str:
     if a.mode_values:
         lines.append("Datorns bedömning: " + ', '.join(f"{mode_words(*p)} {signed_decimal(v)}" for p, v in
                      sorted(a.mode_values.items(), key=lambda x: -x[1])) + f" poäng i snitt ({a.samples} provgivar).")
+    assert a.expected_points is not None      # Bismarck har poängen i snitt
     lines.append(f"Med {'din plan' if fh else 'din hand'} tog datorn {distribution_text(a.distribution)}; "
                  f"{signed_decimal(a.expected_points)} poäng i snitt.")
     return '\n'.join([*lines, a.verdict, *(c.why for c in a.costly)])
@@ -475,7 +482,7 @@ def deal_summary(a: DealAnalysis, level: str = 'van') -> list[str]:
     you = a.name == 'Du'
     own = "dina kort" if you else f"{genitive(a.name)} kort"
     words = level == 'nybörjare'
-    out = []
+    out: list[str] = []
     if a.game == 'plump':
         _bid_summary(a, own, words, out)
     else:
@@ -484,6 +491,7 @@ def deal_summary(a: DealAnalysis, level: str = 'van') -> list[str]:
                    f"{a.normal}: {signed_points(a.points)} poäng.")
         if fh and len(a.mode_values) > 1:
             own_p, best = (a.mode, a.trump), a.best_mode
+            assert best is not None                   # förhand med flera spelsätt har datorns bästa
             label, best_label = mode_words(*own_p), mode_words(*best)
             if a.good_mode: out.append(f"{capitalised(label)} var ett bra val för {own}.")
             else:
@@ -521,6 +529,7 @@ def _plump_lesson(a: DealAnalysis) -> str:
     samma riktning som missen (fler stick än budet och ett högre bästa bud), gäller läxan budet; annars korten."""
     you = a.name == 'Du'
     who = "Du" if you else a.name
+    assert a.bid is not None and a.best_bid is not None   # Plump har budet och datorns bästa bud
     d = a.tricks - a.bid
     if d > 0:
         what = f"{who} tog {d} stick mer än budet."
@@ -548,7 +557,7 @@ class OwnPuzzle:
     def view(self) -> SeatView: return self.state.view(self.seat)
 
     @property
-    def options(self) -> Cards: return Cards(a.card for a in self.state.legal_actions())
+    def options(self) -> Cards: return Cards(card_of(a) for a in self.state.legal_actions())
 
     def check(self, card) -> bool:
         "Sant om `card` är det bättre kortet."

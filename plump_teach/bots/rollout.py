@@ -54,6 +54,7 @@ def fast_policy(seat: int, legal: list[int], ctx, forehand: int | None = None) -
             if top: return max(top, key=lambda c: ((c >> 4) != trump, c & 15))
             return max(legal, key=lambda c: ((c & 15) << 1) | ((c >> 4) != trump))
         return min(legal, key=lambda c: ((c & 15) << 1) | ((c >> 4) == trump))
+    assert best is not None and win_at is not None   # sticket har kort (annars svarade funktionen ovan)
     if want:
         wins = [c for c in legal if beats(c, best, trump)]
         if wins:

@@ -12,6 +12,7 @@ import time
 import re
 import zlib
 from dataclasses import dataclass, field
+from typing import Any, Sequence
 from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, RANK_NAMES, card_from_id, sort_hand, parse_cards
 from ..engine.tricks import beats
 from ..engine.plump_rules import PlumpError, hit_points, forbidden_bid, bid_balance
@@ -23,7 +24,7 @@ from ..engine.bismarck_game import BismarckGame
 from ..engine.state import PlumpState, BismarckState, SeatView, playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from .heuristics import heuristic_bid, heuristic_card, one_card_bid, quick_bid
-from .decision import Decision, decimal_text, frequency_words, percent
+from .decision import Decision, decimal_text, frequency_words, percent, bid_of, card_of, legal_bids, legal_cards, plump_bids, plump_rules
 from .rollout import OWN_RANDOM_AT_BID, rollout_policy
 from .bismarck import bismarck_card, heuristic_plan, mode_plans, modes_left_in_view, plan_discards
 
@@ -58,13 +59,14 @@ def study_bids(view: SeatView, rng: random.Random, samples: int = 60, budget: fl
     """Spela givar för varje kandidatbud på samma slumpade utdelningar. Svarar med stick per bud (listor), den väntade
     poängen och chansen att träffa för varje bud. Med `budget` (sekunder) går en knapp tredjedel av tiden till första
     omgången och resten till kandidaterna."""
-    legal = [a.tricks for a in view.legal_actions()]
-    seat, cards, rules = view.seat, view.cards, view.rules
-    base = heuristic_bid(view, rng).action.tricks
+    legal = legal_bids(view)
+    seat, cards, rules = view.seat, view.cards, plump_rules(view)
+    base = bid_of(heuristic_bid(view, rng).action)
     policy = rollout_policy(seat, own=OWN_RANDOM_AT_BID)
     start = time.perf_counter()
     first_end = deadline_for(None if budget is None else 0.3 * budget)
-    deals, first = [], []
+    deals: list[tuple[PlumpState | BismarckState, int]] = []
+    first: list[int] = []
     while len(deals) < samples and (len(deals) < 8 or time_left(first_end)):
         st = view.sample(rng)
         deals.append((st, rng.getrandbits(64)))   # ett heltal: samma provgiv här och i webbläsarens Python
@@ -74,7 +76,7 @@ def study_bids(view: SeatView, rng: random.Random, samples: int = 60, budget: fl
     if candidates is None:
         lo, hi = min(first), max(first)
         candidates = [b for b in legal if lo - 1 <= b <= hi + 1] or legal
-    tricks = {b: [] for b in candidates}
+    tricks: dict[int, list[int]] = {b: [] for b in candidates}
     if base in tricks: tricks[base] = first
     deadline = None if budget is None else start + budget
     used = 0
@@ -140,7 +142,7 @@ def card_value(state, seat: int, tricks: list[int]) -> float:
 
 def study_cards(view: SeatView, rng: random.Random, samples: int = 40, budget: float | None = None) -> dict:
     "Pröva varje tillåtet kort på samma slumpade utdelningar; svarar med väntad poäng och chans att träffa per kort."
-    legal = [a.card for a in view.legal_actions()]
+    legal = legal_cards(view)
     seat = view.seat
     policy = rollout_policy(seat, view.forehand if view.game == 'bismarck' else None)
     value = {c: 0.0 for c in legal}
@@ -154,7 +156,7 @@ def study_cards(view: SeatView, rng: random.Random, samples: int = 40, budget: f
             s.apply(PlayCard(c))
             tricks = playout(s, random.Random(r), policy, quick_bid)
             value[c] += card_value(s, seat, tricks)
-            if view.game == 'plump': hits[c] += tricks[seat] == view.bids[seat]
+            if view.game == 'plump': hits[c] += tricks[seat] == plump_bids(view)[seat]
         k += 1
     return {'value': {c: v / k for c, v in value.items()}, 'chance': {c: h / k for c, h in hits.items()}, 'samples': k}
 
@@ -183,8 +185,8 @@ def simulated_card(view: SeatView, rng: random.Random, samples: int | None = Non
     res = study_cards(view, rng, samples or card_samples(view), budget)
     value, chance, k = res['value'], res['chance'], res['samples']
     top = max(value.values())
-    mine = plain.action.card
-    card = mine if value[mine] >= top - 0.5 / k - 1e-9 else max(value, key=value.get)
+    mine = card_of(plain.action)
+    card = mine if value[mine] >= top - 0.5 / k - 1e-9 else max(value, key=value.__getitem__)
     details = {'value': value, 'chance': chance, 'samples': k, 'plain': plain.reason}
     hits = {c: round(chance[c] * k) for c in chance}
     if view.game == 'plump' and max(chance.values()) == 0:   # inga procent om noll: säg det i ord
@@ -242,6 +244,7 @@ def ismcts_action(view: SeatView, rng: random.Random | None = None, iterations: 
         while not st.is_terminal():
             legal = st.legal_actions()
             player, kids = st.to_act, node.children
+            assert player is not None               # ett läge som inte är slut har en plats som ska spela
             new = [a for a in legal if a not in kids]
             for a in legal:
                 if a in kids: kids[a].avail += 1
@@ -255,25 +258,27 @@ def ismcts_action(view: SeatView, rng: random.Random | None = None, iterations: 
             node = kids[a]
             path.append((node, player))
             if new: break
+        points: Sequence[float]
         if st.is_terminal(): points = st.returns()
         else:
             _finish_setup(st, rnd)
             tricks = playout(st, rng)
-            points = [(card_value(st, s, tricks) if st.game == 'bismarck' or st.bids[s] is not None else 0.0)
+            points = [(card_value(st, s, tricks) if isinstance(st, BismarckState) or st.bids[s] is not None else 0.0)
                       for s in range(st.n)]
         for e, player in path:
             e.n += 1
             e.w += points[player]
         done += 1
     visits = {a: e.n for a, e in root.children.items()}
-    return max(visits, key=visits.get), visits
+    return max(visits, key=visits.__getitem__), visits
 
 # %% ../../nbs/24_search.ipynb #d7880458
 def plan_study(view: SeatView, rng: random.Random, plans: dict, samples: int, budget: float | None = None) -> tuple:
     """Spela varje plan på samma slumpade utdelningar. `plans`: plan -> dragen före sticken (`Discard` och
     `ChooseMode`, eller inga). Svarar med poängen (B7) och platsens stick per plan, i listor, och antalet provgivar."""
     policy = rollout_policy(view.seat, view.forehand)
-    points, tricks = {p: [] for p in plans}, {p: [] for p in plans}
+    points: dict[Any, list[float]] = {p: [] for p in plans}
+    tricks: dict[Any, list[int]] = {p: [] for p in plans}
     deadline, k = deadline_for(budget), 0
     while k < samples and (k < 4 or time_left(deadline)):
         st = view.sample(rng)
@@ -319,7 +324,7 @@ def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget
     points, _, k = plan_study(view, rng, {p: plan_actions(view.hand, view.discards or (), *p) for p in plans},
                                samples, budget)
     value = {p: sum(v) / k for p, v in points.items()}
-    best = max(value, key=value.get)
+    best = max(value, key=value.__getitem__)
     if value[(base[0], base[1])] >= value[best] - 0.5: best = (base[0], base[1])
     why = base[2] if best == (base[0], base[1]) else "det spelsättet gav flest poäng när korten spelades många gånger (B9)"
     others = [p for p in sorted(value, key=lambda p: -value[p]) if p != best][:2]

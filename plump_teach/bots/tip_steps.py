@@ -15,7 +15,7 @@ from ..engine.bismarck import mode_words, normal_tricks
 from ..engine.state import SeatView
 from ..engine.actions import Bid, PlayCard, Discard
 from .heuristics import LENGTH, ONE_CARD_SAMPLES, bids_seen, leading_card, trick_goal, wins_over
-from .decision import Decision, cards_text, count_words
+from .decision import Decision, cards_text, count_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules
 from .bismarck import discard_summary, modes_left_in_view, plan_discards
 from ..engine.cards import Cards, sort_hand
 from .search import compared_bids, signed_decimal
@@ -55,21 +55,21 @@ def _trick_facts(view: SeatView) -> dict:
 
 def _first_lead(view: SeatView) -> bool:
     "Eleven spelar ut till givens första stick, och alla bud syns."
-    return not view.history and not view.trick and all(b is not None for b in view.bids)
+    return not view.history and not view.trick and all(b is not None for b in plump_bids(view))
 
 
 def _bids_so_far(view: SeatView) -> str:
     "Buden före eleven i ord: 'Bo har bjudit 2' när en har bjudit, annars 'De andra har bjudit 3 tillsammans'."
-    who = [s for s, b in enumerate(view.bids) if b is not None and s != view.seat]
-    if len(who) == 1: return f"{view.names[who[0]]} har bjudit {view.bids[who[0]]}"
-    return f"De andra har bjudit {sum(view.bids[s] for s in who)} tillsammans"
+    who = [s for s, b in enumerate(plump_bids(view)) if b is not None and s != view.seat]
+    if len(who) == 1: return f"{view.names[who[0]]} har bjudit {plump_bids(view)[who[0]]}"
+    return f"De andra har bjudit {sum(plump_bids(view)[s] for s in who)} tillsammans"
 
 # %% ../../nbs/27_tip_steps.ipynb #14260e1e
 def _bid_question(view: SeatView, legal: list, facts: dict) -> tuple[str, dict]:
     "Frågan när eleven bjuder i Plump: budet som inte går (P6, P16), kortet i pannan (P15) eller de säkra sticken (P20)."
     earlier = bids_seen(view)
     facts.update(cards=view.cards, earlier=sum(earlier), bidders=len(earlier))
-    last = not view.rules.simultaneous_bids and sum(b is None for b in view.bids) == 1
+    last = not plump_rules(view).simultaneous_bids and sum(b is None for b in plump_bids(view)) == 1
     f = forbidden_bid(view.cards, earlier) if last else None
     facts['forbidden'] = f
     # kortet i pannan (P15): eleven ser de andras kort men inte sitt eget
@@ -95,7 +95,7 @@ def _bid_question(view: SeatView, legal: list, facts: dict) -> tuple[str, dict]:
     q = (f"Hur många säkra stick har du? Räkna dina ess och {kings}. Ett kort räknas också när du själv har alla "
          f"högre kort i färgen." if aces else
          f"Hur många säkra stick har du? Du har inga ess, så titta efter {kings}.")
-    if earlier and not view.rules.simultaneous_bids:
+    if earlier and not plump_rules(view).simultaneous_bids:
         q += f" {_bids_so_far(view)}."
     return q, facts
 
@@ -149,14 +149,14 @@ def tip_question(view: SeatView) -> tuple[str, dict]:
     if view.game == 'plump' and view.phase == 'bidding':
         return _bid_question(view, legal, facts)
     if len(legal) == 1 and view.phase == 'playing':     # inget att tänka på: säg det en gång, rakt
-        facts['forced'] = legal[0].card
-        return f"Du har bara ett kort du får lägga: {legal[0].card}.", facts
+        facts['forced'] = card_of(legal[0])
+        return f"Du har bara ett kort du får lägga: {card_of(legal[0])}.", facts
     if view.game == 'plump':
-        bid, taken = view.bids[seat], view.taken[seat]
+        bid, taken = plump_bids(view)[seat], view.taken[seat]
         goal = trick_goal(view)
         facts.update(bid=bid, taken=taken, need=bid - taken, goal=goal, cards=view.cards, left=view.hand_sizes[seat])
         if _first_lead(view):
-            facts.update(total=sum(view.bids), balance=bid_balance(view.cards, view.bids))
+            facts.update(total=sum(plump_bids(view)), balance=bid_balance(view.cards, plump_bids(view)))
             return (f"Är buden tillsammans fler eller färre än sticken? Räkna ihop buden. Det finns {view.cards} stick."), facts
         if goal == 'win':
             return f"Hur många stick behöver du till? Du bjöd {bid} och har tagit {taken}.", facts
@@ -174,7 +174,7 @@ def _card_effect_now(view: SeatView, card: Card, goal: str) -> str:
     t = _trick_facts(view)
     best = t['best']
     if best is None: return ''
-    legal = [a.card for a in view.legal_actions()]
+    legal = legal_cards(view)
     if wins_over(card, best, view.trump):
         if t['last']: return f" {card} tar sticket."
         if goal == 'duck':
@@ -207,15 +207,15 @@ def _plump_bid_advice(view: SeatView, a: Bid, det: dict) -> tuple[str, list]:
         if len(view.legal_actions()) == 1: return f"Bjud {b}. {why} {who} {how}.", nums   # svaret på frågan först
         return f"Bjud {b}. {who} {how}." + (f" {why}" if why else ""), nums
     # högarna och tumregeln ur tumreglernas enda definition (P20); skiljer sig budet, säger skälen varför
-    pl, rule, why = thumb_reasons(view, b, det['expected'])
+    pl, rule, reasons = thumb_reasons(view, b, det['expected'])
     sure, maybe = len(pl['sure']), len(pl['possible'])
     piles = (f"Du har {count_words(sure, 'säkert stick', 'säkra stick')}" + (f" ({cards_text(pl['sure'])})" if sure else "")
              + f" och {count_words(maybe, 'möjligt', 'möjliga')}" + (f" ({cards_text(pl['possible'])})" if maybe else "") + ".")
     thumb = thumb_sentence(pl, rule)
-    if why and Bid(rule) in view.legal_actions(): thumb = thumb[:-1] + f", men här är bud {b} bättre."
-    text = ' '.join([f"Bjud {b}.", piles, thumb, *why])
+    if reasons and Bid(rule) in view.legal_actions(): thumb = thumb[:-1] + f", men här är bud {b} bättre."
+    text = ' '.join([f"Bjud {b}.", piles, thumb, *reasons])
     earlier = bids_seen(view)
-    last = not view.rules.simultaneous_bids and sum(x is None for x in view.bids) == 1
+    last = not plump_rules(view).simultaneous_bids and sum(x is None for x in plump_bids(view)) == 1
     f = forbidden_bid(view.cards, earlier) if last else None
     if f is not None and f != rule:        # svaret på frågan i första steget (tumregelns bud står redan i skälen)
         text += f" Bud {f} får du inte bjuda, för då blir buden tillsammans lika många som sticken."
@@ -228,7 +228,7 @@ def _plump_bid_advice(view: SeatView, a: Bid, det: dict) -> tuple[str, list]:
     more = [x for x in compared_bids(b, exp)[:2] if hits[x] > hits[b]]
     if more:
         x = more[0]
-        pb, px = hit_points(b, b, view.cards, view.rules), hit_points(x, x, view.cards, view.rules)
+        pb, px = hit_points(b, b, view.cards, plump_rules(view)), hit_points(x, x, view.cards, plump_rules(view))
         if pb > px:
             nums.append(f"Bud {x} träffade fler gånger, men bud {b} ger fler poäng när det träffar: {pb} i stället för {px}.")
     return text, nums
@@ -240,7 +240,7 @@ def _pass_effect(view: SeatView, card: Card, value: dict) -> str:
     t = _trick_facts(view)
     best, last = t['best'], t['last']
     if best is None: return lead_note(view, card, goal='duck', values=value)
-    legal = [a.card for a in view.legal_actions()]
+    legal = legal_cards(view)
     losers = [c for c in legal if not wins_over(c, best, view.trump)]
     if not wins_over(card, best, view.trump):
         return f" {card} tar inte sticket." if last else f" {card} slår inte {best}."

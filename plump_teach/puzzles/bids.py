@@ -133,10 +133,10 @@ def _make_forbidden_bid(rng, level):
 def _make_bid_balance(rng, level):
     n, cards = rng.choice([3, 4, 5]), rng.randint(2, 10)
     dealer = rng.randrange(n)
-    order, bids = bidding_order(dealer, n), []
+    order, bids = bidding_order(dealer, n), list[int]()
     for _ in range(n):
-        opts = legal_bids(cards, bids, n)
-        bids.append(rng.choice([b for b in opts if b <= max(2, cards // 2 + 1)] or opts))
+        allowed = legal_bids(cards, bids, n)
+        bids.append(rng.choice([b for b in allowed if b <= max(2, cards // 2 + 1)] or allowed))
     kind = bid_balance(cards, bids)
     rows = [[NAMES[s] + (' (givare)' if s == dealer else ''), b] for s, b in zip(order, bids)]
     situation = f'<p>{cards} kort var, alltså {cards} stick.</p>' + table_html(rows, ['Spelare', 'Bud'])

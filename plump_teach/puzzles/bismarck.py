@@ -67,13 +67,15 @@ def _make_bismarck_score(rng, level):
 @puzzle_kind('bismarck_modes', 'Bismarck: spelsätt kvar', 'B5')
 def _make_bismarck_modes(rng, level):
     g = BismarckGame(B_NAMES, seed=rng.randrange(10**6), dealer=rng.randrange(3))
-    for _ in range(rng.randint(3, 10)):
-        fh = g.deal.forehand
-        g.discard(fh, g.deal.hand(fh)[:4])
-        mode = rng.choice(modes_left(g, fh))
-        g.choose_mode(fh, mode, rng.choice(SUITS) if mode == 'trumf' else None)
-        while g.deal is not None and g.deal.phase == 'playing':
+    for _ in range(rng.randint(3, 10)):          # högst tio av de tolv givarna: partiet tar inte slut här
+        assert g.deal is not None
+        s = g.deal.forehand
+        g.discard(s, g.deal.hand(s)[:4])
+        mode = rng.choice(modes_left(g, s))
+        g.choose_mode(s, mode, rng.choice(SUITS) if mode == 'trumf' else None)
+        while g.deal is not None and g.deal.phase == 'playing' and g.to_act is not None:
             g.play(g.to_act, rng.choice(g.legal_cards()))
+    assert g.deal is not None
     fh = g.players[g.deal.forehand]
     left = modes_left(g, fh)
     rows = [[i + 1, g.players[d.forehand], d.mode] for i, d in enumerate(g.deals)]
@@ -179,7 +181,7 @@ def _make_bismarck_discard(rng, level):
         void = [c for s in SUITS if s != t for c in [[x for x in hand if x.suit == s]] if len(c) == 4 and all(x.rank < 14 for x in c)]
         cands = [top4, low4] + ([sort_hand(void[0])] if void else []) + ([sort_hand(trumps[:4])] if len(trumps) >= 4 else [])
         mixed = sort_hand(rng.sample(hand, 4)); cands.append(mixed)
-        uniq = []
+        uniq: list[Cards] = []
         for c in cands:
             if all(set(c) != set(u) for u in uniq): uniq.append(Cards(c))
         right = [c for c in uniq if follows_discard_rule(hand, c, mode, trump)]
@@ -187,7 +189,10 @@ def _make_bismarck_discard(rng, level):
     rng.shuffle(uniq)
     opts = [Option(str(i), str(c), 'lägg bort ' + ', '.join(x.name for x in c)) for i, c in enumerate(uniq)]
     ans = str(uniq.index(right[0]))
-    plan = 'pass' if mode == 'pass' else 'spader' if mode == 'spader' else f"trumf med {SUIT_NAMES[t]} som trumf"
+    if mode == 'trumf':
+        assert t is not None                     # trumf har en trumf
+        plan = f"trumf med {SUIT_NAMES[t]} som trumf"
+    else: plan = mode                         # 'pass' eller 'spader'
     def explain(key):
         chosen = uniq[int(key)]
         if mode == 'pass':

@@ -95,7 +95,7 @@ def _shown_bids(rng, n, cards, dealer, seat, bid, taken) -> list[int] | None:
     if sum(bids) == cards:           # P6: summan får inte gå jämnt ut; ändra någon annans bud med ett
         fix = order[-1] if order[-1] != seat else order[-2]
         bids[fix] += 1 if bids[fix] < cards else -1
-    made = []
+    made: list[int] = []
     for s in order:                  # motorn har sista ordet om varje bud
         if bid_error(bids[s], cards, made, n): return None
         made.append(bids[s])
@@ -139,9 +139,11 @@ def make_end_position(rng):
 def _end_puzzle(pos: DealPosition, good) -> Puzzle:
     deal = pos.replay()                          # allt som visas läses av i regelmotorn
     n, trump, seat = pos.players, deal.tricks.trump, deal.to_act
+    assert seat is not None                      # slutspelet har kort kvar: någon är på tur
     hands, trick, leader, taken = (tuple(tuple(h) for h in deal.tricks.hands), tuple(deal.tricks.trick), deal.leader,
                                    tuple(deal.taken))
     state = (hands, trick, leader, taken)
+    assert leader is not None                    # och någon leder sticket
     bid = pos.bids[seat]
     legal = [c.id for c in deal.legal_cards()]
     def who(s):

@@ -72,7 +72,7 @@ def not_winner_reason(trick, trump: str | None, card) -> str:
     trumps = [c for c in trick if trump is not None and c.suit == trump]
     if trump is not None and card.suit == trump:
         return f"{card} är trumf, men det finns en högre trumf i sticket."
-    if trumps:
+    if trumps and trump is not None:   # trumf i sticket finns bara när det finns en trumf
         return f"{card} är inte trumf, men någon lade trumf ({SUIT_NAMES[trump]}), och trumf slår alla andra färger."
     if card.suit != led:
         return (f"{card} är inte i {SUIT_NAMES[led]}, färgen som spelades ut"

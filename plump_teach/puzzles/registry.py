@@ -116,7 +116,9 @@ class DealPosition:
         deal = PlumpDeal(self.players, self.dealt, self.trump_card, self.dealer, self.rules,
                          names=NAMES[:self.players])
         for s in deal.order: deal.bid(s, self.bids[s])
-        for c in (*self.played, *more): deal.play(deal.to_act, c)
+        for c in (*self.played, *more):
+            assert deal.to_act is not None       # ett kort att lägga: någon är på tur
+            deal.play(deal.to_act, c)
         return deal
 
     def line(self, more) -> tuple[PlayedTrick, ...]:

@@ -29,8 +29,7 @@ def _make_score(rng, level):
     tricks = bid if rng.random() < 0.6 else rng.choice([t for t in range(cards + 1) if t != bid])
     pts = score(bid, tricks, cards, rules)
     house = {5, 5 + cards, 110} if level == 2 else set()   # husreglernas tal bara när husregler gäller
-    cands = {pts, 10 + bid, bid, 0, -abs(bid - tricks), 10 + tricks, 20} | house
-    cands = sorted(cands)
+    cands = sorted({pts, 10 + bid, bid, 0, -abs(bid - tricks), 10 + tricks, 20} | house)
     rng.shuffle(cands)
     shown = sorted(set([pts] + [c for c in cands if c != pts][:4]))
     rule_text = "Grundreglerna gäller" if name == 'grundreglerna' else f"Husregel: {HOUSE_RULE_TEXT[name]}"
@@ -77,7 +76,7 @@ def _make_schedule(rng, level):
         k = rng.randrange(len(sched))
         ans = sched[k]
         q = f"Hur många kort får var och en i giv nummer {k + 1}?"
-        pool = sorted(set(sched) | {ans})
+        pool = set(sched) | {ans}
         def explain(key):
             return f"Schemat är {', '.join(map(str, sched))}. Giv nummer {k + 1} har {ans} kort.", ''
         hint = "Skriv upp schemat från första given: hur många kort börjar ni med, och åt vilket håll går det?"
@@ -95,9 +94,9 @@ def _make_schedule(rng, level):
         def nudge(key):
             return (f"Partiet har inte {key} givar. Skriv upp hur många kort var och en får i varje giv, från "
                     "första till sista, och räkna raderna.", '')
-    pool = sorted(pool)
-    i = pool.index(ans)
-    shown = pool[max(0, i - 2): max(0, i - 2) + 5]
+    ordered = sorted(pool)
+    i = ordered.index(ans)
+    shown = ordered[max(0, i - 2): max(0, i - 2) + 5]
     situation = f'<p>{n} spelare. Regler: {rule_text}.</p>'
     return Puzzle('', 0, level, '', '', q, situation, number_options(shown), frozenset([str(ans)]), hint, explain,
                   {'players': n, 'rules': rules, 'schedule': sched}, nudge=nudge)
@@ -129,7 +128,7 @@ def _random_rows(rng, n, start, count):
     for k in range(count):
         cards, dealer = sched[start + k], (start + k) % n
         order, bids = bidding_order(dealer, n), [0] * n
-        made = []
+        made: list[int] = []
         for s in order:
             b = rng.choice([b for b in legal_bids(cards, made, n) if b <= max(1, cards // 2)] or legal_bids(cards, made, n))
             made.append(b); bids[s] = b
