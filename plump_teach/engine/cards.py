@@ -80,6 +80,7 @@ def error_of(game_error: type[PlumpTeachError], kind: type[_Kind]) -> type[_Kind
 _MADE: dict[tuple[type, type], type] = {}
 
 
+# %% ../../nbs/02_cards.ipynb #ac37c52f
 _KINDS = {bool: "ett sanningsvärde", float: "ett decimaltal", type(None): "None", list: "en lista",
           tuple: "en lista", dict: "ett lexikon", set: "en mängd", bytes: "bytes"}
 
@@ -106,6 +107,7 @@ def clean_card_text(text: str, invisible: str = '') -> str:
     return ''.join(out)
 
 
+# %% ../../nbs/02_cards.ipynb #cd53d67e
 @dataclass(frozen=True, slots=True)
 class Card:
     "Ett spelkort: färg (`'♠' '♥' '♦' '♣'`) och valör (2-14, där 14 är ess)."
@@ -142,6 +144,7 @@ class Card:
     def id(self) -> int:
         "Kortets heltals-id (se `card_id`)."
         return SUITS.index(self.suit) * 16 + self.rank
+
 
 # %% ../../nbs/02_cards.ipynb #2ef9c8cb
 # Färgerna som allt i plump_teach ritas med (korten, protokollen, widgetarna): en färg för varje sak, på ett ställe.
