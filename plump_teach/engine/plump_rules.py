@@ -74,16 +74,7 @@ class PlumpRules:
     # P16
     no_zero_twice: bool = False       # den som bjöd noll förra given får inte bjuda noll igen
 
-    def __post_init__(self):
-        for f in fields(self):
-            if type(getattr(self, f.name)) is not bool:
-                raise PlumpError(f"Husregeln ”{HOUSE_RULE_TEXT[f.name]}” ska vara True eller False (på eller av), "
-                                 f"inte {shown_value(getattr(self, f.name))}.")
-        if self.upward_only and (self.down_only or self.thirteen_cards or self.one_card_deal_each):
-            raise PlumpError("Husregeln 'uppåt från ett kort' går inte att kombinera med 'bara nedåt', "
-                             "'tretton kort' eller 'flera ettkortsgivar' (P3).")
-        if self.zero_scores_five and self.zero_scores_five_plus_tricks:
-            raise PlumpError("Välj en av nollbudsreglerna: 5 poäng, eller 5 plus antalet stick (P13).")
+    def __post_init__(self): _check_house_rules(self)
 
     def changed(self) -> dict:
         "Husreglerna som avviker från grundreglerna."
@@ -94,12 +85,7 @@ class PlumpRules:
     @classmethod
     def from_dict(cls, d: dict) -> PlumpRules:
         "Husreglerna från `to_dict`; okända namn stoppas med ett svenskt felmeddelande."
-        if not isinstance(d, dict): raise PlumpError("Husreglerna ska vara ett lexikon med namn och True/False.")
-        unknown = [k for k in d if k not in HOUSE_RULE_TEXT]
-        if unknown:
-            shown = (k if isinstance(k, str) and len(k) <= 30 and k.isprintable() else shown_value(k) for k in unknown)
-            raise PlumpError(f"Okänd husregel: {', '.join(sorted(shown))}.")
-        return cls(**d)
+        return cls(**_known_rules(d))
 
     @classmethod
     def preset(cls, key: str) -> PlumpRules:
@@ -116,6 +102,29 @@ class PlumpRules:
         if not ch: return "**Grundreglerna** (spelguidens regler, inga husregler)"
         head = f"**{RULE_PRESETS[key].title}.** " if key else ""
         return head + "**Husregler:** " + "; ".join(HOUSE_RULE_TEXT[k] for k in ch)
+
+# %% ../../nbs/04_plump_rules.ipynb #22e93fe4
+def _check_house_rules(rules: PlumpRules) -> None:
+    "Varje husregel är True eller False, och husreglerna går att kombinera (P3, P13)."
+    for f in fields(rules):
+        if type(getattr(rules, f.name)) is not bool:
+            raise PlumpError(f"Husregeln ”{HOUSE_RULE_TEXT[f.name]}” ska vara True eller False (på eller av), "
+                             f"inte {shown_value(getattr(rules, f.name))}.")
+    if rules.upward_only and (rules.down_only or rules.thirteen_cards or rules.one_card_deal_each):
+        raise PlumpError("Husregeln 'uppåt från ett kort' går inte att kombinera med 'bara nedåt', "
+                         "'tretton kort' eller 'flera ettkortsgivar' (P3).")
+    if rules.zero_scores_five and rules.zero_scores_five_plus_tricks:
+        raise PlumpError("Välj en av nollbudsreglerna: 5 poäng, eller 5 plus antalet stick (P13).")
+
+def _known_rules(d) -> dict:
+    "Husreglerna i en fil (`PlumpRules.from_dict`): `d`, om det är ett lexikon med kända namn."
+    if not isinstance(d, dict): raise PlumpError("Husreglerna ska vara ett lexikon med namn och True/False.")
+    unknown = [k for k in d if k not in HOUSE_RULE_TEXT]
+    if unknown:
+        shown = (k if isinstance(k, str) and len(k) <= 30 and k.isprintable() else shown_value(k) for k in unknown)
+        raise PlumpError(f"Okänd husregel: {', '.join(sorted(shown))}.")
+    return d
+
 
 # %% ../../nbs/04_plump_rules.ipynb #aab366b0
 HOUSE_RULE_TEXT = {
