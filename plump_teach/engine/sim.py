@@ -49,6 +49,8 @@ class PlayoutContext:
     def __init__(self, **kw):
         for k in self.__slots__: setattr(self, k, kw.get(k))
 
+
+# %% ../../nbs/10_sim.ipynb #ab4fb80d
 _ORDERS = {n: [[(lead + i) % n for i in range(n)] for lead in range(n)] for n in range(2, 7)}   # medsols från utspelet
 
 def play_to_end(ctx: PlayoutContext, policy=None) -> list[int]:
