@@ -123,9 +123,10 @@ class BismarckGameSetup(BismarckGameDeals):
 class BismarckGameSheet(BismarckGameSetup):
     "Protokollet för partiet: en rad per giv med förhand, spelsätt och poäng, och löpande summor (B7)."
     def sheet(self, only_played: bool = False) -> BismarckSheet:
-        "Protokollet: alla givar, eller med `only_played` bara de färdigspelade."
+        """Protokollet: en rad för varje giv i partiet, eller med `only_played` bara givarna som är spelade hittills och
+        den som pågår (samma betydelse som i `PlumpGame.sheet`); en rad utan poäng är en giv som inte är färdig."""
         rows, totals = [], [0, 0, 0]
-        current = [] if self.deal is None or only_played else [self.deal]
+        current = [] if self.deal is None else [self.deal]
         for i, d in enumerate([*self.deals, *current]):
             pts = d.points() if d.phase == 'done' else None
             if pts: totals = [t + p for t, p in zip(totals, pts)]

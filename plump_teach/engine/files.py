@@ -9,33 +9,49 @@ from __future__ import annotations
 from pathlib import Path
 from .saving import parse_saved
 from .plump_rules import PlumpError
-from .plump_game import PlumpGame, FORMAT as PLUMP_FORMAT
-from .bismarck_game import BismarckGame, FORMAT as BISMARCK_FORMAT
+from .plump_game import PlumpGame
+from .bismarck_game import BismarckGame
 from .scoresheet import ScoreKeeper, FORMAT as KEEPER_FORMAT
 from .storage import FileError, FileMissing, MAX_FILE_BYTES, read_bytes
-from .state import PlumpState, BismarckState, STATE_FORMATS
+from .state import PlumpState, BismarckState
 
 # %% auto #0
-__all__ = ['TABLE_FORMAT', 'LOADERS', 'load']
+__all__ = ['TABLE_FORMAT', 'Saved', 'LOADERS', 'load']
 
 # %% ../../nbs/16_files.ipynb #f11e0007
 TABLE_FORMAT = "plump_teach.PlayTable"   # spelbordets fil (plump_teach.ui.table): partiet står under "game"
+Saved = PlumpGame | BismarckGame | ScoreKeeper | PlumpState | BismarckState
 LOADERS: dict[str, type[PlumpGame] | type[BismarckGame] | type[ScoreKeeper] | type[PlumpState] | type[BismarckState]] = {
-           PLUMP_FORMAT: PlumpGame, BISMARCK_FORMAT: BismarckGame, KEEPER_FORMAT: ScoreKeeper,
-           STATE_FORMATS['plump']: PlumpState, STATE_FORMATS['bismarck']: BismarckState}
+    **{c.FORMAT: c for c in (PlumpGame, BismarckGame, PlumpState, BismarckState)}, KEEPER_FORMAT: ScoreKeeper}
 
-def load(source) -> PlumpGame | BismarckGame | ScoreKeeper | PlumpState | BismarckState:
-    """Ett sparat parti Plump, parti Bismarck, protokoll eller läge (`PlumpState.to_dict`); vilken sort det är står i filen. `source` är filens
-    text eller bytes, ett lexikon ur `to_dict` eller en sökväg (`Path`, eller en text som inte börjar med `{`)."""
+def _is_csv(text: str) -> bool:
+    "Protokollets CSV (`ScoreKeeper.to_csv`) börjar med raden om reglerna."
+    return text.lstrip('\ufeff').startswith('Regler;')
+
+def load(source) -> Saved:
+    """Ett sparat parti Plump, parti Bismarck, protokoll (JSON eller CSV) eller läge; vilken sort det är står i filen.
+    `source` är filens text eller bytes, ett lexikon ur `to_dict` eller en sökväg (`Path`, eller en text som inte
+    börjar med `{`). Det som läses från en fil får spara över den igen (`save`)."""
+    path, data = None, None
     if isinstance(source, dict): d = source
     else:
-        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip('\ufeff \t\r\n').startswith('{')):
-            source = read_bytes(source)
-        d = parse_saved(source, PlumpError)
+        text = source.decode('utf-8-sig', 'replace') if isinstance(source, (bytes, bytearray)) else source
+        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip('\ufeff \t\r\n').startswith(('{', 'Regler;'))):
+            path, data = source, read_bytes(source)
+            text = data.decode('utf-8-sig', 'replace')
+        if isinstance(text, str) and _is_csv(text): obj: Saved = ScoreKeeper.from_csv(text)
+        else:
+            d = parse_saved(source if data is None else data, PlumpError)
+            obj = _from_dict(d)
+        if path is not None and data is not None: obj.remember_file(path, data)
+        return obj
+    return _from_dict(d)
+
+def _from_dict(d) -> Saved:
     fmt = d.get('format') if isinstance(d, dict) else None
     if fmt == TABLE_FORMAT and isinstance(d.get('game'), dict): d, fmt = d['game'], d['game'].get('format')
     kind = LOADERS.get(fmt) if isinstance(fmt, str) else None
     if kind is None:
         raise PlumpError("Det här är ingen sparfil från plump_teach: fältet \"format\" ska säga att det är ett parti "
-                         "Plump, ett parti Bismarck eller ett protokoll.")
+                         "Plump, ett parti Bismarck, ett protokoll eller ett läge.")
     return kind.from_dict(d)

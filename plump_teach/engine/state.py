@@ -24,9 +24,14 @@ from .bismarck import deal_ids as bismarck_deal_ids, BismarckDeal, BismarckError
 from .bismarck import BismarckIllegalMove, BismarckWrongPhase
 from .plump_rules import PlumpWrongArgument, PlumpWrongPhase
 from .sim import PlayoutContext, play_to_end
+import json
+from .saving import parse_saved
+from .storage import SavedFile
+from .sampling import void_masks, played_ids, played_by, sorted_cards, deal_unseen
 
 # %% auto #0
-__all__ = ['STATE_FORMATS', 'STATE_VERSION', 'PlumpState', 'BismarckState', 'deal_unseen', 'SeatView', 'playout']
+__all__ = ['STATE_VERSION', 'StateCore', 'StateFacts', 'StateMoves', 'TrickState', 'PlumpState', 'BismarckState', 'SeatView',
+           'playout']
 
 # %% ../../nbs/11_state.ipynb #c0de0002
 def _rng(seed, error: type) -> random.Random:
@@ -35,15 +40,16 @@ def _rng(seed, error: type) -> random.Random:
     if seed is None or type(seed) is int or isinstance(seed, str): return random.Random(seed)
     raise error(f"Fröet ska vara ett heltal, en text eller en random.Random, inte {type(seed).__name__}.")
 
-# %% ../../nbs/11_state.ipynb #fb9804c7
-class _State:
-    "Det gemensamma för `PlumpState` och `BismarckState`."
-    game: str
+# %% ../../nbs/11_state.ipynb #7eb7991b
+class StateCore:
+    "Ett läge är en egen kopia av en giv: att skapa det ur en giv eller ett parti, och billiga kopior."
+    game: str                        # 'plump' eller 'bismarck', i sparfilens format
+    title: str                       # spelets namn i meddelanden
     error: type = ValueError
     deal: PlumpDeal | BismarckDeal
     actions: list[Action]
     ACTIONS: tuple[type, ...]        # dragens sorter i spelet
-    title: str                       # spelets namn i meddelanden
+    FORMAT: str                      # sparfilens format, till exempel "plump_teach.PlumpState"
     _deal_type: type[PlumpDeal] | type[BismarckDeal]
 
     def __init__(self, deal: PlumpDeal | BismarckDeal):
@@ -80,6 +86,9 @@ class _State:
         if not self._owned:
             self.deal, self._owned = self.deal.copy(), True
 
+# %% ../../nbs/11_state.ipynb #e9af61b5
+class StateFacts(StateCore):
+    "Det som syns i läget: turen, fasen, sticken, händerna och poängen."
     @property
     def names(self) -> list[str]:
         "Spelarnas namn i sittordning (en kopia)."
@@ -130,6 +139,9 @@ class _State:
         Som i OpenSpiel är `returns` definierad i varje läge; `is_terminal` säger om poängen är de slutliga."""
         return self.deal.points() if self.deal.phase == 'done' else [0] * self.deal.n
 
+# %% ../../nbs/11_state.ipynb #2217dc8b
+class StateMoves(StateFacts):
+    "Dragen: vilka som är tillåtna och varför inte, att göra och att ta tillbaka ett."
     def why_illegal(self, action: Action) -> str | None:
         "Varför `action` inte får göras nu, som en svensk mening med regeln, eller `None` om den är tillåten."
         if action in self.legal_actions(): return None
@@ -173,42 +185,56 @@ class _State:
     def __repr__(self):
         return f"{type(self).__name__}({self.phase}, i tur: {self.to_act}, drag: {len(self.actions)})"
 
+# %% ../../nbs/11_state.ipynb #978e5ad6
+def _move(text, game: str):
+    "Ett drag ur sin text i `to_dict`."
+    kind, _, rest = text.partition(' ') if isinstance(text, str) else ('', '', '')
+    if kind == 'bud' and game == 'plump' and rest.isdigit(): return Bid(int(rest))
+    if kind == 'kort': return PlayCard(parse_card(rest))
+    if kind == 'bort' and game == 'bismarck': return Discard(parse_card(rest))
+    if kind == 'spelsätt' and game == 'bismarck':
+        mode, _, trump = rest.partition(' ')
+        return ChooseMode(mode, trump or None)
+    raise ValueError
+
+# %% ../../nbs/11_state.ipynb #5c070585
+STATE_VERSION = 2   # 2: dragen i partiets notation (`05_actions`); version 1 skrev dem som text
+
+class TrickState(SavedFile, StateMoves):
+    """Det gemensamma för `PlumpState` och `BismarckState`: ett läge för datorspelare, som också går att spara och
+    läsa in (`to_dict`, `to_json`, `save`). Varje spel skriver givens egna fält (`_deal_fields`, `_deal_from`)."""
+    file_noun, file_what = ("läge", "läget"), "filen med läget"
+
+    def _deal_fields(self) -> dict: raise NotImplementedError
+    @classmethod
+    def _deal_from(cls, data: dict) -> PlumpDeal | BismarckDeal: raise NotImplementedError
+
     def to_dict(self) -> dict:
         "Läget som ett lexikon som går att skriva som JSON; `from_dict` gör ett lika läge av det."
         d = self.deal
-        if isinstance(d, PlumpDeal) and not d.played:
-            raise PlumpError("Given fördes in som ett resultat utan kort, så det finns inget läge att spara.")
-        out = {'format': STATE_FORMATS[self.game], 'version': STATE_VERSION, 'names': list(d.names), 'dealer': d.dealer,
-               'hands': [str(Cards(h)) for h in d.dealt]}
-        if isinstance(d, PlumpDeal):
-            out |= {'trump_card': None if d.trump_card is None else str(d.trump_card), 'rules': d.rules.changed(),
-                    'opening_deal': d.opening_deal, 'zero_last': sorted(d.zero_last)}
-        else:
-            out |= {'upcards': str(d.upcards), 'modes': list(d.modes), 'discards_count_as_trick': d.discards_count_as_trick,
-                    'game_deal': None if d.game_deal is None else list(d.game_deal)}
-        return out | {'moves': d.moves()}
+        return {'format': self.FORMAT, 'version': STATE_VERSION, 'names': list(d.names), 'dealer': d.dealer,
+                'hands': [str(Cards(h)) for h in d.dealt], **self._deal_fields(), 'moves': d.moves()}
+
+    def to_json(self, indent: int | None = None) -> str:
+        "Läget som JSON-text."
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Self:
+        "Ett läge ur JSON-text skriven av `to_json`."
+        return cls.from_dict(parse_saved(text, cls.error))
 
     @classmethod
     def from_dict(cls, data: dict) -> Self:
         "Ett läge ur `to_dict`: given delas som i lexikonet och dragen spelas upp igen genom domaren."
-        game = 'plump' if cls is PlumpState else 'bismarck'
-        err, what = cls.error, "ett läge i Plump" if game == 'plump' else "ett läge i Bismarck"
-        if not isinstance(data, dict) or data.get('format') != STATE_FORMATS[game]:
-            raise err(f"Det här är inte {what} från plump_teach (fältet \"format\" ska vara \"{STATE_FORMATS[game]}\").")
+        err = cls.error
+        if not isinstance(data, dict) or data.get('format') != cls.FORMAT:
+            raise err(f"Det här är inte ett läge i {cls.title} från plump_teach (fältet \"format\" ska vara \"{cls.FORMAT}\").")
         version = data.get('version')
         if type(version) is not int or version not in (1, STATE_VERSION):
             raise err(f"Läget har en version som den här plump_teach inte läser; den läser version 1–{STATE_VERSION}.")
-        deal: PlumpDeal | BismarckDeal
         try:
-            if game == 'plump':
-                deal = PlumpDeal(len(data['hands']), data['hands'], data['trump_card'], data['dealer'],
-                                 PlumpRules.from_dict(data['rules']), opening_deal=data['opening_deal'],
-                                 zero_last=data['zero_last'], names=data['names'])
-            else:
-                deal = BismarckDeal(data['hands'], data['upcards'], data['dealer'], data['names'], data['modes'],
-                                    data['discards_count_as_trick'])
-                gd = data['game_deal']
-                deal.game_deal = None if gd is None else (gd[0], gd[1])
+            deal = cls._deal_from(data)
             moves = data['moves']
             if not isinstance(moves, list): raise err("dragen ska vara en lista med text")
         except KeyError as e: raise err(f"Läget är skadat: fältet {e} saknas.") from None
@@ -217,7 +243,7 @@ class _State:
         state = cls(deal)
         for i, text in enumerate(moves):
             try:
-                if version == 1: state.apply(_move(text, game))     # version 1: drag som text, 'bud 2', 'kort ♥E'
+                if version == 1: state.apply(_move(text, cls.game))     # version 1: drag som text, 'bud 2', 'kort ♥E'
                 else:
                     seat, action = event_action(text)
                     if seat != state.to_act: raise state.error("draget står på en annan plats än den som är i tur")
@@ -231,9 +257,10 @@ class _State:
 # %% ../../nbs/11_state.ipynb #a871eec5
 _PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "lägga bort ett kort", 'mode': "välja spelsätt"}
 
-class PlumpState(_State):
+class PlumpState(TrickState):
     "Läget i en giv Plump för datorspelare och ledtrådar: platser som tal, drag som värden, ångra och kopiera."
     game, title, error, _deal_type, ACTIONS = 'plump', 'Plump', PlumpError, PlumpDeal, (Bid, PlayCard)
+    FORMAT = "plump_teach.PlumpState"
     deal: PlumpDeal
 
     @property
@@ -286,6 +313,17 @@ class PlumpState(_State):
         if isinstance(action, Bid): d.undo_bid()
         else: self._unplay()
 
+    def _deal_fields(self) -> dict:
+        d = self.deal
+        if not d.played: raise PlumpError("Given fördes in som ett resultat utan kort, så det finns inget läge att spara.")
+        return {'trump_card': None if d.trump_card is None else str(d.trump_card), 'rules': d.rules.changed(),
+                'opening_deal': d.opening_deal, 'zero_last': sorted(d.zero_last)}
+
+    @classmethod
+    def _deal_from(cls, data: dict) -> PlumpDeal:
+        return PlumpDeal(len(data['hands']), data['hands'], data['trump_card'], data['dealer'], PlumpRules.from_dict(data['rules']),
+                         opening_deal=data['opening_deal'], zero_last=data['zero_last'], names=data['names'])
+
     def view(self, seat: int) -> SeatView:
         "Det som spelaren på `seat` får se av läget, och inget annat."
         return _plump_view(self, seat)
@@ -310,10 +348,11 @@ class PlumpState(_State):
         return cls(PlumpDeal(n, hands, None if turned is None else card_from_id(turned), dealer, rules, names=names))
 
 # %% ../../nbs/11_state.ipynb #02f09d2d
-class BismarckState(_State):
+class BismarckState(TrickState):
     """Läget i en giv Bismarck för datorspelare. Förhand lägger bort sina fyra kort ett i taget (`Discard`), så att
     varje drag har få alternativ; det fjärde gör bortläggningen i given."""
     game, title, error, _deal_type, ACTIONS = 'bismarck', 'Bismarck', BismarckError, BismarckDeal, (Discard, ChooseMode, PlayCard)
+    FORMAT = "plump_teach.BismarckState"
     deal: BismarckDeal
     n, cards, rules, trump_card, bids = 3, 16, None, None, None
 
@@ -356,6 +395,19 @@ class BismarckState(_State):
         elif isinstance(action, ChooseMode): d.undo_mode()
         else: self._unplay()
 
+    def _deal_fields(self) -> dict:
+        d = self.deal
+        return {'upcards': str(d.upcards), 'modes': list(d.modes), 'discards_count_as_trick': d.discards_count_as_trick,
+                'game_deal': None if d.game_deal is None else list(d.game_deal)}
+
+    @classmethod
+    def _deal_from(cls, data: dict) -> BismarckDeal:
+        deal = BismarckDeal(data['hands'], data['upcards'], data['dealer'], data['names'], data['modes'],
+                            data['discards_count_as_trick'])
+        gd = data['game_deal']
+        deal.game_deal = None if gd is None else (gd[0], gd[1])
+        return deal
+
     def view(self, seat: int) -> SeatView:
         "Det som spelaren på `seat` får se av läget, och inget annat."
         return _bismarck_view(self, seat)
@@ -369,104 +421,6 @@ class BismarckState(_State):
         rng.shuffle(deck)
         up, ids = bismarck_deal_ids(deck, dealer)
         return cls(BismarckDeal([[card_from_id(c) for c in h] for h in ids], [card_from_id(c) for c in up], dealer, names))
-
-# %% ../../nbs/11_state.ipynb #c0de0012
-STATE_FORMATS = {'plump': "plump_teach.PlumpState", 'bismarck': "plump_teach.BismarckState"}
-STATE_VERSION = 2   # 2: dragen i partiets notation (`05_actions`); version 1 skrev dem som text
-
-def _move(text, game: str):
-    "Ett drag ur sin text i `to_dict`."
-    kind, _, rest = text.partition(' ') if isinstance(text, str) else ('', '', '')
-    if kind == 'bud' and game == 'plump' and rest.isdigit(): return Bid(int(rest))
-    if kind == 'kort': return PlayCard(parse_card(rest))
-    if kind == 'bort' and game == 'bismarck': return Discard(parse_card(rest))
-    if kind == 'spelsätt' and game == 'bismarck':
-        mode, _, trump = rest.partition(' ')
-        return ChooseMode(mode, trump or None)
-    raise ValueError
-
-# %% ../../nbs/11_state.ipynb #30e5af3b
-def _void_masks(tp: TrickPlay, must_trump: bool) -> list[int]:
-    """Färgerna som varje plats har visat att den saknar, som bitar (bit 0 är ♠): den följde inte färg, eller
-    trumfade inte fast trumftvånget (P10) hade krävt det."""
-    masks = [0] * tp.n
-    must = must_trump and tp.trump is not None
-    for leader, cards in [*((l, t) for l, t, _ in tp.history), (tp.leader, tp.trick)]:
-        if not cards: continue
-        led = cards[0] >> 4
-        for i in range(1, len(cards)):
-            c = cards[i]
-            if c >> 4 == led: continue
-            seat = (leader + i) % tp.n
-            masks[seat] |= 1 << led
-            if must and tp.trump is not None and c >> 4 != tp.trump: masks[seat] |= 1 << tp.trump
-    return masks
-
-def _played_ids(tp: TrickPlay) -> list[int]:
-    return [c for _, t, _ in tp.history for c in t] + list(tp.trick)
-
-# %% ../../nbs/11_state.ipynb #d7d4d582
-def _fill(cards: list[int], caps: list[int], masks: list[int], only: dict, rnd) -> list[list[int]] | None:
-    """Fördela `cards` på platserna (högar) med plats för `caps[i]` kort var, så att ingen hög får en färg som dess
-    bit i `masks[i]` förbjuder och kort i `only` bara hamnar i sina tillåtna högar. Varje kort går till en hög med
-    sannolikhet i proportion till hur mycket plats som är kvar där (utan villkor blir det en likformigt slumpad giv).
-    Svarar `None` om försöket kör fast."""
-    k = len(caps)
-    left = list(caps)
-    out: list[list[int]] = [[] for _ in range(k)]
-    allowed = {}
-    for c in cards:
-        bit = 1 << (c >> 4)
-        allowed[c] = [i for i in (only.get(c) or range(k)) if not masks[i] & bit]
-    order = sorted(cards, key=lambda c: (len(allowed[c]), rnd()))
-    for c in order:
-        opts = [i for i in allowed[c] if left[i]]
-        if not opts: return None
-        total = sum(left[i] for i in opts)
-        r = rnd() * total
-        for i in opts:
-            r -= left[i]
-            if r < 0: break
-        out[i].append(c)
-        left[i] -= 1
-    return out
-
-def _fill_exact(cards, caps, masks, only) -> list[list[int]] | None:
-    "Samma fördelning som `_fill`, men med sökning som backar: hittar alltid en fördelning om någon finns."
-    k = len(caps)
-    allowed = {c: [i for i in (only.get(c) or range(k)) if not masks[i] & (1 << (c >> 4))] for c in cards}
-    order = sorted(cards, key=lambda c: len(allowed[c]))
-    left = list(caps)
-    out: list[list[int]] = [[] for _ in range(k)]
-    def go(j):
-        if j == len(order): return True
-        c = order[j]
-        for i in allowed[c]:
-            if left[i]:
-                left[i] -= 1; out[i].append(c)
-                if go(j + 1): return True
-                left[i] += 1; out[i].pop()
-        return False
-    return out if go(0) else None
-
-def deal_unseen(cards: list[int], caps: list[int], masks: list[int], only: dict | None = None,
-                rnd=random.random, tries: int = 40) -> list[list[int]]:
-    "Dela ut de osedda korten `cards` på högarna med storlekarna `caps`, förenligt med renonserna i `masks`."
-    only = only or {}
-    if not any(masks) and not only:            # vanligast: inga villkor, bara blanda och dela
-        deck = list(cards)
-        for i in range(len(deck) - 1, 0, -1):
-            j = int(rnd() * (i + 1))
-            deck[i], deck[j] = deck[j], deck[i]
-        dealt, at = [], 0
-        for cap in caps: dealt.append(deck[at:at + cap]); at += cap
-        return dealt
-    for _ in range(tries):
-        out = _fill(cards, caps, masks, only, rnd)
-        if out is not None: return out
-    out = _fill_exact(cards, caps, masks, only)
-    if out is None: raise PlumpError("De osedda korten går inte att fördela så att de stämmer med spelet.")
-    return out
 
 # %% ../../nbs/11_state.ipynb #ab28d31e
 @dataclass(eq=False)
@@ -579,25 +533,15 @@ class SeatView:
         for s, pile in zip(seats, piles):
             if s >= 0: hands[s] = pile
             elif s == -2: st.deal.discards = sort_hand(map(card_from_id, pile))
-        played, dealt = _played_by(st.deal.tricks), list(st.deal.dealt)
+        played, dealt = played_by(st.deal.tricks), list(st.deal.dealt)
         for s in seats:
             if s < 0: continue
             ids = [*hands[s], *played[s]]
             if self.game == 'bismarck' and s == self.forehand:    # förhands 16 utdelade, utan de uppvända (B2)
                 ids = [c for c in [*ids, *(c.id for c in st.deal.discards or ())] if c not in up]
-            dealt[s] = _sorted_cards(ids)
+            dealt[s] = sorted_cards(ids)
         st.deal.dealt = tuple(dealt) if self.game == 'bismarck' else tuple(tuple(h) for h in dealt)
         return st
-
-def _sorted_cards(ids) -> Cards:
-    "Korten med id `ids` i handens ordning, som `sort_hand` men utan att läsa korten på nytt (sampel görs ofta)."
-    return Cards(map(card_from_id, sorted(ids, key=IN_HAND_ORDER.__getitem__)))
-
-def _played_by(tp: TrickPlay) -> list[list[int]]:
-    out: list[list[int]] = [[] for _ in range(tp.n)]
-    for leader, cards in [*((l, t) for l, t, _ in tp.history), (tp.leader, tp.trick)]:
-        for i, c in enumerate(cards): out[(leader + i) % tp.n].append(c)
-    return out
 
 # %% ../../nbs/11_state.ipynb #f6fc31ac
 def _check_view_seat(state, seat):
@@ -635,14 +579,14 @@ def _plump_basis(view: SeatView) -> tuple:
     state = view._state
     d, tp = state.deal, state.deal.tricks
     vis = view._visible
-    known = set(_played_ids(tp))
+    known = set(played_ids(tp))
     for s in vis: known.update(tp.hands[s])
     whole_deck = d.n * d.cards == 52     # ingen talong: trumfkortet blandades in igen (P8) och kan sitta på vilken hand som helst
     if d.trump_card is not None and not whole_deck: known.add(d.trump_card.id)
     unseen = [c for c in DECK_IDS if c not in known]
     hidden = [s for s in range(d.n) if s not in vis]
     caps = [len(tp.hands[s]) for s in hidden]
-    masks = _void_masks(tp, d.rules.must_trump)
+    masks = void_masks(tp, d.rules.must_trump)
     slots: tuple = ([*hidden, -1], [*caps, len(unseen) - sum(caps)], [*(masks[s] for s in hidden), 0], {}, unseen, set())
     return unseen, masks, slots, _hide(state, hidden)
 
@@ -657,10 +601,10 @@ def _bismarck_basis(view: SeatView) -> tuple:
     state, seat = view._state, view.seat
     d, tp, fh = state.deal, state.deal.tricks, state.deal.forehand
     mine = seat == fh
-    known = set(_played_ids(tp)) | _ids(view.hand) | (_ids(view.discards) if mine else set())
+    known = set(played_ids(tp)) | _ids(view.hand) | (_ids(view.discards) if mine else set())
     unseen = [c for c in DECK_IDS if c not in known]
     hidden = [s for s in range(3) if s != seat]
-    masks = _void_masks(tp, False)
+    masks = void_masks(tp, False)
     # förhands valda bortlagda kort syns bara för förhand: för de andra sitter de kvar på hens hand
     seats, caps = list(hidden), [len(tp.hands[s]) + (len(d.picked) if s == fh and d.discards is None else 0) for s in hidden]
     if not mine and d.discards is not None: seats, caps = [*seats, -2], [*caps, DISCARDS]
@@ -685,7 +629,7 @@ def _context(state, rnd) -> PlayoutContext:
     return PlayoutContext(n=state.n, cards=state.cards, rules=state.rules, mode=state.mode, trump=tp.trump,
                           must_trump=tp.must_trump, bids=state.bids, taken=list(tp.taken),
                           hands=[split_suits(h) for h in tp.hands], trick=list(tp.trick), leader=tp.leader,
-                          gone=set(_played_ids(tp)), cards_left=len(tp.hands[tp.to_act]) if tp.hands else 0, rnd=rnd)
+                          gone=set(played_ids(tp)), cards_left=len(tp.hands[tp.to_act]) if tp.hands else 0, rnd=rnd)
 
 def _random_bids(ctx, state, bid_policy):
     "Fyll i de bud som saknas (P5, P6, P16), i budordningen; utan `bid_policy` ett slumpat tillåtet bud."

@@ -169,6 +169,7 @@ def points_html(deal: BismarckDeal) -> HTML:
 def sheet_html(game: BismarckGame) -> HTML:
     "Motorns protokoll (`game.sheet()`) över de färdiga givarna (B8), smalt nog för en telefon."
     sheet = game.sheet(only_played=True)
+    sheet.rows = [r for r in sheet.rows if r['points'] is not None]   # bara de färdiga givarna
     grey = f'style="color:{CARD_BLACK};font-size:85%;font-weight:normal"'
     head = f'<th scope="col" {_LEFT}>Giv</th>' + ''.join(f'<th scope="col" {_TD}>{esc(p)}</th>' for p in sheet.players)
     rows = ''
