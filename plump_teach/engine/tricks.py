@@ -17,7 +17,7 @@ from .names import genitive
 
 # %% auto #0
 __all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'legal_cards', 'beats', 'winner_index', 'trick_winner',
-           'is_revoke', 'TrickPlay', 'Trick', 'TrickDeal']
+           'is_revoke', 'TrickPlayBase', 'TrickPlayRefusals', 'TrickPlay', 'Trick', 'TrickDealView', 'TrickDeal']
 
 # %% ../../nbs/03_tricks.ipynb #dfa1bab3
 def suit_index(suit: str | None) -> int | None:
@@ -88,8 +88,8 @@ def is_revoke(hand, trick, card) -> bool:
     return card.suit != led and any(c.suit == led for c in hand)
 
 # %% ../../nbs/03_tricks.ipynb #03799961
-class TrickPlay:
-    "Sticken i en giv: händer (kort-id), vem som spelar ut, sticket som pågår, färdiga stick och tagna stick."
+class TrickPlayBase:
+    "Sticken i en givs läge: händerna (kort-id), vem som spelar ut och står i tur, sticket som pågår och de tillåtna korten."
     def __init__(self, hands, leader: int, trump: int | None = None, must_trump: bool = False,
                  names=None,                 # spelarnas namn i felmeddelanden; annars "plats 1", "plats 2" …
                  rule: str = 'P10'):         # regeln om att följa färg som meddelandena hänvisar till
@@ -115,6 +115,15 @@ class TrickPlay:
         "Kort-id som spelaren i tur får lägga (P10)."
         return legal_ids(self.hands[self.to_act], self.led, self.trump, self.must_trump)
 
+    @property
+    def done(self) -> bool:
+        "Sant när alla kort är spelade."
+        return not any(self.hands)
+
+
+# %% ../../nbs/03_tricks.ipynb #2b34b07d
+class TrickPlayRefusals(TrickPlayBase):
+    "Varför ett kort inte får läggas: som kod (`problem`) och som svensk mening med regeln (`reason`)."
     def problem(self, cid: int) -> str | None:
         "Varför kortet `cid` inte får läggas nu: 'not_in_hand', 'follow_suit', 'must_trump', eller `None`."
         hand = self.hands[self.to_act]
@@ -137,6 +146,10 @@ class TrickPlay:
         trumps = sort_hand(c for c in hand if c.id >> 4 == self.trump)
         return (f"Trumftvång: {name} saknar {SUIT_NAMES[led]} men har trumf ({trumps}) och måste trumfa ({self.rule}).")
 
+
+# %% ../../nbs/03_tricks.ipynb #5b8cd94c
+class TrickPlay(TrickPlayRefusals):
+    "Sticken i en giv: händer (kort-id), vem som spelar ut, sticket som pågår, färdiga stick och tagna stick."
     def play(self, cid: int) -> int | None:
         "Lägg kortet `cid` för spelaren i tur; svarar med vinnarens plats när sticket blev fullt, annars `None`."
         why = self.reason(cid)
@@ -149,11 +162,6 @@ class TrickPlay:
         self.history.append((self.leader, tuple(self.trick), winner))
         self.leader, self.trick = winner, []
         return winner
-
-    @property
-    def done(self) -> bool:
-        "Sant när alla kort är spelade."
-        return not any(self.hands)
 
     def copy(self) -> TrickPlay:
         "En oberoende kopia av läget, utan att gå via `copy.deepcopy` (som är hundratals gånger långsammare)."
@@ -174,6 +182,7 @@ class TrickPlay:
         self.hands[(self.leader + len(self.trick)) % self.n].append(cid)
         return cid
 
+
 # %% ../../nbs/03_tricks.ipynb #7d0a0002
 class Trick(NamedTuple):
     "Ett färdigt stick: den som spelade ut, korten i spelordning och vinnarens plats."
@@ -181,8 +190,8 @@ class Trick(NamedTuple):
     cards: Cards
     winner: int
 
-class TrickDeal:
-    "Det som en giv Plump och en giv Bismarck har gemensamt: sticken (`tricks`), händerna och att lägga ett kort."
+class TrickDealView:
+    "Vad en giv med stick visar: händerna, sticket som pågår, de färdiga sticken och vem som tog dem."
     error: type = CardError      # spelets eget fel: `PlumpError` eller `BismarckError`
     n: int                       # antal spelare
     names: list                  # spelarnas namn, för meddelanden
@@ -213,23 +222,31 @@ class TrickDeal:
         "Alla händer som de ser ut nu."
         return [self.hand(s) for s in range(self.n)]
 
+    @property
+    def history(self) -> list[Trick]:
+        "De färdiga sticken i ordning, vart och ett som `Trick(leader, cards, winner)`."
+        return [Trick(l, Cards(card_from_id(c) for c in t), w) for l, t, w in self._history]
+
+    def hand(self, seat: int) -> Cards:
+        "Korten som platsen `seat` har kvar, sorterade."
+        return sort_hand(card_from_id(c) for c in self._hands[self._seat(seat)])
+
     def _seat(self, seat) -> int:
         "`seat` om det är en av platserna, annars spelets fel."
         if type(seat) is not int or not 0 <= seat < self.n:
             raise self.error(f"Platsen {quoted(seat)} finns inte; platserna är 0–{self.n - 1} (0 är den första spelaren).")
         return seat
 
+
+# %% ../../nbs/03_tricks.ipynb #0854f803
+class TrickDeal(TrickDealView):
+    "Det som en giv Plump och en giv Bismarck har gemensamt: sticken (`tricks`), händerna och att lägga ett kort."
     # Det varje spel skriver själv: vem som står i tur, dragen i tur, givens drag i partiets notation och poängen.
     @property
     def to_act(self) -> int | None: raise NotImplementedError
     def legal_actions(self) -> list[Any]: raise NotImplementedError
     def moves(self) -> list[list]: raise NotImplementedError
     def points(self) -> list[int]: raise NotImplementedError
-
-    @property
-    def history(self) -> list[Trick]:
-        "De färdiga sticken i ordning, vart och ett som `Trick(leader, cards, winner)`."
-        return [Trick(l, Cards(card_from_id(c) for c in t), w) for l, t, w in self._history]
 
     def card_moves(self) -> list[list]:
         "De lagda korten i ordning, i partiets notation: `['play', plats, kort]`."
@@ -244,10 +261,6 @@ class TrickDeal:
         new.__dict__.update({k: list(v) if type(v) is list else v for k, v in self.__dict__.items()})
         new.tricks = self.tricks.copy()
         return new
-
-    def hand(self, seat: int) -> Cards:
-        "Korten som platsen `seat` har kvar, sorterade."
-        return sort_hand(card_from_id(c) for c in self._hands[self._seat(seat)])
 
     def legal_cards(self) -> Cards:
         "Korten som spelaren i tur får lägga."
@@ -276,3 +289,4 @@ class TrickDeal:
 
     def _check_turn(self, seat, phase: str, what: str): raise NotImplementedError   # spelets egna ord
     def _refusal(self, seat: int, card: Card) -> str | None: raise NotImplementedError
+
