@@ -7,7 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/plump.html.md"""
 # %% ../../nbs/08_plump.ipynb #65bd732d
 from __future__ import annotations
 from .cards import HIGHLIGHT
-from typing import cast
+from typing import Self, cast
 from collections.abc import Iterable, Sequence
 from .cards import CardLike, CardsLike
 from .cards import Card, Cards, CardError, SUIT_NAMES, card_from_id, parse_card, parse_cards, sort_hand, cards_html
@@ -20,11 +20,11 @@ from .plump_rules import (PlumpError, PlumpRules, bid_error, bidding_order, firs
 from .actions import Action, bid_actions, play_actions
 
 # %% auto #0
-__all__ = ['PlumpDeal']
+__all__ = ['PlumpDealSetup', 'PlumpBidding', 'PlumpPlay', 'PlumpDeal']
 
 # %% ../../nbs/08_plump.ipynb #56b64be6
-class PlumpDeal(TrickDeal):
-    "En giv Plump: budgivning, spel och poäng, för platserna 0 … n-1 medsols."
+class PlumpDealSetup(TrickDeal):
+    "En giv Plump som delas ut: händerna, trumfen, givaren och husreglerna, prövade innan given börjar."
     error = PlumpError
     def __init__(self,
                  players: int,               # antal spelare, 2-6
@@ -82,6 +82,10 @@ class PlumpDeal(TrickDeal):
         self.played = True  # False när resultatet skrevs in i stället för att spelas
         self.phase = 'bidding'
 
+
+# %% ../../nbs/08_plump.ipynb #1f037ea4
+class PlumpBidding(PlumpDealSetup):
+    "Budgivningen: vem som står i tur, vilka bud som är tillåtna, att bjuda och att ta tillbaka ett bud."
     def _bids_made(self) -> int: return sum(b is not None for b in self.bids)
 
     @property
@@ -112,17 +116,7 @@ class PlumpDeal(TrickDeal):
         # regelbokens legal_bids, modulens namn (metoden skuggar det inte)
         return legal_bids(self.cards, self._earlier_bids(), self.n, self.rules, self.to_act in self.zero_last)
 
-    def legal_actions(self) -> list[Action]:
-        "Dragen som spelaren i tur får göra: bud i växande ordning (P5, P6, P16) eller kort (P10); tom när given är slut."
-        if self.phase == 'bidding': return bid_actions(self.legal_bids())
-        if self.phase == 'playing': return play_actions(self.tricks.legal())
-        return []
-
-    def moves(self) -> list[list]:
-        "Givens drag i ordning, i partiets notation (`05_actions`): buden `['bid', plats, bud]`, sedan korten."
-        return [['bid', s, self.bids[s]] for s in self.order[:self._bids_made()]] + self.card_moves()
-
-    def bid(self, seat: int, bid: int) -> PlumpDeal:
+    def bid(self, seat: int, bid: int) -> Self:
         "Platsen `seat` bjuder `bid` stick."
         self._check_turn(seat, 'bidding', 'bjuda')
         err = bid_error(bid, self.cards, self._earlier_bids(), self.n, self.rules, seat in self.zero_last)
@@ -132,6 +126,30 @@ class PlumpDeal(TrickDeal):
             self.phase = 'playing'
             self.tricks.leader = first_leader(self.dealer, self.bids, self.rules)
         return self
+
+    def undo_bid(self) -> int:
+        "Ta tillbaka det senaste budet, innan något kort är lagt; svarar med budet. Utspelet går tillbaka till förhand."
+        made = self._bids_made()
+        if made == 0 or self._trick or self._history:
+            raise PlumpError("Det finns inget bud att ta tillbaka: inget bud är sagt, eller sticken har redan börjat.")
+        seat = self.order[made - 1]
+        bid, self.bids[seat], self.phase = cast(int, self.bids[seat]), None, 'bidding'
+        self.tricks.leader = forehand(self.dealer, self.n)
+        return bid
+
+
+# %% ../../nbs/08_plump.ipynb #8d51a55e
+class PlumpPlay(PlumpBidding):
+    "Dragen och korten: tillåtna drag, varför ett kort vägras, ett resultat utan spel, poängen och vad var och en ser."
+    def legal_actions(self) -> list[Action]:
+        "Dragen som spelaren i tur får göra: bud i växande ordning (P5, P6, P16) eller kort (P10); tom när given är slut."
+        if self.phase == 'bidding': return bid_actions(self.legal_bids())
+        if self.phase == 'playing': return play_actions(self.tricks.legal())
+        return []
+
+    def moves(self) -> list[list]:
+        "Givens drag i ordning, i partiets notation (`05_actions`): buden `['bid', plats, bud]`, sedan korten."
+        return [['bid', s, self.bids[s]] for s in self.order[:self._bids_made()]] + self.card_moves()
 
     def _illegal_card_reason(self, seat: int, card: Card) -> str:
         hand = [card_from_id(c) for c in self._hands[seat]]
@@ -150,27 +168,7 @@ class PlumpDeal(TrickDeal):
         if why == 'not_in_hand': return f"{card} finns inte på {genitive(self.names[seat])} hand."
         return self._illegal_card_reason(seat, card) if why else None
 
-    def undo_bid(self) -> int:
-        "Ta tillbaka det senaste budet, innan något kort är lagt; svarar med budet. Utspelet går tillbaka till förhand."
-        made = self._bids_made()
-        if made == 0 or self._trick or self._history:
-            raise PlumpError("Det finns inget bud att ta tillbaka: inget bud är sagt, eller sticken har redan börjat.")
-        seat = self.order[made - 1]
-        bid, self.bids[seat], self.phase = cast(int, self.bids[seat]), None, 'bidding'
-        self.tricks.leader = forehand(self.dealer, self.n)
-        return bid
-
-    def points(self) -> list[int]:
-        "Poängen per plats (P13); bara när given är slut."
-        if self.phase != 'done': raise PlumpError("Poängen räknas först när given är slut.")
-        bids = cast(list[int], self.bids)                               # alla har bjudit när given är slut
-        return [score(bids[s], self.taken[s], self.cards, self.rules, renons=s in self.renons) for s in range(self.n)]
-
-    def visible_hands(self, seat: int) -> dict[int, Cards]:
-        "Händerna som spelaren på `seat` ser under budgivningen: sin egen, eller med kortet i pannan allas utom sin egen (P15)."
-        return {s: self.hand(s) for s in visible_seats(seat, self.n, self.cards, self.rules)}
-
-    def record_result(self, tricks: Sequence[int], renons: Iterable[int] = ()) -> PlumpDeal:
+    def record_result(self, tricks: Sequence[int], renons: Iterable[int] = ()) -> Self:
         "För in givens resultat utan att spela: stick per plats, och platser som gjort renons (P12)."
         if self.phase != 'playing' or self._history or self._trick:
             raise PlumpError("Ett resultat kan bara föras in när budgivningen är klar och inget kort är spelat.")
@@ -186,6 +184,20 @@ class PlumpDeal(TrickDeal):
         self.tricks.taken, self.renons, self.played, self.phase = taken, rs, False, 'done'
         return self
 
+    def points(self) -> list[int]:
+        "Poängen per plats (P13); bara när given är slut."
+        if self.phase != 'done': raise PlumpError("Poängen räknas först när given är slut.")
+        bids = cast(list[int], self.bids)                               # alla har bjudit när given är slut
+        return [score(bids[s], self.taken[s], self.cards, self.rules, renons=s in self.renons) for s in range(self.n)]
+
+    def visible_hands(self, seat: int) -> dict[int, Cards]:
+        "Händerna som spelaren på `seat` ser under budgivningen: sin egen, eller med kortet i pannan allas utom sin egen (P15)."
+        return {s: self.hand(s) for s in visible_seats(seat, self.n, self.cards, self.rules)}
+
+
+# %% ../../nbs/08_plump.ipynb #df23ed2b
+class PlumpDeal(PlumpPlay):
+    "En giv Plump: budgivning, spel och poäng, för platserna 0 … n-1 medsols."
     def _repr_html_(self) -> str:
         trump = (f"trumf: {SUIT_NAMES[self.trump]} {cards_html([self.trump_card], 36)}" if self.trump
                  else "sang (ingen trumf)" + (f", uppvänt {cards_html([self.trump_card], 36)}" if self.trump_card else ""))
@@ -211,6 +223,7 @@ class PlumpDeal(TrickDeal):
                             f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 36)}</td>' for s, c in zip(seats, cards))
             rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
         return _Html(f'<table class="plump-stick">{"".join(rows)}</table>')
+
 
 # %% ../../nbs/08_plump.ipynb #3fd64884
 class _Html:
