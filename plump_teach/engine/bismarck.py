@@ -9,7 +9,7 @@ from __future__ import annotations
 from .cards import HIGHLIGHT
 import json
 import random
-from typing import cast
+from typing import Self, cast
 from collections.abc import Iterable, Sequence
 from os import PathLike
 from .cards import CardLike, CardsLike
@@ -29,7 +29,8 @@ __all__ = ['PLAYERS', 'HAND_SIZE', 'UPCARDS', 'DISCARDS', 'TRICKS', 'MODES', 'MO
            'deal_cards', 'discard_error', 'hand_after_discard', 'dealer_of_deal', 'parse_suit', 'check_mode',
            'mode_trump', 'mode_label', 'mode_words', 'deal_count', 'allowed_modes', 'mode_budget_error',
            'closed_modes_note', 'legal_plays', 'bismarck_trick_winner', 'normal_tricks', 'bismarck_score',
-           'BismarckDeal', 'suit_lengths', 'honour_points', 'long_suit', 'mode_hint', 'smart_discard']
+           'BismarckDealSetup', 'BismarckDiscards', 'BismarckModes', 'BismarckPlay', 'BismarckDeal', 'suit_lengths',
+           'honour_points', 'long_suit', 'mode_hint', 'smart_discard']
 
 # %% ../../nbs/09_bismarck.ipynb #4a350636
 class BismarckError(PlumpTeachError):
@@ -244,8 +245,8 @@ def bismarck_score(mode, tricks, forehand: int, discards_count_as_trick: bool = 
     return [sign * (t - normal_tricks(mode, s == forehand)) for s, t in enumerate(tricks)]
 
 # %% ../../nbs/09_bismarck.ipynb #bd1a31c8
-class BismarckDeal(TrickDeal):
-    "En giv Bismarck: förhand lägger bort fyra kort och väljer spelsätt, sedan spelas 16 stick."
+class BismarckDealSetup(TrickDeal):
+    "En giv Bismarck som delas ut: händerna, de uppvända korten, givaren och spelsätten, prövade innan given börjar."
     error, n = BismarckError, PLAYERS
     def __init__(self,
                  hands: Sequence[CardsLike], # tre händer på 16 kort, plats 0, 1, 2 medsols
@@ -291,6 +292,12 @@ class BismarckDeal(TrickDeal):
         self.trump: str | None = None
         self.phase = 'discard'
 
+    def _seat(self, seat) -> int: return _check_seat(seat)
+
+
+# %% ../../nbs/09_bismarck.ipynb #60004c87
+class BismarckDiscards(BismarckDealSetup):
+    "Vem som står i tur, och förhands bortlagda kort: alla fyra på en gång eller ett i taget, och att ta tillbaka dem (B2)."
     @property
     def to_act(self) -> int | None:
         "Platsen som står i tur, eller `None` när given är slut."
@@ -305,7 +312,7 @@ class BismarckDeal(TrickDeal):
             turn = self.names[cast(int, self.to_act)]                  # fasen stämmer, så någon står i tur
             raise BismarckNotYourTurn(f"Det är inte {genitive(self.names[seat])} tur, utan {genitive(turn)}.")
 
-    def discard(self, seat: int, cards: CardsLike) -> BismarckDeal:
+    def discard(self, seat: int, cards: CardsLike) -> Self:
         "Förhand (`seat`) lägger bort fyra av sina 20 kort på en gång (B2); kort som redan är valda med `pick` räknas inte."
         self._check_turn(seat, 'discard', "lägga bort kort")
         err = discard_error(sort_hand([*self.hand(seat), *self.picked]), cards, self.names[seat])
@@ -316,7 +323,7 @@ class BismarckDeal(TrickDeal):
         self.picked, self.discards, self.phase = list(cards), sort_hand(cards), 'mode'
         return self
 
-    def pick(self, seat: int, card: CardLike) -> BismarckDeal:
+    def pick(self, seat: int, card: CardLike) -> Self:
         "Förhand (`seat`) lägger bort ett kort i taget (B2); med det fjärde är bortläggningen gjord och spelsättet står i tur."
         self._check_turn(seat, 'discard', "lägga bort kort")
         try: c = parse_card(card)
@@ -337,7 +344,18 @@ class BismarckDeal(TrickDeal):
         self.discards, self.phase = None, 'discard'
         return c
 
-    def choose_mode(self, seat: int, mode: str, trump: str | None = None) -> BismarckDeal:
+    def undo_discard(self) -> Cards:
+        "Ta tillbaka förhands fyra bortlagda kort till handen, innan spelsättet är valt; svarar med korten."
+        if self.phase != 'mode': raise BismarckError("De bortlagda korten kan bara tas tillbaka innan spelsättet är valt.")
+        cards, self.discards, self.picked, self.phase = cast(Cards, self.discards), None, [], 'discard'   # lagda i fasen 'mode'
+        self._hands[self.forehand].extend(c.id for c in cards)
+        return cards
+
+
+# %% ../../nbs/09_bismarck.ipynb #9f85998a
+class BismarckModes(BismarckDiscards):
+    "Spelsättet: förhand väljer det, och i trumf en färg (B4, B5), eller tar tillbaka det innan korten spelas."
+    def choose_mode(self, seat: int, mode: str, trump: str | None = None) -> Self:
         "Förhand (`seat`) väljer spelsätt, och i spelsättet trumf också färg (B4, B5)."
         self._check_turn(seat, 'mode', "välja spelsätt")
         mode = check_mode(mode)
@@ -350,21 +368,23 @@ class BismarckDeal(TrickDeal):
         self.phase = 'playing'
         return self
 
+    def undo_mode(self) -> str:
+        "Ta tillbaka spelsättet, innan något kort är lagt; svarar med det."
+        if self.phase != 'playing' or self._trick or self._history:
+            raise BismarckError("Spelsättet kan bara tas tillbaka innan något kort är lagt.")
+        mode, self.mode, self.trump, self.tricks.trump, self.phase = cast(str, self.mode), None, None, None, 'mode'
+        return mode
+
     @property
     def _trump(self): return self.tricks.trump
 
+
+# %% ../../nbs/09_bismarck.ipynb #df34bd51
+class BismarckPlay(BismarckModes):
+    "Dragen och korten: tillåtna drag, varför ett kort vägras (B6), givens drag och poängen (B7)."
     def _refusal(self, seat: int, card: Card) -> str | None:
         "Varför `card` inte får läggas: \"finns inte på Annas hand\", \"måste följa färg … (B6)\", eller `None`."
         return self.tricks.reason(card.id)
-
-    def _seat(self, seat) -> int: return _check_seat(seat)
-
-    def undo_discard(self) -> Cards:
-        "Ta tillbaka förhands fyra bortlagda kort till handen, innan spelsättet är valt; svarar med korten."
-        if self.phase != 'mode': raise BismarckError("De bortlagda korten kan bara tas tillbaka innan spelsättet är valt.")
-        cards, self.discards, self.picked, self.phase = cast(Cards, self.discards), None, [], 'discard'   # lagda i fasen 'mode'
-        self._hands[self.forehand].extend(c.id for c in cards)
-        return cards
 
     def legal_actions(self) -> list[Action]:
         "Dragen i tur: ett kort att lägga bort (B2), ett spelsätt som finns kvar (B4, B5) eller ett kort (B6)."
@@ -381,13 +401,6 @@ class BismarckDeal(TrickDeal):
         if self.mode is not None: out.append(['mode', self.forehand, self.mode, self.trump])
         return out + self.card_moves()
 
-    def undo_mode(self) -> str:
-        "Ta tillbaka spelsättet, innan något kort är lagt; svarar med det."
-        if self.phase != 'playing' or self._trick or self._history:
-            raise BismarckError("Spelsättet kan bara tas tillbaka innan något kort är lagt.")
-        mode, self.mode, self.trump, self.tricks.trump, self.phase = cast(str, self.mode), None, None, None, 'mode'
-        return mode
-
     @property
     def counted(self) -> list[int]:
         "Sticken som räknas per plats: de tagna, plus ett åt förhand med husregeln `discards_count_as_trick`."
@@ -399,6 +412,10 @@ class BismarckDeal(TrickDeal):
         if self.phase != 'done': raise BismarckError("Poängen räknas först när given är slut (B7).")
         return bismarck_score(self.mode, self.taken, self.forehand, self.discards_count_as_trick)
 
+
+# %% ../../nbs/09_bismarck.ipynb #a1635e7d
+class BismarckDeal(BismarckPlay):
+    "En giv Bismarck: förhand lägger bort fyra kort och väljer spelsätt, sedan spelas 16 stick."
     def _repr_html_(self) -> str:
         mode = ("spelsättet är inte valt än" if self.mode is None
                 else f"spelsätt: {mode_label(self.mode, self.trump)} ({MODE_TEXT[self.mode]})")
@@ -422,6 +439,7 @@ class BismarckDeal(TrickDeal):
                             f'<small>{esc(self.names[s])}</small><br>{cards_html([c], 32)}</td>' for s, c in zip(seats, cards))
             rows.append(f'<tr><th scope="row">{i + 1}</th>{cells}<td>→ {esc(self.names[win])}</td></tr>')
         return _Html(f'<table class="bismarck-stick">{"".join(rows)}</table>')
+
 
 # %% ../../nbs/09_bismarck.ipynb #81b93894
 _PHASE_TEXT = {'discard': "förhand ska först lägga bort fyra kort (B2)",
