@@ -30,7 +30,10 @@ _FRONT_DOOR = {
     **dict.fromkeys(["BismarckDeal", "BismarckError"], "engine.bismarck"),
     "BismarckGame": "engine.bismarck_game",
     "TrickGame": "engine.game",
-    **dict.fromkeys(["PlumpState", "BismarckState", "SeatView", "playout"], "engine.state"),
+    **dict.fromkeys(["PlumpState", "BismarckState", "BismarckView", "PlumpView", "BismarckView"], "engine.state"),
+    "SeatView": "engine.view",
+    **dict.fromkeys(["playout", "CardPolicy", "BidPolicy"], "engine.playout"),
+    "PlayoutContext": "engine.sim",
     **dict.fromkeys(["ScoreKeeper", "load_protocol"], "engine.scoresheet"),
     **dict.fromkeys(["FileError", "FileChanged"], "engine.storage"),
     "load": "engine.files",
@@ -42,13 +45,14 @@ _FRONT_DOOR = {
 }
 # Skrivet ut, inte räknat: en typkontroll (mypy --strict, pyright) läser bara en lista med namn, och utan den är
 # namnen här inte exporterade för den (tests/test_types.py håller listan lika med _FRONT_DOOR).
-__all__ = ["Action", "Bid", "BismarckDeal", "BismarckError", "BismarckGame", "BismarckState", "Bot", "Card",
-           "CardError", "CardLike", "Cards", "CardsLike", "ChooseMode", "Decision", "Discard", "FileChanged",
-           "FileError", "IllegalMove", "NotYourTurn", "PUZZLE_KINDS", "PlayCard", "Player", "PlumpDeal",
-           "PlumpError", "PlumpGame", "PlumpRules", "PlumpState", "PlumpTeachError", "Puzzle", "RULE_PRESETS",
-           "SUITS", "SUIT_NAMES", "ScoreKeeper", "SeatView", "TrickGame", "WrongArgument", "WrongPhase", "analyse_deal",
-           "deal_schedule", "hint", "legal_bids", "load", "load_protocol", "make_bot", "make_puzzle", "parse_card",
-           "parse_cards", "playout", "rule_preset", "score", "trick_winner"]
+__all__ = ["Action", "Bid", "BidPolicy", "BismarckDeal", "BismarckError", "BismarckGame", "BismarckState",
+           "BismarckView", "Bot", "Card", "CardError", "CardLike", "CardPolicy", "Cards", "CardsLike", "ChooseMode",
+           "Decision", "Discard", "FileChanged", "FileError", "IllegalMove", "NotYourTurn", "PUZZLE_KINDS",
+           "PlayCard", "Player", "PlayoutContext", "PlumpDeal", "PlumpError", "PlumpGame", "PlumpRules",
+           "PlumpState", "PlumpTeachError", "PlumpView", "Puzzle", "RULE_PRESETS", "SUITS", "SUIT_NAMES",
+           "ScoreKeeper", "SeatView", "TrickGame", "WrongArgument", "WrongPhase", "analyse_deal", "deal_schedule",
+           "hint", "legal_bids", "load", "load_protocol", "make_bot", "make_puzzle", "parse_card", "parse_cards",
+           "playout", "rule_preset", "score", "trick_winner"]
 
 
 def __getattr__(name: str):
@@ -74,7 +78,10 @@ if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr
     from .engine.plump_game import PlumpGame
     from .engine.bismarck import BismarckDeal, BismarckError
     from .engine.bismarck_game import BismarckGame
-    from .engine.state import PlumpState, BismarckState, SeatView, playout
+    from .engine.state import PlumpState, BismarckState, PlumpView, BismarckView
+    from .engine.view import SeatView
+    from .engine.playout import playout, CardPolicy, BidPolicy
+    from .engine.sim import PlayoutContext
     from .engine.game import TrickGame
     from .engine.scoresheet import ScoreKeeper, load_protocol
     from .engine.storage import FileError, FileChanged

@@ -503,13 +503,14 @@ def call_with_drawn_arguments(functions: dict, typical, name: str, data):
 
 from plump_teach.bots import players as botm, coach as coachm
 from plump_teach.engine import state as pm, plump as pl, plump_rules as pr   # noqa: E402
+from plump_teach.engine.playout import playout   # noqa: E402
 
 _SAMPLE_STATE = pm.PlumpState(pl.PlumpDeal(3, ["♠2 ♥K", "♦7 ♣3", "♥4 ♠9"], trump_card="♣5", dealer=2))
 PLUMP_FUNCTIONS = {
     "legal_bids": (pr.legal_bids, 5), "bid_error": (pr.bid_error, 6), "bidding_order": (pr.bidding_order, 3),
     "first_leader": (pr.first_leader, 3), "describe_bids": (pr.describe_bids, 2), "bid_balance": (pr.bid_balance, 2),
     "trump_suit": (pr.trump_suit, 3), "PlumpDeal": (pl.PlumpDeal, 8), "make_bot": (botm.make_bot, 4),
-    "hint": (coachm.hint, 3), "playout": (pm.playout, 2),
+    "hint": (coachm.hint, 3), "playout": (playout, 2),
 }
 PLUMP_TYPICAL = arg(0, 1, 2, 3, 4, 5, [], [1], [2, 1], [1, 2, 0], ["♠2 ♥K", "♦7 ♣3", "♥4 ♠9"], "♣5", "♥E",
                     PlumpRules(), PlumpRules(highest_bidder_leads=True), "van", "expert", None, True, False,
@@ -527,7 +528,7 @@ def test_plump_lower_entry_points_take_any_arguments(name, data):
     lambda: pr.legal_bids(1, 3, 4), lambda: pr.bid_error(1, 5, None, 4), lambda: pr.bidding_order('0', 4),
     lambda: pr.first_leader(0, None), lambda: pr.describe_bids('5', [1]), lambda: pr.trump_suit('xx'),
     lambda: pl.PlumpDeal(3, ["♠2", "♥K", "♦7"], trump_card="♣5", zero_last=None), lambda: coachm.hint(None),
-    lambda: botm.make_bot([]), lambda: botm.make_bot(object()), lambda: pm.playout(_SAMPLE_STATE.view(0)),
+    lambda: botm.make_bot([]), lambda: botm.make_bot(object()), lambda: playout(_SAMPLE_STATE.view(0)),
 ], ids=["legal_bids", "bid_error", "bidding_order", "first_leader", "describe_bids", "trump_suit", "zero_last",
         "hint", "make_bot_list", "make_bot_object", "playout_view"])
 def test_the_careless_calls_of_issue_27_get_a_swedish_error(call):
@@ -552,8 +553,8 @@ def test_a_playout_policy_must_follow_the_rules():
         bad = [x for x in hand_ids[seat] if x not in ctx.gone and x not in legal]
         return bad[0] if bad else legal[0]
     with pytest.raises(PlumpError, match="får bara lägga"):
-        pm.playout(state, random.Random(1), policy=cheat)
+        playout(state, random.Random(1), policy=cheat)
     def bad_bid(seat, options, ctx): return 99
     fresh = pm.PlumpState(pl.PlumpDeal(3, ["♠2 ♥K", "♠7 ♣3", "♥4 ♠9"], trump_card="♣5", dealer=2))
     with pytest.raises(PlumpError, match="får bara bjuda"):
-        pm.playout(fresh, random.Random(1), bid_policy=bad_bid)
+        playout(fresh, random.Random(1), bid_policy=bad_bid)

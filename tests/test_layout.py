@@ -7,6 +7,7 @@ keep it so: no such line in the generated modules, every function stored in a cl
 name (`PlumpGame.bid`, which `help` and tracebacks show), and no method leaks into a module's `__all__` (where
 `from plump_teach.engine.plump import *` would pick it up).
 """
+import ast
 import importlib
 import inspect
 import pkgutil
@@ -276,3 +277,94 @@ def test_each_colour_is_written_once():
     cards = ROOT / "plump_teach" / "engine" / "cards.py"
     codes = [code.lower() for _, code, _ in _written_colours(cards) if code.startswith("#")]
     assert len(codes) == len(set(codes)), "samma färg två gånger i paletten"
+
+
+# Names a module may read with a leading underscore although they are not its own: Python's and IPython's own
+# protocols, and Voilà's kernel pools, which Voilà has no public accessor for (classroom.kernels refills them).
+FOREIGN_PRIVATE = {"_replace", "_asdict", "_fields", "_make", "_getframe", "_exit", "_repr_html_", "_repr_mimebundle_",
+                   "_ipython_display_", "_repr_latex_"}
+VOILA_PRIVATE = {("plump_teach/classroom/kernels.py", "_pools")}
+
+
+def _defined_names(tree) -> set[str]:
+    "Every name a module defines: functions, classes, assigned names and attributes, parameters and keywords."
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): out.add(n.name)
+        elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store): out.add(n.attr)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store): out.add(n.id)
+        elif isinstance(n, ast.arg): out.add(n.arg)
+        elif isinstance(n, ast.keyword) and n.arg: out.add(n.arg)
+    return out
+
+
+def test_no_private_attribute_is_used_across_modules():
+    """Issue 40: a module reads `x._name` only for a `_name` it defines itself (or on `self`, `cls`, `super()`): what
+    another module keeps private is not this module's to read; it asks for a public name instead."""
+    found = []
+    for p in sorted((ROOT / "plump_teach").rglob("*.py")):
+        if p.name == "_modidx.py": continue
+        rel = str(p.relative_to(ROOT))
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        own = _defined_names(tree)
+        for n in ast.walk(tree):
+            if not (isinstance(n, ast.Attribute) and n.attr.startswith("_") and not n.attr.startswith("__")): continue
+            v = n.value
+            if isinstance(v, ast.Name) and v.id in ("self", "cls"): continue
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "super": continue
+            if n.attr in own or n.attr in FOREIGN_PRIVATE or (rel, n.attr) in VOILA_PRIVATE: continue
+            found.append(f"{rel}:{n.lineno}: .{n.attr}")
+    assert not found, "Privata attribut från en annan modul (gör dem publika där de hör hemma):\n" + "\n".join(found)
+
+
+def test_the_private_attribute_check_sees_a_foreign_read():
+    "The check above is not vacuous: a read of another module's private attribute is caught, one's own is not."
+    tree = ast.parse("class A:\n    def f(self, deal): return deal._trump, self._x\n")
+    own = _defined_names(tree)
+    reads = [n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr.startswith("_")
+             and not (isinstance(n.value, ast.Name) and n.value.id == "self") and n.attr not in own]
+    assert reads == ["_trump"]
+
+
+# The table is one widget class of about 1,400 lines that issue 42 ("Klassens bord") rebuilds as a session with
+# small views; until then it is the one module over the limits, and the only one allowed here.
+LONG_FOR_NOW = {"plump_teach/ui/table.py"}
+
+
+def test_no_module_is_over_600_lines():
+    "Issue 40: a module over 600 lines usually holds two ideas."
+    long = [f"{p.relative_to(ROOT)}: {n} rader" for p in sorted((ROOT / "plump_teach").rglob("*.py"))
+            if p.name != "_modidx.py" and str(p.relative_to(ROOT)) not in LONG_FOR_NOW
+            and (n := len(p.read_text(encoding="utf-8").splitlines())) > 600]
+    assert not long, "Moduler över 600 rader:\n" + "\n".join(long)
+
+
+def test_no_export_cell_is_over_60_lines():
+    "Issue 40: an export cell over 60 lines holds two ideas; a long class is split into parts by concern."
+    import json
+    long = []
+    for nb in sorted((ROOT / "nbs").glob("[0-9][0-9]*_*.ipynb")):
+        text = nb.read_text(encoding="utf-8")
+        m = re.search(r"#\| default_exp ([\w.]+)", text)
+        if m and f"plump_teach/{m.group(1).replace('.', '/')}.py" in LONG_FOR_NOW: continue
+        for cell in json.loads(text)["cells"]:
+            src = "".join(cell["source"])
+            if cell["cell_type"] == "code" and re.match(r"\s*#\|\s*export", src) and len(src.splitlines()) > 60:
+                long.append(f"{nb.name} cell {cell.get('id')}: {len(src.splitlines())} rader")
+    assert not long, "Exportceller över 60 rader:\n" + "\n".join(long)
+
+
+def test_library_notebooks_are_named_for_their_module():
+    """Issue 40: `nbs/24_search.ipynb` makes `bots.search`: the name after the number is the module's path after its
+    layer (dots as underscores), with the layer first where two layers have a module of the same name, so that each
+    notebook's documentation page has a name of its own."""
+    wrong, pages = [], {}
+    for nb in sorted((ROOT / "nbs").glob("[0-9][0-9]*_*.ipynb")):
+        m = re.search(r"#\| default_exp ([\w.]+)", nb.read_text(encoding="utf-8"))
+        if not m: continue
+        layer, *rest = m.group(1).split(".")
+        name = nb.stem.split("_", 1)[1]
+        if name not in ("_".join(rest), f"{layer}_{'_'.join(rest)}"): wrong.append(f"{nb.name} skriver {m.group(1)}")
+        pages.setdefault(name, []).append(nb.name)
+    assert not wrong, "Notebooks som inte heter som sin modul:\n" + "\n".join(wrong)
+    assert all(len(v) == 1 for v in pages.values()), pages

@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from plump_teach.engine.bismarck import BismarckError
 from plump_teach.engine.bismarck_game import BismarckGame
 from plump_teach.engine.cards import DECK_IDS, SUITS, card_from_id, parse_card, parse_cards
-from plump_teach.engine.state import BismarckState, PlumpState, playout
+from plump_teach.engine.state import BismarckState, PlumpState
+from plump_teach.engine.playout import playout
 from plump_teach.engine.actions import Bid, ChooseMode, Discard, PlayCard
 from plump_teach.engine.plump import PlumpDeal
 from plump_teach.engine.plump_game import PlumpGame

@@ -12,7 +12,7 @@ from ..engine.cards import Card, SUITS, SUIT_NAMES
 from ..engine.plump_rules import PlumpError, hit_points, forbidden_bid, bid_balance
 from ..engine.names import and_list, without_rule_codes
 from ..engine.bismarck import mode_words, normal_tricks
-from ..engine.state import SeatView
+from ..engine.view import SeatView
 from ..engine.actions import Bid, PlayCard, Discard
 from .heuristics import (bids_seen, leading_card, refused_bid_reason, suggested_bid, three_piles,
                                          trick_goal, wins_over)

@@ -13,7 +13,7 @@ from ..engine.plump_rules import PlumpError
 from ..engine.actions import Action, Bid, PlayCard, Discard
 from ..engine.cards import Card
 from ..engine.plump_rules import PlumpRules
-from ..engine.state import SeatView
+from ..engine.view import SeatView
 
 # %% auto #0
 __all__ = ['LEVELS', 'FREQUENCY_BANDS', 'NUMBER_WORDS', 'Decision', 'cards_text', 'percent', 'chance_words', 'frequency_words',

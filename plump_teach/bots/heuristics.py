@@ -12,7 +12,8 @@ from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, sort_hand, parse_card
 from ..engine.tricks import beats
 from ..engine.plump_rules import hit_points, forbidden_bid, bid_balance
 from ..engine.names import and_list
-from ..engine.state import SeatView, playout
+from ..engine.view import SeatView
+from ..engine.playout import playout
 from ..engine.actions import Bid, PlayCard
 from .decision import Decision, NUMBER_WORDS, cards_text, count_words, chance_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules
 

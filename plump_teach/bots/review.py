@@ -15,7 +15,8 @@ from ..engine.plump import PlumpDeal
 from ..engine.plump_game import PlumpGame
 from ..engine.bismarck import BismarckError, mode_words, suit_lengths, honour_points, normal_tricks, DISCARDS, BismarckDeal
 from ..engine.bismarck_game import BismarckGame
-from ..engine.state import PlumpState, BismarckState, SeatView
+from ..engine.state import PlumpState, BismarckState
+from ..engine.view import SeatView
 from ..engine.actions import Action, Bid, PlayCard, Discard, ChooseMode
 from .heuristics import leading_card, one_card_study, three_piles, wins_over
 from .decision import cards_text, decimal_text, frequency_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules

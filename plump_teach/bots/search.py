@@ -21,7 +21,9 @@ from ..engine.plump import PlumpDeal
 from ..engine.plump_game import PlumpGame
 from ..engine.bismarck import BismarckError, MODES, mode_words, suit_lengths, honour_points, long_suit, mode_hint, smart_discard, normal_tricks, bismarck_score, DISCARDS, BismarckDeal
 from ..engine.bismarck_game import BismarckGame
-from ..engine.state import PlumpState, BismarckState, SeatView, playout
+from ..engine.state import PlumpState, BismarckState
+from ..engine.view import SeatView
+from ..engine.playout import playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from .heuristics import heuristic_bid, heuristic_card, one_card_bid, quick_bid
 from .decision import Decision, decimal_text, frequency_words, percent, bid_of, card_of, legal_bids, legal_cards, plump_bids, plump_rules

@@ -12,7 +12,7 @@ from ..engine.cards import Card, SUIT_NAMES
 from ..engine.plump_rules import hit_points, forbidden_bid, bid_balance
 from ..engine.names import and_list
 from ..engine.bismarck import mode_words, normal_tricks
-from ..engine.state import SeatView
+from ..engine.view import SeatView
 from ..engine.actions import Bid, PlayCard, Discard
 from .heuristics import LENGTH, ONE_CARD_SAMPLES, bids_seen, leading_card, trick_goal, wins_over
 from .decision import Decision, cards_text, count_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules

@@ -399,9 +399,9 @@ def current_recorder() -> Recorder | None:
 
 
 def register(widget):
-    "Anmäl en widget som vill veta när eleven blir känd: `widget._attach_pupil(recorder)` anropas då."
+    "Anmäl en widget som vill veta när eleven blir känd: `widget.use_recorder(recorder)` anropas då."
     _live.add(widget)
-    if _current is not None: widget._attach_pupil(_current)
+    if _current is not None: widget.use_recorder(_current)
 
 
 def set_recorder(recorder: Recorder | None) -> Recorder | None:
@@ -410,7 +410,7 @@ def set_recorder(recorder: Recorder | None) -> Recorder | None:
     _current = recorder
     if recorder is not None:
         for w in list(_live):
-            try: w._attach_pupil(recorder)
+            try: w.use_recorder(recorder)
             except Exception: pass     # en widget som inte kan fortsätta börjar om; sidan ska aldrig visa ett fel
     return recorder
 

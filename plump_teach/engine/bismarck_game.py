@@ -174,7 +174,7 @@ class BismarckGame(BismarckGameSheet):
         "Förhand väljer spelsätt (B4) bland dem hen har kvar (B5); i spelsättet trumf också färg."
         deal = self._check_open()
         seat = self.seat(player)
-        deal._check_turn(seat, 'mode', "välja spelsätt")
+        if deal.phase != 'mode' or seat != deal.to_act: deal.choose_mode(seat, mode, trump)   # given säger varför inte
         done = [d.mode for d in self.deals if d.forehand == seat]
         err = mode_budget_error(mode, done, self.short, self.deal_index, self.players[seat])
         if err: raise BismarckIllegalMove(err, rule='B5')

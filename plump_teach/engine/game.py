@@ -16,7 +16,7 @@ from .tricks import TrickDeal
 from .actions import Action, PlayCard, Discard, action_event
 from .saving import load_saved, parse_saved
 from .storage import SavedFile
-from .state import SeatView
+from .view import SeatView
 
 # %% auto #0
 __all__ = ['D', 'GameBase', 'GameTurns', 'GameMoves', 'GameLoop', 'TrickGame']

@@ -48,7 +48,7 @@ class PlumpGameDeals(TrickGame[PlumpDeal]):
     def set_hands(self, hands: Sequence[CardsLike] | dict[Player, CardsLike] | None,
                   trump_card: CardLike | None = None) -> Self:
         "Ge den aktuella given exakt dessa händer (en per plats) och detta trumfkort, innan någon har bjudit."
-        if self.deal is None or self.deal.phase != 'bidding' or self.deal._bids_made():
+        if self.deal is None or self.deal.phase != 'bidding' or any(b is not None for b in self.deal.bids):
             raise PlumpError("Korten kan bara bytas innan någon har bjudit i given.")
         if isinstance(hands, dict):
             by_seat = {self.seat(p): h for p, h in hands.items()}

@@ -74,6 +74,7 @@ def _fill(cards: list[int], caps: list[int], masks: list[int], only: dict, rnd) 
         left[i] -= 1
     return out
 
+# %% ../../nbs/10a_sampling.ipynb #0e4cb9b4
 def _fill_exact(cards, caps, masks, only) -> list[list[int]] | None:
     "Samma fördelning som `_fill`, men med sökning som backar: hittar alltid en fördelning om någon finns."
     k = len(caps)

@@ -133,7 +133,7 @@ class KeeperBids(KeeperStatus):
         "Varje bud 0 … antalet kort för den som bjuder nu, med skälet om budet inte är tillåtet (annars `None`)."
         d = self.game.deal
         if d is None or d.phase != 'bidding': return {}
-        earlier, seat = d._earlier_bids(), d.to_act
+        earlier, seat = [b for b in (d.bids[s] for s in d.order) if b is not None], d.to_act   # buden i budordningen
         return {b: bid_error(b, d.cards, earlier, d.n, self.rules, seat in d.zero_last) for b in range(d.cards + 1)}
 
     def bid(self, player: Player, bid: int) -> Self:

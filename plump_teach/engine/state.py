@@ -27,11 +27,12 @@ from .sim import PlayoutContext, play_to_end
 import json
 from .saving import parse_saved
 from .storage import SavedFile
+from .view import SeatView
 from .sampling import void_masks, played_ids, played_by, sorted_cards, deal_unseen
 
 # %% auto #0
-__all__ = ['STATE_VERSION', 'StateCore', 'StateFacts', 'StateMoves', 'TrickState', 'PlumpState', 'BismarckState', 'SeatView',
-           'playout']
+__all__ = ['STATE_VERSION', 'StateCore', 'StateFacts', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpState',
+           'BismarckStateFacts', 'BismarckState', 'PlumpView', 'BismarckView']
 
 # %% ../../nbs/11_state.ipynb #c0de0002
 def _rng(seed, error: type) -> random.Random:
@@ -257,8 +258,8 @@ class TrickState(SavedFile, StateMoves):
 # %% ../../nbs/11_state.ipynb #a871eec5
 _PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "lägga bort ett kort", 'mode': "välja spelsätt"}
 
-class PlumpState(TrickState):
-    "Läget i en giv Plump för datorspelare och ledtrådar: platser som tal, drag som värden, ångra och kopiera."
+class PlumpStateFacts(TrickState):
+    "Det som hör till ett läge i Plump: antalet spelare och kort, husreglerna, trumfen och buden."
     game, title, error, _deal_type, ACTIONS = 'plump', 'Plump', PlumpError, PlumpDeal, (Bid, PlayCard)
     FORMAT = "plump_teach.PlumpState"
     deal: PlumpDeal
@@ -298,6 +299,9 @@ class PlumpState(TrickState):
         "Buden per plats; `None` för den som inte har bjudit (en kopia)."
         return list(self.deal.bids)
 
+# %% ../../nbs/11_state.ipynb #e311aa76
+class PlumpState(PlumpStateFacts):
+    "Läget i en giv Plump för datorspelare och ledtrådar: platser som tal, drag som värden, ångra och kopiera."
     def _wrong_kind(self, action) -> str:
         return f"Nu ska {self.deal.names[cast(int, self.deal.to_act)]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
 
@@ -324,7 +328,7 @@ class PlumpState(TrickState):
         return PlumpDeal(len(data['hands']), data['hands'], data['trump_card'], data['dealer'], PlumpRules.from_dict(data['rules']),
                          opening_deal=data['opening_deal'], zero_last=data['zero_last'], names=data['names'])
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: int) -> PlumpView:
         "Det som spelaren på `seat` får se av läget, och inget annat."
         return _plump_view(self, seat)
 
@@ -348,9 +352,8 @@ class PlumpState(TrickState):
         return cls(PlumpDeal(n, hands, None if turned is None else card_from_id(turned), dealer, rules, names=names))
 
 # %% ../../nbs/11_state.ipynb #02f09d2d
-class BismarckState(TrickState):
-    """Läget i en giv Bismarck för datorspelare. Förhand lägger bort sina fyra kort ett i taget (`Discard`), så att
-    varje drag har få alternativ; det fjärde gör bortläggningen i given."""
+class BismarckStateFacts(TrickState):
+    "Det som hör till ett läge i Bismarck: förhand, spelsättet, trumfen och de uppvända korten."
     game, title, error, _deal_type, ACTIONS = 'bismarck', 'Bismarck', BismarckError, BismarckDeal, (Discard, ChooseMode, PlayCard)
     FORMAT = "plump_teach.BismarckState"
     deal: BismarckDeal
@@ -376,6 +379,10 @@ class BismarckState(TrickState):
         "De fyra uppvända korten som förhand tog upp (B2)."
         return self.deal.upcards
 
+# %% ../../nbs/11_state.ipynb #f6dafd59
+class BismarckState(BismarckStateFacts):
+    """Läget i en giv Bismarck för datorspelare. Förhand lägger bort sina fyra kort ett i taget (`Discard`), så att
+    varje drag har få alternativ; det fjärde gör bortläggningen i given."""
     def _wrong_kind(self, action) -> str:
         return f"Nu ska {self.deal.names[cast(int, self.deal.to_act)]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
 
@@ -408,7 +415,7 @@ class BismarckState(TrickState):
         deal.game_deal = None if gd is None else (gd[0], gd[1])
         return deal
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: int) -> BismarckView:
         "Det som spelaren på `seat` får se av läget, och inget annat."
         return _bismarck_view(self, seat)
 
@@ -422,42 +429,13 @@ class BismarckState(TrickState):
         up, ids = bismarck_deal_ids(deck, dealer)
         return cls(BismarckDeal([[card_from_id(c) for c in h] for h in ids], [card_from_id(c) for c in up], dealer, names))
 
-# %% ../../nbs/11_state.ipynb #ab28d31e
+# %% ../../nbs/11_state.ipynb #5bbdf90d
 @dataclass(eq=False)
-class SeatView:
-    """Det en spelare får se: sin egen hand, budet, korten som har spelats, trumfen. De andra händerna syns inte;
-    de finns bara som osedda kort (`unseen`) som `sample` kan dela ut på nytt.
-
-    Synen görs många gånger i varje sökning, så den räknar bara ut det billiga direkt. Handen, sticken, de osedda
-    korten, färgerna som saknas och de tillåtna dragen räknas först när någon frågar efter dem, ur en egen kopia av
-    läget (`_state`): synen ändras inte när läget sedan ändras."""
-    game: str                     # 'plump' eller 'bismarck'
-    seat: int                     # platsen vars syn det här är
-    n: int
-    cards: int                    # kort per hand när given delades ut
-    rules: PlumpRules | None
-    names: list
-    dealer: int
-    forehand: int
-    phase: str
-    to_act: int | None
-    trump: str | None
-    trump_card: Card | None
-    mode: str | None
-    bids: list | None             # Plump: bud per plats (None = inte bjudit, eller dolt när alla bjuder samtidigt)
-    taken: list
-    leader: int | None
-    hand_sizes: list
-    upcards: Cards | None = None  # Bismarck: de fyra uppvända korten, som förhand tog upp (B2)
-    modes: tuple | None = None    # Bismarck: spelsätten som förhand får välja i given (B5); alla ser dem
-    game_deal: tuple | None = None  # Bismarck: ('full' eller 'short', giv från 0) när given hör till ett parti
-    _state: Any = field(default=None, repr=False)   # en egen kopia av läget när synen gjordes
-    _visible: tuple = ()          # Plump: platserna vars kort platsen ser (sina egna, och de andras i pannan, P15)
-
+class PlumpView(SeatView):
+    "Det en spelare i Plump ser: med kortet i pannan (P15) de andras kort under budgivningen men inte sitt eget."
     @cached_property
     def hand(self) -> Cards:
         "Egna kort (tom under budgivningen med kortet i pannan, P15)."
-        if self.game == 'bismarck': return self._state.hand(self.seat)
         return self._state.deal.hand(self.seat) if self.seat in self._visible else Cards()
 
     @cached_property
@@ -466,82 +444,57 @@ class SeatView:
         return {s: self._state.deal.hand(s) for s in self._visible if s != self.seat}
 
     @cached_property
-    def trick(self) -> Cards:
-        "Sticket som pågår, utspelet först."
-        return self._state.deal.trick
+    def _basis(self) -> tuple: return _plump_basis(self)
 
+    def sample(self, rng: random.Random | None = None) -> PlumpState:
+        """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
+        talongen, med rätt antal kort och utan kort i en färg som en spelare har visat att den saknar."""
+        return _sample(self, rng)
+
+@dataclass(eq=False)
+class BismarckView(SeatView):
+    "Det en spelare i Bismarck ser; förhand ser också sina bortlagda kort."
     @cached_property
-    def history(self) -> list:
-        "De färdiga sticken: (den som spelade ut, korten i spelordning, vinnaren)."
-        return self._state.deal.history
+    def hand(self) -> Cards:
+        "Egna kort."
+        return self._state.hand(self.seat)
 
     @cached_property
     def discards(self) -> Cards | None:
         "Bismarck: förhands egna bortlagda kort, också de som är valda men inte lagda (bara i förhands syn)."
-        if self.game != 'bismarck' or self.seat != self.forehand: return None
+        if self.seat != self.forehand: return None
         d = self._state.deal
         return d.discards if d.discards is not None else Cards(d.picked)
 
     @cached_property
-    def _basis(self) -> tuple:
-        "(osedda kort-id, färgmasker per plats, underlaget för `sample`, läget utan de dolda korten)."
-        return _plump_basis(self) if self.game == 'plump' else _bismarck_basis(self)
+    def _basis(self) -> tuple: return _bismarck_basis(self)
 
-    @cached_property
-    def unseen(self) -> Cards:
-        "Kort som platsen inte har sett: andras händer, talongen, andras bortlagda kort."
-        return sort_hand(map(card_from_id, self._basis[0]))
+    def sample(self, rng: random.Random | None = None) -> BismarckState:
+        """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
+        förhands bortlagda kort; de uppvända korten hamnar hos förhand eller bland de bortlagda (B2)."""
+        return _sample(self, rng)
 
-    @cached_property
-    def voids(self) -> list:
-        "Per plats: färgerna som platsen har visat att den saknar."
-        return [frozenset(SUITS[i] for i in range(4) if m >> i & 1) for m in self._basis[1]]
-
-    _slots = property(lambda self: self._basis[2])
-    _skeleton = property(lambda self: self._basis[3])
-
-    @cached_property
-    def _legal(self) -> list | None:
-        return self._state.legal_actions() if self.to_act == self.seat else None
-
-    def legal_actions(self) -> list[Action]:
-        "De tillåtna dragen, när det är den här platsens tur (annars en tom lista)."
-        return list(self._legal) if self.to_act == self.seat and self._legal else []
-
-    def info_key(self) -> tuple:
-        """Allt platsen vet, som en nyckel som går att hasha: två syner med samma nyckel går inte att skilja åt för
-        spelaren (samma informationsmängd, som i OpenSpiel). Till exempel en nyckel i en sökning med ISMCTS."""
-        d = self._state.deal
-        ids = lambda cards: tuple(c.id for c in cards)
-        hist = tuple((l, tuple(t), w) for l, t, w in d.tricks.history)
-        return (self.game, self.seat, self.phase, self.to_act, self.trump, self.mode,
-                None if self.trump_card is None else self.trump_card.id, ids(self.hand),
-                tuple((s, ids(h)) for s, h in sorted(self.others.items())),
-                None if self.bids is None else tuple(self.bids), hist, self.leader, tuple(d.tricks.trick),
-                None if self.discards is None else ids(self.discards), self.modes)
-
-    def sample(self, rng: random.Random | None = None) -> PlumpState | BismarckState:
-        """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna
-        (och talongen eller förhands bortlagda kort) med rätt antal kort och utan kort i en färg som en spelare
-        har visat att den saknar. I Bismarck hamnar de uppvända korten hos förhand eller bland de bortlagda."""
-        rnd = (rng or random).random
-        seats, caps, masks, only, unseen, up = self._slots
-        piles = deal_unseen(unseen, caps, masks, only, rnd)
-        st = self._skeleton.clone()
-        st._own()
-        hands = st.deal.tricks.hands
-        for s, pile in zip(seats, piles):
-            if s >= 0: hands[s] = pile
-            elif s == -2: st.deal.discards = sort_hand(map(card_from_id, pile))
-        played, dealt = played_by(st.deal.tricks), list(st.deal.dealt)
-        for s in seats:
-            if s < 0: continue
-            ids = [*hands[s], *played[s]]
-            if self.game == 'bismarck' and s == self.forehand:    # förhands 16 utdelade, utan de uppvända (B2)
-                ids = [c for c in [*ids, *(c.id for c in st.deal.discards or ())] if c not in up]
-            dealt[s] = sorted_cards(ids)
-        st.deal.dealt = tuple(dealt) if self.game == 'bismarck' else tuple(tuple(h) for h in dealt)
-        return st
+# %% ../../nbs/11_state.ipynb #9642f122
+def _sample(self: SeatView, rng: random.Random | None = None) -> Any:
+    "Ett sampel ur synen `self` (se `PlumpView.sample` och `BismarckView.sample`)."
+    rnd = (rng or random).random
+    seats, caps, masks, only, unseen, up = self._slots
+    piles = deal_unseen(unseen, caps, masks, only, rnd)
+    st = self._skeleton.clone()
+    st._own()
+    hands = st.deal.tricks.hands
+    for s, pile in zip(seats, piles):
+        if s >= 0: hands[s] = pile
+        elif s == -2: st.deal.discards = sort_hand(map(card_from_id, pile))
+    played, dealt = played_by(st.deal.tricks), list(st.deal.dealt)
+    for s in seats:
+        if s < 0: continue
+        ids = [*hands[s], *played[s]]
+        if isinstance(self, BismarckView) and s == self.forehand:    # förhands 16 utdelade, utan de uppvända (B2)
+            ids = [c for c in [*ids, *(c.id for c in st.deal.discards or ())] if c not in up]
+        dealt[s] = sorted_cards(ids)
+    st.deal.dealt = tuple(dealt) if isinstance(self, BismarckView) else tuple(tuple(h) for h in dealt)
+    return st
 
 # %% ../../nbs/11_state.ipynb #f6fc31ac
 def _check_view_seat(state, seat):
@@ -562,7 +515,7 @@ def _hide(state, hidden: list[int]):
 
 def _ids(cards) -> set[int]: return {c.id for c in cards}
 
-def _plump_view(state: PlumpState, seat: int) -> SeatView:
+def _plump_view(state: PlumpState, seat: int) -> PlumpView:
     _check_view_seat(state, seat)
     d = state.deal
     seen = visible_seats(seat, d.n, d.cards, d.rules)
@@ -571,11 +524,11 @@ def _plump_view(state: PlumpState, seat: int) -> SeatView:
     vis = tuple(seen) if d.phase == 'bidding' else tuple(sorted({seat, *seen}))
     bids = list(d.bids)
     if d.rules.simultaneous_bids and d.phase == 'bidding': bids = [b if s == seat else None for s, b in enumerate(bids)]
-    return SeatView('plump', seat, d.n, d.cards, d.rules, list(d.names), d.dealer, state.forehand, d.phase, d.to_act,
+    return PlumpView('plump', seat, d.n, d.cards, d.rules, list(d.names), d.dealer, state.forehand, d.phase, d.to_act,
                     d.trump, d.trump_card, None, bids, list(d.taken), d.leader, [len(h) for h in d.tricks.hands],
                     _state=state.clone(), _visible=vis)
 
-def _plump_basis(view: SeatView) -> tuple:
+def _plump_basis(view: PlumpView) -> tuple:
     state = view._state
     d, tp = state.deal, state.deal.tricks
     vis = view._visible
@@ -590,14 +543,15 @@ def _plump_basis(view: SeatView) -> tuple:
     slots: tuple = ([*hidden, -1], [*caps, len(unseen) - sum(caps)], [*(masks[s] for s in hidden), 0], {}, unseen, set())
     return unseen, masks, slots, _hide(state, hidden)
 
-def _bismarck_view(state: BismarckState, seat: int) -> SeatView:
+# %% ../../nbs/11_state.ipynb #d9db81f9
+def _bismarck_view(state: BismarckState, seat: int) -> BismarckView:
     _check_view_seat(state, seat)
     d = state.deal
-    return SeatView('bismarck', seat, 3, 16, None, list(d.names), d.dealer, d.forehand, d.phase, d.to_act, d.trump,
+    return BismarckView('bismarck', seat, 3, 16, None, list(d.names), d.dealer, d.forehand, d.phase, d.to_act, d.trump,
                     None, d.mode, None, list(d.taken), d.leader, [len(state.hand(s)) for s in range(3)],
                     upcards=d.upcards, modes=tuple(d.modes), game_deal=d.game_deal, _state=state.clone())
 
-def _bismarck_basis(view: SeatView) -> tuple:
+def _bismarck_basis(view: BismarckView) -> tuple:
     state, seat = view._state, view.seat
     d, tp, fh = state.deal, state.deal.tricks, state.deal.forehand
     mine = seat == fh
@@ -619,44 +573,4 @@ def _bismarck_basis(view: SeatView) -> tuple:
         if d.discards is not None: sk.deal.discards = Cards()
     slots = (seats, caps, [*(masks[s] if s >= 0 else 0 for s in seats)], only, unseen, {c.id for c in d.upcards})
     return unseen, masks, slots, sk
-
-
-# %% ../../nbs/11_state.ipynb #4a3b5bc2
-def _context(state, rnd) -> PlayoutContext:
-    d, tp = state.deal, state.deal.tricks
-    if isinstance(state, BismarckState) and d.phase in ('discard', 'mode'):
-        raise BismarckError("En simulering av Bismarck börjar när förhand har lagt bort och valt spelsätt (B2, B4).")
-    return PlayoutContext(n=state.n, cards=state.cards, rules=state.rules, mode=state.mode, trump=tp.trump,
-                          must_trump=tp.must_trump, bids=state.bids, taken=list(tp.taken),
-                          hands=[split_suits(h) for h in tp.hands], trick=list(tp.trick), leader=tp.leader,
-                          gone=set(played_ids(tp)), cards_left=len(tp.hands[tp.to_act]) if tp.hands else 0, rnd=rnd)
-
-def _random_bids(ctx, state, bid_policy):
-    "Fyll i de bud som saknas (P5, P6, P16), i budordningen; utan `bid_policy` ett slumpat tillåtet bud."
-    d = state.deal
-    bids, total = ctx.bids, sum(b for b in ctx.bids if b is not None)
-    for i, seat in enumerate(d.order):
-        if bids[seat] is not None: continue
-        opts = bid_options(d.cards, total, i == d.n - 1, d.rules, seat in d.zero_last)
-        b = bid_policy(seat, opts, ctx) if bid_policy else opts[int(ctx.rnd() * len(opts))]
-        if b not in opts: raise PlumpError(f"bid_policy gav budet {b!r}, men platsen {seat} (0 är den första spelaren) får bara bjuda {opts} (P5, P6).")
-        bids[seat] = b
-        total += b
-    ctx.leader = first_leader(d.dealer, bids, d.rules)
-
-def playout(state, rng: random.Random | None = None, policy=None, bid_policy=None) -> list[int]:
-    """Spela läget `state` (med full information, till exempel från `SeatView.sample`) till slut och svara med alla
-    tagna stick per plats. Läget ändras inte. `policy(seat, legal, ctx)` väljer ett kort-id bland `legal`;
-    utan den väljs korten slumpvis. Bud som saknas i Plump fylls i av `bid_policy(seat, options, ctx)` eller slumpas."""
-    if not isinstance(state, (PlumpState, BismarckState)):
-        raise PlumpError("playout spelar ett läge med alla kort kända, ett PlumpState eller BismarckState. En SeatView "
-                         "visar bara det en plats ser: ta view.sample(rng) först.")
-    if rng is not None and not isinstance(rng, random.Random):
-        raise PlumpWrongArgument("rng ska vara en slumpgenerator, till exempel random.Random(1), eller None.")
-    if not all(f is None or callable(f) for f in (policy, bid_policy)):
-        raise PlumpError("policy och bid_policy ska vara funktioner, eller None för slumpade drag.")
-    rnd = (rng or random).random
-    ctx = _context(state, rnd)
-    if state.game == 'plump' and state.phase == 'bidding': _random_bids(ctx, state, bid_policy)
-    return play_to_end(ctx, policy)
 

@@ -139,7 +139,7 @@ class _Counting:
 # %% ../../nbs/57c_puzzle_goal.ipynb #004fa760
 class _Resuming:
     "Målet när eleven blir känd (en del av `GoalWidget`)."
-    def _attach_pupil(self, recorder):
+    def use_recorder(self, recorder):
         """Eleven blev känd (klassrummet): läs elevens framsteg ur händelserna och visa målet som det står. Har eleven redan
         gjort uppgifter i målet på sidan (`goal_place`), fortsätter följden där, med en rad om det."""
         events = recorder.events()

@@ -152,7 +152,7 @@ class _Running:
 # %% ../../nbs/57b_puzzle_trainer.ipynb #53152033
 class _Resuming:
     "Ett pass som fortsätter när eleven blir känd (en del av `PuzzleTrainer`)."
-    def _attach_pupil(self, recorder):
+    def use_recorder(self, recorder):
         """Eleven blev känd: fortsätt elevens pass på den här sidan om det inte blev klart (samma frö, sorter, antal och
         nivå ger samma uppgifter), med de klara uppgifterna i sammanfattningen."""
         if self.widget is not None: return

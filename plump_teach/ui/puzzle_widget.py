@@ -161,7 +161,7 @@ class _Settling:
         if rec is not None: rec.record('task', **task_fields(self.puzzle), outcome=outcome, seconds=seconds,
                                        start=self.start)
 
-    def _attach_pupil(self, recorder):
+    def use_recorder(self, recorder):
         """Eleven blev känd efter att sidan kördes. Ett pussel i en lektion (inte i träningen eller målet) fortsätter där
         eleven var om sidan laddas om (`puzzle_place`), med en rad om det; uppgiftens tid räknas från nu."""
         if self.on_settled is None and not (self.attempts or self.hint_used or self.settled):

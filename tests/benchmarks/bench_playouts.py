@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository r
 import pyspiel  # noqa: E402
 
 from plump_teach.engine.sim import random_playout  # noqa: E402
-from plump_teach.engine.state import PlumpState, playout  # noqa: E402
+from plump_teach.engine.state import PlumpState
+from plump_teach.engine.playout import playout# noqa: E402
 from plump_teach.engine.actions import Bid
 from plump_teach.engine.plump import PlumpDeal  # noqa: E402
 from plump_teach.engine.cards import Card  # noqa: E402
