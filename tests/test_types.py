@@ -164,7 +164,11 @@ def test_a_users_bot_scripts_pass_mypy_strict_with_the_real_types(tmp_path):
     script = tmp_path / "user_bot.py"
     script.write_text((USER_SCRIPTS / "user_bot.py").read_text(encoding="utf-8")
                       + "\nreveal_type(make_bot('van').decide(PlumpState.new(3, 5, seed=1).view(0)).action)"
-                      + "\nreveal_type(PlumpState.new(3, 5, seed=1).legal_actions())\n", encoding="utf-8")
+                      + "\nreveal_type(PlumpState.new(3, 5, seed=1).legal_actions())"
+                      + "\nreveal_type(PlumpGame(['A', 'B', 'C']).view(0).sample())"
+                      + "\nreveal_type(PlumpGame(['A', 'B', 'C']).clone())"
+                      + "\nreveal_type(PlumpGame(['A', 'B', 'C']).view(0).hand[0])"
+                      + "\nreveal_type(BismarckGame(['A', 'B', 'C']).returns())\n", encoding="utf-8")
     env = {**os.environ, "MYPYPATH": str(ROOT)}
     r = _mypy("--strict", "--config-file", os.devnull, "--follow-imports", "silent", "user_bot.py", cwd=tmp_path, env=env)
     lines = [line for line in r.stdout.splitlines() if line.startswith("user_bot.py")]
@@ -174,6 +178,10 @@ def test_a_users_bot_scripts_pass_mypy_strict_with_the_real_types(tmp_path):
     text = "\n".join(lines)
     assert f'Revealed type is "{action}"' in text, text
     assert f'Revealed type is "list[{action}]"' in text, text
+    assert 'Revealed type is "plump_teach.engine.state.PlumpState"' in text, text      # a sample of a game's view
+    assert 'Revealed type is "plump_teach.engine.plump_game.PlumpGame"' in text, text  # clone keeps the game's type
+    assert 'Revealed type is "plump_teach.engine.cards.Card"' in text, text            # Cards is a list of Card
+    assert 'Revealed type is "list[int]"' in text, text                               # returns, mid-game too
 
 
 def test_the_users_bot_scripts_run():

@@ -15,7 +15,7 @@ from .actions import Discard, ChooseMode, PlayCard
 from .bismarck import (BismarckError, BismarckIllegalMove, BismarckDeal, MODES, MODE_TEXT, SHORT_DEALS,
                                          SHORT_ORDER, allowed_modes, closed_modes_note, deal_count, deal_ids, dealer_of_deal,
                                          forehand_of, mode_budget_error, mode_label, player_names, PLAYERS)
-from .state import BismarckState
+from .state import BismarckState, BismarckView
 from .game import TrickGame
 
 # %% auto #0
@@ -23,7 +23,7 @@ __all__ = ['FORMAT', 'FORMAT_VERSION', 'MAX_SEED', 'BismarckGameDeals', 'Bismarc
            'modes_left', 'BismarckSheet']
 
 # %% ../../nbs/14_bismarck_game.ipynb #d08a2340
-class BismarckGameDeals(TrickGame[BismarckDeal]):
+class BismarckGameDeals(TrickGame[BismarckDeal, BismarckView]):
     "Korten i varje giv och spelsätten som finns kvar: blandade med partiets frö, eller exakta kort för ett känt exempel."
     short: bool
     discards_count_as_trick: bool

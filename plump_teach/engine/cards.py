@@ -244,7 +244,7 @@ def parse_card(text: CardLike) -> Card:
     return Card(suit, rank)
 
 # %% ../../nbs/02_cards.ipynb #d0ec3ae9
-class Cards(list):
+class Cards(list[Card]):
     "En lista med kort som skrivs ut som text och ritas som riktiga kort i en notebook."
     def __str__(self): return ' '.join(map(str, self))
     def __repr__(self): return f"Cards({str(self)})"

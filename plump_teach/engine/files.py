@@ -6,7 +6,9 @@ Docs: https://plump-teach.github.io/plump_teach/files.html.md"""
 
 # %% ../../nbs/16_files.ipynb #f11e0002
 from __future__ import annotations
+from os import PathLike
 from pathlib import Path
+from typing import Any
 from .saving import parse_saved
 from .plump_rules import PlumpError
 from .plump_game import PlumpGame
@@ -28,7 +30,7 @@ def _is_csv(text: str) -> bool:
     "Protokollets CSV (`ScoreKeeper.to_csv`) börjar med raden om reglerna."
     return text.lstrip('\ufeff').startswith('Regler;')
 
-def load(source) -> Saved:
+def load(source: str | bytes | bytearray | dict[str, Any] | PathLike[str]) -> Saved:
     """Ett sparat parti Plump, parti Bismarck, protokoll (JSON eller CSV) eller läge; vilken sort det är står i filen.
     `source` är filens text eller bytes, ett lexikon ur `to_dict` eller en sökväg (`Path`, eller en text som inte
     börjar med `{`). Det som läses från en fil får spara över den igen (`save`)."""

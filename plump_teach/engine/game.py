@@ -19,12 +19,13 @@ from .storage import SavedFile
 from .view import SeatView
 
 # %% auto #0
-__all__ = ['D', 'GameBase', 'GameTurns', 'GameMoves', 'GameLoop', 'TrickGame']
+__all__ = ['D', 'V', 'GameBase', 'GameTurns', 'GameMoves', 'GameLoop', 'TrickGame']
 
 # %% ../../nbs/12_game.ipynb #4a7a59bf
 D = TypeVar('D', bound=TrickDeal)
+V = TypeVar('V', bound=SeatView)   # spelets syn: `PlumpView`, `BismarckView`
 
-class GameBase(Generic[D]):
+class GameBase(Generic[D, V]):
     "Fälten och det som varje spel skriver själv (se `TrickGame`)."
     error: ClassVar[type[PlumpTeachError]]        # spelets eget fel, `PlumpError` eller `BismarckError`
     title: ClassVar[str]                          # spelets namn i meddelanden: 'Plump', 'Bismarck'
@@ -57,7 +58,7 @@ class GameBase(Generic[D]):
     def _from_settings(cls, d: dict) -> Self: raise NotImplementedError
 
 # %% ../../nbs/12_game.ipynb #07fc2a74
-class GameTurns(GameBase[D]):
+class GameTurns(GameBase[D, V]):
     "Spelarna, fasen och vem som står i tur."
     def seat(self, player: Player) -> int:
         "Platsen (från 0) för en spelare, given som namn eller plats."
@@ -100,7 +101,7 @@ class GameTurns(GameBase[D]):
             else: self.deal = None
 
 # %% ../../nbs/12_game.ipynb #68374896
-class GameMoves(GameTurns[D]):
+class GameMoves(GameTurns[D, V]):
     "Att lägga ett kort, de tillåtna dragen och `apply`."
     def play(self, player: Player, card: CardLike) -> Self:
         "Spelaren `player` lägger kortet `card`."
@@ -134,7 +135,7 @@ class GameMoves(GameTurns[D]):
         return self
 
 # %% ../../nbs/12_game.ipynb #39a61bbb
-class GameLoop(GameMoves[D]):
+class GameLoop(GameMoves[D, V]):
     "Det en datorspelare behöver av ett parti: ångra, kopiera, en spelares syn och poängen."
     def undo(self) -> Self:
         "Ta tillbaka det senaste draget: partiet spelas upp igen utan det, genom domaren."
@@ -154,7 +155,7 @@ class GameLoop(GameMoves[D]):
         "Läget i den pågående given (`PlumpState` eller `BismarckState`), som en egen kopia för datorspelare."
         return self.State.from_game(self)
 
-    def view(self, player: Player) -> SeatView:
+    def view(self, player: Player) -> V:
         "Det som spelaren `player` (namn eller plats) ser av den pågående given, och inget annat."
         return self.state().view(self.seat(player))
 
@@ -168,7 +169,7 @@ class GameLoop(GameMoves[D]):
         return self.totals
 
 # %% ../../nbs/12_game.ipynb #729b8382
-class TrickGame(SavedFile, GameLoop[D]):
+class TrickGame(SavedFile, GameLoop[D, V]):
     "Ett helt parti av ett stickspel: spelarna, givarna, dragen som händelser, ångra, syn och sparfil."
     def to_dict(self) -> dict:
         "Partiet som ett lexikon som går att skriva som JSON."

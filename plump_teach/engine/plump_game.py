@@ -16,14 +16,14 @@ from .plump_rules import (PlumpError, PlumpRules, deal_ids, deal_schedule, deale
                                             shown_value, turns_no_card)
 from .actions import Bid, PlayCard
 from .plump import PlumpDeal
-from .state import PlumpState
+from .state import PlumpState, PlumpView
 from .game import TrickGame
 
 # %% auto #0
 __all__ = ['FORMAT', 'FORMAT_VERSION', 'PlumpGameDeals', 'PlumpGameSetup', 'PlumpGame', 'ScoreSheet']
 
 # %% ../../nbs/13_plump_game.ipynb #b2fe3536
-class PlumpGameDeals(TrickGame[PlumpDeal]):
+class PlumpGameDeals(TrickGame[PlumpDeal, PlumpView]):
     "Korten i varje giv: blandade med partiets frö, eller exakta kort för att spela upp ett känt exempel."
     rules: PlumpRules
     schedule: list[int]

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import random
 
-from plump_teach import (SUITS, Action, Bid, BismarckGame, BismarckState, Card, Cards, Decision, PlayCard, PlumpGame,
-                         PlumpState, PlumpTeachError, SeatView, load, make_bot, playout, trick_winner)
+from plump_teach import (SUITS, Action, Bid, BismarckGame, BismarckState, Card, CardPolicy, Cards, Decision, PlayCard,
+                         PlayoutContext, PlumpGame, PlumpState, PlumpTeachError, SeatView, load, make_bot, playout,
+                         trick_winner)
 
 
 def greedy(view: SeatView) -> Action:
@@ -64,6 +65,29 @@ def against_random(seed: int) -> list[int]:
     return game.totals
 
 
+def the_game_loop(seed: int) -> list[int]:
+    "The same loop on a whole game as on a state, as in OpenSpiel: view, legal_actions, apply, undo, clone, returns."
+    game = PlumpGame(["Anna", "Bo", "Cissi"], seed=seed, first_deal=14)
+    bot = make_bot("van", seed=seed)
+    first = game.legal_actions()[0]
+    trial = game.clone().apply(first)
+    assert trial != game and trial.undo() == game
+    while not game.is_terminal():
+        seat = game.to_act
+        assert seat is not None
+        game.apply(bot.decide(game.view(seat)).action)
+    return game.returns()
+
+
+def lowest(seat: int, legal: list[int], ctx: PlayoutContext) -> int:
+    "A playout policy: always the lowest card (ids have the rank in the low four bits)."
+    return min(legal, key=lambda c: c & 15)
+
+
+def simulate(state: PlumpState, policy: CardPolicy = lowest) -> list[int]:
+    return playout(state.view(0).sample(random.Random(1)), random.Random(1), policy)
+
+
 def who_takes(trick: str, trump: str | None) -> int:
     assert trump is None or trump in SUITS
     return trick_winner(trick, trump)
@@ -89,4 +113,4 @@ if __name__ == "__main__":
     s = PlumpState.new(players=4, cards=5, seed=1)
     print(monte_carlo_bid(s, s.to_act or 0), play_plump(1), play_bismarck(1), greedy(s.view(s.to_act or 0)))
     hand_of(s, 0)
-    print(against_random(2), who_takes("♠2 ♠E ♥3", "♥"))
+    print(against_random(2), who_takes("♠2 ♠E ♥3", "♥"), the_game_loop(3))
