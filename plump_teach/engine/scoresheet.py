@@ -224,9 +224,10 @@ class KeeperSheet(KeeperTricks):
         "Summan för varje spelare hittills."
         return self.game.totals
 
-    def sheet(self) -> ScoreSheet:
-        "Protokollet (P14) med alla givar i schemat."
-        return self.game.sheet()
+    def sheet(self, only_played: bool = False) -> ScoreSheet:
+        """Protokollet (P14) med alla givar i schemat, eller med `only_played` bara givarna fram till den som pågår: samma
+        betydelse som `PlumpGame.sheet` och `BismarckGame.sheet`."""
+        return self.game.sheet(only_played)
 
     def sheet_html(self) -> str:
         "Protokollet som HTML, med löpande summor och, när partiet är slut, placeringarna. Rutornas text kommer från `ScoreSheet`."
