@@ -399,7 +399,7 @@ def test_trickplay_says_why_in_swedish_with_the_rule():
     with pytest.raises(CardError) as info:
         tp.play(parse_card("♥E").id)
     msg = str(info.value)
-    assert msg == "plats 3 måste följa färg: klöver spelades ut och plats 3 har ♣5. Att lägga ♥E vore renons (P10)."
+    assert msg == "plats 2 måste följa färg: klöver spelades ut och plats 2 har ♣5. Att lägga ♥E vore renons (P10)."
     assert tp.problem(parse_card("♥E").id) == 'follow_suit'          # the internal code stays for the engines
     tv = TrickPlay([ids("♣3 ♦4"), ids("♠2 ♥2")], leader=0, trump=0, must_trump=True, names=["Lars", "Bo"])
     tv.play(parse_card("♣3").id)

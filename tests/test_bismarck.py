@@ -572,8 +572,8 @@ def test_genitive_and_default_seat_names():
         g.discard("Max", g.deal.hand(1)[:4])
     up, hands = deal_cards(seed=3)
     d = BismarckDeal(hands, up, dealer=0)
-    assert d.names == ["plats 1", "plats 2", "plats 3"]
-    with pytest.raises(BismarckError, match="^Det är inte plats 1:s tur, utan plats 2:s\\.$"):
+    assert d.names == ["plats 0", "plats 1", "plats 2"]
+    with pytest.raises(BismarckError, match="^Det är inte plats 0:s tur, utan plats 1:s\\.$"):
         d.discard(0, hands[0][:4])
 
 

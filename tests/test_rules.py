@@ -325,10 +325,11 @@ def test_p2_names_are_cleaned_and_found_as_they_look():
             g.seat(bad)
 
 
-def test_default_seat_names_count_from_one_and_take_the_genitive():
+def test_default_seat_names_are_the_seats_of_the_api_and_take_the_genitive():
+    "Issue 40: without names a message says the seat as the code counts it (from 0), so plats 2 is seat 2."
     d = PlumpDeal(3, ["♠E ♥3", "♥K ♥D", "♠2 ♦E"], "♠7", dealer=0)
-    assert d.names == ["plats 1", "plats 2", "plats 3"]
-    with pytest.raises(PlumpError, match="Det är inte plats 3:s tur, utan plats 2:s."):
+    assert d.names == ["plats 0", "plats 1", "plats 2"]
+    with pytest.raises(PlumpError, match="Det är inte plats 2:s tur, utan plats 1:s."):
         d.bid(2, 0)
     with pytest.raises(PlumpError, match="Platsen 3 finns inte"):
         d.bid(3, 0)

@@ -255,7 +255,7 @@ class BismarckDealSetup(TrickDeal):
                  names: Sequence[str] | None = None,  # spelarnas namn, för felmeddelanden
                  modes: Sequence[str] = MODES,        # spelsätten som förhand får välja i den här given (B5)
                  discards_count_as_trick: bool = False):  # husregeln: de bortlagda är ett stick åt förhand
-        self.names = player_names(names) if names is not None else [f"plats {i + 1}" for i in range(PLAYERS)]
+        self.names = player_names(names) if names is not None else [f"plats {i}" for i in range(PLAYERS)]
         _check_seat(dealer, "Givaren")
         if isinstance(hands, (str, dict)) or not isinstance(hands, (list, tuple)):
             raise BismarckError("Ange händerna som en lista med tre händer, en per plats.")

@@ -34,12 +34,12 @@ class PlumpDealSetup(TrickDeal):
                  rules: PlumpRules = PlumpRules(),
                  opening_deal: bool = False, # partiets första giv (för husregeln `first_deal_sang`)
                  zero_last: Iterable[int] = (),  # platser som bjöd noll i förra given (P16)
-                 names: Sequence[str] | None = None):  # spelarnas namn, för felmeddelanden (annars "plats 1" …)
+                 names: Sequence[str] | None = None):  # spelarnas namn, för felmeddelanden (annars "plats 0" …, som platserna i koden)
         n = player_count(players)
         if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
         if type(opening_deal) is not bool: raise PlumpError("Ange om det är partiets första giv med True eller False.")
         self.n, self.rules, self.opening_deal = n, rules, opening_deal
-        self.names = ([f"plats {i + 1}" for i in range(n)] if names is None
+        self.names = ([f"plats {i}" for i in range(n)] if names is None
                       else check_names(names, PlumpError, count=(n, n), rule='P2'))
         if type(dealer) is not int or not 0 <= dealer < n:
             raise PlumpError(f"Givaren ska anges som en plats 0–{n-1} (0 är den första spelaren), inte {shown_value(dealer)}.")

@@ -91,10 +91,10 @@ def is_revoke(hand, trick, card) -> bool:
 class TrickPlayBase:
     "Sticken i en givs läge: händerna (kort-id), vem som spelar ut och står i tur, sticket som pågår och de tillåtna korten."
     def __init__(self, hands, leader: int, trump: int | None = None, must_trump: bool = False,
-                 names=None,                 # spelarnas namn i felmeddelanden; annars "plats 1", "plats 2" …
+                 names=None,                 # spelarnas namn i felmeddelanden; annars "plats 0", "plats 1" … som platserna i koden
                  rule: str = 'P10'):         # regeln om att följa färg som meddelandena hänvisar till
         self.hands = [list(h) for h in hands]
-        self.names = list(names) if names is not None else [f"plats {i + 1}" for i in range(len(self.hands))]
+        self.names = list(names) if names is not None else [f"plats {i}" for i in range(len(self.hands))]
         self.rule = rule
         self.n, self.leader, self.trump, self.must_trump = len(self.hands), leader, trump, must_trump
         self.trick: list[int] = []
