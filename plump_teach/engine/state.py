@@ -446,6 +446,9 @@ class PlumpView(SeatView):
     @cached_property
     def _basis(self) -> tuple: return _plump_basis(self)
 
+    def _dealt_ids(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]: return ids
+    def _dealt_field(self, dealt: list[Cards]) -> tuple: return tuple(tuple(h) for h in dealt)
+
     def sample(self, rng: random.Random | None = None) -> PlumpState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
         talongen, med rätt antal kort och utan kort i en färg som en spelare har visat att den saknar."""
@@ -469,13 +472,19 @@ class BismarckView(SeatView):
     @cached_property
     def _basis(self) -> tuple: return _bismarck_basis(self)
 
+    def _dealt_ids(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]:
+        "Förhands 16 utdelade kort: det hen har och har lagt, och de bortlagda, utan de uppvända (B2)."
+        if seat != self.forehand: return ids
+        return [c for c in [*ids, *(c.id for c in st.deal.discards or ())] if c not in up]
+    def _dealt_field(self, dealt: list[Cards]) -> tuple: return tuple(dealt)
+
     def sample(self, rng: random.Random | None = None) -> BismarckState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
         förhands bortlagda kort; de uppvända korten hamnar hos förhand eller bland de bortlagda (B2)."""
         return _sample(self, rng)
 
 # %% ../../nbs/11_state.ipynb #9642f122
-def _sample(self: SeatView, rng: random.Random | None = None) -> Any:
+def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None) -> Any:
     "Ett sampel ur synen `self` (se `PlumpView.sample` och `BismarckView.sample`)."
     rnd = (rng or random).random
     seats, caps, masks, only, unseen, up = self._slots
@@ -489,11 +498,8 @@ def _sample(self: SeatView, rng: random.Random | None = None) -> Any:
     played, dealt = played_by(st.deal.tricks), list(st.deal.dealt)
     for s in seats:
         if s < 0: continue
-        ids = [*hands[s], *played[s]]
-        if isinstance(self, BismarckView) and s == self.forehand:    # förhands 16 utdelade, utan de uppvända (B2)
-            ids = [c for c in [*ids, *(c.id for c in st.deal.discards or ())] if c not in up]
-        dealt[s] = sorted_cards(ids)
-    st.deal.dealt = tuple(dealt) if isinstance(self, BismarckView) else tuple(tuple(h) for h in dealt)
+        dealt[s] = sorted_cards(self._dealt_ids(s, [*hands[s], *played[s]], st, up))
+    st.deal.dealt = self._dealt_field(dealt)
     return st
 
 # %% ../../nbs/11_state.ipynb #f6fc31ac
