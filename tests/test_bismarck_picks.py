@@ -42,3 +42,14 @@ def test_picked_cards_are_kept_compared_and_saved():
     g.discard(g.forehand, four)
     assert g.pending_discards == [] and [e[0] for e in g.events] == ["discard"]
     assert set(g.deal.discards) == set(four)
+
+
+def test_new_hands_forget_the_cards_picked_from_the_old_ones():
+    "Picks made before `set_hands` were of the old hands: the game's events no longer hold them, and a reload agrees."
+    g = BismarckGame(["Anna", "Björn", "Cecilia"], seed=3)
+    fh = g.to_act
+    g.pick(fh, g.deal.hand(fh)[0])
+    other = BismarckGame(["Anna", "Björn", "Cecilia"], seed=4).deal
+    g.set_hands(other.dealt, other.upcards)
+    assert [e[0] for e in g.events] == ["hands"] and g.pending_discards == []
+    assert BismarckGame.from_json(g.to_json()) == g

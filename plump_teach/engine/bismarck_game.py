@@ -64,6 +64,7 @@ class BismarckGameDeals(TrickGame[BismarckDeal, BismarckView]):
             for player, hand in hands.items(): by_seat[self.seat(player)] = hand
             hands = by_seat
         new = self._start_deal(self.deal_index, hands, upcards)  # ger ett fel och lämnar den gamla given orörd om korten är fel
+        while self.events and self.events[-1][0] == 'pick': self.events.pop()   # de valda korten var ur de gamla händerna
         self.events.append(['hands', [str(h) for h in new.dealt], str(new.upcards)])
         return self
 
