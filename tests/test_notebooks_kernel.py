@@ -3,6 +3,10 @@
 nbdev-test runs the lessons in-process and never renders rich output; a real kernel does, so a
 `_repr_html_` that fails (or any cell that only fails when displayed) is caught here.
 
+Most notebooks also run, and draw what they display, in the site's Pyodide run (tests/notebook_sets.py says which):
+here only the ones it leaves out run, the start page, the puzzle page and the classroom server's notebooks, so
+that each notebook's code runs once in a kernel per test run (it also runs in-process in nbdev-test).
+
 The notebooks share one kernel (tests/kernels.py): before each notebook the course's modules are imported anew, the
 folder is nbs/ and the names of the notebook before are gone, so each notebook runs as in a kernel of its own
 (which cost 1-3 s a notebook to start). The last test shows that this run catches a notebook that leans on the one
@@ -14,6 +18,7 @@ import nbformat
 import pytest
 
 from kernels import one_kernel
+from notebook_sets import NOT_IN_PYODIDE
 
 pytestmark = pytest.mark.kernel
 
@@ -36,7 +41,7 @@ def check_outputs(name: str, results):
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("name", sorted(p.name for p in NBS.glob("*.ipynb")))
+@pytest.mark.parametrize("name", sorted(NOT_IN_PYODIDE))
 def test_notebook_runs_in_a_kernel(kernel, name):
     nb = nbformat.read(NBS / name, as_version=4)
     cells = [c.source for c in nb.cells if c.cell_type == "code" and c.source.strip()]

@@ -23,11 +23,8 @@ from lite_helpers import LITE, ROOT
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
 
 
-# Klassrummets server (75_app, 72_pages, 73_kernels, 74_server) körs på lärarens dator: tornado, Voilà
-# och segno finns inte i webbläsarens Python, så de sidorna går att läsa på webbplatsen men inte att köra där.
-SERVER_NOTEBOOKS = ("75_app.ipynb", "72_pages.ipynb", "73_kernels.ipynb", "74_server.ipynb")
-OTHER_NOTEBOOKS = sorted(f.name for f in (ROOT / "nbs").glob("*.ipynb")
-                         if f.name not in ("pussel.ipynb", "index.ipynb", *SERVER_NOTEBOOKS))
+from notebook_sets import NOT_IN_PYODIDE, SERVER_NOTEBOOKS   # noqa: E402  (the server's notebooks need tornado)
+OTHER_NOTEBOOKS = sorted(f.name for f in (ROOT / "nbs").glob("*.ipynb") if f.name not in NOT_IN_PYODIDE)
 
 
 RUNNER = Path(__file__).with_name("in_pyodide_kernel.py")
