@@ -30,6 +30,7 @@ _FRONT_DOOR = {
     **dict.fromkeys(["BismarckDeal", "BismarckError"], "engine.bismarck"),
     "BismarckGame": "engine.bismarck_game",
     "TrickGame": "engine.game",
+    **dict.fromkeys(["GameKind", "KINDS", "kind_of"], "engine.kinds"),
     **dict.fromkeys(["PlumpState", "BismarckState", "BismarckView", "PlumpView", "BismarckView"], "engine.state"),
     "SeatView": "engine.view",
     **dict.fromkeys(["playout", "CardPolicy", "BidPolicy"], "engine.playout"),
@@ -47,12 +48,12 @@ _FRONT_DOOR = {
 # namnen här inte exporterade för den (tests/test_types.py håller listan lika med _FRONT_DOOR).
 __all__ = ["Action", "Bid", "BidPolicy", "BismarckDeal", "BismarckError", "BismarckGame", "BismarckState",
            "BismarckView", "Bot", "Card", "CardError", "CardLike", "CardPolicy", "Cards", "CardsLike", "ChooseMode",
-           "Decision", "Discard", "FileChanged", "FileError", "IllegalMove", "NotYourTurn", "PUZZLE_KINDS",
-           "PlayCard", "Player", "PlayoutContext", "PlumpDeal", "PlumpError", "PlumpGame", "PlumpRules",
-           "PlumpState", "PlumpTeachError", "PlumpView", "Puzzle", "RULE_PRESETS", "SUITS", "SUIT_NAMES",
-           "ScoreKeeper", "SeatView", "TrickGame", "WrongArgument", "WrongPhase", "analyse_deal", "deal_schedule",
-           "hint", "legal_bids", "load", "load_protocol", "make_bot", "make_puzzle", "parse_card", "parse_cards",
-           "playout", "rule_preset", "score", "trick_winner"]
+           "Decision", "Discard", "FileChanged", "FileError", "GameKind", "IllegalMove", "KINDS", "NotYourTurn",
+           "PUZZLE_KINDS", "PlayCard", "Player", "PlayoutContext", "PlumpDeal", "PlumpError", "PlumpGame",
+           "PlumpRules", "PlumpState", "PlumpTeachError", "PlumpView", "Puzzle", "RULE_PRESETS", "SUITS",
+           "SUIT_NAMES", "ScoreKeeper", "SeatView", "TrickGame", "WrongArgument", "WrongPhase", "analyse_deal",
+           "deal_schedule", "hint", "kind_of", "legal_bids", "load", "load_protocol", "make_bot", "make_puzzle",
+           "parse_card", "parse_cards", "playout", "rule_preset", "score", "trick_winner"]
 
 
 def __getattr__(name: str):
@@ -83,6 +84,7 @@ if TYPE_CHECKING:   # för typkontroller och redigerare, som inte kör __getattr
     from .engine.playout import playout, CardPolicy, BidPolicy
     from .engine.sim import PlayoutContext
     from .engine.game import TrickGame
+    from .engine.kinds import GameKind, KINDS, kind_of
     from .engine.scoresheet import ScoreKeeper, load_protocol
     from .engine.storage import FileError, FileChanged
     from .engine.files import load

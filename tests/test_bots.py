@@ -28,7 +28,8 @@ from plump_teach.bots.bismarck import discard_summary
 from plump_teach.bots.search import distribution_text, ismcts_action, study_cards
 from plump_teach.bots.players import make_bot, public_reason
 from plump_teach.bots.coach import STUDY_SAMPLES, hint
-from plump_teach.bots.review import COSTLY_POINTS, analyse_deal, own_puzzles, _bismarck_replay
+from plump_teach.bots.review import COSTLY_POINTS, analyse_deal, _bismarck_replay
+from plump_teach.bots.own_puzzles import own_puzzles
 from plump_teach.engine.cards import parse_card, parse_cards
 from plump_teach.engine.state import BismarckState, PlumpState
 from plump_teach.engine.actions import Bid, ChooseMode, Discard, PlayCard
@@ -48,8 +49,9 @@ def named_cards(text: str) -> set:
 def visible_cards(view) -> set:
     "What the seat has or sees: its hand, the tricks, the turned card, the others' cards under P15, its discards."
     seen = set(view.hand) | set(view.trick) | {c for _, t, _ in view.history for c in t}
-    seen |= {c for h in view.others.values() for c in h} | set(view.discards or ()) | set(view.upcards or ())
-    return seen | ({view.trump_card} if view.trump_card else set())
+    seen |= {c for h in view.others.values() for c in h} | set(getattr(view, 'discards', None) or ()) | set(getattr(view, 'upcards', ()))
+    trump_card = getattr(view, 'trump_card', None)     # Plump's turned card (P8); Bismarck has none
+    return seen | ({trump_card} if trump_card else set())
 
 
 def random_rules(rng: random.Random, n: int) -> PlumpRules:
@@ -82,7 +84,7 @@ def decide_checked(bot, st, seat):
 
 def hidden_cards(view) -> set:
     "The cards only this seat has seen: its hand (not Bismarck's face-up cards) and its discards."
-    return (set(view.hand) - set(view.upcards or ())) | set(view.discards or ())
+    return (set(view.hand) - set(getattr(view, 'upcards', ()))) | set(getattr(view, 'discards', None) or ())
 
 
 # --------------------------------------------------------------------------------------------- whole games

@@ -139,7 +139,7 @@ class Referee:
     def aloud(self, st, seat, decision):
         "What the table hears of the decision names no card that only this seat has seen."
         view = st.view(seat)
-        hidden = (set(view.hand) - set(view.upcards or ())) | set(view.discards or ())
+        hidden = (set(view.hand) - set(getattr(view, 'upcards', ()))) | set(getattr(view, 'discards', None) or ())
         if isinstance(decision.action, PlayCard): hidden.discard(decision.action.card)   # on the table for all
         if isinstance(decision.action, Discard): hidden.add(decision.action.card)        # face down
         said = public_reason(decision, view)

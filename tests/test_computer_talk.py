@@ -16,7 +16,8 @@ import pytest
 from plump_teach.bots.decision import FREQUENCY_BANDS, chance_words, frequency_words
 from plump_teach.bots.players import make_bot, public_reason
 from plump_teach.bots.tip_steps import tip_question, tip_steps
-from plump_teach.bots.review import analyse_deal, deal_summary, own_puzzles
+from plump_teach.bots.review import analyse_deal, deal_summary
+from plump_teach.bots.own_puzzles import own_puzzles
 from plump_teach.bots.search import simulated_bid
 from plump_teach.engine.actions import Bid, ChooseMode
 from plump_teach.engine.bismarck import normal_tricks

@@ -20,7 +20,7 @@ from ..engine.plump import PlumpDeal
 from ..engine.plump_game import PlumpGame
 from ..engine.bismarck import BismarckError, MODES, mode_words, suit_lengths, honour_points, long_suit, mode_hint, smart_discard, normal_tricks, bismarck_score, DISCARDS, BismarckDeal
 from ..engine.bismarck_game import BismarckGame
-from ..engine.state import PlumpState, BismarckState
+from ..engine.state import PlumpState, BismarckState, BismarckView
 from ..engine.view import SeatView
 from ..engine.playout import playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
@@ -69,7 +69,7 @@ def mode_plans(hand, allowed) -> list[tuple]:
     return sorted(out, key=lambda x: -x[0])
 
 
-def modes_left_in_view(view: SeatView) -> list[str]:
+def modes_left_in_view(view: BismarckView) -> list[str]:
     "Spelsätten som förhand har kvar i given (B5)."
     if view.phase == 'mode': return list(dict.fromkeys(a.mode for a in view.legal_actions() if isinstance(a, ChooseMode)))
     return list(view.modes or MODES)
@@ -189,7 +189,7 @@ def discard_summary(hand20, discards, mode: str, trump: str | None) -> str:
     return "Jag lägger bort " + '; '.join(f"{cards}: {why}" for cards, why in groups) + " (B9)."
 
 # %% ../../nbs/23_bots_bismarck.ipynb #fd2b215d
-def bismarck_card(view: SeatView, rng: random.Random | None = None) -> Decision:
+def bismarck_card(view: BismarckView, rng: random.Random | None = None) -> Decision:
     "Ett kort i Bismarck: ta stick i trumf, spader och sang, slipp dem i pass, och hjälp medspelaren (B7, B9)."
     legal = legal_cards(view)
     trick, trump, unseen = list(view.trick), view.trump, view.unseen

@@ -7,12 +7,15 @@ Docs: https://plump-teach.github.io/plump_teach/coach.html.md"""
 # %% ../../nbs/26_coach.ipynb #b040a003
 from __future__ import annotations
 import random
+from functools import singledispatch
 import zlib
 from ..engine.cards import Card, SUITS, SUIT_NAMES
 from ..engine.plump_rules import PlumpError, hit_points, forbidden_bid, bid_balance
 from ..engine.names import and_list, without_rule_codes
 from ..engine.bismarck import mode_words, normal_tricks
 from ..engine.view import SeatView
+from ..engine.kinds import kind_of
+from ..engine.state import PlumpView, BismarckView
 from ..engine.actions import Bid, PlayCard, Discard
 from .heuristics import (bids_seen, leading_card, refused_bid_reason, suggested_bid, three_piles,
                                          trick_goal, wins_over)
@@ -31,7 +34,8 @@ STUDY_SAMPLES = 100   # provgivar för Tips om budet och för genomgångens bud:
 
 def view_seed(view: SeatView) -> int:
     "Ett frö ur läget, så att samma läge ger samma tips."
-    text = f"{view.game}|{view.seat}|{cards_text(view.hand)}|{view.bids}|{view.trick}|{len(view.history)}|{view.phase}"
+    bids = getattr(view, 'bids', None)      # buden i Plump; Bismarck har inga (samma text som förut: samma frön)
+    text = f"{view.game}|{view.seat}|{cards_text(view.hand)}|{bids}|{view.trick}|{len(view.history)}|{view.phase}"
     return zlib.crc32(text.encode())
 
 
@@ -236,31 +240,42 @@ def _bid_tip(view: SeatView, a: Bid, det: dict) -> str:
 def _card_tip(view: SeatView, a: PlayCard, det: dict) -> str:
     "Tipset för ett kort: målet med sticket och chansen att träffa budet (Plump), eller poängen i snitt (Bismarck)."
     if len(view.legal_actions()) == 1:
-        text = f"Lägg {a.card}. Det är ditt enda tillåtna kort ({'P10' if view.game == 'plump' else 'B6'})."
-    elif view.game == 'plump':
-        ch = det['chance']
-        worse = min(ch, key=ch.get)
-        text = f"Lägg {a.card}. {goal_sentence(view)}"
-        if trick_goal(view) == 'win' and view.trick:   # målet är stick, men inget kort tar det här: säg det
-            best, _ = leading_card(list(view.trick), view.trump)
-            if not any(wins_over(c, best, view.trump) for c in legal_cards(view)):
-                text += f" Men inget av dina kort slår {best} i det här sticket."
-        if trick_goal(view) == 'spoil': pass    # budet är redan förlorat: chansen är noll med vilket kort som helst
-        elif max(ch.values()) == 0:
-            text += (f" I ingen av de {det['samples']} provgivarna träffade du budet, vilket kort du än lade, "
-                     f"så budet är troligen förlorat.")
-        else:
-            text += f" Med {a.card} träffar du budet i {percent(ch[a.card])} av provgivarna"
-            text += f", med {worse} i {percent(ch[worse])}." if worse != a.card and ch[worse] < ch[a.card] else "."
-            text += lead_note(view, a.card, values=ch)
+        return f"Lägg {a.card}. Det är ditt enda tillåtna kort ({kind_of(view).follow_rule})."
+    return _card_tip_in_game(view, a, det)
+
+@singledispatch
+def _card_tip_in_game(view: SeatView, a: PlayCard, det: dict) -> str:
+    raise kind_of(view).error(f"Tips om korten finns inte för {kind_of(view).title}.")
+
+@_card_tip_in_game.register
+def _(view: PlumpView, a: PlayCard, det: dict) -> str:
+    "Plump: målet med sticket och chansen att träffa budet (P20)."
+    ch = det['chance']
+    worse = min(ch, key=ch.get)
+    text = f"Lägg {a.card}. {goal_sentence(view)}"
+    if trick_goal(view) == 'win' and view.trick:   # målet är stick, men inget kort tar det här: säg det
+        best, _ = leading_card(list(view.trick), view.trump)
+        if not any(wins_over(c, best, view.trump) for c in legal_cards(view)):
+            text += f" Men inget av dina kort slår {best} i det här sticket."
+    if trick_goal(view) == 'spoil': pass    # budet är redan förlorat: chansen är noll med vilket kort som helst
+    elif max(ch.values()) == 0:
+        text += (f" I ingen av de {det['samples']} provgivarna träffade du budet, vilket kort du än lade, "
+                 f"så budet är troligen förlorat.")
     else:
-        me_fh = view.seat == view.forehand
-        aim = ("I pass vill du ta så få stick som möjligt" if view.mode == 'pass' else "Du vill ta stick")
-        text = (f"Lägg {a.card}. {aim}; normalen för {'dig som förhand' if me_fh else 'dig'} är "
-                f"{normal_tricks(view.mode, me_fh)} stick (B7). Med {a.card} blir din poäng "
-                f"{signed_decimal(det['value'][a.card])} i snitt i provgivarna."
-                + lead_note(view, a.card, goal='duck' if view.mode == 'pass' else 'win', values=det['value']))
+        text += f" Med {a.card} träffar du budet i {percent(ch[a.card])} av provgivarna"
+        text += f", med {worse} i {percent(ch[worse])}." if worse != a.card and ch[worse] < ch[a.card] else "."
+        text += lead_note(view, a.card, values=ch)
     return text
+
+@_card_tip_in_game.register
+def _(view: BismarckView, a: PlayCard, det: dict) -> str:
+    "Bismarck: målet i spelsättet, normalen och poängen i snitt (B7)."
+    me_fh = view.seat == view.forehand
+    aim = ("I pass vill du ta så få stick som möjligt" if view.mode == 'pass' else "Du vill ta stick")
+    return (f"Lägg {a.card}. {aim}; normalen för {'dig som förhand' if me_fh else 'dig'} är "
+            f"{normal_tricks(view.mode, me_fh)} stick (B7). Med {a.card} blir din poäng "
+            f"{signed_decimal(det['value'][a.card])} i snitt i provgivarna."
+            + lead_note(view, a.card, goal='duck' if view.mode == 'pass' else 'win', values=det['value']))
 
 # %% ../../nbs/26_coach.ipynb #5e1df6fd
 def hint(view: SeatView, budget: float | None = None, seed=None) -> Decision:

@@ -14,10 +14,12 @@ from ..engine.actions import Action, Bid, PlayCard, Discard
 from ..engine.cards import Card
 from ..engine.plump_rules import PlumpRules
 from ..engine.view import SeatView
+from ..engine.state import PlumpView, BismarckView
 
 # %% auto #0
 __all__ = ['LEVELS', 'FREQUENCY_BANDS', 'NUMBER_WORDS', 'Decision', 'cards_text', 'percent', 'chance_words', 'frequency_words',
-           'decimal_text', 'count_words', 'legal_cards', 'legal_bids', 'card_of', 'bid_of', 'plump_bids', 'plump_rules']
+           'decimal_text', 'count_words', 'legal_cards', 'legal_bids', 'card_of', 'bid_of', 'plump_view',
+           'bismarck_view', 'plump_bids', 'plump_rules']
 
 # %% ../../nbs/20_decision.ipynb #ac6c353c
 LEVELS = ('nybörjare', 'van', 'expert')
@@ -92,12 +94,20 @@ def bid_of(action: Action) -> int:
     if isinstance(action, Bid): return action.tricks
     raise PlumpError(f"Draget ({action}) är inget bud.")
 
+def plump_view(view: SeatView) -> PlumpView:
+    "Synen som en syn av Plump, för en funktion som bara gäller Plump; ett fel för en syn av ett annat spel."
+    if not isinstance(view, PlumpView): raise PlumpError(f"Det här gäller bara Plump, inte {view.game}.")
+    return view
+
+def bismarck_view(view: SeatView) -> BismarckView:
+    "Synen som en syn av Bismarck, för en funktion som bara gäller Bismarck; ett fel för en syn av ett annat spel."
+    if not isinstance(view, BismarckView): raise PlumpError(f"Det här gäller bara Bismarck, inte {view.game}.")
+    return view
+
 def plump_bids(view: SeatView) -> list:
     "Buden per plats i en syn av Plump (None: inte bjudit än, eller dolt); ett fel i Bismarck, som inte har bud."
-    if view.bids is None: raise PlumpError("Bismarck har inga bud.")
-    return view.bids
+    return plump_view(view).bids
 
 def plump_rules(view: SeatView) -> PlumpRules:
     "Husreglerna i en syn av Plump; ett fel i Bismarck, som inte har husregler."
-    if view.rules is None: raise PlumpError("Bismarck har inga husregler.")
-    return view.rules
+    return plump_view(view).rules

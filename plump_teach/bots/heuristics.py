@@ -15,7 +15,7 @@ from ..engine.names import and_list
 from ..engine.view import SeatView
 from ..engine.playout import playout
 from ..engine.actions import Bid, PlayCard
-from .decision import Decision, NUMBER_WORDS, cards_text, count_words, chance_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules
+from .decision import Decision, NUMBER_WORDS, cards_text, count_words, chance_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules, plump_view
 
 # %% auto #0
 __all__ = ['LENGTH', 'ONE_CARD_SAMPLES', 'three_piles', 'suggested_bid', 'Valuation', 'value_hand', 'bids_seen',
@@ -184,8 +184,8 @@ def refused_bid_reason(view: SeatView, want: int, who: str = 'jag') -> str:
 
 def seen_for_bidding(view: SeatView) -> list:
     "Korten som inte kan sitta hos någon annan: trumfkortet, om det ligger kvar i talongen (P8)."
-    if view.trump_card is None or view.n * view.cards == 52: return []
-    return [view.trump_card]
+    card = plump_view(view).trump_card
+    return [] if card is None or view.n * view.cards == 52 else [card]
 
 def heuristic_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     "Budet med de tre högarna (P20), husreglerna för nollan (P13), givarens spärr (P6) och P16."

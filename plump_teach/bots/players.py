@@ -22,6 +22,7 @@ from ..engine.bismarck import BismarckError, MODES, mode_words, suit_lengths, ho
 from ..engine.bismarck_game import BismarckGame
 from ..engine.state import PlumpState, BismarckState
 from ..engine.view import SeatView
+from ..engine.state import PlumpView, BismarckView
 from ..engine.playout import playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from .heuristics import beginner_bid, beginner_card, heuristic_bid, heuristic_card
@@ -29,6 +30,8 @@ from .decision import Decision, LEVELS
 from .bismarck import bismarck_card, discard_reason, discard_summary, heuristic_plan, modes_left_in_view, only_mode_reason, plan_discards
 from .search import BID_SAMPLES, plan_parts, simulated_bid, simulated_card, simulated_plan
 
+from .plain import plain_card
+from ..engine.kinds import kind_of
 
 # %% auto #0
 __all__ = ['BOT_LEVELS', 'BismarckPlanner', 'Bot', 'BeginnerBot', 'ExpertBot', 'public_reason', 'RandomBot', 'make_bot']
@@ -40,10 +43,10 @@ class BismarckPlanner:
     voice: str          # 'jag' eller 'du' (`Bot`)
     _plans: dict        # planen per hand, tillåtna spelsätt och giv i partiet
 
-    def make_plan(self, view, hand20, allowed) -> tuple:
+    def make_plan(self, view: BismarckView, hand20, allowed) -> tuple:
         return heuristic_plan(hand20, allowed, view.game_deal, self.voice)
 
-    def plan(self, view) -> tuple:
+    def plan(self, view: BismarckView) -> tuple:
         "Förhands plan i Bismarck: (spelsätt, trumf, skäl), samma för alla fyra bortläggningar och valet (B9)."
         hand20 = sort_hand([*view.hand, *(view.discards or ())])
         allowed = modes_left_in_view(view)
@@ -98,7 +101,7 @@ class Bot(BismarckPlanner):
         "Draget för platsen `view.seat`, som måste stå i tur, med ett skäl på svenska."
         if not isinstance(view, SeatView): raise PlumpError("En datorspelare behöver en SeatView, till exempel state.view(plats).")
         if view.to_act != view.seat or not view.legal_actions():
-            raise (BismarckError if view.game == 'bismarck' else PlumpError)(
+            raise kind_of(view).error(
                 f"Det är inte {genitive(view.names[view.seat])} tur att göra något nu.")
         if view.phase == 'bidding': return self.bid(view)
         if view.phase == 'discard': return self.discard(view)
@@ -107,7 +110,7 @@ class Bot(BismarckPlanner):
 
     def bid(self, view): return heuristic_bid(view, self.rng)
     def card(self, view):
-        return heuristic_card(view, self.rng) if view.game == 'plump' else bismarck_card(view, self.rng)
+        return plain_card(view, self.rng)
 
 # %% ../../nbs/25_players.ipynb #accbcad7
 _CARD_LIST = re.compile(r" med [♠♥♦♣]\S+(?: [♠♥♦♣]\S+)*")   # ' med ♠E ♠K' i skälet för ett spelsätt
@@ -165,7 +168,8 @@ def public_reason(decision: Decision, view: SeatView) -> str:
     kort och kortet som spelas ut i sticket, och förhands bortlagda kort); gör skälet ändå det, blir det bara draget:
     'Jag bjuder 2.', 'Jag lägger ♠4.' eller, för ett kort som läggs bort, 'Jag lägger bort ett kort.'"""
     text = decision.public if decision.public is not None else decision.reason
-    hidden = (set(view.hand) - set(view.upcards or ())) | set(view.discards or ())
+    known = getattr(view, 'upcards', ())      # Bismarcks uppvända kort har alla sett (B2)
+    hidden = (set(view.hand) - set(known)) | set(getattr(view, 'discards', None) or ())
     if isinstance(decision.action, PlayCard): hidden.discard(decision.action.card)   # alla ser det i sticket
     if isinstance(decision.action, Discard): hidden.add(decision.action.card)
     if any(_names_card(text, c) for c in hidden): return _action_aloud(decision.action)
@@ -182,7 +186,7 @@ class RandomBot(Bot):
         if not isinstance(view, SeatView): raise PlumpError("En datorspelare behöver en SeatView, till exempel state.view(plats).")
         actions = view.legal_actions()
         if view.to_act != view.seat or not actions:
-            raise (BismarckError if view.game == 'bismarck' else PlumpError)(
+            raise kind_of(view).error(
                 f"Det är inte {genitive(view.names[view.seat])} tur att göra något nu.")
         return Decision(self.rng.choice(actions), "Jag väljer ett av de tillåtna dragen på måfå.")
 

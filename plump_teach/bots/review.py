@@ -7,6 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/review.html.md"""
 # %% ../../nbs/28_review.ipynb #25a0c003
 from __future__ import annotations
 import random
+from functools import singledispatch
 from dataclasses import dataclass, field
 from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, sort_hand, parse_cards
 from ..engine.plump_rules import PlumpError, hit_points
@@ -17,19 +18,22 @@ from ..engine.bismarck import BismarckError, mode_words, suit_lengths, honour_po
 from ..engine.bismarck_game import BismarckGame
 from ..engine.state import PlumpState, BismarckState
 from ..engine.view import SeatView
+from ..engine.state import PlumpView, BismarckView
 from ..engine.actions import Action, Bid, PlayCard, Discard, ChooseMode
 from .heuristics import leading_card, one_card_study, three_piles, wins_over
-from .decision import cards_text, decimal_text, frequency_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules
+from .decision import cards_text, decimal_text, frequency_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules, bismarck_view
 from .bismarck import discard_reason, only_mode_reason, plan_discards
 from .search import (card_samples, distribution_text, plan_actions, plan_study, signed_decimal,
                                      study_bids, study_cards, trick_distribution)
 from .coach import (STUDY_SAMPLES, hint, view_seed, goal_sentence, lead_note, plain_text,
                                     capitalised, sample_count)
 
+from ..engine.kinds import KINDS, kind_of
+from ..engine.game import TrickGame
 
 # %% auto #0
-__all__ = ['COSTLY_POINTS', 'PLAN_MARGIN', 'CostlyPlay', 'DealAnalysis', 'analyse_deal', 'deal_summary', 'OwnPuzzle',
-           'own_puzzles']
+__all__ = ['COSTLY_POINTS', 'PLAN_MARGIN', 'CostlyPlay', 'DealAnalysis', 'PlumpAnalysis', 'BismarckAnalysis', 'analyse_deal',
+           'deal_summary']
 
 # %% ../../nbs/28_review.ipynb #8bf33e90
 @dataclass
@@ -94,12 +98,7 @@ class DealAnalysis:
     expected_points: float | None = None    # Bismarck: väntad poäng när datorn spelar det eleven spelade
     bid_points: dict = field(default_factory=dict)   # Plump: bud -> poängen för en träff med budet (P13)
 
-    def __str__(self):
-        if self.game == 'bismarck': return _bismarck_text(self)
-        lines = [f"{self.name}: {cards_text(self.hand)}, bud {self.bid}, {self.tricks} stick, {self.points} poäng.",
-                 f"Datorns bedömning: {distribution_text(self.distribution)}; bästa bud {self.best_bid}.",
-                 self.verdict, *(c.why for c in self.costly)]
-        return '\n'.join(lines)
+    # Varje spel har sin egen genomgång (`PlumpAnalysis`, `BismarckAnalysis`), med sin egen text.
 
 
 def _replay(deal: PlumpDeal):
@@ -109,6 +108,20 @@ def _replay(deal: PlumpDeal):
     actions: list[Action] = [Bid(b) for b in (deal.bids[s] for s in deal.order) if b is not None]
     for _, cards, _ in deal.history: actions += [PlayCard(c) for c in cards]
     return PlumpState.from_deal(fresh), actions
+
+# %% ../../nbs/28_review.ipynb #8117b880
+class PlumpAnalysis(DealAnalysis):
+    "Genomgången av en giv Plump: budet, datorns bästa bud och chansen att träffa det (P13, P20)."
+    def __str__(self):
+        lines = [f"{self.name}: {cards_text(self.hand)}, bud {self.bid}, {self.tricks} stick, {self.points} poäng.",
+                 f"Datorns bedömning: {distribution_text(self.distribution)}; bästa bud {self.best_bid}.",
+                 self.verdict, *(c.why for c in self.costly)]
+        return '\n'.join(lines)
+
+
+class BismarckAnalysis(DealAnalysis):
+    "Genomgången av en giv Bismarck: spelsättet, normalen och poängen i snitt (B7, B9)."
+    def __str__(self): return _bismarck_text(self)
 
 # %% ../../nbs/28_review.ipynb #a9683254
 def _points_compared(bid: int, best: int, expected: dict, points: dict) -> str:
@@ -201,13 +214,10 @@ def _analyse_plump(deal: PlumpDeal, seat: int, seed: int, samples: int, card_sam
                 costly.append(CostlyPlay(t, a.card, better, ch[a.card], ch[better], st.clone(), seat, why, samples=k))
         st.apply(a)
     costly.sort(key=lambda c: (-c.loss, c.trick))
-    return DealAnalysis(seat, deal.names[seat], Cards(deal.dealt[seat]), deal.trump, deal.cards, bid, tricks,
+    return PlumpAnalysis(seat, deal.names[seat], Cards(deal.dealt[seat]), deal.trump, deal.cards, bid, tricks,
                         deal.points()[seat], trick_distribution(res['tricks'][best], deal.cards), chance, expected, best,
                         good, verdict, costly[:top], res['samples'], seed, bid_points=points)
 
-
-_GAME_TYPES = {PlumpGame: ('plump', PlumpError), PlumpDeal: ('plump', PlumpError),
-               BismarckGame: ('bismarck', BismarckError), BismarckDeal: ('bismarck', BismarckError)}
 
 # %% ../../nbs/28_review.ipynb #a8b462c8
 def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int | None = None,
@@ -221,11 +231,11 @@ def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int |
 
     I Plump prövas budet på samma provgivar som Tips använder i samma läge (`STUDY_SAMPLES` stycken om inte
     `samples` säger annat): en elev som bad om tips ser samma procent i genomgången."""
-    kind, error = next((k for t, k in _GAME_TYPES.items() if isinstance(deal, t)), (None, PlumpError))
-    if kind is None:
+    if not isinstance(deal, (TrickGame, *(k.Deal for k in KINDS))):
         raise PlumpError("Genomgången gäller en giv Plump eller Bismarck: en PlumpDeal eller BismarckDeal, "
                          "eller ett PlumpGame eller BismarckGame.")
-    if isinstance(deal, (PlumpGame, BismarckGame)):
+    error = kind_of(deal).error
+    if isinstance(deal, TrickGame):
         game = deal
         if not game.deals: raise error("Partiet har ingen färdigspelad giv än.")
         if type(deal_index) is not int or not -len(game.deals) <= deal_index < len(game.deals):
@@ -235,13 +245,24 @@ def analyse_deal(deal, seat, deal_index: int = -1, seed: int = 0, samples: int |
     n = len(deal.names)
     if type(seat) is not int or not 0 <= seat < n:
         raise error(f"Platsen ska vara ett tal från 0 till {n - 1}.")
-    if samples is None: samples = STUDY_SAMPLES if kind == 'plump' else 60
+    if samples is None: samples = _samples_for(deal)
     for what, x in (('Antalet provgivar', samples), ('Antalet provgivar för korten', card_samples)):
         if x is None and what != 'Antalet provgivar': continue
         if type(x) is not int or x < 1:
             raise error(f"{what} ska vara ett heltal från 1 och uppåt, inte {x!r}.")
-    if kind == 'plump': return _analyse_plump(deal, seat, seed, samples, card_samples, top)
-    return _analyse_bismarck(deal, seat, seed, samples, card_samples, top)
+    return _analyse(deal, seat, seed, samples, card_samples, top)
+
+
+@singledispatch
+def _analyse(deal, seat: int, seed: int, samples: int, card_samples: int | None, top: int) -> DealAnalysis:
+    raise kind_of(deal).error(f"Genomgången finns inte för {kind_of(deal).title} än.")
+
+@singledispatch
+def _samples_for(deal) -> int:
+    "Provgivarna för budet (Plump: samma som Tips, `STUDY_SAMPLES`) eller spelsätten (Bismarck)."
+    return STUDY_SAMPLES
+
+_analyse.register(PlumpDeal, _analyse_plump)
 
 # %% ../../nbs/28_review.ipynb #5b1e0a02
 COSTLY_POINTS = 0.5   # Bismarck: ett kort som kostade minst en halv poäng i snitt listas (B7)
@@ -275,19 +296,6 @@ def _mode_why(hand, mode: str, trump: str | None) -> str:
     short = [SUIT_NAMES[s] for s in SUITS if n[s] <= 2]
     return (f"bara {hp} honnörspoäng" + (f" och högst två kort i {and_list(short)}" if short else "")
             + "; låga kort och korta färger passar pass (B9)")
-
-
-def _bismarck_goal(view: SeatView) -> str:
-    "Vad platsen vill i sticken, i en mening: normalen (B7) och vem som spelar med vem (B9)."
-    me_fh = view.seat == view.forehand
-    normal, have = normal_tricks(view.mode, me_fh), view.taken[view.seat]
-    if view.mode == 'pass':
-        return (f"I pass vill du ta så få stick som möjligt: normalen för {'förhand' if me_fh else 'dig'} är "
-                f"{normal} stick, och du har tagit {have} (B7).")
-    if me_fh: return f"Du är förhand och vill ta stick: normalen är {normal}, och du har tagit {have} (B7)."
-    partner = 3 - view.seat - view.forehand
-    return (f"Du spelar tillsammans med {view.names[partner]} mot förhand {view.names[view.forehand]} (B9): "
-            f"normalen för dig är {normal} stick, och du har tagit {have} (B7).")
 
 
 def _card_effect(view: SeatView, played: Card, better: Card) -> str:
@@ -426,11 +434,17 @@ def _analyse_bismarck(deal: BismarckDeal, seat: int, seed: int, samples: int, ca
     if me_fh and good_mode and good_discards and points < e - 1 and costly:
         verdict += " Men det var inte bara otur: korten nedan kostade också poäng."
     full = sort_hand([*deal.dealt[seat], *deal.upcards]) if me_fh else Cards(deal.dealt[seat])
-    return DealAnalysis(seat, deal.names[seat], full, deal.trump, len(deal.dealt[seat]), None, tricks, points, dist,
+    return BismarckAnalysis(seat, deal.names[seat], full, deal.trump, len(deal.dealt[seat]), None, tricks, points, dist,
                         {}, {}, None, None, verdict, costly[:top], k, seed, game='bismarck', mode=deal.mode,
                         forehand=fh, chooser=deal.names[fh], normal=normal, discards=deal.discards if me_fh else None,
                         mode_values=values, best_mode=best, good_mode=good_mode, good_discards=good_discards,
                         better_discards=better, expected_points=e)
+
+
+_analyse.register(BismarckDeal, _analyse_bismarck)
+
+@_samples_for.register
+def _(deal: BismarckDeal) -> int: return 60     # provgivar per spelsätt, som förhands plan (`simulated_plan`)
 
 # %% ../../nbs/28_review.ipynb #3480b383
 def _bismarck_text(a: DealAnalysis) -> str:
@@ -484,45 +498,74 @@ def deal_summary(a: DealAnalysis, level: str = 'van') -> list[str]:
     own = "dina kort" if you else f"{genitive(a.name)} kort"
     words = level == 'nybörjare'
     out: list[str] = []
-    if a.game == 'plump':
-        _bid_summary(a, own, words, out)
-    else:
-        fh = a.seat == a.forehand
-        out.append(f"{a.name} tog {a.tricks} stick, och normalen för {'förhand' if fh else 'de andra två'} är "
-                   f"{a.normal}: {signed_points(a.points)} poäng.")
-        if fh and len(a.mode_values) > 1:
-            own_p, best = (a.mode, a.trump), a.best_mode
-            assert best is not None                   # förhand med flera spelsätt har datorns bästa
-            label, best_label = mode_words(*own_p), mode_words(*best)
-            if a.good_mode: out.append(f"{capitalised(label)} var ett bra val för {own}.")
-            else:
-                out.append(f"{capitalised(best_label)} hade passat {own} bättre: när datorn spelade korten många "
-                           f"gånger fick den fler poäng med {best_label} än med {label}.")
-        if fh and a.good_discards is False:
-            out.append(f"Datorn hade lagt bort {cards_text(a.better_discards)} i stället för {cards_text(a.discards)}.")
-    if a.costly:
-        c = a.costly[0]
-        if a.game == 'plump' and words:
-            k = c.samples
-            out.append(f"Dyrast var stick {c.trick}: {'du' if you else a.name} lade {c.played}, men {c.better} hade "
-                       f"varit bättre. Datorn provade många sätt: med {c.better} träffade den budet "
-                       f"{frequency_words(sample_count(c.chance_better, k), k)}, med {c.played} "
-                       f"{frequency_words(sample_count(c.chance_played, k), k)}.")
-        elif a.game == 'plump':
-            k = c.samples
-            out.append(f"Dyrast var stick {c.trick}: {'du' if you else a.name} lade {c.played}, men {c.better} hade "
-                       f"varit bättre. Datorn provade {k} sätt: med {c.better} träffade den budet i "
-                       f"{sample_count(c.chance_better, k)} av dem, med {c.played} bara i {sample_count(c.chance_played, k)}.")
-        else:
-            out.append(f"Dyrast var stick {c.trick}: {'du' if you else a.name} lade {c.played}, men {c.better} hade "
-                       f"gett fler poäng när datorn spelade given till slut många gånger.")
-        if a.game == 'plump' and a.tricks == a.bid: out[-1] += " Den här gången gick det bra ändå."
-    elif not (a.game == 'plump' and a.cards == 1):     # med ett kort fanns inget val
-        who = "du" if you else a.name
-        good = a.tricks == a.bid if a.game == 'plump' else a.points >= 0
-        out.append(f"Inget av korten {who} lade kostade mycket." + (" Bra spelat!" if good else ""))
-        if a.game == 'plump' and not good: out.append(_plump_lesson(a))
+    _result_lines(a, own, words, out)
+    who = 'du' if you else a.name
+    if a.costly: out.append(_costly_line(a, a.costly[0], who, words))
+    elif _had_choice(a):
+        good = _went_well(a)
+        out.append(f"Inget av korten {'du' if you else a.name} lade kostade mycket." + (" Bra spelat!" if good else ""))
+        if not good: out.extend(_lesson(a))
     return [plain_text(x) for x in out]
+
+
+@singledispatch
+def _result_lines(a: DealAnalysis, own: str, words: bool, out: list) -> None: raise NotImplementedError
+@singledispatch
+def _costly_line(a: DealAnalysis, c, who: str, words: bool) -> str: raise NotImplementedError
+@singledispatch
+def _went_well(a: DealAnalysis) -> bool: return a.points >= 0
+@singledispatch
+def _had_choice(a: DealAnalysis) -> bool: return True
+@singledispatch
+def _lesson(a: DealAnalysis) -> list[str]: return []
+
+# %% ../../nbs/28_review.ipynb #d0c72c35
+@_result_lines.register
+def _(a: PlumpAnalysis, own: str, words: bool, out: list) -> None: _bid_summary(a, own, words, out)
+
+@_costly_line.register
+def _(a: PlumpAnalysis, c, who: str, words: bool) -> str:
+    k = c.samples
+    if words:
+        line = (f"Dyrast var stick {c.trick}: {who} lade {c.played}, men {c.better} hade varit bättre. Datorn provade "
+                f"många sätt: med {c.better} träffade den budet {frequency_words(sample_count(c.chance_better, k), k)}, "
+                f"med {c.played} {frequency_words(sample_count(c.chance_played, k), k)}.")
+    else:
+        line = (f"Dyrast var stick {c.trick}: {who} lade {c.played}, men {c.better} hade varit bättre. Datorn provade "
+                f"{k} sätt: med {c.better} träffade den budet i {sample_count(c.chance_better, k)} av dem, med "
+                f"{c.played} bara i {sample_count(c.chance_played, k)}.")
+    return line + (" Den här gången gick det bra ändå." if a.tricks == a.bid else "")
+
+@_went_well.register
+def _(a: PlumpAnalysis) -> bool: return a.tricks == a.bid
+
+@_had_choice.register
+def _(a: PlumpAnalysis) -> bool: return a.cards > 1        # med ett kort fanns inget val
+
+@_lesson.register
+def _(a: PlumpAnalysis) -> list[str]: return [_plump_lesson(a)]
+
+# %% ../../nbs/28_review.ipynb #4144dd70
+@_result_lines.register
+def _(a: BismarckAnalysis, own: str, words: bool, out: list) -> None:
+    fh = a.seat == a.forehand
+    out.append(f"{a.name} tog {a.tricks} stick, och normalen för {'förhand' if fh else 'de andra två'} är "
+               f"{a.normal}: {signed_points(a.points)} poäng.")
+    if fh and len(a.mode_values) > 1:
+        own_p, best = (a.mode, a.trump), a.best_mode
+        assert best is not None                   # förhand med flera spelsätt har datorns bästa
+        label, best_label = mode_words(*own_p), mode_words(*best)
+        if a.good_mode: out.append(f"{capitalised(label)} var ett bra val för {own}.")
+        else:
+            out.append(f"{capitalised(best_label)} hade passat {own} bättre: när datorn spelade korten många "
+                       f"gånger fick den fler poäng med {best_label} än med {label}.")
+    if fh and a.good_discards is False:
+        out.append(f"Datorn hade lagt bort {cards_text(a.better_discards)} i stället för {cards_text(a.discards)}.")
+
+@_costly_line.register
+def _(a: BismarckAnalysis, c, who: str, words: bool) -> str:
+    return (f"Dyrast var stick {c.trick}: {who} lade {c.played}, men {c.better} hade gett fler poäng när datorn "
+            f"spelade given till slut många gånger.")
 
 # %% ../../nbs/28_review.ipynb #38f6b138
 def _plump_lesson(a: DealAnalysis) -> str:
@@ -542,47 +585,3 @@ def _plump_lesson(a: DealAnalysis) -> str:
     if a.best_bid < a.bid:
         return f"{what} Att lära: med de här korten passade ett lägre bud bättre, bud {a.best_bid}."
     return f"{what} Att lära: ta stick med de höga korten när det går, innan de andra hinner bli av med sina."
-
-# %% ../../nbs/28_review.ipynb #2e54bf70
-@dataclass
-class OwnPuzzle:
-    "Ett pussel ur elevens egen giv: läget, kortet eleven lade, det bättre kortet och varför."
-    title: str
-    state: PlumpState | BismarckState   # läget just före kortet
-    seat: int
-    played: Card
-    better: Card
-    explanation: str
-
-    @property
-    def view(self) -> SeatView: return self.state.view(self.seat)
-
-    @property
-    def options(self) -> Cards: return Cards(card_of(a) for a in self.state.legal_actions())
-
-    def check(self, card) -> bool:
-        "Sant om `card` är det bättre kortet."
-        return parse_cards([card])[0] == self.better
-
-
-def own_puzzles(analysis: DealAnalysis, level: str = 'van') -> list[OwnPuzzle]:
-    """Elevens dyra kort i genomgången som pussel, dyrast först: i Plump för budet, i Bismarck för poängen (B7).
-    `level` är datorns nivå vid bordet: på 'nybörjare' säger förklaringen hur ofta i ord (`frequency_words`), som
-    den korta genomgången, på 'van' och 'expert' i antal ('i 42 av 100')."""
-    out = []
-    for c in analysis.costly:
-        v = c.state.view(c.seat)
-        if analysis.game == 'bismarck':
-            title = f"Stick {c.trick}: vilket kort ger flest poäng?"
-            text = f"{_bismarck_goal(v)} {c.why}"
-        else:
-            title = f"Stick {c.trick}: vilket kort ger störst chans att träffa budet {analysis.bid}?"
-            why, k = c.why, c.samples
-            if level == 'nybörjare':
-                often = lambda p: frequency_words(sample_count(p, k), k)
-                why = (f"I stick {c.trick} lade du {c.played}. Datorn provade många sätt som de andras kort kan ligga "
-                       f"på: med {c.better} hade du träffat budet {often(c.chance_better)}, med {c.played} "
-                       f"{often(c.chance_played)}." + lead_note(v, c.better, c.played))
-            text = f"{goal_sentence(v)} {why}"
-        out.append(OwnPuzzle(title, c.state.clone(), c.seat, c.played, c.better, text))
-    return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..engine.tricks import beats
 
 # %% auto #0
-__all__ = ['OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'fast_policy', 'policy_for', 'rollout_policy']
+__all__ = ['OTHERS_RANDOM', 'OWN_RANDOM_AT_BID', 'fast_policy', 'rollout_policy']
 
 # %% ../../nbs/22_rollout.ipynb #951a54a8
 def _power(c: int, trump) -> int: return (c & 15) + (16 if c >> 4 == trump else 0)
@@ -34,7 +34,8 @@ def fast_policy(seat: int, legal: list[int], ctx, forehand: int | None = None) -
         for i in range(1, len(trick)):
             if beats(trick[i], best, trump): best, win_at = trick[i], i
     need = None
-    if ctx.bids is None:                            # Bismarck
+    if forehand is None: forehand = ctx.alone       # den som spelar ensam mot de andra (Bismarcks förhand)
+    if ctx.bids is None:                            # utan bud (Bismarck): ta stick, utom i pass
         want = ctx.mode != 'pass'
         if want and trick and len(trick) == n - 1 and forehand is not None and seat != forehand:
             want = (ctx.leader + win_at) % n == forehand    # medspelaren tar redan sticket
@@ -71,20 +72,13 @@ def fast_policy(seat: int, legal: list[int], ctx, forehand: int | None = None) -
     return min(legal, key=lambda c: _power(c, trump))
 
 # %% ../../nbs/22_rollout.ipynb #4cd62a0e
-def policy_for(state_or_view):
-    "Strategin för `playout` i läget: i Bismarck vet den vem som är förhand."
-    if state_or_view.game == 'bismarck':
-        fh = state_or_view.forehand
-        return lambda seat, legal, ctx: fast_policy(seat, legal, ctx, fh)
-    return fast_policy
-
-
 OTHERS_RANDOM, OWN_RANDOM_AT_BID = 0.5, 0.5   # andelen slumpade kort i provgivarna, prövad när styrkan mättes
 
 
 def rollout_policy(me: int, forehand: int | None = None, others: float = OTHERS_RANDOM, own: float = 0.0):
     """Strategin i expertens provgivar: `fast_policy`, men de andra lägger ett slumpat kort med sannolikheten
-    `others` och spelaren själv med sannolikheten `own`."""
+    `others` och spelaren själv med sannolikheten `own`. Vem som spelar ensam mot de andra (Bismarcks förhand)
+    står i simuleringens `ctx.alone`; `forehand` behövs bara för att säga något annat."""
     def policy(seat, legal, ctx):
         r = own if seat == me else others
         if r and ctx.rnd() < r: return legal[int(ctx.rnd() * len(legal))]

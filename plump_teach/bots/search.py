@@ -23,6 +23,7 @@ from ..engine.bismarck import BismarckError, MODES, mode_words, suit_lengths, ho
 from ..engine.bismarck_game import BismarckGame
 from ..engine.state import PlumpState, BismarckState
 from ..engine.view import SeatView
+from ..engine.state import PlumpView, BismarckView
 from ..engine.playout import playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from .heuristics import heuristic_bid, heuristic_card, one_card_bid, quick_bid
@@ -30,6 +31,7 @@ from .decision import Decision, decimal_text, frequency_words, percent, bid_of, 
 from .rollout import OWN_RANDOM_AT_BID, rollout_policy
 from .bismarck import bismarck_card, heuristic_plan, mode_plans, modes_left_in_view, plan_discards
 
+from .plain import plain_card, own_bid
 
 # %% auto #0
 __all__ = ['BID_SAMPLES', 'CARD_WORK', 'CARD_SAMPLES_RANGE', 'deadline_for', 'time_left', 'trick_distribution',
@@ -137,16 +139,15 @@ def simulated_bid(view: SeatView, rng: random.Random, samples: int = BID_SAMPLES
 # %% ../../nbs/24_search.ipynb #041864fd
 def card_value(state, seat: int, tricks: list[int]) -> float:
     "Poängen för platsen `seat` när given slutar med `tricks` stick per plats: P13 i Plump, B7 i Bismarck."
-    if state.game == 'plump':
-        return hit_points(state.bids[seat], tricks[seat], state.cards, state.rules)
-    return bismarck_score(state.mode, tricks, state.forehand, state.deal.discards_count_as_trick)[seat]
+    return state.points_for(tricks)[seat]
 
 
 def study_cards(view: SeatView, rng: random.Random, samples: int = 40, budget: float | None = None) -> dict:
     "Pröva varje tillåtet kort på samma slumpade utdelningar; svarar med väntad poäng och chans att träffa per kort."
     legal = legal_cards(view)
     seat = view.seat
-    policy = rollout_policy(seat, view.forehand if view.game == 'bismarck' else None)
+    policy = rollout_policy(seat)
+    bid = own_bid(view)
     value = {c: 0.0 for c in legal}
     hits = {c: 0 for c in legal}
     deadline, k = deadline_for(budget), 0
@@ -158,7 +159,7 @@ def study_cards(view: SeatView, rng: random.Random, samples: int = 40, budget: f
             s.apply(PlayCard(c))
             tricks = playout(s, random.Random(r), policy, quick_bid)
             value[c] += card_value(s, seat, tricks)
-            if view.game == 'plump': hits[c] += tricks[seat] == plump_bids(view)[seat]
+            if bid is not None: hits[c] += tricks[seat] == bid
         k += 1
     return {'value': {c: v / k for c, v in value.items()}, 'chance': {c: h / k for c, h in hits.items()}, 'samples': k}
 
@@ -181,7 +182,7 @@ def simulated_card(view: SeatView, rng: random.Random, samples: int | None = Non
                    budget: float | None = None) -> Decision:
     """Experten lägger det kort som ger flest poäng i snitt i de simulerade givarna; vid lika det vane spelarens kort.
     `samples` provgivar (utan det `card_samples(view)`); med `budget` (sekunder) slutar den tidigare när tiden är ute."""
-    plain = heuristic_card(view, rng) if view.game == 'plump' else bismarck_card(view, rng)
+    plain = plain_card(view, rng)
     legal = view.legal_actions()
     if len(legal) == 1: return plain
     res = study_cards(view, rng, samples or card_samples(view), budget)
@@ -191,10 +192,11 @@ def simulated_card(view: SeatView, rng: random.Random, samples: int | None = Non
     card = mine if value[mine] >= top - 0.5 / k - 1e-9 else max(value, key=value.__getitem__)
     details = {'value': value, 'chance': chance, 'samples': k, 'plain': plain.reason}
     hits = {c: round(chance[c] * k) for c in chance}
-    if view.game == 'plump' and max(chance.values()) == 0:   # inga procent om noll: säg det i ord
+    has_bid = own_bid(view) is not None       # med ett bud: chansen att träffa det; utan (Bismarck): poängen
+    if has_bid and max(chance.values()) == 0:   # inga procent om noll: säg det i ord
         why = "när jag spelade given till slut många gånger träffade jag aldrig budet, vilket kort jag än lade"
         numbers = f"I ingen av de {k} provgivarna träffade jag budet, vilket kort jag än lade."
-    elif view.game == 'plump':
+    elif has_bid:
         others = sorted((c for c in value if c != card), key=lambda c: -chance[c])[:2]
         why = (f"när jag spelade given till slut många gånger träffade jag budet {frequency_words(hits[card], k)} "
                f"med {card}" + ''.join(f", med {c} {frequency_words(hits[c], k)}" for c in others))
@@ -265,8 +267,7 @@ def ismcts_action(view: SeatView, rng: random.Random | None = None, iterations: 
         else:
             _finish_setup(st, rnd)
             tricks = playout(st, rng)
-            points = [(card_value(st, s, tricks) if isinstance(st, BismarckState) or st.bids[s] is not None else 0.0)
-                      for s in range(st.n)]
+            points = st.points_for(tricks)     # 0 för den som inte har bjudit
         for e, player in path:
             e.n += 1
             e.w += points[player]
@@ -278,7 +279,7 @@ def ismcts_action(view: SeatView, rng: random.Random | None = None, iterations: 
 def plan_study(view: SeatView, rng: random.Random, plans: dict, samples: int, budget: float | None = None) -> tuple:
     """Spela varje plan på samma slumpade utdelningar. `plans`: plan -> dragen före sticken (`Discard` och
     `ChooseMode`, eller inga). Svarar med poängen (B7) och platsens stick per plan, i listor, och antalet provgivar."""
-    policy = rollout_policy(view.seat, view.forehand)
+    policy = rollout_policy(view.seat)
     points: dict[Any, list[float]] = {p: [] for p in plans}
     tricks: dict[Any, list[int]] = {p: [] for p in plans}
     deadline, k = deadline_for(budget), 0
@@ -312,7 +313,7 @@ def plan_parts(why: str) -> tuple[str, str | None]:
     return why[:m.start()], rest[:1].upper() + rest[1:] + "."
 
 # %% ../../nbs/24_search.ipynb #7b580163
-def simulated_plan(view: SeatView, rng: random.Random, samples: int = 60, budget: float | None = None,
+def simulated_plan(view: BismarckView, rng: random.Random, samples: int = 60, budget: float | None = None,
                    who: str = 'jag') -> tuple:
     "Förhands plan (spelsätt, trumf, skäl) vald genom att spela varje plan i slumpade givar (B9)."
     hand20 = sort_hand([*view.hand, *(view.discards or ())])

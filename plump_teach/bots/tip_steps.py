@@ -13,9 +13,12 @@ from ..engine.plump_rules import hit_points, forbidden_bid, bid_balance
 from ..engine.names import and_list
 from ..engine.bismarck import mode_words, normal_tricks
 from ..engine.view import SeatView
+from ..engine.kinds import kind_of
+from functools import singledispatch
+from ..engine.state import PlumpView, BismarckView
 from ..engine.actions import Bid, PlayCard, Discard
 from .heuristics import LENGTH, ONE_CARD_SAMPLES, bids_seen, leading_card, trick_goal, wins_over
-from .decision import Decision, cards_text, count_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules
+from .decision import Decision, cards_text, count_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules, bismarck_view
 from .bismarck import discard_summary, modes_left_in_view, plan_discards
 from ..engine.cards import Cards, sort_hand
 from .search import compared_bids, signed_decimal
@@ -100,7 +103,7 @@ def _bid_question(view: SeatView, legal: list, facts: dict) -> tuple[str, dict]:
     return q, facts
 
 # %% ../../nbs/27_tip_steps.ipynb #1801166a
-def _bismarck_question(view: SeatView, legal: list, facts: dict) -> tuple[str, dict]:
+def _bismarck_question(view: BismarckView, legal: list, facts: dict) -> tuple[str, dict]:
     "Frågan i Bismarck: planen före bortläggningen och valet (B4, B9), annars normalen och sticket (B7)."
     seat = view.seat
     if view.phase in ('discard', 'mode'):
@@ -146,27 +149,37 @@ def tip_question(view: SeatView) -> tuple[str, dict]:
     ur motorn och kräver ingen simulering, så den kommer direkt."""
     seat, legal = view.seat, view.legal_actions()
     facts = {'phase': view.phase, 'legal': len(legal)}
-    if view.game == 'plump' and view.phase == 'bidding':
+    if view.phase == 'bidding':                         # bara Plump bjuder
         return _bid_question(view, legal, facts)
     if len(legal) == 1 and view.phase == 'playing':     # inget att tänka på: säg det en gång, rakt
         facts['forced'] = card_of(legal[0])
         return f"Du har bara ett kort du får lägga: {card_of(legal[0])}.", facts
-    if view.game == 'plump':
-        bid, taken = plump_bids(view)[seat], view.taken[seat]
-        goal = trick_goal(view)
-        facts.update(bid=bid, taken=taken, need=bid - taken, goal=goal, cards=view.cards, left=view.hand_sizes[seat])
-        if _first_lead(view):
-            facts.update(total=sum(plump_bids(view)), balance=bid_balance(view.cards, plump_bids(view)))
-            return (f"Är buden tillsammans fler eller färre än sticken? Räkna ihop buden. Det finns {view.cards} stick."), facts
-        if goal == 'win':
-            return f"Hur många stick behöver du till? Du bjöd {bid} och har tagit {taken}.", facts
-        if goal == 'duck':
-            return f"Du bjöd {bid} och har tagit {taken}. Vill du ta fler stick?", facts
-        if taken > bid:
-            return f"Du bjöd {bid} men har tagit {taken}. Kan du fortfarande träffa ditt bud?", facts
-        return (f"Du bjöd {bid} och har tagit {taken}, och du har {view.hand_sizes[seat]} kort kvar. "
-                f"Räcker korten till ditt bud?"), facts
-    return _bismarck_question(view, legal, facts)
+    return _game_question(view, legal, facts)
+
+@singledispatch
+def _game_question(view: SeatView, legal: list, facts: dict) -> tuple[str, dict]:
+    raise kind_of(view).error(f"Tips i steg finns inte för {kind_of(view).title}.")
+
+@_game_question.register
+def _plump_question(view: PlumpView, legal: list, facts: dict) -> tuple[str, dict]:
+    "Frågan i Plump när korten spelas: buden mot sticken vid första utspelet, annars budet och sticken (P20)."
+    seat = view.seat
+    bid, taken = plump_bids(view)[seat], view.taken[seat]
+    goal = trick_goal(view)
+    facts.update(bid=bid, taken=taken, need=bid - taken, goal=goal, cards=view.cards, left=view.hand_sizes[seat])
+    if _first_lead(view):
+        facts.update(total=sum(plump_bids(view)), balance=bid_balance(view.cards, plump_bids(view)))
+        return (f"Är buden tillsammans fler eller färre än sticken? Räkna ihop buden. Det finns {view.cards} stick."), facts
+    if goal == 'win':
+        return f"Hur många stick behöver du till? Du bjöd {bid} och har tagit {taken}.", facts
+    if goal == 'duck':
+        return f"Du bjöd {bid} och har tagit {taken}. Vill du ta fler stick?", facts
+    if taken > bid:
+        return f"Du bjöd {bid} men har tagit {taken}. Kan du fortfarande träffa ditt bud?", facts
+    return (f"Du bjöd {bid} och har tagit {taken}, och du har {view.hand_sizes[seat]} kort kvar. "
+            f"Räcker korten till ditt bud?"), facts
+
+_game_question.register(BismarckView, _bismarck_question)
 
 # %% ../../nbs/27_tip_steps.ipynb #ef7d6f58
 def _card_effect_now(view: SeatView, card: Card, goal: str) -> str:
@@ -293,7 +306,7 @@ def _plump_card_advice(view: SeatView, a: PlayCard, det: dict, facts: dict) -> t
     return advice, nums
 
 # %% ../../nbs/27_tip_steps.ipynb #c09335cc
-def _bismarck_card_advice(view: SeatView, a: PlayCard, det: dict, facts: dict) -> tuple[str, list]:
+def _bismarck_card_advice(view: BismarckView, a: PlayCard, det: dict, facts: dict) -> tuple[str, list]:
     "Rådet för ett kort i Bismarck (B7) och datorns siffror: poängen i snitt i provgivarna."
     me_fh, goal = view.seat == view.forehand, ('duck' if view.mode == 'pass' else 'win')
     if view.mode == 'pass': aim = "I pass vill du ta få stick."
@@ -321,6 +334,15 @@ def _bismarck_card_advice(view: SeatView, a: PlayCard, det: dict, facts: dict) -
         nums.append(f"Med {worse} bara {signed_decimal(val[worse])}.")
     return advice, nums
 
+
+@singledispatch
+def _card_advice(view: SeatView, a: PlayCard, det: dict, facts: dict) -> tuple[str, list]:
+    "Rådet för ett kort och datorns siffror, i synens spel."
+    raise kind_of(view).error(f"Tips i steg finns inte för {kind_of(view).title}.")
+
+_card_advice.register(PlumpView, _plump_card_advice)
+_card_advice.register(BismarckView, _bismarck_card_advice)
+
 # %% ../../nbs/27_tip_steps.ipynb #db341f8f
 def tip_steps(view: SeatView) -> TipSteps:
     """Tips i steg för eleven på `view.seat`: frågan (`tip_question`), rådet i ord och datorns siffror. Draget är
@@ -334,13 +356,11 @@ def tip_steps(view: SeatView) -> TipSteps:
         advice, nums = _plump_bid_advice(view, a, det)
     elif isinstance(a, PlayCard) and len(legal) == 1:      # frågan sade redan att det är det enda kortet
         advice = f"Lägg {a.card}."
-    elif isinstance(a, PlayCard) and view.game == 'plump':
-        advice, nums = _plump_card_advice(view, a, det, facts)
     elif isinstance(a, PlayCard):
-        advice, nums = _bismarck_card_advice(view, a, det, facts)
+        advice, nums = _card_advice(view, a, det, facts)
     elif isinstance(a, Discard):     # alla kort som ska bort på en gång, med ett skäl (B9)
         mode, trump = det['plan']
-        already = list(view.discards or ())
+        already = list(bismarck_view(view).discards or ())
         cards = plan_discards(view.hand, already, mode, trump)
         facts['discards'] = cards
         hand20 = sort_hand([*view.hand, *already])

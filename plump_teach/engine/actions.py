@@ -12,7 +12,7 @@ from .cards import Card, CardError, DECK_IDS, card_from_id, parse_card, sort_han
 
 # %% auto #0
 __all__ = ['ACTION_TYPES', 'Action', 'IN_HAND_ORDER', 'Bid', 'PlayCard', 'Discard', 'ChooseMode', 'action_event', 'event_action',
-           'bid_actions', 'play_actions']
+           'bid_actions', 'play_actions', 'action_from_v1_text']
 
 # %% ../../nbs/05_actions.ipynb #bc2e8219
 @dataclass(frozen=True)
@@ -78,3 +78,16 @@ def bid_actions(bids: Iterable[int]) -> list[Action]:
 def play_actions(ids: Iterable[int]) -> list[Action]:
     "`PlayCard` för korten med id `ids`, i den ordning man håller dem (som `sort_hand`)."
     return [_PLAY[c] for c in sorted(ids, key=IN_HAND_ORDER.__getitem__)]
+
+# %% ../../nbs/05_actions.ipynb #bcd52b31
+def action_from_v1_text(text) -> Action:
+    """Ett drag ur sin text i version 1 av lägets sparfil ('bud 2', 'kort ♥E', 'bort ♣2', 'spelsätt trumf ♥'); läget
+    självt säger sedan om draget hör till spelet. Annat ger `ValueError`."""
+    kind, _, rest = text.partition(' ') if isinstance(text, str) else ('', '', '')
+    if kind == 'bud' and rest.isdigit(): return Bid(int(rest))
+    if kind == 'kort': return PlayCard(parse_card(rest))
+    if kind == 'bort': return Discard(parse_card(rest))
+    if kind == 'spelsätt':
+        mode, _, trump = rest.partition(' ')
+        return ChooseMode(mode, trump or None)
+    raise ValueError(f"{text!r:.40} är inget drag i version 1")

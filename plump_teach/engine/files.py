@@ -16,6 +16,7 @@ from .bismarck_game import BismarckGame
 from .scoresheet import ScoreKeeper, FORMAT as KEEPER_FORMAT
 from .storage import FileError, FileMissing, MAX_FILE_BYTES, read_bytes
 from .state import PlumpState, BismarckState
+from .kinds import KINDS
 
 # %% auto #0
 __all__ = ['TABLE_FORMAT', 'Saved', 'LOADERS', 'load']
@@ -23,8 +24,9 @@ __all__ = ['TABLE_FORMAT', 'Saved', 'LOADERS', 'load']
 # %% ../../nbs/16_files.ipynb #f11e0007
 TABLE_FORMAT = "plump_teach.PlayTable"   # spelbordets fil (plump_teach.ui.table): partiet står under "game"
 Saved = PlumpGame | BismarckGame | ScoreKeeper | PlumpState | BismarckState
-LOADERS: dict[str, type[PlumpGame] | type[BismarckGame] | type[ScoreKeeper] | type[PlumpState] | type[BismarckState]] = {
-    **{c.FORMAT: c for c in (PlumpGame, BismarckGame, PlumpState, BismarckState)}, KEEPER_FORMAT: ScoreKeeper}
+# format -> klassen som läser filen: partiet och läget för varje spel (`KINDS`) och protokollet
+LOADERS: dict[str, Any] = {**{fmt: cls for k in KINDS for fmt, cls in zip(k.formats, (k.Game, k.State))},
+                           KEEPER_FORMAT: ScoreKeeper}
 
 def _is_csv(text: str) -> bool:
     "Protokollets CSV (`ScoreKeeper.to_csv`) börjar med raden om reglerna."
@@ -52,8 +54,8 @@ def load(source: str | bytes | bytearray | dict[str, Any] | PathLike[str]) -> Sa
 def _from_dict(d) -> Saved:
     fmt = d.get('format') if isinstance(d, dict) else None
     if fmt == TABLE_FORMAT and isinstance(d.get('game'), dict): d, fmt = d['game'], d['game'].get('format')
-    kind = LOADERS.get(fmt) if isinstance(fmt, str) else None
-    if kind is None:
+    reader = LOADERS.get(fmt) if isinstance(fmt, str) else None
+    if reader is None:
         raise PlumpError("Det här är ingen sparfil från plump_teach: fältet \"format\" ska säga att det är ett parti "
                          "Plump, ett parti Bismarck, ett protokoll eller ett läge.")
-    return kind.from_dict(d)
+    return reader.from_dict(d)

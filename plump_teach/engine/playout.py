@@ -13,7 +13,8 @@ from .tricks import split_suits
 from .plump_rules import PlumpError, PlumpWrongArgument, bid_options, first_leader
 from .sim import PlayoutContext, play_to_end
 from .sampling import played_ids
-from .state import PlumpState, BismarckState
+from typing import cast
+from .state import TrickState, PlumpState, BismarckState
 
 # %% auto #0
 __all__ = ['CardPolicy', 'BidPolicy', 'playout']
@@ -27,7 +28,8 @@ def _context(state: PlumpState | BismarckState, rnd: Callable[[], float]) -> Pla
     return PlayoutContext(n=state.n, cards=state.cards, rules=state.rules, mode=state.mode, trump=tp.trump,
                           must_trump=tp.must_trump, bids=state.bids, taken=list(tp.taken),
                           hands=[split_suits(h) for h in tp.hands], trick=list(tp.trick), leader=tp.leader,
-                          gone=set(played_ids(tp)), cards_left=len(tp.hands[tp.to_act]) if tp.hands else 0, rnd=rnd)
+                          gone=set(played_ids(tp)), cards_left=len(tp.hands[tp.to_act]) if tp.hands else 0, rnd=rnd,
+                          alone=state.alone)
 
 def _random_bids(ctx: PlayoutContext, state: PlumpState, bid_policy: BidPolicy | None) -> None:
     "Fyll i de bud som saknas (P5, P6, P16), i budordningen; utan `bid_policy` ett slumpat tillåtet bud."
@@ -51,7 +53,7 @@ def playout(state: PlumpState | BismarckState, rng: random.Random | None = None,
     """Spela läget `state` (med full information, till exempel från `SeatView.sample`) till slut och svara med alla
     tagna stick per plats. Läget ändras inte. `policy(seat, legal, ctx)` väljer ett kort-id bland `legal`;
     utan den väljs korten slumpvis. Bud som saknas i Plump fylls i av `bid_policy(seat, options, ctx)` eller slumpas."""
-    if not isinstance(state, (PlumpState, BismarckState)):
+    if not isinstance(state, TrickState):
         raise PlumpError("playout spelar ett läge med alla kort kända, ett PlumpState eller BismarckState. En SeatView "
                          "visar bara det en plats ser: ta view.sample(rng) först.")
     if rng is not None and not isinstance(rng, random.Random):
@@ -60,6 +62,6 @@ def playout(state: PlumpState | BismarckState, rng: random.Random | None = None,
         raise PlumpError("policy och bid_policy ska vara funktioner, eller None för slumpade drag.")
     rnd = (rng or random).random
     ctx = _context(state, rnd)
-    if isinstance(state, PlumpState) and state.phase == 'bidding': _random_bids(ctx, state, bid_policy)   # bara Plump bjuder
+    if state.phase == 'bidding': _random_bids(ctx, cast(PlumpState, state), bid_policy)   # bara ett spel med bud bjuder
     return play_to_end(ctx, policy)
 

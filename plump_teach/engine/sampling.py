@@ -13,7 +13,7 @@ from .actions import IN_HAND_ORDER
 from .plump_rules import PlumpError
 
 # %% auto #0
-__all__ = ['void_masks', 'played_ids', 'sorted_cards', 'played_by', 'deal_unseen']
+__all__ = ['void_masks', 'played_ids', 'sorted_cards', 'played_by', 'deal_unseen', 'seeded_rng']
 
 # %% ../../nbs/10a_sampling.ipynb #50bc6323
 def void_masks(tp: TrickPlay, must_trump: bool) -> list[int]:
@@ -111,3 +111,11 @@ def deal_unseen(cards: list[int], caps: list[int], masks: list[int], only: dict 
     out = _fill_exact(cards, caps, masks, only)
     if out is None: raise PlumpError("De osedda korten går inte att fördela så att de stämmer med spelet.")
     return out
+
+# %% ../../nbs/10a_sampling.ipynb #ebefc438
+def seeded_rng(seed, error: type) -> random.Random:
+    """En slumpkälla ur ett frö: ett heltal, en text, en `random.Random` eller `None` (en ny giv varje gång). Ett frö
+    av en annan sort ger felet `error` (spelets eget)."""
+    if isinstance(seed, random.Random): return seed
+    if seed is None or type(seed) is int or isinstance(seed, str): return random.Random(seed)
+    raise error(f"Fröet ska vara ett heltal, en text eller en random.Random, inte {type(seed).__name__}.")

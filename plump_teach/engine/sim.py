@@ -30,7 +30,7 @@ class PlayoutContext:
     """Det en spelstrategi får veta under en snabb simulering (`playout`). Fälten ändras medan given spelas:
     `trick` är sticket som pågår (kort-id, utspelet först) och `hands[plats][färg]` korten som är kvar."""
     __slots__ = ('n', 'cards', 'rules', 'mode', 'trump', 'must_trump', 'bids', 'taken', 'hands', 'trick', 'leader',
-                 'gone', 'cards_left', 'rnd')
+                 'gone', 'cards_left', 'rnd', 'alone')
     n: int                                  # spelare
     cards: int                              # kort per hand när given började
     rules: PlumpRules | None                # Plumps husregler (None i Bismarck)
@@ -45,6 +45,7 @@ class PlayoutContext:
     gone: set[int]                          # kort-id som har spelats
     cards_left: int                         # kort kvar hos den som spelar ut
     rnd: Callable[[], float]                # slumptal i [0, 1)
+    alone: int | None                       # platsen som spelar ensam mot de andra (Bismarcks förhand), annars None
 
     def __init__(self, **kw):
         for k in self.__slots__: setattr(self, k, kw.get(k))

@@ -17,10 +17,10 @@ from functools import cached_property
 from .cards import PlumpTeachError, parse_card, Card, Cards, SUITS, DECK_IDS, card_from_id, sort_hand
 from .cards import WrongArgument, WrongPhase, error_of
 from .tricks import TrickPlay, follow_options, beats, split_suits
-from .actions import Action, ACTION_TYPES, Bid, PlayCard, Discard, ChooseMode, IN_HAND_ORDER, event_action
+from .actions import Action, ACTION_TYPES, Bid, PlayCard, Discard, ChooseMode, IN_HAND_ORDER, event_action, action_from_v1_text
 from .plump_rules import player_count, deal_ids, shown_value, PlumpError, PlumpRules, bid_options, hit_points, first_leader, visible_seats, forehand
 from .plump import PlumpDeal
-from .bismarck import deal_ids as bismarck_deal_ids, BismarckDeal, BismarckError, DISCARDS, mode_label
+from .bismarck import deal_ids as bismarck_deal_ids, BismarckDeal, BismarckError, DISCARDS, mode_label, bismarck_score
 from .bismarck import BismarckIllegalMove, BismarckWrongPhase
 from .plump_rules import PlumpWrongArgument, PlumpWrongPhase
 from .sim import PlayoutContext, play_to_end
@@ -28,18 +28,11 @@ import json
 from .saving import parse_saved
 from .storage import SavedFile
 from .view import SeatView
-from .sampling import void_masks, played_ids, played_by, sorted_cards, deal_unseen
+from .sampling import void_masks, played_ids, played_by, sorted_cards, deal_unseen, seeded_rng
 
 # %% auto #0
 __all__ = ['STATE_VERSION', 'StateCore', 'StateFacts', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpState',
            'BismarckStateFacts', 'BismarckState', 'PlumpView', 'BismarckView']
-
-# %% ../../nbs/11_state.ipynb #c0de0002
-def _rng(seed, error: type) -> random.Random:
-    "En slumpkälla ur ett frö: ett heltal, en text, en `random.Random` eller `None` (en ny giv varje gång)."
-    if isinstance(seed, random.Random): return seed
-    if seed is None or type(seed) is int or isinstance(seed, str): return random.Random(seed)
-    raise error(f"Fröet ska vara ett heltal, en text eller en random.Random, inte {type(seed).__name__}.")
 
 # %% ../../nbs/11_state.ipynb #7eb7991b
 class StateCore:
@@ -186,18 +179,6 @@ class StateMoves(StateFacts):
     def __repr__(self):
         return f"{type(self).__name__}({self.phase}, i tur: {self.to_act}, drag: {len(self.actions)})"
 
-# %% ../../nbs/11_state.ipynb #978e5ad6
-def _move(text, game: str):
-    "Ett drag ur sin text i `to_dict`."
-    kind, _, rest = text.partition(' ') if isinstance(text, str) else ('', '', '')
-    if kind == 'bud' and game == 'plump' and rest.isdigit(): return Bid(int(rest))
-    if kind == 'kort': return PlayCard(parse_card(rest))
-    if kind == 'bort' and game == 'bismarck': return Discard(parse_card(rest))
-    if kind == 'spelsätt' and game == 'bismarck':
-        mode, _, trump = rest.partition(' ')
-        return ChooseMode(mode, trump or None)
-    raise ValueError
-
 # %% ../../nbs/11_state.ipynb #5c070585
 STATE_VERSION = 2   # 2: dragen i partiets notation (`05_actions`); version 1 skrev dem som text
 
@@ -244,7 +225,7 @@ class TrickState(SavedFile, StateMoves):
         state = cls(deal)
         for i, text in enumerate(moves):
             try:
-                if version == 1: state.apply(_move(text, cls.game))     # version 1: drag som text, 'bud 2', 'kort ♥E'
+                if version == 1: state.apply(action_from_v1_text(text))     # version 1: drag som text, 'bud 2', 'kort ♥E'
                 else:
                     seat, action = event_action(text)
                     if seat != state.to_act: raise state.error("draget står på en annan plats än den som är i tur")
@@ -294,10 +275,17 @@ class PlumpStateFacts(TrickState):
         "Det uppvända kortet, eller `None` när inget kort vändes (P8)."
         return self.deal.trump_card
     mode = None
+    alone = None        # ingen spelar ensam mot de andra: var och en spelar för sig (jämför `BismarckState.alone`)
     @property
     def bids(self) -> list[int | None]:
         "Buden per plats; `None` för den som inte har bjudit (en kopia)."
         return list(self.deal.bids)
+
+    def points_for(self, tricks: Sequence[int]) -> list[int]:
+        """Poängen per plats om given slutar med `tricks` stick per plats (P13); 0 för den som inte har bjudit än.
+        Till exempel i en simulering, där `playout` svarar med sticken."""
+        d = self.deal
+        return [0 if b is None else hit_points(b, t, d.cards, d.rules) for b, t in zip(d.bids, tricks)]
 
 # %% ../../nbs/11_state.ipynb #e311aa76
 class PlumpState(PlumpStateFacts):
@@ -344,7 +332,7 @@ class PlumpState(PlumpStateFacts):
         if type(dealer) is not int or not 0 <= dealer < n:
             raise PlumpError(f"Givaren ska anges som en plats 0–{n - 1}, inte {shown_value(dealer)}.")
         if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
-        rng = _rng(seed, PlumpError)
+        rng = seeded_rng(seed, PlumpError)
         deck = list(DECK_IDS)
         rng.shuffle(deck)
         ids, turned = deal_ids(deck, n, cards, dealer, rules, rng)
@@ -363,6 +351,17 @@ class BismarckStateFacts(TrickState):
     def forehand(self) -> int:
         "Förhands plats: den som lägger bort och väljer spelsätt (B2, B4)."
         return self.deal.forehand
+
+    @property
+    def alone(self) -> int:
+        "Platsen som spelar ensam mot de två andra: förhand (B7). En simulering låter de två hjälpa varandra."
+        return self.deal.forehand
+
+    def points_for(self, tricks: Sequence[int]) -> list[int]:
+        """Poängen per plats om given slutar med `tricks` stick per plats (B7), i givens spelsätt. Till exempel i en
+        simulering, där `playout` svarar med sticken."""
+        d = self.deal
+        return bismarck_score(d.mode, list(tricks), d.forehand, d.discards_count_as_trick)
 
     @property
     def trump(self) -> str | None:
@@ -423,16 +422,21 @@ class BismarckState(BismarckStateFacts):
     def new(cls, seed: int | str | random.Random | None = None, dealer: int = 0,
             names: Sequence[str] | None = None) -> BismarckState:
         "En ny, blandad giv Bismarck (B2): 16 kort var och fyra uppvända, givaren på plats `dealer`. Samma frö ger samma giv."
-        rng = _rng(seed, BismarckError)
+        rng = seeded_rng(seed, BismarckError)
         deck = list(DECK_IDS)
         rng.shuffle(deck)
         up, ids = bismarck_deal_ids(deck, dealer)
         return cls(BismarckDeal([[card_from_id(c) for c in h] for h in ids], [card_from_id(c) for c in up], dealer, names))
 
 # %% ../../nbs/11_state.ipynb #5bbdf90d
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class PlumpView(SeatView):
     "Det en spelare i Plump ser: med kortet i pannan (P15) de andras kort under budgivningen men inte sitt eget."
+    rules: PlumpRules
+    trump_card: Card | None       # det uppvända trumfkortet (P8), None utan talong
+    bids: list[int | None]        # bud per plats (None = inte bjudit, eller dolt när alla bjuder samtidigt)
+    _visible: tuple = ()          # platserna vars kort platsen ser (sina egna, och de andras i pannan, P15)
+
     @cached_property
     def hand(self) -> Cards:
         "Egna kort (tom under budgivningen med kortet i pannan, P15)."
@@ -445,6 +449,8 @@ class PlumpView(SeatView):
 
     @cached_property
     def _basis(self) -> tuple: return _plump_basis(self)
+    def _own_key(self) -> tuple:
+        return (None if self.trump_card is None else self.trump_card.id, tuple(self.bids))
 
     def _dealt_ids(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]: return ids
     def _dealt_field(self, dealt: list[Cards]) -> tuple: return tuple(tuple(h) for h in dealt)
@@ -454,9 +460,15 @@ class PlumpView(SeatView):
         talongen, med rätt antal kort och utan kort i en färg som en spelare har visat att den saknar."""
         return _sample(self, rng)
 
-@dataclass(eq=False)
+# %% ../../nbs/11_state.ipynb #55b5a47b
+@dataclass(eq=False, kw_only=True)
 class BismarckView(SeatView):
     "Det en spelare i Bismarck ser; förhand ser också sina bortlagda kort."
+    mode: str | None              # spelsättet (B4), None innan förhand har valt
+    upcards: Cards                # de fyra uppvända korten, som förhand tog upp (B2)
+    modes: tuple                  # spelsätten som förhand får välja i given (B5); alla ser dem
+    game_deal: tuple | None = None  # ('full' eller 'short', giv från 0) när given hör till ett parti
+
     @cached_property
     def hand(self) -> Cards:
         "Egna kort."
@@ -471,6 +483,8 @@ class BismarckView(SeatView):
 
     @cached_property
     def _basis(self) -> tuple: return _bismarck_basis(self)
+    def _own_key(self) -> tuple:
+        return (self.mode, None if self.discards is None else tuple(c.id for c in self.discards), self.modes)
 
     def _dealt_ids(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]:
         "Förhands 16 utdelade kort: det hen har och har lagt, och de bortlagda, utan de uppvända (B2)."
@@ -530,9 +544,9 @@ def _plump_view(state: PlumpState, seat: int) -> PlumpView:
     vis = tuple(seen) if d.phase == 'bidding' else tuple(sorted({seat, *seen}))
     bids = list(d.bids)
     if d.rules.simultaneous_bids and d.phase == 'bidding': bids = [b if s == seat else None for s, b in enumerate(bids)]
-    return PlumpView('plump', seat, d.n, d.cards, d.rules, list(d.names), d.dealer, state.forehand, d.phase, d.to_act,
-                    d.trump, d.trump_card, None, bids, list(d.taken), d.leader, [len(h) for h in d.tricks.hands],
-                    _state=state.clone(), _visible=vis)
+    return PlumpView('plump', seat, d.n, d.cards, list(d.names), d.dealer, state.forehand, d.phase, d.to_act,
+                     d.trump, list(d.taken), d.leader, [len(h) for h in d.tricks.hands], _state=state.clone(),
+                     rules=d.rules, trump_card=d.trump_card, bids=bids, _visible=vis)
 
 def _plump_basis(view: PlumpView) -> tuple:
     state = view._state
@@ -553,9 +567,9 @@ def _plump_basis(view: PlumpView) -> tuple:
 def _bismarck_view(state: BismarckState, seat: int) -> BismarckView:
     _check_view_seat(state, seat)
     d = state.deal
-    return BismarckView('bismarck', seat, 3, 16, None, list(d.names), d.dealer, d.forehand, d.phase, d.to_act, d.trump,
-                    None, d.mode, None, list(d.taken), d.leader, [len(state.hand(s)) for s in range(3)],
-                    upcards=d.upcards, modes=tuple(d.modes), game_deal=d.game_deal, _state=state.clone())
+    return BismarckView('bismarck', seat, 3, 16, list(d.names), d.dealer, d.forehand, d.phase, d.to_act, d.trump,
+                        list(d.taken), d.leader, [len(state.hand(s)) for s in range(3)], _state=state.clone(),
+                        mode=d.mode, upcards=d.upcards, modes=tuple(d.modes), game_deal=d.game_deal)
 
 def _bismarck_basis(view: BismarckView) -> tuple:
     state, seat = view._state, view.seat

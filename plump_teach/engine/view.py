@@ -10,9 +10,9 @@ import random
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
-from .cards import Card, Cards, SUITS, card_from_id, sort_hand
+from .cards import Cards, SUITS, card_from_id, sort_hand
 from .actions import Action
-from .plump_rules import PlumpRules
+
 
 # %% auto #0
 __all__ = ['SeatViewFields', 'SeatView']
@@ -26,42 +26,34 @@ class SeatViewFields:
     Synen görs många gånger i varje sökning, så den räknar bara ut det billiga direkt. Handen, sticken, de osedda
     korten, färgerna som saknas och de tillåtna dragen räknas först när någon frågar efter dem, ur en egen kopia av
     läget (`_state`): synen ändras inte när läget sedan ändras."""
-    game: str                     # 'plump' eller 'bismarck'
+    game: str                     # spelets namn, 'plump' eller 'bismarck' (`GameKind.name`)
     seat: int                     # platsen vars syn det här är
     n: int
     cards: int                    # kort per hand när given delades ut
-    rules: PlumpRules | None
     names: list
     dealer: int
     forehand: int
     phase: str
     to_act: int | None
     trump: str | None
-    trump_card: Card | None
-    mode: str | None
-    bids: list | None             # Plump: bud per plats (None = inte bjudit, eller dolt när alla bjuder samtidigt)
     taken: list
     leader: int | None
     hand_sizes: list
-    upcards: Cards | None = None  # Bismarck: de fyra uppvända korten, som förhand tog upp (B2)
-    modes: tuple | None = None    # Bismarck: spelsätten som förhand får välja i given (B5); alla ser dem
-    game_deal: tuple | None = None  # Bismarck: ('full' eller 'short', giv från 0) när given hör till ett parti
     _state: Any = field(default=None, repr=False)   # en egen kopia av läget när synen gjordes (`PlumpState`, `BismarckState`)
-    _visible: tuple = ()          # Plump: platserna vars kort platsen ser (sina egna, och de andras i pannan, P15)
+    # Fälten som bara ett av spelen har står i spelets egen syn (`PlumpView`, `BismarckView` i `11_state`).
 
-    # Det varje spel skriver själv (`PlumpView`, `BismarckView` i `11_state`): handen, underlaget för sampel och sampel.
+    # Det varje spel skriver själv: handen, korten som syns hos andra, underlaget för sampel, sampel och nyckeln.
     @cached_property
     def hand(self) -> Cards: raise NotImplementedError
     @cached_property
-    def others(self) -> dict:
-        "Plats -> kort som syns med kortet i pannan (P15), annars tomt."
+    def others(self) -> dict[int, Cards]:
+        "Plats -> de kort hos andra som platsen ser (i Plump med kortet i pannan, P15); annars tomt."
         return {}
     @cached_property
-    def discards(self) -> Cards | None:
-        "Bismarck: förhands egna bortlagda kort (bara i förhands syn); annars `None`."
-        return None
-    @cached_property
     def _basis(self) -> tuple: raise NotImplementedError
+    def _own_key(self) -> tuple:
+        "Det i `info_key` som bara spelet självt har (buden, trumfkortet, spelsättet …)."
+        raise NotImplementedError
     def sample(self, rng: random.Random | None = None) -> Any: raise NotImplementedError
 
 # %% ../../nbs/10b_view.ipynb #7439c7e6
@@ -106,8 +98,6 @@ class SeatView(SeatViewFields):
         d = self._state.deal
         ids = lambda cards: tuple(c.id for c in cards)
         hist = tuple((l, tuple(t), w) for l, t, w in d.tricks.history)
-        return (self.game, self.seat, self.phase, self.to_act, self.trump, self.mode,
-                None if self.trump_card is None else self.trump_card.id, ids(self.hand),
-                tuple((s, ids(h)) for s, h in sorted(self.others.items())),
-                None if self.bids is None else tuple(self.bids), hist, self.leader, tuple(d.tricks.trick),
-                None if self.discards is None else ids(self.discards), self.modes)
+        return (self.game, self.seat, self.phase, self.to_act, self.trump, ids(self.hand),
+                tuple((s, ids(h)) for s, h in sorted(self.others.items())), hist, self.leader, tuple(d.tricks.trick),
+                self._own_key())

@@ -14,7 +14,8 @@ from ..bots.search import signed_decimal
 from ..engine.bismarck import mode_words
 from ..engine.names import signed_points
 from ..engine.cards import RED, GREEN
-from ..bots.review import deal_summary
+from ..bots.review import deal_summary, DealAnalysis, PlumpAnalysis, BismarckAnalysis
+from functools import singledispatch
 from ..bots.coach import plain_text, NUMBERS_LEVELS
 
 # %% auto #0
@@ -95,16 +96,26 @@ def _bismarck_parts(a, number: int | None = None) -> tuple[str, str]:
             f'{result}{modes}{dist}<p style="margin:6px 0">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}')
 
 # %% ../../nbs/60_analysis.ipynb #a3fdd982
+@singledispatch
+def _parts(a: DealAnalysis, number: int | None) -> tuple[str, str]:
+    "Rubriken med handen, och datorns siffror, för genomgången i spelets egen form."
+    raise NotImplementedError
+
+@_parts.register
+def _(a: PlumpAnalysis, number: int | None) -> tuple[str, str]:
+    trump = f"{SUIT_NAMES[a.trump]} är trumf" if a.trump else "sang"
+    head = f"Giv {number}: " if number is not None else ""
+    head_html = f'<h4 style="margin:2px 0">{head}{esc(a.name)}, {a.cards} kort, {trump}</h4>{cards_html(a.hand, 40)}'
+    return head_html, f'<p style="margin:2px 0 6px">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}'
+
+_parts.register(BismarckAnalysis, _bismarck_parts)
+
+
 def analysis_html(a, number: int | None = None, level: str = 'van') -> str:
     """En genomgång (`DealAnalysis`) som HTML: rubriken, handen och den korta genomgången på bordets nivå
     (`deal_summary`: på 'nybörjare' hur ofta i ord); på 'van' och 'expert' dessutom datorns siffror bakom en rad som
     eleven öppnar: staplarna, domen och de dyra korten, i Bismarck spelsätten och poängen mot normalen."""
-    if a.game == 'bismarck': head_html, numbers = _bismarck_parts(a, number)
-    else:
-        trump = f"{SUIT_NAMES[a.trump]} är trumf" if a.trump else "sang"
-        head = f"Giv {number}: " if number is not None else ""
-        head_html = f'<h4 style="margin:2px 0">{head}{esc(a.name)}, {a.cards} kort, {trump}</h4>{cards_html(a.hand, 40)}'
-        numbers = f'<p style="margin:2px 0 6px">{nobreak_percent(esc(plain_text(a.verdict)))}</p>{_costly_html(a)}'
+    head_html, numbers = _parts(a, number)
     lines = ''.join(f'<li>{nobreak_percent(esc(t))}</li>' for t in deal_summary(a, level))
     words = f'<ul style="margin:4px 0;padding-left:1.2em">{lines}</ul>'
     more = _numbers_html(numbers) if level in NUMBERS_LEVELS else ''

@@ -19,12 +19,14 @@ from ..course.results import OUTCOMES, current_recorder, register, unfinished_se
 from .lesson import Choice, PupilHTML
 from .progress_store import read_progress, save_progress
 from .puzzle_widget import PuzzleWidget, kind_level, tap_layout, task_fields
+from ..engine.kinds import kind_of, BISMARCK
 
 # %% auto #0
 __all__ = ['AGAIN_AFTER', 'PuzzleTrainer']
 
 # %% ../../nbs/57b_puzzle_trainer.ipynb #a6bf5f31
-def _is_bismarck(kind: str) -> bool: return PUZZLE_KINDS[kind].rule.startswith('B')
+# Tränaren visar Plumps sorter först och Bismarcks bakom knappen "Bismarck också": sorten hör till spelet vars regel den övar.
+def _is_bismarck(kind: str) -> bool: return kind_of(PUZZLE_KINDS[kind].rule) is BISMARCK
 
 def _trainer_kinds(kinds) -> list[str]:
     "Sorterna till ett pass: Plumps sorter om inga anges, annars namnen i listan, som måste finnas."

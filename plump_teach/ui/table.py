@@ -36,7 +36,8 @@ from ..bots.search import distribution_text
 from ..bots.players import make_bot, public_reason
 from ..bots.coach import hint, NUMBERS_LEVELS
 from ..bots.tip_steps import tip_question, tip_steps
-from ..bots.review import analyse_deal, own_puzzles
+from ..bots.review import analyse_deal
+from ..bots.own_puzzles import own_puzzles
 from ..bots.search import signed_decimal
 from ..engine.bismarck import mode_words
 from ..engine.names import signed_points, without_rule_codes

@@ -19,6 +19,7 @@ from ..engine.files import TABLE_FORMAT
 from ..engine.storage import FileError, FileMissing, read_bytes
 from ..bots.decision import LEVELS
 from ..engine.names import and_list
+from ..engine.kinds import kind_of
 
 # %% auto #0
 __all__ = ['TABLE_VERSION', 'GAME_KINDS', 'MONTHS', 'table_dict', 'read_table', 'saved_kind', 'saved_of_kind', 'skipped_text',
@@ -130,7 +131,7 @@ def game_text(game, humans=(0,)) -> str:
     "Ett parti i elevens ord: spelet, de andra spelarna (alla utom den första eleven) och var partiet är."
     me = humans[0] if humans else None
     others = [name for seat, name in enumerate(game.players) if seat != me]
-    return f"{'Bismarck' if isinstance(game, BismarckGame) else 'Plump'} med {and_list(others)}, {game_where(game)}"
+    return f"{kind_of(game).title} med {and_list(others)}, {game_where(game)}"
 
 def saved_choices(files, now: float | None = None) -> list[tuple[str, Path]]:
     """De sparade partierna bland `files` som eleven ser dem i listan, i samma ordning: (texten, filen). Texten
