@@ -20,7 +20,7 @@ from .plump_game import PlumpGame
 from .bismarck_game import BismarckGame
 
 # %% auto #0
-__all__ = ['PLUMP', 'BISMARCK', 'KINDS', 'GameKind', 'kind_of']
+__all__ = ['PLUMP', 'BISMARCK', 'KINDS', 'GameKind', 'kind_of', 'kind_of_format']
 
 # %% ../../nbs/14a_kinds.ipynb #740fa649
 @dataclass(frozen=True, eq=False)
@@ -71,3 +71,8 @@ def kind_of(x: Any) -> GameKind:
     for k in KINDS:
         if name == k.name or k.has_rule(name): return k
     raise WrongArgument(f"{x!r:.60} hör inte till något av spelen ({', '.join(k.title for k in KINDS)}).")
+
+
+def kind_of_format(fmt: object) -> GameKind | None:
+    "Spelet vars parti sparas med formatet `fmt` (fältet \"format\" i filen), eller `None`."
+    return next((k for k in KINDS if k.Game.FORMAT == fmt), None)

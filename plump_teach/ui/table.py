@@ -43,10 +43,11 @@ from ..engine.bismarck import mode_words
 from ..engine.names import signed_points, without_rule_codes
 from ..course.results import RESULTS_ENV, current_recorder, register
 from .styles import CARD_HEIGHT, CARD_WIDTH, HAND_ROW_MAX, card_class, table_style
-from .table_files import (GAME_KINDS, game_text, game_where, read_table, saved_choices, saved_of_kind,
+from .table_files import (game_text, game_where, read_table, saved_choices, saved_of_kind,
                                        saved_tables, skipped_text, table_dict, unfinished_table)
 from .analysis import analysis_html, deal_summary_html, nobreak_percent
 from ..engine.cards import RED, GREEN
+from ..engine.kinds import kind_of
 
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'SAVE_FOLDER_ENV', 'SHORT_GAME', 'CUSTOM', 'PLACE_WORDS', 'default_names',
@@ -144,7 +145,7 @@ def start(self: PlayTable, game, humans=(0,), level: str = 'van', pace: float = 
     if any(type(s) is not int or not 0 <= s < n for s in humans):
         raise PlumpError(f"Elevernas platser ska vara tal från 0 till {n - 1}.")
     self._cancel_timer()
-    self.game, self.kind = game, GAME_KINDS[type(game)]
+    self.game, self.kind = game, kind_of(game).name
     self.humans, self.level, self.pace = humans, level, float(pace)
     self.bots = {s: make_bot(level, seed=game.seed * 10 + s) for s in range(n) if s not in humans}
     self.viewer = humans[0] if humans else None

@@ -10,25 +10,21 @@ import json
 import time
 from pathlib import Path
 from ..engine.cards import PlumpTeachError
-from ..engine.plump_game import FORMAT as PLUMP_FORMAT, PlumpGame
 from ..engine.plump_rules import PlumpError
 from ..engine.bismarck import BismarckError
-from ..engine.bismarck_game import FORMAT as BISMARCK_FORMAT, BismarckGame
 from ..engine.saving import parse_saved
 from ..engine.files import TABLE_FORMAT
 from ..engine.storage import FileError, FileMissing, read_bytes
 from ..bots.decision import LEVELS
 from ..engine.names import and_list
-from ..engine.kinds import kind_of
+from ..engine.kinds import kind_of, kind_of_format
 
 # %% auto #0
-__all__ = ['TABLE_VERSION', 'GAME_KINDS', 'MONTHS', 'table_dict', 'read_table', 'saved_kind', 'saved_of_kind', 'skipped_text',
-           'saved_tables', 'unfinished_table', 'game_where', 'saved_when', 'game_text', 'saved_choices']
+__all__ = ['TABLE_VERSION', 'MONTHS', 'table_dict', 'read_table', 'saved_kind', 'saved_of_kind', 'skipped_text', 'saved_tables',
+           'unfinished_table', 'game_where', 'saved_when', 'game_text', 'saved_choices']
 
 # %% ../../nbs/59_table_files.ipynb #f042c347
 TABLE_VERSION = 1   # spelbordets fil; formatets namn (TABLE_FORMAT) står i `plump_teach.engine.files`, som läser vilken sparfil som helst
-GAME_KINDS = {PlumpGame: 'plump', BismarckGame: 'bismarck'}
-_BY_FORMAT = {PLUMP_FORMAT: PlumpGame, BISMARCK_FORMAT: BismarckGame}   # spelets format i filen -> klassen
 
 def table_dict(game, humans=(0,), level: str = 'van', pace: float = 1.0) -> dict:
     "Bordet som ett lexikon att spara som JSON: inställningarna och spelets egen JSON under 'game'."
@@ -48,8 +44,9 @@ def read_table(text) -> tuple:
             raise PlumpError("Sparfilen är skadad: takten ska vara ett tal från 0 till 10 sekunder.")
     fmt = d.get('format') if isinstance(d, dict) else None
     try:
-        if not isinstance(fmt, str) or fmt not in _BY_FORMAT: raise PlumpError("Det här är inget parti som spelbordet har sparat.")
-        game = _BY_FORMAT[fmt].from_dict(d)
+        kind = kind_of_format(fmt)
+        if kind is None: raise PlumpError("Det här är inget parti som spelbordet har sparat.")
+        game = kind.Game.from_dict(d)
     except BismarckError as e: raise PlumpError(str(e)) from None
     n = len(game.players)
     if not isinstance(humans, list) or any(type(s) is not int or not 0 <= s < n for s in humans):
@@ -64,7 +61,8 @@ def _table_kind(path) -> str | None:
     except PlumpError: return None
     game = d.get('game') if isinstance(d, dict) and d.get('format') == TABLE_FORMAT else d
     fmt = game.get('format') if isinstance(game, dict) else None
-    return GAME_KINDS.get(_BY_FORMAT.get(fmt)) if isinstance(fmt, str) else None
+    kind = kind_of_format(fmt)
+    return None if kind is None else kind.name
 
 def saved_kind(path) -> str | None:
     "Vilket spel en sparad bordsfil håller: 'plump', 'bismarck', eller `None` om den inte går att läsa som ett bord."
