@@ -48,6 +48,7 @@ from .table_files import (game_text, game_where, read_table, saved_choices, save
 from .analysis import analysis_html, deal_summary_html, nobreak_percent
 from ..engine.cards import RED, GREEN
 from ..engine.kinds import kind_of
+from .table_drawing import drawing_for
 
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'SAVE_FOLDER_ENV', 'SHORT_GAME', 'CUSTOM', 'PLACE_WORDS', 'default_names',
@@ -145,7 +146,7 @@ def start(self: PlayTable, game, humans=(0,), level: str = 'van', pace: float = 
     if any(type(s) is not int or not 0 <= s < n for s in humans):
         raise PlumpError(f"Elevernas platser ska vara tal från 0 till {n - 1}.")
     self._cancel_timer()
-    self.game, self.kind = game, kind_of(game).name
+    self.game, self.kind, self.drawing = game, kind_of(game).name, drawing_for(game)
     self.humans, self.level, self.pace = humans, level, float(pace)
     self.bots = {s: make_bot(level, seed=game.seed * 10 + s) for s in range(n) if s not in humans}
     self.viewer = humans[0] if humans else None
@@ -178,9 +179,9 @@ def state(self: PlayTable):
     """Domarens läge i given som pågår, eller `None` när partiet är slut. Efter en giv står den färdiga given kvar
     (korten, sticken och buden) tills eleven trycker på Nästa giv, fast partiet redan har delat ut nästa."""
     if self.game is None or self.game.deal is None: return None
-    kind = PlumpState if self.kind == 'plump' else BismarckState
-    if self.paused == 'result' and self.game.deals: return kind.from_deal(self.game.deals[-1])
-    return kind.from_game(self.game)
+    state = kind_of(self.game).State
+    if self.paused == 'result' and self.game.deals: return state.from_deal(self.game.deals[-1])
+    return state.from_game(self.game)
 
 # %% ../../nbs/61_table.ipynb #e65f17b2
 @patch
@@ -387,9 +388,7 @@ def _record_deal(self: PlayTable, k: int):
     number = self._deal_number(g.first_deal + k)
     for s in self.humans:
         ev = dict(game=self.kind, bots=self.level, number=number, seed=g.seed, player=g.players[s],
-                  tricks=d.taken[s], points=pts[s], tips=tips.get(s, 0))
-        if self.kind == 'plump': ev.update(cards=d.cards, bid=d.bids[s], hit=d.bids[s] == d.taken[s])
-        else: ev.update(mode=d.mode, forehand=s == d.forehand, normal=normal_tricks(d.mode, s == d.forehand))
+                  tricks=d.taken[s], points=pts[s], tips=tips.get(s, 0), **self.drawing.deal_event(d, s))
         rec.record('deal', **ev)
 
 @patch
@@ -406,22 +405,8 @@ def _deal_number(self: PlayTable, index: int) -> int:
 def _deal_result_html(self: PlayTable, k: int) -> str:
     "En kort rad om giv `k` (plats i `game.deals`): vad var och en bjöd, tog och fick."
     g = self.game
-    d = g.deals[k]
-    pts = d.points()
     index = g.first_deal + k
-    parts = []
-    if self.kind == 'plump':
-        head = f"Giv {self._deal_number(index)} ({d.cards} kort) är klar."
-        for s, name in enumerate(g.players):
-            hit = d.bids[s] == d.taken[s]
-            parts.append(f"{esc(name)} bjöd {d.bids[s]} och tog {d.taken[s]}: "
-                         + (f"<b>{pts[s]} poäng</b>" if hit else f'<b style="color:{RED}">plump</b>, 0 poäng'))
-    else:
-        head = (f"Giv {index + 1} är klar. {esc(g.players[d.forehand])} var förhand och valde "
-                f"{esc(mode_label(d.mode, d.trump))}.")
-        for s, name in enumerate(g.players):
-            parts.append(f"{esc(name)} tog {d.taken[s]} stick (normalt {normal_tricks(d.mode, s == d.forehand)}): "
-                         f"<b>{signed_points(pts[s])}</b>")
+    head, parts = self.drawing.result(g.deals[k], g.players, self._deal_number(index))
     notes = ''.join(f'<p><small>{esc(t)}</small></p>' for t in self.notes.get(index, []))
     return (f'<div class="pt-ruta" role="status"><b>{head}</b><ul style="margin:4px 0">'
             + ''.join(f'<li>{p}</li>' for p in parts) + f'</ul>{notes}</div>')
@@ -547,16 +532,7 @@ def _header_html(self: PlayTable, st) -> str:
     g = self.game
     shown = g.deal_index - 1 if self.paused == 'result' else g.deal_index   # den färdiga given står kvar till Nästa giv
     number, total = self._deal_number(shown), g.n_deals - g.first_deal
-    if self.kind == 'plump':
-        if st.trump: trump = f"Trumf: <b>{SUIT_NAMES[st.trump]}</b> {cards_html([st.trump_card], 34)}"
-        elif st.trump_card is not None: trump = f"<b>Sang</b>, ingen trumf (uppvänt {cards_html([st.trump_card], 34)})"
-        else: trump = "<b>Sang</b>, ingen trumf"
-        what = f"{st.cards} kort · {trump}"
-    else:
-        what = (f"Spelsätt: <b>{esc(mode_label(st.mode, st.trump))}</b> ({esc(MODE_TEXT[st.mode])})" if st.mode
-                else "Förhand väljer spelsätt")
-        if st.phase in ('discard', 'mode') and self.viewer != st.forehand:
-            what += f" · Uppvända kort: {cards_html(st.upcards, 30)}"
+    what = self.drawing.header(st, self.viewer)
     return (f'<div style="font-size:105%"><b>Giv {number} av {total}</b> · {what}<br>'
             f'<small>Givare: {esc(st.names[st.dealer])} · Förhand: {esc(st.names[st.forehand])} · '
             f'Parti nummer {g.seed}</small></div>')
@@ -575,29 +551,16 @@ def _turn_text(self: PlayTable, st) -> str:
 def _players_table(self: PlayTable, st) -> str:
     g = self.game
     n = len(g.players)
-    seen = st.view(self.viewer).bids if self.kind == 'plump' and self.viewer is not None else st.bids
-    head = ('<th scope="col">Bud</th><th scope="col">Stick</th>' if self.kind == 'plump'
-            else '<th scope="col">Stick</th><th scope="col">Normalt</th>')
+    seen, head = self.drawing.seen(st, self.viewer), self.drawing.seat_head()
     rows = []
     for s in range(n):
         role = ' <small>(givare)</small>' if s == st.dealer else ' <small>(förhand)</small>' if s == st.forehand else ''
         turn = s == st.to_act and not self.paused
         mark = ' ◀' if turn else ''
-        if self.kind == 'plump':
-            bid = '' if seen[s] is None else seen[s]
-            cells = f'<td>{bid}</td><td>{st.taken[s]}</td>'
-        else:
-            normal = normal_tricks(st.mode, s == st.forehand) if st.mode else ''
-            cells = f'<td>{st.taken[s]}</td><td>{normal}</td>'
+        cells = self.drawing.seat_cells(st, seen, s)
         rows.append(f'<tr class="{"pt-tur" if turn else ""}"><th scope="row">{esc(g.players[s])}{role}{mark}</th>{cells}</tr>')
     table = (f'<table class="pt-spelare"><thead><tr><th></th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
-    if self.kind == 'plump':
-        bids = [b for b in seen if b is not None]
-        if st.rules.simultaneous_bids and st.phase == 'bidding':
-            table += f'<p style="margin:4px 0">Alla bjuder samtidigt (P6). Buden syns när alla har bjudit.</p>'
-        elif len(bids) == n: table += f'<p style="margin:4px 0">{esc(describe_bids(st.cards, bids))}</p>'
-        else: table += f'<p style="margin:4px 0">Budsumma hittills: {sum(bids)}, och given har {st.cards} stick.</p>'
-    return table
+    return table + self.drawing.seat_note(st, seen)
 
 def _trick_cells(names, leader: int, cards, winner: int | None = None) -> str:
     n = len(names)
@@ -627,15 +590,10 @@ def _score_line(self: PlayTable, st) -> str:
     if st is None or s is None or self.paused == 'handover': return ''
     g = self.game
     totals, name = g.totals, g.players[s]
-    show = signed_points if self.kind == 'bismarck' else str
+    show = self.drawing.points
     own = 'Ditt' if name == 'Du' else esc(genitive(name))
     mine = 'Dina' if name == 'Du' else esc(genitive(name))
-    parts = []
-    if self.kind == 'plump':
-        bid = st.view(s).bids[s]
-        parts.append(f"{own} bud: <b>{'inget än' if bid is None else bid}</b>")
-    normal = f" (normalt {normal_tricks(st.mode, s == st.forehand)})" if self.kind == 'bismarck' and st.mode else ''
-    parts.append(f"{mine} stick: <b>{st.taken[s]}</b>{normal}")
+    parts = self.drawing.own_score(st, s, own, mine)
     parts.append(f"{mine} poäng: <b>{show(totals[s])}</b>")
     best = max(totals)
     leaders = [g.players[p] for p in range(len(totals)) if totals[p] == best]
@@ -1261,7 +1219,7 @@ def _ranking_html(self: PlayTable) -> str:
     rows, place = [], 0
     for i, s in enumerate(order):
         if i == 0 or totals[s] != totals[order[i - 1]]: place = i + 1
-        shown = signed_points(totals[s]) if self.kind == 'bismarck' else str(totals[s])
+        shown = self.drawing.points(totals[s])
         rows.append(f'<li value="{place}">{esc(g.players[s])}: <b>{shown}</b></li>')
     return (f'<h3 style="margin:8px 0 4px">Partiet är slut</h3>{self._places_text()}<ol>{"".join(rows)}</ol>')
 
@@ -1300,13 +1258,6 @@ def _analysis_number(self: PlayTable, k: int) -> int:
     "Givens nummer som eleven ser det, för giv `k` (plats i `game.deals`)."
     return self._deal_number(self.game.first_deal + k)
 
-_ANALYSIS_TEXT = {
-    'plump': ("Tryck på en giv. Då ser du din hand, ditt bud och vad datorn tror om samma hand.",
-              "Spela om lägena där ett annat kort hade gett större chans att träffa budet."),
-    'bismarck': ("Tryck på en giv. Då ser du din hand, spelsättet, dina stick mot normalen och vad datorn tror om "
-                 "samma kort. Var du förhand ser du också hur många poäng varje spelsätt gav.",
-                 "Spela om lägena där ett annat kort hade gett dig fler poäng.")}
-
 @patch
 def _analysis_widgets(self: PlayTable) -> list:
     "Knapparna för genomgången av varje giv, och för elevens egna pussel (i Plump och Bismarck, med elever vid bordet)."
@@ -1314,7 +1265,7 @@ def _analysis_widgets(self: PlayTable) -> list:
     g = self.game
     self.analysis_buttons = []
     for k, d in enumerate(g.deals):
-        what = f"{d.cards} kort" if self.kind == 'plump' else mode_words(d.mode, d.trump)
+        what = self.drawing.deal_label(d)
         b = W.Button(description=f"Giv {self._analysis_number(k)}", tooltip=f"{what}: titta på given igen",
                      layout=_tap())
         b.on_click(lambda _, k=k: self.show_analysis(k))
@@ -1324,7 +1275,7 @@ def _analysis_widgets(self: PlayTable) -> list:
                                   tooltip='Öva på lägena där ett annat kort hade varit bättre')
     self.puzzle_button.on_click(lambda _: self.show_own_puzzles())
     self.puzzle_box = W.VBox(layout=W.Layout(max_width='100%'))
-    look, practise = _ANALYSIS_TEXT[self.kind]
+    look, practise = self.drawing.look, self.drawing.practise
     return [PupilHTML(f'<h4 style="margin:8px 0 2px">Titta på givarna igen</h4><p style="margin:2px 0">{look}</p>'),
             W.HBox(self.analysis_buttons, layout=W.Layout(flex_flow='row wrap', max_width='100%')), self.analysis_html,
             PupilHTML(f'<h4 style="margin:8px 0 2px">Dina egna pussel</h4><p style="margin:2px 0">{practise}</p>'),
@@ -1361,15 +1312,7 @@ def _puzzle_head(self: PlayTable, k: int, p) -> str:
     "Överst i pusslet: given, trumfen eller spelsättet, buden eller normalen, sticket hittills och frågan."
     v = p.view
     number = self._analysis_number(k)
-    if self.kind == 'bismarck':
-        game = f"{esc(mode_words(v.mode, v.trump))}, {esc(v.names[v.forehand])} är förhand"
-        score = ', '.join(f"{esc(v.names[s])} {v.taken[s]} (normalt {normal_tricks(v.mode, s == v.forehand)})"
-                          for s in range(v.n))
-        score = f"Tagna stick: {score}."
-    else:
-        game = f"{v.cards} kort, " + (f"{SUIT_NAMES[v.trump]} är trumf" if v.trump else "sang")
-        bids = ', '.join(f"{esc(v.names[s])} {v.bids[s]} ({v.taken[s]} stick)" for s in range(v.n))
-        score = f"Bud och stick: {bids}."
+    game, score = self.drawing.puzzle_head(v)
     trick = (f'<p style="margin:4px 0">Sticket hittills:</p>{_trick_cells(v.names, v.leader, v.trick)}' if v.trick
              else '<p style="margin:4px 0">Du spelar ut.</p>')
     return (f'<div class="pt-ruta"><b>Pussel {self.own_index + 1} av {len(self.own)}</b> · Giv {number}, {game}'
@@ -1411,14 +1354,10 @@ def _puzzle_clicked(self: PlayTable, card: Card):
         self.puzzle_cards[card].add_class('pt-vald')
         return say(f"<b>Rätt!</b> {nobreak_percent(esc(p.explanation))}", True)
     self.own_tries += 1
-    bismarck = self.kind == 'bismarck'
+    better, think = self.drawing.puzzle_retry(self.game.deals[k], p.seat)
     if card == p.played and self.own_tries == 1:
-        better = ("ger dig fler poäng" if bismarck else
-                  f"ger större chans att träffa budet {self.game.deals[k].bids[p.seat]}")
         return say(f"Det var det kortet du lade i partiet. Finns det ett kort som {better}? Försök igen.", False)
     if self.own_tries == 1:
-        think = ("Tänk på vad du vill med sticket: ta det, släppa det, eller låta din medspelare ta det."
-                 if bismarck else "Tänk på hur många stick du behöver och vilka kort som kan ta dem.")
         return say(f"Inte det bästa kortet. {think} Försök igen.", False)
     self.puzzle_cards[p.better].add_class('pt-vald')
     say(f"Det bättre kortet är {p.better} ({p.better.name}). {nobreak_percent(esc(p.explanation))}", False)
