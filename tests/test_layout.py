@@ -368,3 +368,42 @@ def test_library_notebooks_are_named_for_their_module():
         pages.setdefault(name, []).append(nb.name)
     assert not wrong, "Notebooks som inte heter som sin modul:\n" + "\n".join(wrong)
     assert all(len(v) == 1 for v in pages.values()), pages
+
+
+# Issue 40: what differs between the games lives in each game's own objects (engine.kinds, the views, bots.plain,
+# ui.table_drawing); code elsewhere does not ask "which game is this?". The few places left, each with its reason:
+WHICH_GAME = re.compile(r"== ?'(plump|bismarck)'|!= ?'(plump|bismarck)'|\.game ?[!=]=|\.kind ?[!=]= ?'(plump|bismarck)"
+                        r"|isinstance\([^)]*(Bismarck|Plump)(Game|State|Deal|View|Analysis)\b|startswith\(.B.\)"
+                        r"|'bismarck' if|'plump' if|\bgame ?[!=]= |\bkind_of\([^)]*\) is (PLUMP|BISMARCK)")
+WHICH_GAME_ALLOWED = {
+    "plump_teach/bots/decision.py": 2,        # plump_view/bismarck_view: a function for one game narrows its argument
+    "plump_teach/engine/bismarck_game.py": 1, # modes_left takes a BismarckGame: argument check
+    "plump_teach/ui/puzzle_trainer.py": 1,    # the trainer lists Plump's kinds and Bismarck's behind "Bismarck också"
+    "plump_teach/ui/table.py": 2,             # the teacher's form that chooses the game shows that game's settings
+    "plump_teach/course/results.py": 1,       # the teacher's counts have a column per game (hits in Plump)
+    "plump_teach/course/teacher_page.py": 1,  # the class's CSV has columns that belong to one game each
+}
+
+
+def which_game_checks() -> dict[str, int]:
+    found: dict[str, int] = {}
+    for p in sorted((ROOT / "plump_teach").rglob("*.py")):
+        rel = str(p.relative_to(ROOT))
+        if rel.endswith("_modidx.py") or rel == "plump_teach/engine/kinds.py": continue
+        n = sum(len(WHICH_GAME.findall(line)) > 0 for line in p.read_text(encoding="utf-8").splitlines())
+        if n: found[rel] = n
+    return found
+
+
+def test_code_outside_the_games_does_not_ask_which_game():
+    "Issue 40: 69 checks of which game it is in 10 files; now a handful, each with its reason in WHICH_GAME_ALLOWED."
+    found = which_game_checks()
+    extra = {f: n for f, n in found.items() if n > WHICH_GAME_ALLOWED.get(f, 0)}
+    assert not extra, ("Kod som frågar vilket spel det är; låt spelets egna objekt svara (engine.kinds, synen, "
+                       f"bots.plain, ui.table_drawing): {extra}")
+    assert sum(found.values()) <= 8
+
+
+def test_the_which_game_check_sees_a_check():
+    assert WHICH_GAME.search("if view.game == 'plump':") and WHICH_GAME.search("isinstance(st, BismarckState)")
+    assert WHICH_GAME.search("kind_of(x) is BISMARCK") and not WHICH_GAME.search("if kind == 'bid':")

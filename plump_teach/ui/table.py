@@ -49,6 +49,7 @@ from .analysis import analysis_html, deal_summary_html, nobreak_percent
 from ..engine.cards import RED, GREEN
 from ..engine.kinds import kind_of
 from .table_drawing import drawing_for
+from ..engine.game import TrickGame
 
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'SAVE_FOLDER_ENV', 'SHORT_GAME', 'CUSTOM', 'PLACE_WORDS', 'default_names',
@@ -123,7 +124,7 @@ class PlayTable(W.VBox):
         self._build()
         self._path_arg = path
         if players is None: self.setup()
-        elif isinstance(players, (PlumpGame, BismarckGame)): self.start(players, humans, level, pace)
+        elif isinstance(players, TrickGame): self.start(players, humans, level, pace)
         else: self.start(self._plump_game(players, rules, seed, humans, first_deal), humans, level, pace)
 
     def _plump_game(self, players, rules, seed, humans, first_deal) -> PlumpGame:
