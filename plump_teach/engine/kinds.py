@@ -65,8 +65,9 @@ KINDS: tuple[GameKind, ...] = (PLUMP, BISMARCK)
 def kind_of(x: Any) -> GameKind:
     """Spelet som `x` hör till: `x` är en giv, ett läge, en syn eller ett parti, ett namn ('plump', 'bismarck'), ett
     regel-id ('P6', 'B7') eller något annat med spelets namn i fältet `game` (till exempel en genomgång)."""
-    for k in KINDS:
-        if k.owns(x): return k
+    for cls in type(x).__mro__:        # den närmaste klassen först: ett spel byggt på ett annat är sitt eget
+        for k in KINDS:
+            if cls in (k.Deal, k.State, k.View, k.Game): return k
     name = x if isinstance(x, str) else getattr(x, 'game', None)
     for k in KINDS:
         if name == k.name or k.has_rule(name): return k
