@@ -95,6 +95,14 @@ class Valuation:
         return out
 
 
+def _after_count(changes: list[str], notes: list[str]) -> str:
+    """Det som följer efter högarna i skälet för ett bud: där datorn räknar annorlunda än tumregeln (efter ", men",
+    så att "inga möjliga, men ♦6 räknar jag lika högt som ett möjligt stick" inte låter som en motsägelse), sedan
+    resten."""
+    head = f", men {changes[0]}" if changes else ""
+    return head + ''.join(f"; {t}" for t in changes[1:] + notes) + "."
+
+
 def _bidders(k: int) -> str:
     "De som har bjudit före: 'spelaren före mig' när det är en, annars 'de andra'."
     return "spelaren före mig" if k == 1 else "de andra"
@@ -206,8 +214,8 @@ def heuristic_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
     elif _last_bidder(view):   # summan står redan i en not om buden hittills: säg den inte två gånger
         said = any(f"bjudit {sum(earlier)}," in n for n in val.notes)
         notes.append("jag bjuder sist" + ("" if said else f" och ser att {_bidders(len(earlier))} har bjudit {sum(earlier)}"))
-    tail = ''.join(f"; {t}" for t in val.change_texts() + notes) + "."
-    aloud = ''.join(f"; {t}" for t in val.change_texts(public=True) + notes) + "."   # vid bordet: utan korten
+    tail = _after_count(val.change_texts(), notes)
+    aloud = _after_count(val.change_texts(public=True), notes)    # vid bordet: utan korten
     return Decision(Bid(bid), f"Jag bjuder {bid}: {val.text()} (P20)" + tail,
                     {'piles': {'sure': val.sure, 'possible': val.possible, 'filler': val.filler},
                      'counted': {'whole': val.whole, 'half': val.half},
