@@ -168,12 +168,18 @@ def test_a_users_bot_scripts_pass_mypy_strict_with_the_real_types(tmp_path):
                       + "\nreveal_type(PlumpGame(['A', 'B', 'C']).view(0).sample())"
                       + "\nreveal_type(PlumpGame(['A', 'B', 'C']).clone())"
                       + "\nreveal_type(PlumpGame(['A', 'B', 'C']).view(0).hand[0])"
-                      + "\nreveal_type(BismarckGame(['A', 'B', 'C']).returns())\n", encoding="utf-8")
+                      + "\nreveal_type(BismarckGame(['A', 'B', 'C']).returns())"
+                      + "\nreveal_type(PlumpGame(['A', 'B', 'C']).view(0).bids)"
+                      + "\nreveal_type(BismarckGame(['A', 'B', 'C']).view(0).mode)"
+                      + "\nreveal_type(kind_of(PlumpGame(['A', 'B', 'C'])).title)"
+                      + "\nfrom plump_teach import kind_of"
+                      + "\nBismarckGame(['A', 'B', 'C']).view(0).bids   # Bismarck has no bids: a type error\n", encoding="utf-8")
     env = {**os.environ, "MYPYPATH": str(ROOT)}
     r = _mypy("--strict", "--config-file", os.devnull, "--follow-imports", "silent", "user_bot.py", cwd=tmp_path, env=env)
     lines = [line for line in r.stdout.splitlines() if line.startswith("user_bot.py")]
     errors = [line for line in lines if ": error:" in line]
-    assert errors == [], "\n".join(errors)
+    no_bids = [e for e in errors if '"BismarckView" has no attribute "bids"' in e]    # each game's view has its own fields
+    assert len(no_bids) == 1 and [e for e in errors if e not in no_bids] == [], "\n".join(errors)
     action = " | ".join(f"plump_teach.engine.actions.{k}" for k in ("Bid", "PlayCard", "Discard", "ChooseMode"))
     text = "\n".join(lines)
     assert f'Revealed type is "{action}"' in text, text
@@ -182,6 +188,9 @@ def test_a_users_bot_scripts_pass_mypy_strict_with_the_real_types(tmp_path):
     assert 'Revealed type is "plump_teach.engine.plump_game.PlumpGame"' in text, text  # clone keeps the game's type
     assert 'Revealed type is "plump_teach.engine.cards.Card"' in text, text            # Cards is a list of Card
     assert 'Revealed type is "list[int]"' in text, text                               # returns, mid-game too
+    assert 'Revealed type is "list[int | None]"' in text, text                        # a Plump view's bids
+    assert 'Revealed type is "str | None"' in text, text                     # a Bismarck view's mode
+    assert 'Revealed type is "str"' in text, text                            # a game kind's title
 
 
 def test_the_users_bot_scripts_run():
