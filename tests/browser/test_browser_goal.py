@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import (LITE_BOOT_TIMEOUT, outputs, right_and_wrong, screenshot, server_env, start_server,
-                             wait_for_kernel_idle, wait_for_lite_notebook, wait_for_text)
+from browser_helpers import (LITE_BOOT_TIMEOUT, TAKE_SCREENSHOTS, outputs, right_and_wrong, screenshot, server_env,
+                             start_server, wait_for_kernel_idle, wait_for_lite_notebook, wait_for_text)
 from lite_helpers import LITE, ROOT, check_start_page, wait_pupil_page
 from plump_teach.course.catalogue import lesson_of
 from plump_teach.puzzles.registry import PUZZLE_KINDS, make_puzzle
@@ -72,6 +72,7 @@ def goal_area(page):
 
 def shoot(page, name: str, sizes=SIZES[-1:]):
     "Screenshots of the goal area (at 1280x900 unless `sizes` says more)."
+    if not TAKE_SCREENSHOTS: return   # the resizing, scrolling and waiting serve only the screenshots (2 s a size)
     for w, h in sizes:
         page.set_viewport_size({"width": w, "height": h})
         page.wait_for_timeout(500)
