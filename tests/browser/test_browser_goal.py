@@ -15,9 +15,10 @@ the pupil mode marks lesson 4 and no other with "✓ Målet klart", and the tab 
 (issue 39; JupyterLab's file service shows the extension the dot file only with --ContentsManager.allow_hidden=True,
 which `run.py kurs` passes).
 
-Why each test takes about a minute (50-70 s on two cores): it runs lesson 4 twice in a fresh kernel (before and
-after the reload) and answers eight puzzles through the page; the lite test also boots Pyodide twice. The JupyterLab
-and the lite site are shared by the module; the time is the lesson and the reload the test is about.
+Why each test takes 20-40 s alone (38 and 54 s in the full suite on two cores, before the screenshots' waits went): it
+runs lesson 4 twice in a fresh kernel (before and after the reload) and answers eight puzzles through the page; the
+lite test also boots Pyodide three times (the page that writes the lesson, the lesson, the reload). The time is the
+lesson and the reload the test is about.
 """
 from __future__ import annotations
 
