@@ -20,7 +20,8 @@ from urllib.parse import quote
 import pytest
 
 from browser_helpers import (KERNEL_TIMEOUT, TAKE_SCREENSHOTS, assert_page_fits, outputs, run_all_hidden, screenshot,
-                             settle, small_buttons, wait_for_kernel_idle, wait_for_outputs_rendered, wait_for_text)
+                             settle, settle_layout, small_buttons, wait_for_kernel_idle, wait_for_outputs_rendered,
+                             wait_for_text)
 from plump_teach.course.catalogue import PUPIL_LESSONS
 from plump_teach.ui.lesson import example_deal
 
@@ -177,7 +178,7 @@ def check_sizes(page, panel, name: str, parts) -> tuple[list[str], dict]:
             # ska inte visa den alls: det är en annan del av issue 11)
             tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
             if tab.count(): tab.first.click()
-        settle(page, 500)
+        settle_layout(page)
         res = page.evaluate(JS_TOO_WIDE)
         if res["count"]:
             problems.append(f"{w}x{h}: notebooken är {res['nbWidth']} px; {res['count']} för breda: {res['bad']}")
