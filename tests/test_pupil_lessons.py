@@ -5,13 +5,11 @@ collapsed and has no `#| export`), every cell runs alone (no NameError), each le
 questions, navigation and at least two puzzles, every glossary link points to an existing anchor, and the
 deal lesson 1 shows is the engine's (guide example P18).
 """
-import functools
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from kernels import one_kernel
 
@@ -33,40 +31,41 @@ def code_cells(nb):
     return [c for c in nb.cells if c.cell_type == "code"]
 
 
-def errors(nb):
-    return [f"{o.get('ename')}: {o.get('evalue')}" for c in nb.cells for o in c.get("outputs", [])
-            if o.get("output_type") == "error"]
-
-
 def test_there_is_a_first_lesson_and_a_glossary():
     assert "01_vad_ar_plump.ipynb" in LESSONS and GLOSSARY.exists()
 
 
-@functools.cache
-def executed(name):
-    "The lesson run top to bottom in a new kernel, as a pupil's Run All (once per test run; lesson 1's test reads it too)."
-    nb = read(name)
-    NotebookClient(nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(ELEV)}}).execute()
-    return nb
+@pytest.fixture(scope="module")
+def kernel():
+    "One Python kernel for every lesson and every cell; each runs in it as if it were new (tests/kernels.py)."
+    with one_kernel(ELEV) as k:
+        yield k
+
+
+_executed: dict[str, list] = {}
+
+
+def executed(kernel, name) -> list:
+    """The lesson's code cells run top to bottom, as a pupil's Run All, in a kernel as good as new (the shared one
+    after `fresh()`: a new kernel per lesson cost about 1 s each); once per test run, lesson 1's test reads it too.
+    One result per cell run (tests/kernels.py: its errors and its outputs, streams included)."""
+    if name not in _executed:
+        _executed[name] = kernel.run_cells([c.source for c in code_cells(read(name))])
+    return _executed[name]
 
 
 @pytest.mark.kernel
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_lesson_runs_in_a_kernel(name):
-    nb = executed(name)
-    assert not errors(nb), f"{name}: {errors(nb)}"
-    for c in code_cells(nb):
-        for o in c.outputs:
+def test_lesson_runs_in_a_kernel(kernel, name):
+    results = executed(kernel, name)
+    found = [e for r in results for e in r.errors]
+    assert not found, f"{name}: {found}"
+    assert len(results) == len(code_cells(read(name)))
+    for r in results:
+        for o in r.outputs:
             # inga testutskrifter eller strömmar syns för eleven (test_eq skriver bara när det går fel)
-            assert o.output_type != "stream", f"{name}: en cell skriver text: {o.get('text', '')[:200]!r}"
-
-
-@pytest.fixture(scope="module")
-def kernel():
-    "One Python kernel for every cell of every lesson; each cell runs in it as if it were new (tests/kernels.py)."
-    with one_kernel(ELEV) as k:
-        yield k
+            assert o["output_type"] != "stream", f"{name}: en cell skriver text: {o.get('text', '')[:200]!r}"
 
 
 def run_alone(k, code: str) -> list[str]:
@@ -246,21 +245,21 @@ def test_relative_links_exist():
 
 
 @pytest.mark.kernel
-def test_lesson_1_shows_the_engines_deal():
+def test_lesson_1_shows_the_engines_deal(kernel):
     "Lektion 1 visar guidens exempel P18, och siffrorna är motorns: bud, stick och poäng."
     from plump_teach.ui.lesson import example_deal, show_deal
     d = example_deal(5)
     assert (d.cards, d.trump, d.names[d.dealer]) == (5, "♥", "Dan")
     assert d.bids == [2, 1, 0, 1] and d.taken == [2, 2, 0, 1] and d.points() == [12, 0, 10, 11]
-    nb = executed("01_vad_ar_plump.ipynb")
-    html = "\n".join(o.get("data", {}).get("text/html", "") for c in code_cells(nb) for o in c.outputs)
+    lesson = "01_vad_ar_plump.ipynb"
+    html = "\n".join(o.get("data", {}).get("text/html", "") for r in executed(kernel, lesson) for o in r.outputs)
     assert show_deal(d, "poäng").data in html and show_deal(d, "stick").data in html
     assert html.count("<svg") >= 21 + 20     # händerna och trumfkortet, och de 20 spelade korten
     for s, name in enumerate(d.names):
         row = re.search(rf">{name}</th>(.*?)</tr>", show_deal(d, "poäng").data).group(1)
         assert re.findall(r">(\d+)<", row)[:3] == [str(d.bids[s]), str(d.taken[s]), str(d.points()[s])]
     # texten om poängen stämmer med motorn
-    text = markdown(nb)
+    text = markdown(read(lesson))
     assert "Cissi tog inget stick" in text and "Bo bjöd 1 men tog 2 stick" in text
 
 

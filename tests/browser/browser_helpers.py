@@ -407,6 +407,38 @@ def settle(page, ms: int = 150):
     page.wait_for_timeout(ms)
 
 
+# Sidans mått (fönstret, dokumentet och varje synlig notebook, dess rullande del och Voilàs #rendered_cells: bredd,
+# höjd och innehållets bredd och höjd), bildruta för bildruta, tills de har varit desamma `frames` bildrutor i rad
+# (högst `limit` ms). Sant om de stod still.
+JS_LAYOUT_STILL = """async ([frames, limit]) => {
+  const sig = () => {
+    const d = document.documentElement, parts = [window.innerWidth, d.clientWidth, d.scrollWidth, d.scrollHeight];
+    for (const el of document.querySelectorAll('.jp-NotebookPanel, .jp-WindowedPanel-outer, #rendered_cells'))
+      if (el.checkVisibility()) {
+        const r = el.getBoundingClientRect();
+        parts.push(r.width, r.height, el.scrollWidth, el.scrollHeight);
+      }
+    return parts.join(',');
+  };
+  const t0 = performance.now();
+  let last = sig(), same = 0;
+  while (same < frames && performance.now() - t0 < limit) {
+    await new Promise(r => requestAnimationFrame(r));
+    const now = sig();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+  return same >= frames;
+}"""
+
+
+def settle_layout(page, frames: int = 8, limit_ms: int = 5000) -> bool:
+    """Vänta tills sidan har ritat om efter en ändring av fönstrets storlek: sidans och notebookens mått är desamma
+    `frames` bildrutor i rad (högst `limit_ms`). Efter set_viewport_size väntade testerna förut en fast stund
+    (0,5-0,6 s per storlek); så länge väntar det här bara när sidan fortfarande rör sig."""
+    return page.evaluate(JS_LAYOUT_STILL, [frames, limit_ms])
+
+
 # Knappar (och annat att trycka på) i cellutdata under `root` som syns men är lägre än `min` px: tryckytor
 # ska vara minst 44 px höga för ett finger. Returnerar dem med text, höjd och bredd.
 JS_SMALL_BUTTONS = """(root, min) => [...root.querySelectorAll(

@@ -4,10 +4,10 @@ Runs inside the JupyterLite site's Pyodide kernel (tests/browser/test_browser_li
 is never imported by pytest. `run_notebooks(names)` runs the code cells of each notebook, read from the site's
 drive (the folder the kernel starts in), as the kernel runs a cell of its own: through the kernel's own
 `run(code)`, which applies JupyterLite's transforms, loads the packages a cell imports from the site's
-pyodide-lock.json and then runs it in IPython. Between notebooks the user namespace is emptied (as `%reset -f`),
-the course's own modules are dropped from `sys.modules` (the next import reads them anew from the site's wheel)
-and the working folder is the drive again, so that a notebook cannot lean on a name, a module state or a folder
-left by the one before. It returns, per notebook, the code cells run, the first error (an exception, or a
+pyodide-lock.json and then runs it in IPython. Between notebooks the widgets are closed, the user namespace is
+emptied (as `%reset -f`), the course's own modules are dropped from `sys.modules` (the next import reads them anew
+from the site's wheel) and the working folder is the drive again, so that a notebook cannot lean on a name, a
+module state or a folder left by the one before. It returns, per notebook, the code cells run, the first error (an exception, or a
 traceback written to stderr, as JupyterLab shows both) and the seconds taken.
 
 `main(names)` runs the course's notebooks and then `self_check()`: small notebooks written to the drive for the
@@ -46,6 +46,8 @@ async def run_notebooks(names: list[str]) -> dict:
     results = {}
     for name in names:
         t0 = time.monotonic()
+        widgets = sys.modules.get("ipywidgets")
+        if widgets is not None: widgets.Widget.close_all()   # as a new kernel; kept, they slowed later notebooks
         shell.reset(new_session=False)
         for mod in [m for m in sys.modules if m == "plump_teach" or m.startswith("plump_teach.")]:
             del sys.modules[mod]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_helpers import LITE_BOOT_TIMEOUT, screenshot
+from browser_helpers import LITE_BOOT_TIMEOUT, screenshot, settle_layout
 from plump_teach.course.catalogue import PUPIL_LESSONS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +77,7 @@ def check_pupil_page(page, name: str, sizes=SIZES):
     "The page at the three sizes (or `sizes`): nothing too wide, no chrome, no code, no error, tap targets; screenshots."
     for w, h in sizes:
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(600)
+        settle_layout(page)
         r = page.evaluate(JS_PUPIL_PAGE)
         screenshot(page, f"lite-elev-{name.removesuffix('.ipynb')}-{w}x{h}", full_page=False)
         assert not r["chrome"], f"{name} {w}x{h}: JupyterLabs ramar syns: {r['chrome']}"

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import (assert_page_fits, plump_teach_server, outputs, right_and_wrong, screenshot, settle,
-                             small_buttons, wait_for_outputs_rendered, wait_for_text)
+                             settle_layout, small_buttons, wait_for_outputs_rendered, wait_for_text)
 from plump_teach.course.build import no_code
 from plump_teach.course.catalogue import PUPIL_LESSONS
 from plump_teach.puzzles.registry import make_puzzle
@@ -159,7 +159,7 @@ def check_sizes(page, name: str, suffix: str = "") -> tuple[list[str], dict]:
     body = page.locator("body")
     for w, h in SIZES:
         page.set_viewport_size({"width": w, "height": h})
-        settle(page, 300)
+        settle_layout(page)
         res = page.evaluate(JS_PAGE_TOO_WIDE)
         if res["count"]:
             problems.append(f"{w}x{h}{suffix}: {res['count']} för breda (sidan {res['width']} px): {res['bad']}")
