@@ -493,7 +493,8 @@ import os, resource, sys
 from pathlib import Path
 resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))   # the old code ate /dev/zero until MemoryError
 from plump_teach.engine.cards import PlumpTeachError
-from plump_teach.engine.files import MAX_FILE_BYTES, load
+from plump_teach.engine.files import load
+from plump_teach.engine.storage import MAX_FILE_BYTES
 from plump_teach.course.progress import ProgressFile, new_progress
 tmp = Path('.')                                                             # run in a fresh folder: short names
 fifo = tmp / 'ror.json'
@@ -550,7 +551,7 @@ import os, resource, signal, sys
 from pathlib import Path
 resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))   # the old code ate /dev/zero until MemoryError
 from plump_teach.engine.cards import PlumpTeachError
-from plump_teach.engine.files import MAX_FILE_BYTES
+from plump_teach.engine.storage import MAX_FILE_BYTES
 
 class Hang(BaseException): "Not an OSError (as TimeoutError is), so no reader's except OSError can swallow it."
 def _hang(*_): raise Hang

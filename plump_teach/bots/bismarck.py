@@ -6,24 +6,12 @@ Docs: https://plump-teach.github.io/plump_teach/bots_bismarck.html.md"""
 
 # %% ../../nbs/23_bots_bismarck.ipynb #b010a003
 from __future__ import annotations
-import math
 import random
-import time
-import re
-import zlib
-from dataclasses import dataclass, field
-from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, RANK_NAMES, card_from_id, sort_hand, parse_cards
-from ..engine.tricks import beats
-from ..engine.plump_rules import PlumpError, hit_points, forbidden_bid, bid_balance
-from ..engine.names import and_list, genitive, signed_points
-from ..engine.plump import PlumpDeal
-from ..engine.plump_game import PlumpGame
-from ..engine.bismarck import BismarckError, MODES, mode_words, suit_lengths, honour_points, long_suit, mode_hint, smart_discard, normal_tricks, bismarck_score, DISCARDS, BismarckDeal
-from ..engine.bismarck_game import BismarckGame
-from ..engine.state import PlumpState, BismarckState, BismarckView
-from ..engine.view import SeatView
-from ..engine.playout import playout
-from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
+from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, RANK_NAMES, sort_hand
+from ..engine.bismarck import (MODES, suit_lengths, honour_points, long_suit, mode_hint, smart_discard,
+                                         normal_tricks, DISCARDS)
+from ..engine.state import BismarckView
+from ..engine.actions import PlayCard, ChooseMode
 from .heuristics import (highest_card, highest_loser_words, is_top_card, leading_card, lowest_card,
                                          top_claim, value_hand, wins_over)
 from .decision import Decision, cards_text, legal_cards

@@ -19,7 +19,8 @@ from ..engine.state import PlumpView, BismarckView
 from ..engine.actions import Bid, PlayCard, Discard
 from .heuristics import (bids_seen, leading_card, refused_bid_reason, suggested_bid, three_piles,
                                          trick_goal, wins_over)
-from .decision import Decision, cards_text, decimal_text, percent, legal_bids, legal_cards, card_of, plump_bids, plump_rules
+from .decision import (Decision, cards_text, decimal_text, percent, legal_cards, plump_bids,
+                                       plump_rules)
 from .bismarck import discard_reason
 from .search import compared_bids, distribution_text, signed_decimal
 from .players import ExpertBot

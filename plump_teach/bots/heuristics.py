@@ -15,7 +15,8 @@ from ..engine.names import and_list
 from ..engine.view import SeatView
 from ..engine.playout import playout
 from ..engine.actions import Bid, PlayCard
-from .decision import Decision, NUMBER_WORDS, cards_text, count_words, chance_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules, plump_view
+from .decision import (Decision, NUMBER_WORDS, cards_text, count_words, chance_words, legal_bids,
+                                       legal_cards, plump_bids, plump_rules, plump_view)
 
 # %% auto #0
 __all__ = ['LENGTH', 'ONE_CARD_SAMPLES', 'three_piles', 'suggested_bid', 'Valuation', 'value_hand', 'bids_seen',

@@ -6,28 +6,19 @@ Docs: https://plump-teach.github.io/plump_teach/players.html.md"""
 
 # %% ../../nbs/25_players.ipynb #b030a003
 from __future__ import annotations
-import math
 import random
-import time
 import re
-import zlib
-from dataclasses import dataclass, field
-from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, RANK_NAMES, card_from_id, sort_hand, parse_cards
-from ..engine.tricks import beats
-from ..engine.plump_rules import PlumpError, hit_points, forbidden_bid, bid_balance
-from ..engine.names import and_list, genitive, signed_points
-from ..engine.plump import PlumpDeal
-from ..engine.plump_game import PlumpGame
-from ..engine.bismarck import BismarckError, MODES, mode_words, suit_lengths, honour_points, long_suit, mode_hint, smart_discard, normal_tricks, bismarck_score, DISCARDS, BismarckDeal
-from ..engine.bismarck_game import BismarckGame
-from ..engine.state import PlumpState, BismarckState
+from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, sort_hand
+from ..engine.plump_rules import PlumpError
+from ..engine.names import genitive
+from ..engine.bismarck import mode_words, suit_lengths
 from ..engine.view import SeatView
-from ..engine.state import PlumpView, BismarckView
-from ..engine.playout import playout
-from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
-from .heuristics import beginner_bid, beginner_card, heuristic_bid, heuristic_card
+from ..engine.state import BismarckView
+from ..engine.actions import PlayCard, Discard, ChooseMode
+from .heuristics import beginner_bid, beginner_card, heuristic_bid
 from .decision import Decision, LEVELS
-from .bismarck import bismarck_card, discard_reason, discard_summary, heuristic_plan, modes_left_in_view, only_mode_reason, plan_discards
+from .bismarck import (discard_reason, discard_summary, heuristic_plan, modes_left_in_view,
+                                       only_mode_reason, plan_discards)
 from .search import BID_SAMPLES, plan_parts, simulated_bid, simulated_card, simulated_plan
 
 from .plain import plain_card

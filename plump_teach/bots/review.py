@@ -9,24 +9,20 @@ from __future__ import annotations
 import random
 from functools import singledispatch
 from dataclasses import dataclass, field
-from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, sort_hand, parse_cards
+from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, sort_hand
 from ..engine.plump_rules import PlumpError, hit_points
 from ..engine.names import and_list, genitive, signed_points
 from ..engine.plump import PlumpDeal
-from ..engine.plump_game import PlumpGame
-from ..engine.bismarck import BismarckError, mode_words, suit_lengths, honour_points, normal_tricks, DISCARDS, BismarckDeal
-from ..engine.bismarck_game import BismarckGame
+from ..engine.bismarck import mode_words, suit_lengths, honour_points, normal_tricks, DISCARDS, BismarckDeal
 from ..engine.state import PlumpState, BismarckState
 from ..engine.view import SeatView
-from ..engine.state import PlumpView, BismarckView
 from ..engine.actions import Action, Bid, PlayCard, Discard, ChooseMode
 from .heuristics import leading_card, one_card_study, three_piles, wins_over
-from .decision import cards_text, decimal_text, frequency_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules, bismarck_view
+from .decision import cards_text, decimal_text, frequency_words, legal_bids, card_of, plump_rules
 from .bismarck import discard_reason, only_mode_reason, plan_discards
-from .search import (card_samples, distribution_text, plan_actions, plan_study, signed_decimal,
-                                     study_bids, study_cards, trick_distribution)
-from .coach import (STUDY_SAMPLES, hint, view_seed, goal_sentence, lead_note, plain_text,
-                                    capitalised, sample_count)
+from .search import (distribution_text, plan_actions, plan_study, signed_decimal, study_bids,
+                                     study_cards, trick_distribution)
+from .coach import STUDY_SAMPLES, hint, view_seed, lead_note, plain_text, capitalised, sample_count
 
 from ..engine.kinds import KINDS, kind_of
 from ..engine.game import TrickGame

@@ -10,26 +10,21 @@ import math
 import random
 import time
 import re
-import zlib
-from dataclasses import dataclass, field
 from typing import Any, Sequence
-from ..engine.cards import Card, Cards, SUITS, SUIT_NAMES, RANK_NAMES, card_from_id, sort_hand, parse_cards
-from ..engine.tricks import beats
-from ..engine.plump_rules import PlumpError, hit_points, forbidden_bid, bid_balance
-from ..engine.names import and_list, genitive, signed_points
-from ..engine.plump import PlumpDeal
-from ..engine.plump_game import PlumpGame
-from ..engine.bismarck import BismarckError, MODES, mode_words, suit_lengths, honour_points, long_suit, mode_hint, smart_discard, normal_tricks, bismarck_score, DISCARDS, BismarckDeal
-from ..engine.bismarck_game import BismarckGame
+from ..engine.cards import sort_hand
+from ..engine.plump_rules import hit_points
+from ..engine.names import and_list
+from ..engine.bismarck import mode_words
 from ..engine.state import PlumpState, BismarckState
 from ..engine.view import SeatView
-from ..engine.state import PlumpView, BismarckView
+from ..engine.state import BismarckView
 from ..engine.playout import playout
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
-from .heuristics import heuristic_bid, heuristic_card, one_card_bid, quick_bid
-from .decision import Decision, decimal_text, frequency_words, percent, bid_of, card_of, legal_bids, legal_cards, plump_bids, plump_rules
+from .heuristics import heuristic_bid, one_card_bid, quick_bid
+from .decision import (Decision, decimal_text, frequency_words, percent, bid_of, card_of, legal_bids,
+                                       legal_cards, plump_rules)
 from .rollout import OWN_RANDOM_AT_BID, rollout_policy
-from .bismarck import bismarck_card, heuristic_plan, mode_plans, modes_left_in_view, plan_discards
+from .bismarck import heuristic_plan, mode_plans, modes_left_in_view, plan_discards
 
 from .plain import plain_card, own_bid
 

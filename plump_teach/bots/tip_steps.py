@@ -18,7 +18,8 @@ from functools import singledispatch
 from ..engine.state import PlumpView, BismarckView
 from ..engine.actions import Bid, PlayCard, Discard
 from .heuristics import LENGTH, ONE_CARD_SAMPLES, bids_seen, leading_card, trick_goal, wins_over
-from .decision import Decision, cards_text, count_words, legal_bids, legal_cards, card_of, plump_bids, plump_rules, bismarck_view
+from .decision import (Decision, cards_text, count_words, legal_cards, card_of, plump_bids,
+                                       plump_rules, bismarck_view)
 from .bismarck import discard_summary, modes_left_in_view, plan_discards
 from ..engine.cards import Cards, sort_hand
 from .search import compared_bids, signed_decimal

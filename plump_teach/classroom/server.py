@@ -43,9 +43,9 @@ from ..engine.cards import PlumpTeachError
 from .doors import (TEACHER_CODE_ENV, TEACHER_COOKIE, JoinLimiter, Refusal, TeacherSessions,
                                         TryLimiter, TryLimits, clean_code, code_matches, new_pupil_id, scrub_uri,
                                         tries_section)
-from .pages import (class_link_page, close_all_form, code_page, full_page, html_page, joins_page,
-                                        landing_page, lan_addresses, lessons_form, qr_text, refused_page, rejoin_page,
-                                        teacher_code_page, with_watch)
+from .pages import (class_link_page, close_all_form, code_page, full_page, html_page,
+                                         joins_page, landing_page, lessons_form, refused_page, rejoin_page,
+                                         teacher_code_page, with_watch)
 from .kernels import CLOSED_WHY, LessonPools, Refill, use_classroom_executor
 
 # %% ../../nbs/74_server.ipynb #58c88af7

@@ -6,21 +6,17 @@ Docs: https://plump-teach.github.io/plump_teach/bismarck.html.md"""
 
 # %% ../../nbs/09_bismarck.ipynb #76c11426
 from __future__ import annotations
-from .cards import HIGHLIGHT
-import json
 import random
 from typing import Self, cast
-from collections.abc import Iterable, Sequence
-from os import PathLike
+from collections.abc import Sequence
 from .cards import CardLike, CardsLike
-from .cards import IllegalMove, NotYourTurn, WrongPhase, WrongArgument, error_of
-from .names import Player
-from .cards import (Card, Cards, CardError, PlumpTeachError, SUITS, SUIT_NAMES, SUIT_LETTERS, FULL_DECK, DECK_IDS,
-                               card_from_id, parse_card, parse_cards, sort_hand, cards_html, quoted, clean_card_text)
-from .names import check_names, find_name, genitive, esc, signed_points
+from .cards import IllegalMove, NotYourTurn, WrongPhase, WrongArgument
+from .cards import (Card, Cards, CardError, PlumpTeachError, SUITS, SUIT_NAMES, SUIT_LETTERS,
+                                      DECK_IDS, card_from_id, parse_card, parse_cards, sort_hand, cards_html, quoted,
+                                      clean_card_text)
+from .names import check_names, genitive, esc
 from .tricks import TrickDeal, TrickPlay, legal_cards, trick_winner, suit_index
-from .saving import load_saved, parse_saved
-from .actions import Action, Discard, ChooseMode, PlayCard, play_actions
+from .actions import Action, Discard, ChooseMode, play_actions
 
 # %% auto #0
 __all__ = ['PLAYERS', 'HAND_SIZE', 'UPCARDS', 'DISCARDS', 'TRICKS', 'MODES', 'MODE_TEXT', 'FULL_DEALS', 'SHORT_DEALS',

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from .cards import MUTED, Card, CardLike, CardsLike, CardError, DECK_IDS, card_from_id, parse_cards, quoted
 from .names import Player, signed_points, esc
 from .actions import Discard, ChooseMode, PlayCard
-from .bismarck import (BismarckError, BismarckIllegalMove, BismarckDeal, MODES, MODE_TEXT, SHORT_DEALS,
-                                         SHORT_ORDER, allowed_modes, closed_modes_note, deal_count, deal_ids, dealer_of_deal,
-                                         forehand_of, mode_budget_error, mode_label, player_names, PLAYERS)
+from .bismarck import (BismarckError, BismarckIllegalMove, BismarckDeal, MODES, SHORT_DEALS,
+                                         SHORT_ORDER, allowed_modes, closed_modes_note, deal_count, deal_ids,
+                                         dealer_of_deal, forehand_of, mode_budget_error, mode_label, player_names,
+                                         PLAYERS)
 from .state import BismarckState, BismarckView
 from .game import TrickGame
 

@@ -14,7 +14,7 @@ from .plump_rules import PlumpError
 from .plump_game import PlumpGame
 from .bismarck_game import BismarckGame
 from .scoresheet import ScoreKeeper, FORMAT as KEEPER_FORMAT
-from .storage import FileError, FileMissing, MAX_FILE_BYTES, read_bytes
+from .storage import read_bytes
 from .state import PlumpState, BismarckState
 from .kinds import KINDS
 

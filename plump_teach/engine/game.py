@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import json
 from typing import Any, Callable, ClassVar, Generic, Self, TypeVar, cast
-from collections.abc import Sequence
 from .cards import Card, Cards, CardLike, parse_card, PlumpTeachError, WrongArgument, WrongPhase, error_of, quoted
 from .names import Player, find_name, and_list
 from .tricks import TrickDeal

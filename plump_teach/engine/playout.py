@@ -8,7 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/playout.html.md"""
 from __future__ import annotations
 import random
 from collections.abc import Callable
-from .cards import WrongArgument, WrongPhase, error_of
+from .cards import WrongPhase, error_of
 from .tricks import split_suits
 from .plump_rules import PlumpError, PlumpWrongArgument, bid_options, first_leader
 from .sim import PlayoutContext, play_to_end

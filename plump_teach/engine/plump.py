@@ -6,7 +6,6 @@ Docs: https://plump-teach.github.io/plump_teach/plump.html.md"""
 
 # %% ../../nbs/08_plump.ipynb #65bd732d
 from __future__ import annotations
-from .cards import HIGHLIGHT
 from typing import Self, cast
 from collections.abc import Iterable, Sequence
 from .cards import CardLike, CardsLike

@@ -8,7 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/plump_rules.html.md"""
 from __future__ import annotations
 from dataclasses import dataclass, fields, asdict
 import random
-from .cards import Card, CardError, PlumpTeachError, FULL_DECK, DECK_IDS, card_from_id, parse_card
+from .cards import Card, CardError, PlumpTeachError, FULL_DECK, parse_card
 from .cards import IllegalMove, NotYourTurn, WrongPhase, WrongArgument
 
 # %% auto #0

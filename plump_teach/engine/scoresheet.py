@@ -10,24 +10,19 @@ from .cards import HIGHLIGHT, RED, MUTED, INK
 import csv
 import io
 import json
-import os
 import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Self, TypeGuard, cast
 from collections.abc import Iterable, Sequence
 from os import PathLike
-from .cards import CardLike, CardsLike
 from .names import Player
-from .cards import PlumpTeachError
 from .plump_game import PlumpGame, ScoreSheet
 from .plump_rules import PlumpError, PlumpRules, deal_schedule
-from .plump_rules import (forehand, bid_error, bid_balance, describe_bids, draw_for_dealer,
-                                     HOUSE_RULE_TEXT, RULE_PRESETS)
+from .plump_rules import forehand, bid_error, describe_bids, HOUSE_RULE_TEXT, RULE_PRESETS
 from .names import check_names, clean_name, find_name, genitive, esc
 from .saving import json_too_deep
-from .storage import (SavedFile, FileError, FileChanged, FileMissing, MAX_FILE_BYTES, as_path, read_bytes,
-                                         shown_path, write_file)
+from .storage import SavedFile, FileError, FileMissing, as_path, read_bytes, shown_path, write_file
 
 # %% auto #0
 __all__ = ['FORMAT', 'FORMAT_VERSION', 'READABLE_VERSIONS', 'CSV_FIELDS', 'CSV_COLUMNS', 'KeeperStart', 'KeeperStatus',

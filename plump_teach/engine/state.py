@@ -8,22 +8,19 @@ Docs: https://plump-teach.github.io/plump_teach/state.html.md"""
 from __future__ import annotations
 import random
 from typing import Any, Self, cast
-from collections.abc import Iterable, Sequence
-from os import PathLike
-from .cards import CardLike, CardsLike
-from .names import Player
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cached_property
-from .cards import PlumpTeachError, parse_card, Card, Cards, SUITS, DECK_IDS, card_from_id, sort_hand
+from .cards import PlumpTeachError, Card, Cards, DECK_IDS, card_from_id, sort_hand
 from .cards import WrongArgument, WrongPhase, error_of
-from .tricks import TrickPlay, follow_options, beats, split_suits
-from .actions import Action, ACTION_TYPES, Bid, PlayCard, Discard, ChooseMode, IN_HAND_ORDER, event_action, action_from_v1_text
-from .plump_rules import player_count, deal_ids, shown_value, PlumpError, PlumpRules, bid_options, hit_points, first_leader, visible_seats, forehand
+from .actions import Action, Bid, PlayCard, Discard, ChooseMode, event_action, action_from_v1_text
+from .plump_rules import (player_count, deal_ids, shown_value, PlumpError, PlumpRules, hit_points,
+                                            visible_seats, forehand)
 from .plump import PlumpDeal
-from .bismarck import deal_ids as bismarck_deal_ids, BismarckDeal, BismarckError, DISCARDS, mode_label, bismarck_score
-from .bismarck import BismarckIllegalMove, BismarckWrongPhase
-from .plump_rules import PlumpWrongArgument, PlumpWrongPhase
-from .sim import PlayoutContext, play_to_end
+from .bismarck import (deal_ids as bismarck_deal_ids, BismarckDeal, BismarckError, DISCARDS,
+                                         bismarck_score)
+from .bismarck import BismarckWrongPhase
+from .plump_rules import PlumpWrongPhase
 import json
 from .saving import parse_saved
 from .storage import SavedFile

@@ -7,10 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/tricks.html.md"""
 # %% ../../nbs/03_tricks.ipynb #15364928
 from __future__ import annotations
 from typing import Any, NamedTuple, Self, cast
-from collections.abc import Iterable, Sequence
-from os import PathLike
 from .cards import CardLike, CardsLike
-from .names import Player
 from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id, sort_hand, quoted
 from .cards import IllegalMove, WrongArgument, error_of
 from .names import genitive

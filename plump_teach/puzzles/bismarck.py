@@ -7,9 +7,8 @@ Docs: https://plump-teach.github.io/plump_teach/puzzles_bismarck.html.md"""
 # %% ../../nbs/35_puzzles_bismarck.ipynb #ffa61950
 from __future__ import annotations
 import html
-import random
-from ..engine.cards import Card, Cards, FULL_DECK, SUITS, SUIT_NAMES, cards_html, sort_hand, parse_cards
-from .registry import Puzzle, Option, puzzle_kind, make_puzzle, PUZZLE_KINDS, table_html, card_options
+from ..engine.cards import Cards, FULL_DECK, SUITS, SUIT_NAMES, cards_html, sort_hand, parse_cards
+from .registry import Puzzle, Option, puzzle_kind, table_html, card_options
 from .play import trick_reason, not_winner_reason
 from ..engine.names import genitive, signed_points
 from ..engine.bismarck import MODES, bismarck_score, normal_tricks, bismarck_trick_winner, legal_plays, mode_trump, mode_label

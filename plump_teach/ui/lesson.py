@@ -7,14 +7,12 @@ Docs: https://plump-teach.github.io/plump_teach/lesson.html.md"""
 # %% ../../nbs/51_lesson.ipynb #92510f65
 from __future__ import annotations
 from ..engine.cards import CARD_RED, GOLD, HIGHLIGHT, PANEL, LINE
-from dataclasses import dataclass
 import ipywidgets as W
 from .styles import tap_layout
-import re
 import traitlets
 from IPython.display import HTML
 from ..engine.cards import cards_html, SUIT_NAMES, RED_SUITS
-from ..engine.names import esc, genitive
+from ..engine.names import esc
 from ..engine.plump import PlumpDeal
 from ..engine.plump_game import PlumpGame
 from ..engine.plump_rules import PlumpRules, score, forehand, PlumpError

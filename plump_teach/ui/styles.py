@@ -8,7 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/styles.html.md"""
 from __future__ import annotations
 from urllib.parse import quote
 import ipywidgets as W
-from ..engine.cards import Card, FULL_DECK, card_svg, RED, GREEN, BLUE, HIGHLIGHT, PANEL, LINE
+from ..engine.cards import Card, FULL_DECK, card_svg, GREEN, BLUE, HIGHLIGHT, PANEL, LINE
 
 # %% auto #0
 __all__ = ['CARD_WIDTH', 'CARD_HEIGHT', 'HAND_ROW_MAX', 'tap_layout', 'row_layout', 'card_class', 'table_style']

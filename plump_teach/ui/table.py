@@ -14,33 +14,26 @@ import random
 import re
 import sys
 from pathlib import Path
-from urllib.parse import quote
 import ipywidgets as W
 from .lesson import PupilHTML, pupil_text
 from ..engine.methods import patch
-from ..engine.cards import PlumpTeachError, Card, Cards, FULL_DECK, SUIT_NAMES, SUITS, card_svg, cards_html, sort_hand
-from ..engine.names import and_list, esc, genitive, clean_name, check_names
-from ..engine.plump_game import FORMAT as PLUMP_FORMAT, PlumpGame
+from ..engine.cards import PlumpTeachError, Card, Cards, SUIT_NAMES, cards_html, sort_hand
+from ..engine.names import and_list, esc, genitive, clean_name
+from ..engine.plump_game import PlumpGame
 from ..engine.plump_rules import (PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RULE_TEXT, rule_preset,
-                                     deal_schedule, describe_bids, draw_for_dealer, player_count)
-from ..engine.bismarck import BismarckError, MODES, MODE_TEXT, mode_label, normal_tricks, DISCARDS
-from ..engine.bismarck_game import FORMAT as BISMARCK_FORMAT, BismarckGame
-from ..engine.saving import parse_saved
-from ..engine.files import TABLE_FORMAT
+                                            deal_schedule, draw_for_dealer, player_count)
+from ..engine.bismarck import BismarckError, MODES, MODE_TEXT, mode_label, DISCARDS
+from ..engine.bismarck_game import BismarckGame
 from ..engine.storage import write_file, as_path, digest, file_key, read_bytes, FileError, FileMissing
 from .keeper import free_path, files_url
-from ..engine.state import PlumpState, BismarckState
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from ..bots.decision import LEVELS
-from ..bots.search import distribution_text
 from ..bots.players import make_bot, public_reason
-from ..bots.coach import hint, NUMBERS_LEVELS
+from ..bots.coach import NUMBERS_LEVELS
 from ..bots.tip_steps import tip_question, tip_steps
 from ..bots.review import analyse_deal
 from ..bots.own_puzzles import own_puzzles
-from ..bots.search import signed_decimal
-from ..engine.bismarck import mode_words
-from ..engine.names import signed_points, without_rule_codes
+from ..engine.names import without_rule_codes
 from ..course.results import RESULTS_ENV, current_recorder, register
 from .styles import CARD_HEIGHT, CARD_WIDTH, HAND_ROW_MAX, card_class, table_style
 from .table_files import (game_text, game_where, read_table, saved_choices, saved_of_kind,

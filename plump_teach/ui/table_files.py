@@ -6,7 +6,6 @@ Docs: https://plump-teach.github.io/plump_teach/table_files.html.md"""
 
 # %% ../../nbs/59_table_files.ipynb #59a0imp
 from __future__ import annotations
-import json
 import time
 from pathlib import Path
 from ..engine.cards import PlumpTeachError
