@@ -151,6 +151,11 @@ class TrickPlay(TrickPlayRefusals):
         "Lägg kortet `cid` för spelaren i tur; svarar med vinnarens plats när sticket blev fullt, annars `None`."
         why = self.reason(cid)
         if why: raise CardError(why)
+        return self.put(cid)
+
+    def put(self, cid: int) -> int | None:
+        """Som `play`, men utan att fråga om kortet får läggas: för den som redan har frågat (en giv, som ger sitt
+        eget fel med spelets ord). Reglerna prövas en gång per drag, inte två."""
         self.hands[self.to_act].remove(cid)
         self.trick.append(cid)
         if len(self.trick) < self.n: return None
@@ -272,7 +277,7 @@ class TrickDeal(TrickDealView):
             raise (self.error if isinstance(card, str) else error_of(self.error, WrongArgument))(str(e)) from None
         why = self._refusal(seat, card)
         if why: raise error_of(self.error, IllegalMove)(why)
-        self.tricks.play(card.id)
+        self.tricks.put(card.id)           # `_refusal` har redan prövat kortet (P10, P11)
         if self.tricks.done: self.phase = 'done'
         return self
 
