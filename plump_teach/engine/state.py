@@ -46,6 +46,7 @@ class StateCore:
     def __init__(self, deal: PlumpDeal | BismarckDeal):
         self.deal, self.actions = deal.copy(), []
         self._owned = True     # givens kopia är bara den här lägets; annars delas den med en klon tills någon gör ett drag
+        self._legal: list[Action] | None = None   # de tillåtna dragen i just det här läget, räknade en gång
 
     @classmethod
     def from_deal(cls, deal: PlumpDeal | BismarckDeal) -> Self:
@@ -73,7 +74,9 @@ class StateCore:
         return new
 
     def _own(self):
-        "Se till att given bara är det här lägets innan något i den ändras."
+        """Se till att given bara är det här lägets innan något i den ändras. Allt som ändrar given går hit först, så
+        här glöms också de tillåtna dragen som var räknade för läget före ändringen."""
+        self._legal = None
         if not self._owned:
             self.deal, self._owned = self.deal.copy(), True
 
@@ -141,8 +144,10 @@ class StateMoves(StateFacts):
         return None
 
     def legal_actions(self) -> list[Action]:
-        "Dragen som platsen i tur får göra nu, som given räknar ut dem; tom när given är slut."
-        return self.deal.legal_actions()
+        """Dragen som platsen i tur får göra nu, som given räknar ut dem; tom när given är slut. De räknas en gång per
+        läge (en sökning frågar samma läge många gånger, och en kopia delar dem tills den gör ett drag)."""
+        if self._legal is None: self._legal = self.deal.legal_actions()
+        return list(self._legal)
 
     # Det varje spel skriver själv: att göra och ta tillbaka ett drag, och felet för fel sorts drag.
     def _apply(self, action: Action) -> None: raise NotImplementedError
