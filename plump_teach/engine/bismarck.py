@@ -243,7 +243,7 @@ def bismarck_score(mode, tricks, forehand: int, discards_count_as_trick: bool = 
 # %% ../../nbs/09_bismarck.ipynb #bd1a31c8
 class BismarckDealSetup(TrickDeal):
     "En giv Bismarck som delas ut: händerna, de uppvända korten, givaren och spelsätten, prövade innan given börjar."
-    error, n = BismarckError, PLAYERS
+    error, n, CHANGING = BismarckError, PLAYERS, ('picked',)
     def __init__(self,
                  hands: Sequence[CardsLike], # tre händer på 16 kort, plats 0, 1, 2 medsols
                  upcards: CardsLike,         # de fyra uppvända korten, som förhand tar upp (B2)
@@ -314,8 +314,9 @@ class BismarckDiscards(BismarckDealSetup):
         err = discard_error(sort_hand([*self.hand(seat), *self.picked]), cards, self.names[seat])
         if err: raise BismarckIllegalMove(err, rule='B2')
         cards = parse_cards(cards)
-        self._hands[seat].extend(c.id for c in self.picked)
-        for c in cards: self._hands[seat].remove(c.id)
+        hand = [*self._hands[seat], *(c.id for c in self.picked)]   # en hand byts ut, den ändras inte (`TrickPlay.copy`)
+        for c in cards: hand.remove(c.id)
+        self._hands[seat] = hand
         self.picked, self.discards, self.phase = list(cards), sort_hand(cards), 'mode'
         return self
 
@@ -326,7 +327,7 @@ class BismarckDiscards(BismarckDealSetup):
         except CardError: c = None
         if c is None or c.id not in self._hands[seat]:
             raise BismarckIllegalMove(f"{quoted(card)} finns inte bland korten som {self.names[seat]} kan lägga bort (B2).")
-        self._hands[seat].remove(c.id)
+        self._hands[seat] = [x for x in self._hands[seat] if x != c.id]
         self.picked.append(c)
         if len(self.picked) == DISCARDS: self.discards, self.phase = sort_hand(self.picked), 'mode'
         return self
@@ -336,7 +337,7 @@ class BismarckDiscards(BismarckDealSetup):
         if self.phase not in ('discard', 'mode') or not self.picked:
             raise BismarckWrongPhase("Det finns inget bortlagt kort att ta tillbaka: inget är valt, eller spelsättet är redan valt.")
         c = self.picked.pop()
-        self._hands[self.forehand].append(c.id)
+        self._hands[self.forehand] = [*self._hands[self.forehand], c.id]
         self.discards, self.phase = None, 'discard'
         return c
 
@@ -344,7 +345,7 @@ class BismarckDiscards(BismarckDealSetup):
         "Ta tillbaka förhands fyra bortlagda kort till handen, innan spelsättet är valt; svarar med korten."
         if self.phase != 'mode': raise BismarckError("De bortlagda korten kan bara tas tillbaka innan spelsättet är valt.")
         cards, self.discards, self.picked, self.phase = cast(Cards, self.discards), None, [], 'discard'   # lagda i fasen 'mode'
-        self._hands[self.forehand].extend(c.id for c in cards)
+        self._hands[self.forehand] = [*self._hands[self.forehand], *(c.id for c in cards)]
         return cards
 
 

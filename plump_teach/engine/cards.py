@@ -31,6 +31,7 @@ RANK_SYMBOLS = {14: 'E', 13: 'K', 12: 'D', 11: 'Kn', **{r: str(r) for r in range
 RANK_NAMES = {14: 'ess', 13: 'kung', 12: 'dam', 11: 'knekt', 10: 'tia', 9: 'nia', 8: 'åtta',
               7: 'sjua', 6: 'sexa', 5: 'femma', 4: 'fyra', 3: 'trea', 2: 'tvåa'}
 RED_SUITS = ('♥', '♦')
+_SUIT_NUMBER = {s: i for i, s in enumerate(SUITS)}   # färgens nummer i ett korts id
 
 # %% ../../nbs/02_cards.ipynb #8e849394
 class PlumpTeachError(ValueError):
@@ -143,7 +144,7 @@ class Card:
     @property
     def id(self) -> int:
         "Kortets heltals-id (se `card_id`)."
-        return SUITS.index(self.suit) * 16 + self.rank
+        return _SUIT_NUMBER[self.suit] * 16 + self.rank
 
 
 # %% ../../nbs/02_cards.ipynb #2ef9c8cb

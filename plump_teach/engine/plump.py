@@ -24,7 +24,7 @@ __all__ = ['PlumpDealSetup', 'PlumpBidding', 'PlumpPlay', 'PlumpDeal']
 # %% ../../nbs/08_plump.ipynb #56b64be6
 class PlumpDealSetup(TrickDeal):
     "En giv Plump som delas ut: händerna, trumfen, givaren och husreglerna, prövade innan given börjar."
-    error = PlumpError
+    error, CHANGING = PlumpError, ('bids',)
     def __init__(self,
                  players: int,               # antal spelare, 2-6
                  hands: Sequence[CardsLike], # en hand per plats: kort som text eller `Card`

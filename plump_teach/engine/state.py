@@ -156,6 +156,13 @@ class StateMoves(StateFacts):
 
     def apply(self, action: Action) -> Self:
         "Gör draget `action` för platsen i tur. Ett otillåtet drag stoppas med ett svenskt fel och ändrar ingenting."
+        if type(action) is PlayCard and self.deal.phase == 'playing':     # det vanligaste draget, i varje simulering
+            cid = action.card.id
+            if self.deal.tricks.allows(cid):       # tillåtet: lägg det utan fler frågor; annars säger given varför inte
+                self._own()
+                self.deal.put_card(cid)
+                self.actions.append(action)
+                return self
         if not isinstance(action, self.ACTIONS):
             kinds = ' eller '.join(a.__name__ for a in self.ACTIONS)
             raise error_of(self.error, WrongArgument)(f"Ett drag i {self.title} är {kinds}, inte {type(action).__name__}.")

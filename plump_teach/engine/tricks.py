@@ -121,11 +121,19 @@ class TrickPlayBase:
 # %% ../../nbs/03_tricks.ipynb #2b34b07d
 class TrickPlayRefusals(TrickPlayBase):
     "Varför ett kort inte får läggas: som kod (`problem`) och som svensk mening med regeln (`reason`)."
+    def allows(self, cid: int) -> bool:
+        """Sant om spelaren i tur får lägga kortet `cid` (P10): samma svar som `cid in self.legal()`, men utan att räkna
+        ut alla tillåtna kort. Det är frågan varje drag ställer, så den är kort."""
+        hand = self.hands[(self.leader + len(self.trick)) % self.n]
+        if cid not in hand: return False
+        opts = follow_options(split_suits(hand), self.trick[0] >> 4 if self.trick else None, self.trump, self.must_trump)
+        return opts is None or cid in opts
+
     def problem(self, cid: int) -> str | None:
         "Varför kortet `cid` inte får läggas nu: 'not_in_hand', 'follow_suit', 'must_trump', eller `None`."
         hand = self.hands[self.to_act]
         if cid not in hand: return 'not_in_hand'
-        if cid in self.legal(): return None
+        if self.allows(cid): return None
         return 'follow_suit' if any(c >> 4 == self.led for c in hand) else 'must_trump'
 
     def reason(self, cid: int) -> str | None:
@@ -156,7 +164,10 @@ class TrickPlay(TrickPlayRefusals):
     def put(self, cid: int) -> int | None:
         """Som `play`, men utan att fråga om kortet får läggas: för den som redan har frågat (en giv, som ger sitt
         eget fel med spelets ord). Reglerna prövas en gång per drag, inte två."""
-        self.hands[self.to_act].remove(cid)
+        seat = (self.leader + len(self.trick)) % self.n
+        hand = self.hands[seat][:]        # en ny lista: en kopia av läget delar de andra händerna med det här
+        hand.remove(cid)
+        self.hands[seat] = hand
         self.trick.append(cid)
         if len(self.trick) < self.n: return None
         winner = (self.leader + winner_index(self.trick, self.trump)) % self.n
@@ -169,7 +180,7 @@ class TrickPlay(TrickPlayRefusals):
         "En oberoende kopia av läget, utan att gå via `copy.deepcopy` (som är hundratals gånger långsammare)."
         new = object.__new__(TrickPlay)
         new.__dict__.update(self.__dict__)
-        new.hands, new.trick = [list(h) for h in self.hands], list(self.trick)
+        new.hands, new.trick = list(self.hands), list(self.trick)    # en hand byts ut när den ändras, se `put`
         new.history, new.taken = list(self.history), list(self.taken)
         return new
 
@@ -181,7 +192,8 @@ class TrickPlay(TrickPlayRefusals):
             self.taken[winner] -= 1
             self.leader, self.trick = leader, list(cards)
         cid = self.trick.pop()
-        self.hands[(self.leader + len(self.trick)) % self.n].append(cid)
+        seat = (self.leader + len(self.trick)) % self.n
+        self.hands[seat] = [*self.hands[seat], cid]
         return cid
 
 
@@ -257,10 +269,14 @@ class TrickDeal(TrickDealView):
             out += [['play', (leader + i) % self.n, str(card_from_id(c))] for i, c in enumerate(cards)]
         return out
 
+    CHANGING: tuple[str, ...] = ()      # givens listor som dragen ändrar i (till exempel buden); resten byts bara ut
+
     def copy(self) -> Self:
-        "En oberoende kopia av given: samma fält, egna listor och egna stick (för lägen, sökning och ångra)."
+        """En oberoende kopia av given: samma fält, egna stick och egna exemplar av listorna som dragen ändrar i
+        (`CHANGING`); det som aldrig ändras, som namnen, delas (för lägen, sökning och ångra)."""
         new = object.__new__(type(self))
-        new.__dict__.update({k: list(v) if type(v) is list else v for k, v in self.__dict__.items()})
+        new.__dict__.update(self.__dict__)
+        for k in self.CHANGING: setattr(new, k, list(getattr(self, k)))
         new.tricks = self.tricks.copy()
         return new
 
@@ -277,8 +293,14 @@ class TrickDeal(TrickDealView):
             raise (self.error if isinstance(card, str) else error_of(self.error, WrongArgument))(str(e)) from None
         why = self._refusal(seat, card)
         if why: raise error_of(self.error, IllegalMove)(why)
-        self.tricks.put(card.id)           # `_refusal` har redan prövat kortet (P10, P11)
-        if self.tricks.done: self.phase = 'done'
+        return self.put_card(card.id)      # `_refusal` har redan prövat kortet (P10, P11)
+
+    def put_card(self, cid: int) -> Self:
+        """Lägg kortet med id `cid` för platsen i tur, utan att pröva det: för den som redan vet att det är tillåtet
+        (`play` efter sin prövning, ett läge efter `TrickPlay.allows`). Sista kortet avslutar given."""
+        tp = self.tricks
+        tp.put(cid)
+        if not tp.trick and not tp.hands[tp.leader]: self.phase = 'done'   # alla händer är lika långa efter ett stick
         return self
 
     def undo_card(self) -> Card:
