@@ -25,6 +25,7 @@ import json
 from .saving import parse_saved
 from .storage import SavedFile
 from .view import SeatView
+from .names import check_names
 from .sampling import void_masks, played_ids, played_by, sorted_cards, deal_unseen, seeded_rng
 
 # %% auto #0
@@ -341,12 +342,12 @@ class PlumpState(PlumpStateFacts):
         if type(dealer) is not int or not 0 <= dealer < n:
             raise PlumpError(f"Givaren ska anges som en plats 0–{n - 1}, inte {shown_value(dealer)}.")
         if not isinstance(rules, PlumpRules): raise PlumpError("Husreglerna ska vara en `PlumpRules`.")
+        names = None if names is None else check_names(names, PlumpError, count=(n, n), rule='P2')
         rng = seeded_rng(seed, PlumpError)
         deck = list(DECK_IDS)
         rng.shuffle(deck)
         ids, turned = deal_ids(deck, n, cards, dealer, rules, rng)
-        hands = [[card_from_id(c) for c in h] for h in ids]
-        return cls(PlumpDeal(n, hands, None if turned is None else card_from_id(turned), dealer, rules, names=names))
+        return cls(PlumpDeal.dealt_from_ids(n, ids, turned, dealer, rules, names))
 
 # %% ../../nbs/11_state.ipynb #02f09d2d
 class BismarckStateFacts(TrickState):
