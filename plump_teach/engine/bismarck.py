@@ -276,7 +276,7 @@ class BismarckDealSetup(TrickDeal):
         self.game_deal: tuple | None = None  # ('full' eller 'short', given räknad från 0) när given hör till ett parti
         self.dealer, self.forehand = dealer, forehand_of(dealer)
         self.discards_count_as_trick = discards_count_as_trick
-        self.dealt = tuple(sort_hand(h) for h in hs)
+        self.dealt_ids = tuple(tuple(c.id for c in h) for h in hs)
         self.upcards = sort_hand(up)
         # sticktagningens gemensamma läge (03_tricks); förhand har 20 kort tills fyra har lagts bort (B2)
         ids = [[c.id for c in h] for h in hs]

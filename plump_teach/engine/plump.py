@@ -16,7 +16,7 @@ from .plump_rules import PlumpIllegalMove, PlumpNotYourTurn, PlumpWrongPhase, Pl
 from .plump_rules import (PlumpError, PlumpRules, bid_error, bidding_order, first_leader, forehand,
                                             legal_bids, player_count, score, shown_value, trump_suit, turns_no_card,
                                             visible_seats)
-from .actions import Action, IN_HAND_ORDER, bid_actions, play_actions
+from .actions import Action, bid_actions, play_actions
 
 # %% auto #0
 __all__ = ['PlumpDealSetup', 'PlumpBidding', 'PlumpPlay', 'PlumpDeal']
@@ -76,7 +76,7 @@ class PlumpDealSetup(TrickDeal):
         self._trump = suit_index(self.trump)
         # sticktagningens gemensamma läge (03_tricks); den som spelar ut är känd när alla har bjudit (P9)
         self.tricks = TrickPlay(ids, leader=forehand(dealer, n), trump=self._trump, must_trump=rules.must_trump)
-        self.dealt = tuple(tuple(card_from_id(c) for c in sorted(h, key=IN_HAND_ORDER.__getitem__)) for h in ids)
+        self.dealt_ids = tuple(tuple(h) for h in ids)
         self.zero_last = zero_last
         self.order = bidding_order(dealer, n, rules)
         self.bids: list[int | None] = [None] * n
@@ -99,6 +99,7 @@ class PlumpDealSetup(TrickDeal):
 class PlumpBidding(PlumpDealSetup):
     "Budgivningen: vem som står i tur, vilka bud som är tillåtna, att bjuda och att ta tillbaka ett bud."
     def _bids_made(self) -> int: return sum(b is not None for b in self.bids)
+    def _dealt_hand(self, cards: Cards) -> tuple[Card, ...]: return tuple(cards)
 
     @property
     def to_act(self) -> int | None:

@@ -26,7 +26,7 @@ from .saving import parse_saved
 from .storage import SavedFile
 from .view import SeatView
 from .names import check_names
-from .sampling import void_masks, played_ids, played_by, sorted_cards, deal_unseen, seeded_rng
+from .sampling import void_masks, played_ids, played_by, deal_unseen, seeded_rng
 
 # %% auto #0
 __all__ = ['STATE_VERSION', 'StateCore', 'StateFacts', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpState',
@@ -461,9 +461,9 @@ class PlumpView(SeatView):
     def _basis(self) -> tuple: return _plump_basis(self)
     def _own_key(self) -> tuple:
         return (None if self.trump_card is None else self.trump_card.id, tuple(self.bids))
+    def _seen_seats(self) -> tuple[int, ...]: return self._visible
 
-    def _dealt_ids(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]: return ids
-    def _dealt_field(self, dealt: list[Cards]) -> tuple: return tuple(tuple(h) for h in dealt)
+    def _seat_dealt(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]: return ids
 
     def sample(self, rng: random.Random | None = None) -> PlumpState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
@@ -495,12 +495,12 @@ class BismarckView(SeatView):
     def _basis(self) -> tuple: return _bismarck_basis(self)
     def _own_key(self) -> tuple:
         return (self.mode, None if self.discards is None else tuple(c.id for c in self.discards), self.modes)
+    def _seen_seats(self) -> tuple[int, ...]: return (self.seat,)
 
-    def _dealt_ids(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]:
+    def _seat_dealt(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]:
         "Förhands 16 utdelade kort: det hen har och har lagt, och de bortlagda, utan de uppvända (B2)."
         if seat != self.forehand: return ids
         return [c for c in [*ids, *(c.id for c in st.deal.discards or ())] if c not in up]
-    def _dealt_field(self, dealt: list[Cards]) -> tuple: return tuple(dealt)
 
     def sample(self, rng: random.Random | None = None) -> BismarckState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
@@ -519,11 +519,10 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None) ->
     for s, pile in zip(seats, piles):
         if s >= 0: hands[s] = pile
         elif s == -2: st.deal.discards = sort_hand(map(card_from_id, pile))
-    played, dealt = played_by(st.deal.tricks), list(st.deal.dealt)
+    played, dealt = played_by(st.deal.tricks), list(st.deal.dealt_ids)
     for s in seats:
-        if s < 0: continue
-        dealt[s] = sorted_cards(self._dealt_ids(s, [*hands[s], *played[s]], st, up))
-    st.deal.dealt = self._dealt_field(dealt)
+        if s >= 0: dealt[s] = tuple(self._seat_dealt(s, [*hands[s], *played[s]], st, up))
+    st.deal.dealt_ids = tuple(dealt)
     return st
 
 # %% ../../nbs/11_state.ipynb #f6fc31ac
@@ -540,7 +539,7 @@ def _hide(state, hidden: list[int]):
     sk.actions = []
     hands = sk.deal.tricks.hands
     for s in range(len(hands)): hands[s] = [] if s in hidden else sorted(hands[s])
-    sk.deal.dealt = tuple(() if s in hidden else h for s, h in enumerate(sk.deal.dealt))
+    sk.deal.dealt_ids = tuple(() if s in hidden else h for s, h in enumerate(sk.deal.dealt_ids))
     return sk
 
 def _ids(cards) -> set[int]: return {c.id for c in cards}

@@ -11,6 +11,7 @@ from .cards import CardLike, CardsLike
 from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id, sort_hand, quoted
 from .cards import IllegalMove, WrongArgument, error_of
 from .names import genitive
+from .actions import IN_HAND_ORDER
 
 # %% auto #0
 __all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'legal_cards', 'beats', 'winner_index', 'trick_winner',
@@ -211,6 +212,18 @@ class TrickDealView:
     names: list                  # spelarnas namn, för meddelanden
     phase: str                   # 'playing' och 'done' är sticken; delarna före dem är spelets egna
     tricks: TrickPlay
+    dealt_ids: tuple[tuple[int, ...], ...]   # korten som varje plats fick när given delades ut, som kort-id
+
+    def _dealt_hand(self, cards: Cards) -> Any:
+        "Hur en utdelad hand står i `dealt`: som `Cards`, eller i Plump som en tupel."
+        return cards
+
+    @property
+    def dealt(self) -> tuple:
+        """Korten som varje plats fick när given delades ut, sorterade som man håller dem. De görs ur `dealt_ids` när
+        någon frågar: en provgiv i en sökning behöver dem nästan aldrig."""
+        return tuple(self._dealt_hand(Cards(map(card_from_id, sorted(h, key=IN_HAND_ORDER.__getitem__))))
+                     for h in self.dealt_ids)
 
     _hands = property(lambda self: self.tricks.hands)
     _trick = property(lambda self: self.tricks.trick)

@@ -54,6 +54,9 @@ class SeatViewFields:
     def _own_key(self) -> tuple:
         "Det i `info_key` som bara spelet självt har (buden, trumfkortet, spelsättet …)."
         raise NotImplementedError
+    def _seen_seats(self) -> tuple[int, ...]:
+        "Platserna vars kort den här platsen ser just nu: sin egen, och i Plump med kortet i pannan de andras (P15)."
+        raise NotImplementedError
     def sample(self, rng: random.Random | None = None) -> Any: raise NotImplementedError
 
 # %% ../../nbs/10b_view.ipynb #7439c7e6
@@ -95,9 +98,8 @@ class SeatView(SeatViewFields):
     def info_key(self) -> tuple:
         """Allt platsen vet, som en nyckel som går att hasha: två syner med samma nyckel går inte att skilja åt för
         spelaren (samma informationsmängd, som i OpenSpiel). Till exempel en nyckel i en sökning med ISMCTS."""
-        d = self._state.deal
-        ids = lambda cards: tuple(c.id for c in cards)
-        hist = tuple((l, tuple(t), w) for l, t, w in d.tricks.history)
-        return (self.game, self.seat, self.phase, self.to_act, self.trump, ids(self.hand),
-                tuple((s, ids(h)) for s, h in sorted(self.others.items())), hist, self.leader, tuple(d.tricks.trick),
-                self._own_key())
+        tp = self._state.deal.tricks          # nyckeln görs av kort-id, utan att gå via korten (den görs ofta)
+        hands = tp.hands
+        return (self.game, self.seat, self.phase, self.to_act, self.trump,
+                tuple((s, tuple(sorted(hands[s]))) for s in self._seen_seats()), tuple(tp.history), self.leader,
+                tuple(tp.trick), self._own_key())
