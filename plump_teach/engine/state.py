@@ -11,16 +11,13 @@ from typing import Any, Self, cast
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from .cards import PlumpTeachError, Card, Cards, DECK_IDS, card_from_id, sort_hand
-from .cards import WrongArgument, WrongPhase, error_of
+from .cards import PlumpTeachError, Card, Cards, DECK_IDS, card_from_id, sort_hand, WrongArgument, WrongPhase, error_of
 from .actions import Action, Bid, PlayCard, Discard, ChooseMode, event_action, action_from_v1_text
 from .plump_rules import (player_count, deal_ids, shown_value, PlumpError, PlumpRules, hit_points,
-                                            visible_seats, forehand)
+                                            visible_seats, forehand, PlumpWrongPhase)
 from .plump import PlumpDeal
 from .bismarck import (deal_ids as bismarck_deal_ids, BismarckDeal, BismarckError, DISCARDS,
-                                         bismarck_score)
-from .bismarck import BismarckWrongPhase
-from .plump_rules import PlumpWrongPhase
+                                         bismarck_score, BismarckWrongPhase)
 import json
 from .saving import parse_saved
 from .storage import SavedFile
@@ -135,6 +132,8 @@ class StateFacts(StateCore):
         return self.deal.points() if self.deal.phase == 'done' else [0] * self.deal.n
 
 # %% ../../nbs/11_state.ipynb #2217dc8b
+_PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "lägga bort ett kort", 'mode': "välja spelsätt"}
+
 class StateMoves(StateFacts):
     "Dragen: vilka som är tillåtna och varför inte, att göra och att ta tillbaka ett."
     def why_illegal(self, action: Action) -> str | None:
@@ -150,10 +149,12 @@ class StateMoves(StateFacts):
         if self._legal is None: self._legal = self.deal.legal_actions()
         return list(self._legal)
 
-    # Det varje spel skriver själv: att göra och ta tillbaka ett drag, och felet för fel sorts drag.
+    # Det varje spel skriver själv: att göra och ta tillbaka ett drag.
     def _apply(self, action: Action) -> None: raise NotImplementedError
     def _undo(self, action: Action) -> None: raise NotImplementedError
-    def _wrong_kind(self, action: Action) -> str: raise NotImplementedError
+    def _wrong_kind(self, action: Action) -> str:
+        "Felet för ett drag av fel sort, som ett bud när ett kort ska läggas."
+        return f"Nu ska {self.deal.names[cast(int, self.deal.to_act)]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
 
     def apply(self, action: Action) -> Self:
         "Gör draget `action` för platsen i tur. Ett otillåtet drag stoppas med ett svenskt fel och ändrar ingenting."
@@ -247,8 +248,6 @@ class TrickState(SavedFile, StateMoves):
         return state
 
 # %% ../../nbs/11_state.ipynb #a871eec5
-_PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "lägga bort ett kort", 'mode': "välja spelsätt"}
-
 class PlumpStateFacts(TrickState):
     "Det som hör till ett läge i Plump: antalet spelare och kort, husreglerna, trumfen och buden."
     game, title, error, _deal_type, ACTIONS = 'plump', 'Plump', PlumpError, PlumpDeal, (Bid, PlayCard)
@@ -300,8 +299,6 @@ class PlumpStateFacts(TrickState):
 # %% ../../nbs/11_state.ipynb #e311aa76
 class PlumpState(PlumpStateFacts):
     "Läget i en giv Plump för datorspelare och ledtrådar: platser som tal, drag som värden, ångra och kopiera."
-    def _wrong_kind(self, action) -> str:
-        return f"Nu ska {self.deal.names[cast(int, self.deal.to_act)]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
 
     def _apply(self, action):
         d = self.deal
@@ -392,8 +389,6 @@ class BismarckStateFacts(TrickState):
 class BismarckState(BismarckStateFacts):
     """Läget i en giv Bismarck för datorspelare. Förhand lägger bort sina fyra kort ett i taget (`Discard`), så att
     varje drag har få alternativ; det fjärde gör bortläggningen i given."""
-    def _wrong_kind(self, action) -> str:
-        return f"Nu ska {self.deal.names[cast(int, self.deal.to_act)]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
 
     def _apply(self, action):
         d = self.deal
@@ -577,7 +572,7 @@ def _bismarck_view(state: BismarckState, seat: int) -> BismarckView:
     _check_view_seat(state, seat)
     d = state.deal
     return BismarckView('bismarck', seat, 3, 16, list(d.names), d.dealer, d.forehand, d.phase, d.to_act, d.trump,
-                        list(d.taken), d.leader, [len(state.hand(s)) for s in range(3)], _state=state.clone(),
+                        list(d.taken), d.leader, [len(h) for h in d.tricks.hands], _state=state.clone(),
                         mode=d.mode, upcards=d.upcards, modes=tuple(d.modes), game_deal=d.game_deal)
 
 def _bismarck_basis(view: BismarckView) -> tuple:

@@ -11,7 +11,6 @@ from .cards import CardLike, CardsLike
 from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id, sort_hand, quoted
 from .cards import IllegalMove, WrongArgument, error_of
 from .names import genitive
-from .actions import IN_HAND_ORDER
 
 # %% auto #0
 __all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'legal_cards', 'beats', 'winner_index', 'trick_winner',
@@ -123,12 +122,21 @@ class TrickPlayBase:
 class TrickPlayRefusals(TrickPlayBase):
     "Varför ett kort inte får läggas: som kod (`problem`) och som svensk mening med regeln (`reason`)."
     def allows(self, cid: int) -> bool:
-        """Sant om spelaren i tur får lägga kortet `cid` (P10): samma svar som `cid in self.legal()`, men utan att räkna
-        ut alla tillåtna kort. Det är frågan varje drag ställer, så den är kort."""
+        """Sant om spelaren i tur får lägga kortet `cid` (P10): samma svar som `cid in self.legal()`, men utan att dela
+        upp handen i färger och räkna ut alla tillåtna kort. Det är frågan varje drag ställer. Regeln står i
+        `follow_options`; att de två svarar lika prövas nedan för varje kort i tusentals lägen."""
         hand = self.hands[(self.leader + len(self.trick)) % self.n]
         if cid not in hand: return False
-        opts = follow_options(split_suits(hand), self.trick[0] >> 4 if self.trick else None, self.trump, self.must_trump)
-        return opts is None or cid in opts
+        if not self.trick: return True                        # utspel: vilket kort som helst
+        led, suit = self.trick[0] >> 4, cid >> 4
+        if suit == led: return True                           # följer färg
+        for c in hand:
+            if c >> 4 == led: return False                    # kunde ha följt färg
+        t = self.trump                                        # renons i färgen: trumftvång om husregeln gäller
+        if not self.must_trump or t is None or suit == t: return True
+        for c in hand:
+            if c >> 4 == t: return False
+        return True
 
     def problem(self, cid: int) -> str | None:
         "Varför kortet `cid` inte får läggas nu: 'not_in_hand', 'follow_suit', 'must_trump', eller `None`."
@@ -205,6 +213,7 @@ class Trick(NamedTuple):
     cards: Cards
     winner: int
 
+# %% ../../nbs/03_tricks.ipynb #fe481bcf
 class TrickDealView:
     "Vad en giv med stick visar: händerna, sticket som pågår, de färdiga sticken och vem som tog dem."
     error: type = CardError      # spelets eget fel: `PlumpError` eller `BismarckError`
@@ -222,8 +231,7 @@ class TrickDealView:
     def dealt(self) -> tuple:
         """Korten som varje plats fick när given delades ut, sorterade som man håller dem. De görs ur `dealt_ids` när
         någon frågar: en provgiv i en sökning behöver dem nästan aldrig."""
-        return tuple(self._dealt_hand(Cards(map(card_from_id, sorted(h, key=IN_HAND_ORDER.__getitem__))))
-                     for h in self.dealt_ids)
+        return tuple(self._dealt_hand(sort_hand(map(card_from_id, h))) for h in self.dealt_ids)
 
     _hands = property(lambda self: self.tricks.hands)
     _trick = property(lambda self: self.tricks.trick)
@@ -283,7 +291,6 @@ class TrickDeal(TrickDealView):
         return out
 
     CHANGING: tuple[str, ...] = ()      # givens listor som dragen ändrar i (till exempel buden); resten byts bara ut
-
     def copy(self) -> Self:
         """En oberoende kopia av given: samma fält, egna stick och egna exemplar av listorna som dragen ändrar i
         (`CHANGING`); det som aldrig ändras, som namnen, delas (för lägen, sökning och ångra)."""

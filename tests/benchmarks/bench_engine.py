@@ -119,6 +119,15 @@ def main():
     compare("clone() + apply one action", ours_clone_apply, os_clone_apply, moves, os_moves, R, S, rows)
     compare("legal_actions()", lambda s: s.legal_actions(), lambda s: s.legal_actions(), ours, theirs, R, S, rows)
 
+    def ours_step(x):
+        c = x[0].clone(); c.apply(x[1]); c.legal_actions()
+
+    def os_step(x):
+        c = x[0].clone(); c.apply_action(x[1]); c.legal_actions()
+
+    # a search's step: the legal actions of a state that is new (ours keeps them per state; here nothing is kept)
+    compare("clone() + apply + legal_actions() (a new state)", ours_step, os_step, moves, os_moves, R, S, rows)
+
     def apply_undo(x):
         x[0].apply(x[1]); x[0].undo()
 
@@ -146,6 +155,7 @@ def main():
     for name, f, items in (("clone()", lambda s: s.clone(), b),
                            ("clone() + apply one action", ours_clone_apply, bmoves),
                            ("legal_actions()", lambda s: s.legal_actions(), b),
+                           ("clone() + apply + legal_actions() (a new state)", ours_step, bmoves),
                            ("apply + undo (no undo in oh_hell)", apply_undo, bmoves),
                            ("view(p).info_key() / information_state_string(p)", lambda s: s.view(s.to_act).info_key(), b),
                            ("view(p) + sample(rng)", lambda s: s.view(s.to_act).sample(rng), b)):
