@@ -53,23 +53,28 @@ def _fill(cards: list[int], caps: list[int], masks: list[int], only: dict, rnd) 
     """Fördela `cards` på platserna (högar) med plats för `caps[i]` kort var, så att ingen hög får en färg som dess
     bit i `masks[i]` förbjuder och kort i `only` bara hamnar i sina tillåtna högar. Varje kort går till en hög med
     sannolikhet i proportion till hur mycket plats som är kvar där (utan villkor blir det en likformigt slumpad giv).
-    Svarar `None` om försöket kör fast."""
+    De mest bundna korten delas först. Svarar `None` om försöket kör fast."""
     k = len(caps)
     left = list(caps)
     out: list[list[int]] = [[] for _ in range(k)]
-    allowed = {}
+    by_suit = [[i for i in range(k) if not masks[i] >> s & 1] for s in range(4)]   # högarna som får ta färgen
+    order = []
     for c in cards:
-        bit = 1 << (c >> 4)
-        allowed[c] = [i for i in (only.get(c) or range(k)) if not masks[i] & bit]
-    order = sorted(cards, key=lambda c: (len(allowed[c]), rnd()))
-    for c in order:
-        opts = [i for i in allowed[c] if left[i]]
-        if not opts: return None
-        total = sum(left[i] for i in opts)
-        r = rnd() * total
-        for i in opts:
-            r -= left[i]
-            if r < 0: break
+        piles = only.get(c)
+        piles = [i for i in piles if not masks[i] >> (c >> 4) & 1] if piles else by_suit[c >> 4]
+        order.append((len(piles), rnd(), c, piles))
+    order.sort()
+    for _, _, c, piles in order:
+        total = 0
+        for i in piles: total += left[i]
+        if not total: return None
+        r, last = rnd() * total, -1
+        for i in piles:
+            if left[i]:
+                r -= left[i]
+                if r < 0: break
+                last = i
+        else: i = last                  # avrundning: den sista högen med plats
         out[i].append(c)
         left[i] -= 1
     return out

@@ -23,7 +23,7 @@ from .saving import parse_saved
 from .storage import SavedFile
 from .view import SeatView
 from .names import check_names
-from .sampling import void_masks, played_ids, played_by, deal_unseen, seeded_rng
+from .sampling import void_masks, played_ids, deal_unseen, seeded_rng
 
 # %% auto #0
 __all__ = ['STATE_VERSION', 'StateCore', 'StateFacts', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpState',
@@ -514,7 +514,7 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None) ->
     for s, pile in zip(seats, piles):
         if s >= 0: hands[s] = pile
         elif s == -2: st.deal.discards = sort_hand(map(card_from_id, pile))
-    played, dealt = played_by(st.deal.tricks), list(st.deal.dealt_ids)
+    played, dealt = self._played, list(st.deal.dealt_ids)
     for s in seats:
         if s >= 0: dealt[s] = tuple(self._seat_dealt(s, [*hands[s], *played[s]], st, up))
     st.deal.dealt_ids = tuple(dealt)

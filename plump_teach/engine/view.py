@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any
 from .cards import Cards, SUITS, card_from_id, sort_hand
 from .actions import Action
-
+from .sampling import played_by
 
 # %% auto #0
 __all__ = ['SeatViewFields', 'SeatView']
@@ -83,6 +83,11 @@ class SeatView(SeatViewFields):
     def voids(self) -> list:
         "Per plats: färgerna som platsen har visat att den saknar."
         return [frozenset(SUITS[i] for i in range(4) if m >> i & 1) for m in self._basis[1]]
+
+    @cached_property
+    def _played(self) -> list[list[int]]:
+        "Korten (id) som varje plats har lagt i given: lika i varje provgiv, så de räknas en gång per syn."
+        return played_by(self._state.deal.tricks)
 
     _slots = property(lambda self: self._basis[2])
     _skeleton = property(lambda self: self._basis[3])
