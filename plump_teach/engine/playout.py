@@ -21,8 +21,8 @@ __all__ = ['CardPolicy', 'BidPolicy', 'playout']
 
 # %% ../../nbs/11a_playout.ipynb #25a054b2
 def _context(state: PlumpState | BismarckState, rnd: Callable[[], float]) -> PlayoutContext:
-    d, tp = state.deal, state.deal.tricks
-    if d.phase in ('discard', 'mode'):     # bara i Bismarck: förhand har inte lagt bort eller valt spelsätt än
+    tp = state.tricks
+    if state.phase in ('discard', 'mode'):     # bara i Bismarck: förhand har inte lagt bort eller valt spelsätt än
         raise error_of(state.error, WrongPhase)("En simulering av Bismarck börjar när förhand har lagt bort och valt "
                                                 "spelsätt (B2, B4).")
     return PlayoutContext(n=state.n, cards=state.cards, rules=state.rules, mode=state.mode, trump=tp.trump,

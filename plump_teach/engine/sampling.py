@@ -8,7 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/sampling.html.md"""
 from __future__ import annotations
 import random
 from .cards import Cards, card_from_id
-from .tricks import TrickPlay
+from .tricks import TrickPlayBase
 from .actions import IN_HAND_ORDER
 from .plump_rules import PlumpError
 
@@ -16,7 +16,7 @@ from .plump_rules import PlumpError
 __all__ = ['void_masks', 'played_ids', 'sorted_cards', 'played_by', 'deal_unseen', 'seeded_rng']
 
 # %% ../../nbs/10a_sampling.ipynb #50bc6323
-def void_masks(tp: TrickPlay, must_trump: bool) -> list[int]:
+def void_masks(tp: TrickPlayBase, must_trump: bool) -> list[int]:
     """Färgerna som varje plats har visat att den saknar, som bitar (bit 0 är ♠): den följde inte färg, eller
     trumfade inte fast trumftvånget (P10) hade krävt det."""
     masks = [0] * tp.n
@@ -32,7 +32,7 @@ def void_masks(tp: TrickPlay, must_trump: bool) -> list[int]:
             if must and tp.trump is not None and c >> 4 != tp.trump: masks[seat] |= 1 << tp.trump
     return masks
 
-def played_ids(tp: TrickPlay) -> list[int]:
+def played_ids(tp: TrickPlayBase) -> list[int]:
     "Korten (id) som har lagts i given, i ordning."
     return [c for _, t, _ in tp.history for c in t] + list(tp.trick)
 
@@ -41,7 +41,7 @@ def sorted_cards(ids) -> Cards:
     "Korten med id `ids` i handens ordning, som `sort_hand` men utan att läsa korten på nytt (sampel görs ofta)."
     return Cards(map(card_from_id, sorted(ids, key=IN_HAND_ORDER.__getitem__)))
 
-def played_by(tp: TrickPlay) -> list[list[int]]:
+def played_by(tp: TrickPlayBase) -> list[list[int]]:
     "Korten (id) som varje plats har lagt i given."
     out: list[list[int]] = [[] for _ in range(tp.n)]
     for leader, cards in [*((l, t) for l, t, _ in tp.history), (tp.leader, tp.trick)]:

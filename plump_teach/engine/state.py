@@ -11,22 +11,22 @@ from typing import Any, Self, cast
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from .cards import PlumpTeachError, Card, Cards, DECK_IDS, card_from_id, sort_hand, WrongArgument, WrongPhase, error_of
-from .actions import Action, Bid, PlayCard, Discard, ChooseMode, event_action, action_from_v1_text
+from .cards import Card, Cards, DECK_IDS, card_from_id, sort_hand, WrongArgument, WrongPhase, error_of
+from .actions import Action, Bid, PlayCard, Discard, ChooseMode, play_actions
 from .plump_rules import (player_count, deal_ids, shown_value, PlumpError, PlumpRules, hit_points,
                                             visible_seats, forehand, PlumpWrongPhase)
 from .plump import PlumpDeal
 from .bismarck import (deal_ids as bismarck_deal_ids, BismarckDeal, BismarckError, DISCARDS,
                                          bismarck_score, BismarckWrongPhase)
-import json
-from .saving import parse_saved
-from .storage import SavedFile
+from .state_file import StateFile
 from .view import SeatView
 from .names import check_names
+from .play_core import PlayCore
+from .tricks import TrickPlayBase
 from .sampling import void_masks, played_ids, deal_unseen, seeded_rng
 
 # %% auto #0
-__all__ = ['STATE_VERSION', 'StateCore', 'StateFacts', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpState',
+__all__ = ['StateCore', 'StateDeal', 'StateFacts', 'StateLegal', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpState',
            'BismarckStateFacts', 'BismarckState', 'PlumpView', 'BismarckView']
 
 # %% ../../nbs/11_state.ipynb #7eb7991b
@@ -35,16 +35,19 @@ class StateCore:
     game: str                        # 'plump' eller 'bismarck', i sparfilens format
     title: str                       # spelets namn i meddelanden
     error: type = ValueError
-    deal: PlumpDeal | BismarckDeal
     actions: list[Action]
     ACTIONS: tuple[type, ...]        # dragens sorter i spelet
     FORMAT: str                      # sparfilens format, till exempel "plump_teach.PlumpState"
     _deal_type: type[PlumpDeal] | type[BismarckDeal]
 
     def __init__(self, deal: PlumpDeal | BismarckDeal):
-        self.deal, self.actions = deal.copy(), []
+        self._deal, self.actions = deal.copy(), []
         self._owned = True     # givens kopia är bara den här lägets; annars delas den med en klon tills någon gör ett drag
         self._legal: list[Action] | None = None   # de tillåtna dragen i just det här läget, räknade en gång
+        # När korten spelas står sticken i en kärna som aldrig ändras (10c_play_core), och `_deal` är given som den
+        # var när kärnan tog över. `_snap` är given som den ser ut nu, gjord ur kärnan när någon läser `deal`.
+        self._core: PlayCore | None = None
+        self._snap: PlumpDeal | BismarckDeal | None = None
 
     @classmethod
     def from_deal(cls, deal: PlumpDeal | BismarckDeal) -> Self:
@@ -71,15 +74,42 @@ class StateCore:
         self._owned = new._owned = False
         return new
 
+# %% ../../nbs/11_state.ipynb #49e65256
+class StateDeal(StateCore):
+    """Given i läget: som den är, eller, medan korten spelas, gjord ur kärnan (`PlayCore`) när någon vill läsa
+    den. Allt som ändrar given går genom `_own` först."""
+    @property
+    def deal(self) -> Any:
+        """Given som den ser ut i läget nu (`PlumpDeal` eller `BismarckDeal`). Läs den, men ändra den inte: läget
+        ändras bara genom `apply` och `undo`. Medan korten spelas görs den ur kärnan när någon frågar."""
+        if self._core is None: return self._deal
+        if self._snap is None: self._snap = self._deal_now()
+        return self._snap
+
+    def _deal_now(self) -> Any:
+        "En egen giv med kärnans stick i (kärnan finns)."
+        d, core = self._deal.copy(), cast(PlayCore, self._core)
+        core.write(d.tricks)
+        d.phase = 'done' if core.over else 'playing'
+        return d
+
+    @property
+    def tricks(self) -> TrickPlayBase:
+        "Sticken just nu, att läsa: händerna och sticken som kort-id (kärnan medan korten spelas)."
+        return self._core if self._core is not None else self._deal.tricks
+
     def _own(self):
         """Se till att given bara är det här lägets innan något i den ändras. Allt som ändrar given går hit först, så
-        här glöms också de tillåtna dragen som var räknade för läget före ändringen."""
+        här glöms också de tillåtna dragen som var räknade för läget före ändringen. Står sticken i en kärna skrivs
+        de in i en egen giv, som sedan är den som gäller."""
         self._legal = None
-        if not self._owned:
-            self.deal, self._owned = self.deal.copy(), True
+        if self._core is not None:
+            self._deal, self._core, self._snap, self._owned = self._deal_now(), None, None, True
+        elif not self._owned:
+            self._deal, self._owned = self._deal.copy(), True
 
 # %% ../../nbs/11_state.ipynb #e9af61b5
-class StateFacts(StateCore):
+class StateFacts(StateDeal):
     "Det som syns i läget: turen, fasen, sticken, händerna och poängen."
     @property
     def names(self) -> list[str]:
@@ -94,22 +124,27 @@ class StateFacts(StateCore):
     @property
     def phase(self) -> str:
         "'bidding', 'discard', 'mode', 'playing' eller 'done'."
-        return self.deal.phase
+        core = self._core
+        if core is not None: return 'done' if core.over else 'playing'
+        return self._deal.phase
 
     @property
     def to_act(self) -> int | None:
         "Platsen (ett tal) som står i tur, eller `None` när given är slut."
-        return self.deal.to_act
+        core = self._core
+        if core is not None: return None if core.over else core.to_act
+        return self._deal.to_act
 
     @property
     def taken(self) -> list[int]:
         "Tagna stick per plats hittills (en kopia)."
-        return list(self.deal.taken)
+        return list(self.tricks.taken)
 
     @property
     def leader(self) -> int | None:
         "Platsen som spelar ut till sticket som pågår, eller `None` innan sticken har börjat."
-        return self.deal.leader
+        core = self._core
+        return core.leader if core is not None else self._deal.leader
 
     @property
     def trick(self) -> Cards:
@@ -122,7 +157,7 @@ class StateFacts(StateCore):
         return self.deal.history
     def is_terminal(self) -> bool:
         "Är given slut? Då ger `returns` poängen."
-        return self.deal.phase == 'done'
+        return self.phase == 'done'
     def hand(self, seat: int) -> Cards:
         "Platsens kort just nu. Full information: en datorspelare ska använda `view` i stället."
         return self.deal.hand(seat)
@@ -134,19 +169,14 @@ class StateFacts(StateCore):
 # %% ../../nbs/11_state.ipynb #2217dc8b
 _PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "lägga bort ett kort", 'mode': "välja spelsätt"}
 
-class StateMoves(StateFacts):
-    "Dragen: vilka som är tillåtna och varför inte, att göra och att ta tillbaka ett."
-    def why_illegal(self, action: Action) -> str | None:
-        "Varför `action` inte får göras nu, som en svensk mening med regeln, eller `None` om den är tillåten."
-        if action in self.legal_actions(): return None
-        try: self.clone().apply(action)
-        except (PlumpError, BismarckError) as e: return str(e)
-        return None
-
+class StateLegal(StateFacts):
+    "Dragen som är tillåtna, och felet för ett drag av fel sort."
     def legal_actions(self) -> list[Action]:
         """Dragen som platsen i tur får göra nu, som given räknar ut dem; tom när given är slut. De räknas en gång per
         läge (en sökning frågar samma läge många gånger, och en kopia delar dem tills den gör ett drag)."""
-        if self._legal is None: self._legal = self.deal.legal_actions()
+        if self._legal is None:
+            core = self._core          # korten i tur ur kärnan, som given gör dem (P10, B6)
+            self._legal = self._deal.legal_actions() if core is None else [] if core.over else play_actions(core.legal())
         return list(self._legal)
 
     # Det varje spel skriver själv: att göra och ta tillbaka ett drag.
@@ -156,19 +186,31 @@ class StateMoves(StateFacts):
         "Felet för ett drag av fel sort, som ett bud när ett kort ska läggas."
         return f"Nu ska {self.deal.names[cast(int, self.deal.to_act)]} {_PHASE_WORDS[self.deal.phase]}, inte {action}."
 
+# %% ../../nbs/11_state.ipynb #186ee513
+class StateMoves(StateLegal):
+    "Att göra ett drag och att ta tillbaka det: genom kärnan när ett kort läggs, annars genom given."
+    def why_illegal(self, action: Action) -> str | None:
+        "Varför `action` inte får göras nu, som en svensk mening med regeln, eller `None` om den är tillåten."
+        if action in self.legal_actions(): return None
+        try: self.clone().apply(action)
+        except (PlumpError, BismarckError) as e: return str(e)
+        return None
+
     def apply(self, action: Action) -> Self:
         "Gör draget `action` för platsen i tur. Ett otillåtet drag stoppas med ett svenskt fel och ändrar ingenting."
-        if type(action) is PlayCard and self.deal.phase == 'playing':     # det vanligaste draget, i varje simulering
-            cid = action.card.id
-            if self.deal.tricks.allows(cid):       # tillåtet: lägg det utan fler frågor; annars säger given varför inte
-                self._own()
-                self.deal.put_card(cid)
-                self.actions.append(action)
-                return self
+        if type(action) is PlayCard:          # det vanligaste draget, i varje simulering: ett kort i kärnan
+            core = self._core
+            if core is None and self._deal.phase == 'playing': core = PlayCore.of(self._deal.tricks)
+            if core is not None and not core.over:
+                cid = action.card.id
+                if core.allows(cid):          # tillåtet: lägg det utan fler frågor; annars säger given varför inte
+                    self._core, self._snap, self._legal = core.play(cid), None, None
+                    self.actions.append(action)
+                    return self
         if not isinstance(action, self.ACTIONS):
             kinds = ' eller '.join(a.__name__ for a in self.ACTIONS)
             raise error_of(self.error, WrongArgument)(f"Ett drag i {self.title} är {kinds}, inte {type(action).__name__}.")
-        if self.deal.phase == 'done': raise error_of(self.error, WrongPhase)("Given är slut; inga fler drag tas emot.")
+        if self.phase == 'done': raise error_of(self.error, WrongPhase)("Given är slut; inga fler drag tas emot.")
         self._own()
         self._apply(action)
         self.actions.append(action)
@@ -177,6 +219,11 @@ class StateMoves(StateFacts):
     def undo(self) -> Self:
         "Ta tillbaka det senaste draget."
         if not self.actions: raise self.error("Inget drag är gjort i det här läget, så inget kan tas tillbaka.")
+        core = self._core
+        if core is not None and core.prev is not None and type(self.actions[-1]) is PlayCard:   # kärnan före kortet
+            self._core, self._snap, self._legal = core.prev, None, None
+            self.actions.pop()
+            return self
         self._own()
         self._undo(self.actions.pop())
         return self
@@ -191,61 +238,10 @@ class StateMoves(StateFacts):
         return f"{type(self).__name__}({self.phase}, i tur: {self.to_act}, drag: {len(self.actions)})"
 
 # %% ../../nbs/11_state.ipynb #5c070585
-STATE_VERSION = 2   # 2: dragen i partiets notation (`05_actions`); version 1 skrev dem som text
-
-class TrickState(SavedFile, StateMoves):
+class TrickState(StateMoves, StateFile):
     """Det gemensamma för `PlumpState` och `BismarckState`: ett läge för datorspelare, som också går att spara och
-    läsa in (`to_dict`, `to_json`, `save`). Varje spel skriver givens egna fält (`_deal_fields`, `_deal_from`)."""
-    file_noun, file_what = ("läge", "läget"), "filen med läget"
-
-    def _deal_fields(self) -> dict: raise NotImplementedError
-    @classmethod
-    def _deal_from(cls, data: dict) -> PlumpDeal | BismarckDeal: raise NotImplementedError
-
-    def to_dict(self) -> dict:
-        "Läget som ett lexikon som går att skriva som JSON; `from_dict` gör ett lika läge av det."
-        d = self.deal
-        return {'format': self.FORMAT, 'version': STATE_VERSION, 'names': list(d.names), 'dealer': d.dealer,
-                'hands': [str(Cards(h)) for h in d.dealt], **self._deal_fields(), 'moves': d.moves()}
-
-    def to_json(self, indent: int | None = None) -> str:
-        "Läget som JSON-text."
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Self:
-        "Ett läge ur JSON-text skriven av `to_json`."
-        return cls.from_dict(parse_saved(text, cls.error))
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Self:
-        "Ett läge ur `to_dict`: given delas som i lexikonet och dragen spelas upp igen genom domaren."
-        err = cls.error
-        if not isinstance(data, dict) or data.get('format') != cls.FORMAT:
-            raise err(f"Det här är inte ett läge i {cls.title} från plump_teach (fältet \"format\" ska vara \"{cls.FORMAT}\").")
-        version = data.get('version')
-        if type(version) is not int or version not in (1, STATE_VERSION):
-            raise err(f"Läget har en version som den här plump_teach inte läser; den läser version 1–{STATE_VERSION}.")
-        try:
-            deal = cls._deal_from(data)
-            moves = data['moves']
-            if not isinstance(moves, list): raise err("dragen ska vara en lista med text")
-        except KeyError as e: raise err(f"Läget är skadat: fältet {e} saknas.") from None
-        except (TypeError, IndexError): raise err("Läget är skadat: ett fält har fel sorts värde.") from None
-        except PlumpTeachError as e: raise err(f"Läget går inte att läsa in: {e}") from None
-        state = cls(deal)
-        for i, text in enumerate(moves):
-            try:
-                if version == 1: state.apply(action_from_v1_text(text))     # version 1: drag som text, 'bud 2', 'kort ♥E'
-                else:
-                    seat, action = event_action(text)
-                    if seat != state.to_act: raise state.error("draget står på en annan plats än den som är i tur")
-                    state.apply(action)
-            except (ValueError, PlumpTeachError) as e:
-                why = f": {e}" if isinstance(e, PlumpTeachError) else ""
-                raise err(f"Drag {i + 1} i läget ({str(text)[:30]!r}) går inte att göra{why}.") from None
-        state.actions = []
-        return state
+    läsa in (`to_dict`, `to_json`, `save`, i [ett läge som fil](10d_state_file.ipynb)). Varje spel skriver givens
+    egna fält (`_deal_fields`, `_deal_from`)."""
 
 # %% ../../nbs/11_state.ipynb #a871eec5
 class PlumpStateFacts(TrickState):
@@ -253,47 +249,48 @@ class PlumpStateFacts(TrickState):
     game, title, error, _deal_type, ACTIONS = 'plump', 'Plump', PlumpError, PlumpDeal, (Bid, PlayCard)
     FORMAT = "plump_teach.PlumpState"
     deal: PlumpDeal
+    _deal: PlumpDeal          # det som inte ändras medan korten spelas läses här (`StateDeal`)
 
     @property
     def n(self) -> int:
         "Antalet spelare."
-        return self.deal.n
+        return self._deal.n
 
     @property
     def cards(self) -> int:
         "Korten per hand när given delades ut."
-        return self.deal.cards
+        return self._deal.cards
 
     @property
     def rules(self) -> PlumpRules:
         "Husreglerna (`PlumpRules`)."
-        return self.deal.rules
+        return self._deal.rules
 
     @property
     def forehand(self) -> int:
         "Förhands plats: den som sitter efter givaren (P5)."
-        return forehand(self.deal.dealer, self.deal.n)
+        return forehand(self._deal.dealer, self._deal.n)
 
     @property
     def trump(self) -> str | None:
         "Trumffärgen ('♥' …), eller `None` i sang (P8)."
-        return self.deal.trump
+        return self._deal.trump
 
     @property
     def trump_card(self) -> Card | None:
         "Det uppvända kortet, eller `None` när inget kort vändes (P8)."
-        return self.deal.trump_card
+        return self._deal.trump_card
     mode = None
     alone = None        # ingen spelar ensam mot de andra: var och en spelar för sig (jämför `BismarckState.alone`)
     @property
     def bids(self) -> list[int | None]:
         "Buden per plats; `None` för den som inte har bjudit (en kopia)."
-        return list(self.deal.bids)
+        return list(self._deal.bids)
 
     def points_for(self, tricks: Sequence[int]) -> list[int]:
         """Poängen per plats om given slutar med `tricks` stick per plats (P13); 0 för den som inte har bjudit än.
         Till exempel i en simulering, där `playout` svarar med sticken."""
-        d = self.deal
+        d = self._deal
         return [0 if b is None else hit_points(b, t, d.cards, d.rules) for b, t in zip(d.bids, tricks)]
 
 # %% ../../nbs/11_state.ipynb #e311aa76
@@ -352,38 +349,39 @@ class BismarckStateFacts(TrickState):
     game, title, error, _deal_type, ACTIONS = 'bismarck', 'Bismarck', BismarckError, BismarckDeal, (Discard, ChooseMode, PlayCard)
     FORMAT = "plump_teach.BismarckState"
     deal: BismarckDeal
+    _deal: BismarckDeal       # det som inte ändras medan korten spelas läses här (`StateDeal`)
     n, cards, rules, trump_card, bids = 3, 16, None, None, None
 
     @property
     def forehand(self) -> int:
         "Förhands plats: den som lägger bort och väljer spelsätt (B2, B4)."
-        return self.deal.forehand
+        return self._deal.forehand
 
     @property
     def alone(self) -> int:
         "Platsen som spelar ensam mot de två andra: förhand (B7). En simulering låter de två hjälpa varandra."
-        return self.deal.forehand
+        return self._deal.forehand
 
     def points_for(self, tricks: Sequence[int]) -> list[int]:
         """Poängen per plats om given slutar med `tricks` stick per plats (B7), i givens spelsätt. Till exempel i en
         simulering, där `playout` svarar med sticken."""
-        d = self.deal
+        d = self._deal
         return bismarck_score(d.mode, list(tricks), d.forehand, d.discards_count_as_trick)
 
     @property
     def trump(self) -> str | None:
         "Trumffärgen i spelsättet trumf, spader i spader, annars `None` (B4)."
-        return self.deal.trump
+        return self._deal.trump
 
     @property
     def mode(self) -> str | None:
         "Spelsättet: 'spader', 'trumf', 'sang' eller 'pass', eller `None` innan det är valt (B4)."
-        return self.deal.mode
+        return self._deal.mode
 
     @property
     def upcards(self) -> Cards:
         "De fyra uppvända korten som förhand tog upp (B2)."
-        return self.deal.upcards
+        return self._deal.upcards
 
 # %% ../../nbs/11_state.ipynb #f6dafd59
 class BismarckState(BismarckStateFacts):
@@ -541,15 +539,15 @@ def _ids(cards) -> set[int]: return {c.id for c in cards}
 
 def _plump_view(state: PlumpState, seat: int) -> PlumpView:
     _check_view_seat(state, seat)
-    d = state.deal
+    d, phase = state._deal, state.phase     # det i given som inte ändras medan korten spelas; resten frågas läget
     seen = visible_seats(seat, d.n, d.cards, d.rules)
     # P15: korten som platsen såg under budgivningen (de andras, i pannan) är sedda hela given, och när spelet
     # börjar har platsen sitt eget kort i handen
-    vis = tuple(seen) if d.phase == 'bidding' else tuple(sorted({seat, *seen}))
+    vis = tuple(seen) if phase == 'bidding' else tuple(sorted({seat, *seen}))
     bids = list(d.bids)
-    if d.rules.simultaneous_bids and d.phase == 'bidding': bids = [b if s == seat else None for s, b in enumerate(bids)]
-    return PlumpView('plump', seat, d.n, d.cards, list(d.names), d.dealer, state.forehand, d.phase, d.to_act,
-                     d.trump, list(d.taken), d.leader, [len(h) for h in d.tricks.hands], _state=state.clone(),
+    if d.rules.simultaneous_bids and phase == 'bidding': bids = [b if s == seat else None for s, b in enumerate(bids)]
+    return PlumpView('plump', seat, d.n, d.cards, list(d.names), d.dealer, state.forehand, phase, state.to_act,
+                     d.trump, state.taken, state.leader, list(map(len, state.tricks.hands)), _state=state.clone(),
                      rules=d.rules, trump_card=d.trump_card, bids=bids, _visible=vis)
 
 def _plump_basis(view: PlumpView) -> tuple:
@@ -570,9 +568,9 @@ def _plump_basis(view: PlumpView) -> tuple:
 # %% ../../nbs/11_state.ipynb #d9db81f9
 def _bismarck_view(state: BismarckState, seat: int) -> BismarckView:
     _check_view_seat(state, seat)
-    d = state.deal
-    return BismarckView('bismarck', seat, 3, 16, list(d.names), d.dealer, d.forehand, d.phase, d.to_act, d.trump,
-                        list(d.taken), d.leader, [len(h) for h in d.tricks.hands], _state=state.clone(),
+    d = state._deal                          # det i given som inte ändras medan korten spelas; resten frågas läget
+    return BismarckView('bismarck', seat, 3, 16, list(d.names), d.dealer, d.forehand, state.phase, state.to_act, d.trump,
+                        state.taken, state.leader, list(map(len, state.tricks.hands)), _state=state.clone(),
                         mode=d.mode, upcards=d.upcards, modes=tuple(d.modes), game_deal=d.game_deal)
 
 def _bismarck_basis(view: BismarckView) -> tuple:

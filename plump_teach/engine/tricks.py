@@ -7,6 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/tricks.html.md"""
 # %% ../../nbs/03_tricks.ipynb #15364928
 from __future__ import annotations
 from typing import Any, NamedTuple, Self, cast
+from collections.abc import Sequence
 from .cards import CardLike, CardsLike
 from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id, sort_hand, quoted
 from .cards import IllegalMove, WrongArgument, error_of
@@ -61,7 +62,7 @@ def beats(card: int, best: int, trump: int | None = None) -> bool:
     return card >> 4 == trump
 
 
-def winner_index(trick: list[int], trump: int | None = None) -> int:
+def winner_index(trick: Sequence[int], trump: int | None = None) -> int:
     "Index i `trick` (kort-id i spelordning) för kortet som tar sticket."
     win = 0
     for i in range(1, len(trick)):
@@ -117,10 +118,6 @@ class TrickPlayBase:
         "Sant när alla kort är spelade."
         return not any(self.hands)
 
-
-# %% ../../nbs/03_tricks.ipynb #2b34b07d
-class TrickPlayRefusals(TrickPlayBase):
-    "Varför ett kort inte får läggas: som kod (`problem`) och som svensk mening med regeln (`reason`)."
     def allows(self, cid: int) -> bool:
         """Sant om spelaren i tur får lägga kortet `cid` (P10): samma svar som `cid in self.legal()`, men utan att dela
         upp handen i färger och räkna ut alla tillåtna kort. Det är frågan varje drag ställer. Regeln står i
@@ -138,6 +135,10 @@ class TrickPlayRefusals(TrickPlayBase):
             if c >> 4 == t: return False
         return True
 
+
+# %% ../../nbs/03_tricks.ipynb #2b34b07d
+class TrickPlayRefusals(TrickPlayBase):
+    "Varför ett kort inte får läggas: som kod (`problem`) och som svensk mening med regeln (`reason`)."
     def problem(self, cid: int) -> str | None:
         "Varför kortet `cid` inte får läggas nu: 'not_in_hand', 'follow_suit', 'must_trump', eller `None`."
         hand = self.hands[self.to_act]

@@ -103,7 +103,7 @@ class SeatView(SeatViewFields):
     def info_key(self) -> tuple:
         """Allt platsen vet, som en nyckel som går att hasha: två syner med samma nyckel går inte att skilja åt för
         spelaren (samma informationsmängd, som i OpenSpiel). Till exempel en nyckel i en sökning med ISMCTS."""
-        tp = self._state.deal.tricks          # nyckeln görs av kort-id, utan att gå via korten (den görs ofta)
+        tp = self._state.tricks               # nyckeln görs av kort-id, utan att gå via korten (den görs ofta)
         hands = tp.hands
         return (self.game, self.seat, self.phase, self.to_act, self.trump,
                 tuple((s, tuple(sorted(hands[s]))) for s in self._seen_seats()), tuple(tp.history), self.leader,
