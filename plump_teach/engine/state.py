@@ -21,92 +21,12 @@ from .bismarck import (deal_ids as bismarck_deal_ids, BismarckDeal, BismarckErro
 from .state_file import StateFile
 from .view import SeatView
 from .names import check_names
-from .play_core import PlayCore
-from .tricks import TrickPlayBase
+from .state_core import StateDeal, cards_left
 from .sampling import void_masks, played_ids, deal_unseen, seeded_rng
 
 # %% auto #0
-__all__ = ['StateCore', 'StateDeal', 'StateFacts', 'StateLegal', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpState',
-           'BismarckStateFacts', 'BismarckState', 'PlumpView', 'BismarckView']
-
-# %% ../../nbs/11_state.ipynb #7eb7991b
-class StateCore:
-    "Ett läge är en egen kopia av en giv: att skapa det ur en giv eller ett parti, och billiga kopior."
-    game: str                        # 'plump' eller 'bismarck', i sparfilens format
-    title: str                       # spelets namn i meddelanden
-    error: type = ValueError
-    actions: list[Action]
-    ACTIONS: tuple[type, ...]        # dragens sorter i spelet
-    FORMAT: str                      # sparfilens format, till exempel "plump_teach.PlumpState"
-    _deal_type: type[PlumpDeal] | type[BismarckDeal]
-
-    def __init__(self, deal: PlumpDeal | BismarckDeal):
-        self._deal, self.actions = deal.copy(), []
-        self._owned = True     # givens kopia är bara den här lägets; annars delas den med en klon tills någon gör ett drag
-        self._legal: list[Action] | None = None   # de tillåtna dragen i just det här läget, räknade en gång
-        # När korten spelas står sticken i en kärna som aldrig ändras (10c_play_core), och `_deal` är given som den
-        # var när kärnan tog över. `_snap` är given som den ser ut nu, gjord ur kärnan när någon läser `deal`.
-        self._core: PlayCore | None = None
-        self._snap: PlumpDeal | BismarckDeal | None = None
-
-    @classmethod
-    def from_deal(cls, deal: PlumpDeal | BismarckDeal) -> Self:
-        "Läget i given `deal` just nu, som en egen kopia: drag i läget ändrar inte given."
-        if not isinstance(deal, cls._deal_type):
-            raise cls.error(f"{cls.__name__}.from_deal vill ha en {cls._deal_type.__name__}, inte {type(deal).__name__}.")
-        return cls(deal)
-
-    @classmethod
-    def from_game(cls, game: Any) -> Self:
-        "Läget i partiets pågående giv, med allt som är gjort i den (också de kort förhand har valt att lägga bort)."
-        deal = getattr(game, 'deal', False)
-        if not isinstance(deal, (cls._deal_type, type(None))) or not hasattr(game, 'deals'):
-            raise cls.error(f"{cls.__name__}.from_game vill ha ett parti av samma spel, inte {type(game).__name__}.")
-        if deal is None: raise cls.error("Partiet är slut; det finns ingen giv att spela.")
-        return cls(deal)
-
-    def clone(self) -> Self:
-        """En billig, oberoende kopia av läget (för sökning och simulering). Kopian och originalet delar given tills
-        ett av dem gör ett drag; det som ändras kopierar då given först (kopiering vid skrivning)."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.actions = list(self.actions)
-        self._owned = new._owned = False
-        return new
-
-# %% ../../nbs/11_state.ipynb #49e65256
-class StateDeal(StateCore):
-    """Given i läget: som den är, eller, medan korten spelas, gjord ur kärnan (`PlayCore`) när någon vill läsa
-    den. Allt som ändrar given går genom `_own` först."""
-    @property
-    def deal(self) -> Any:
-        """Given som den ser ut i läget nu (`PlumpDeal` eller `BismarckDeal`). Läs den, men ändra den inte: läget
-        ändras bara genom `apply` och `undo`. Medan korten spelas görs den ur kärnan när någon frågar."""
-        if self._core is None: return self._deal
-        if self._snap is None: self._snap = self._deal_now()
-        return self._snap
-
-    def _deal_now(self) -> Any:
-        "En egen giv med kärnans stick i (kärnan finns)."
-        d, core = self._deal.copy(), cast(PlayCore, self._core)
-        core.write(d.tricks)
-        d.phase = 'done' if core.over else 'playing'
-        return d
-
-    @property
-    def tricks(self) -> TrickPlayBase:
-        "Sticken just nu, att läsa: händerna och sticken som kort-id (kärnan medan korten spelas)."
-        return self._core if self._core is not None else self._deal.tricks
-
-    def _own(self):
-        """Se till att given bara är det här lägets innan något i den ändras. Allt som ändrar given går hit först, så
-        här glöms också de tillåtna dragen som var räknade för läget före ändringen. Står sticken i en kärna skrivs
-        de in i en egen giv, som sedan är den som gäller."""
-        self._legal = None
-        if self._core is not None:
-            self._deal, self._core, self._snap, self._owned = self._deal_now(), None, None, True
-        elif not self._owned:
-            self._deal, self._owned = self._deal.copy(), True
+__all__ = ['StateFacts', 'StateLegal', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpState', 'BismarckStateFacts',
+           'BismarckState', 'PlumpView', 'BismarckView']
 
 # %% ../../nbs/11_state.ipynb #e9af61b5
 class StateFacts(StateDeal):
@@ -114,25 +34,25 @@ class StateFacts(StateDeal):
     @property
     def names(self) -> list[str]:
         "Spelarnas namn i sittordning (en kopia)."
-        return list(self.deal.names)
+        return list(self._deal.names)     # det som inte ändras medan korten spelas läses ur given som den var
 
     @property
     def dealer(self) -> int:
         "Givarens plats."
-        return self.deal.dealer
+        return self._deal.dealer
 
     @property
     def phase(self) -> str:
         "'bidding', 'discard', 'mode', 'playing' eller 'done'."
-        core = self._core
-        if core is not None: return 'done' if core.over else 'playing'
+        tp = self._core
+        if tp is not None: return 'playing' if cards_left(tp) else 'done'
         return self._deal.phase
 
     @property
     def to_act(self) -> int | None:
         "Platsen (ett tal) som står i tur, eller `None` när given är slut."
-        core = self._core
-        if core is not None: return None if core.over else core.to_act
+        tp = self._core
+        if tp is not None: return tp.to_act if cards_left(tp) else None
         return self._deal.to_act
 
     @property
@@ -143,8 +63,8 @@ class StateFacts(StateDeal):
     @property
     def leader(self) -> int | None:
         "Platsen som spelar ut till sticket som pågår, eller `None` innan sticken har börjat."
-        core = self._core
-        return core.leader if core is not None else self._deal.leader
+        tp = self._core
+        return tp.leader if tp is not None else self._deal.leader
 
     @property
     def trick(self) -> Cards:
@@ -164,7 +84,7 @@ class StateFacts(StateDeal):
     def returns(self) -> list[int]:
         """Poängen per plats: 0 för alla tills given är slut, sedan givens poäng (P13 för Plump, B7 för Bismarck).
         Som i OpenSpiel är `returns` definierad i varje läge; `is_terminal` säger om poängen är de slutliga."""
-        return self.deal.points() if self.deal.phase == 'done' else [0] * self.deal.n
+        return self.deal.points() if self.phase == 'done' else [0] * self._deal.n
 
 # %% ../../nbs/11_state.ipynb #2217dc8b
 _PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "lägga bort ett kort", 'mode': "välja spelsätt"}
@@ -175,8 +95,9 @@ class StateLegal(StateFacts):
         """Dragen som platsen i tur får göra nu, som given räknar ut dem; tom när given är slut. De räknas en gång per
         läge (en sökning frågar samma läge många gånger, och en kopia delar dem tills den gör ett drag)."""
         if self._legal is None:
-            core = self._core          # korten i tur ur kärnan, som given gör dem (P10, B6)
-            self._legal = self._deal.legal_actions() if core is None else [] if core.over else play_actions(core.legal())
+            tp = self._core            # korten i tur, som given gör dem (P10, B6)
+            self._legal = (self._deal.legal_actions() if tp is None else
+                           play_actions(tp.legal()) if cards_left(tp) else [])
         return list(self._legal)
 
     # Det varje spel skriver själv: att göra och ta tillbaka ett drag.
@@ -198,13 +119,15 @@ class StateMoves(StateLegal):
 
     def apply(self, action: Action) -> Self:
         "Gör draget `action` för platsen i tur. Ett otillåtet drag stoppas med ett svenskt fel och ändrar ingenting."
-        if type(action) is PlayCard:          # det vanligaste draget, i varje simulering: ett kort i kärnan
-            core = self._core
-            if core is None and self._deal.phase == 'playing': core = PlayCore.of(self._deal.tricks)
-            if core is not None and not core.over:
+        if type(action) is PlayCard:          # det vanligaste draget, i varje simulering: ett kort i sticken
+            tp = self._core
+            if tp is None and self._deal.phase == 'playing': tp = self._core = self._deal.tricks   # delas med given
+            if tp is not None and cards_left(tp):
                 cid = action.card.id
-                if core.allows(cid):          # tillåtet: lägg det utan fler frågor; annars säger given varför inte
-                    self._core, self._snap, self._legal = core.play(cid), None, None
+                if tp.allows(cid):            # tillåtet: lägg det utan fler frågor; annars säger given varför inte
+                    if not self._core_owned: tp, self._core_owned = tp.copy(), True
+                    tp.put(cid)
+                    self._core, self._snap, self._legal = tp, None, None
                     self.actions.append(action)
                     return self
         if not isinstance(action, self.ACTIONS):
@@ -219,9 +142,11 @@ class StateMoves(StateLegal):
     def undo(self) -> Self:
         "Ta tillbaka det senaste draget."
         if not self.actions: raise self.error("Inget drag är gjort i det här läget, så inget kan tas tillbaka.")
-        core = self._core
-        if core is not None and core.prev is not None and type(self.actions[-1]) is PlayCard:   # kärnan före kortet
-            self._core, self._snap, self._legal = core.prev, None, None
+        tp = self._core
+        if tp is not None and type(self.actions[-1]) is PlayCard:     # kortet tas tillbaka ur sticken
+            if not self._core_owned: tp, self._core_owned = tp.copy(), True
+            tp.undo()
+            self._core, self._snap, self._legal = tp, None, None
             self.actions.pop()
             return self
         self._own()
@@ -383,6 +308,16 @@ class BismarckStateFacts(TrickState):
         "De fyra uppvända korten som förhand tog upp (B2)."
         return self._deal.upcards
 
+    @property
+    def modes(self) -> tuple[str, ...]:
+        "Spelsätten som förhand får välja i given (B5)."
+        return tuple(self._deal.modes)
+
+    @property
+    def game_deal(self) -> tuple | None:
+        "('full' eller 'short', given räknad från 0) när given hör till ett parti, annars `None`."
+        return self._deal.game_deal
+
 # %% ../../nbs/11_state.ipynb #f6dafd59
 class BismarckState(BismarckStateFacts):
     """Läget i en giv Bismarck för datorspelare. Förhand lägger bort sina fyra kort ett i taget (`Discard`), så att
@@ -506,8 +441,7 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None) ->
     rnd = (rng or random).random
     seats, caps, masks, only, unseen, up = self._slots
     piles = deal_unseen(unseen, caps, masks, only, rnd)
-    st = self._skeleton.clone()
-    st._own()
+    st = self._skeleton.own_copy()
     hands = st.deal.tricks.hands
     for s, pile in zip(seats, piles):
         if s >= 0: hands[s] = pile
@@ -527,9 +461,7 @@ def _hide(state, hidden: list[int]):
     """En kopia av läget där de dolda händerna är tomma, utan drag att ångra: underlaget för `SeatView.sample`. De
     synliga händerna står i kortens ordning, så att en simulering beror bara på vad platsen vet och inte på i vilken
     ordning korten delades ut (ett läge som spelas om ur en sparad giv ger samma provgivar)."""
-    sk = state.clone()
-    sk._own()
-    sk.actions = []
+    sk = state.own_copy()
     hands = sk.deal.tricks.hands
     for s in range(len(hands)): hands[s] = [] if s in hidden else sorted(hands[s])
     sk.deal.dealt_ids = tuple(() if s in hidden else h for s, h in enumerate(sk.deal.dealt_ids))
@@ -539,16 +471,16 @@ def _ids(cards) -> set[int]: return {c.id for c in cards}
 
 def _plump_view(state: PlumpState, seat: int) -> PlumpView:
     _check_view_seat(state, seat)
-    d, phase = state._deal, state.phase     # det i given som inte ändras medan korten spelas; resten frågas läget
-    seen = visible_seats(seat, d.n, d.cards, d.rules)
+    phase, n, cards, rules = state.phase, state.n, state.cards, state.rules   # läget, utan att göra en ny giv
+    seen = visible_seats(seat, n, cards, rules)
     # P15: korten som platsen såg under budgivningen (de andras, i pannan) är sedda hela given, och när spelet
     # börjar har platsen sitt eget kort i handen
     vis = tuple(seen) if phase == 'bidding' else tuple(sorted({seat, *seen}))
-    bids = list(d.bids)
-    if d.rules.simultaneous_bids and phase == 'bidding': bids = [b if s == seat else None for s, b in enumerate(bids)]
-    return PlumpView('plump', seat, d.n, d.cards, list(d.names), d.dealer, state.forehand, phase, state.to_act,
-                     d.trump, state.taken, state.leader, list(map(len, state.tricks.hands)), _state=state.clone(),
-                     rules=d.rules, trump_card=d.trump_card, bids=bids, _visible=vis)
+    bids = state.bids
+    if rules.simultaneous_bids and phase == 'bidding': bids = [b if s == seat else None for s, b in enumerate(bids)]
+    return PlumpView('plump', seat, n, cards, state.names, state.dealer, state.forehand, phase, state.to_act,
+                     state.trump, state.taken, state.leader, list(map(len, state.tricks.hands)), _state=state.clone(),
+                     rules=rules, trump_card=state.trump_card, bids=bids, _visible=vis)
 
 def _plump_basis(view: PlumpView) -> tuple:
     state = view._state
@@ -568,10 +500,9 @@ def _plump_basis(view: PlumpView) -> tuple:
 # %% ../../nbs/11_state.ipynb #d9db81f9
 def _bismarck_view(state: BismarckState, seat: int) -> BismarckView:
     _check_view_seat(state, seat)
-    d = state._deal                          # det i given som inte ändras medan korten spelas; resten frågas läget
-    return BismarckView('bismarck', seat, 3, 16, list(d.names), d.dealer, d.forehand, state.phase, state.to_act, d.trump,
-                        state.taken, state.leader, list(map(len, state.tricks.hands)), _state=state.clone(),
-                        mode=d.mode, upcards=d.upcards, modes=tuple(d.modes), game_deal=d.game_deal)
+    return BismarckView('bismarck', seat, 3, 16, state.names, state.dealer, state.forehand, state.phase, state.to_act,
+                        state.trump, state.taken, state.leader, list(map(len, state.tricks.hands)), _state=state.clone(),
+                        mode=state.mode, upcards=state.upcards, modes=state.modes, game_deal=state.game_deal)
 
 def _bismarck_basis(view: BismarckView) -> tuple:
     state, seat = view._state, view.seat

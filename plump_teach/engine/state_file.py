@@ -43,7 +43,7 @@ class StateFile(SavedFile):
     error: type
     deal: Any
     actions: list
-    # Det läget självt har (`StateCore` och `StateMoves` i 11_state, före den här klassen i arvsordningen).
+    # Det läget självt har (`StateCore` i 10e_state_core och `StateMoves` i 11_state, före den här klassen i arvsordningen).
     def __init__(self, deal: Any) -> None: raise NotImplementedError
     @property
     def to_act(self) -> int | None: raise NotImplementedError
