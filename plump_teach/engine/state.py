@@ -25,8 +25,8 @@ from .state_core import StateDeal, cards_left
 from .sampling import void_masks, played_ids, deal_unseen, seeded_rng
 
 # %% auto #0
-__all__ = ['StateFacts', 'StateLegal', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpState', 'BismarckStateFacts',
-           'BismarckState', 'PlumpView', 'BismarckView']
+__all__ = ['StateFacts', 'StateLegal', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpStateSeen', 'PlumpState',
+           'BismarckStateFacts', 'BismarckState', 'PlumpView', 'BismarckView']
 
 # %% ../../nbs/11_state.ipynb #e9af61b5
 class StateFacts(StateDeal):
@@ -90,7 +90,24 @@ class StateFacts(StateDeal):
 _PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "lägga bort ett kort", 'mode': "välja spelsätt"}
 
 class StateLegal(StateFacts):
-    "Dragen som är tillåtna, och felet för ett drag av fel sort."
+    "Det en plats får göra och veta: de tillåtna dragen, nyckeln för allt platsen vet, och felet för ett drag av fel sort."
+    def info_key(self, seat: int) -> tuple:
+        """Allt som platsen `seat` vet, som en nyckel som går att hasha: två lägen med samma nyckel går inte att skilja
+        åt för den platsen (samma informationsmängd, som OpenSpiels `information_state_string`). Samma nyckel som
+        `view(seat).info_key()`, utan att göra synen; den görs av kort-id, utan att gå via korten."""
+        _check_view_seat(self, seat)
+        tp = self.tricks
+        hands = tp.hands
+        return (self.game, seat, self.phase, self.to_act, self.trump,
+                tuple((s, tuple(sorted(hands[s]))) for s in self._seen_seats(seat)), tuple(tp.history), self.leader,
+                tuple(tp.trick), self._own_key(seat))
+
+    # Det varje spel skriver själv: trumfen, vems kort platsen ser, och det i nyckeln som bara spelet har.
+    @property
+    def trump(self) -> str | None: raise NotImplementedError
+    def _seen_seats(self, seat: int) -> tuple[int, ...]: raise NotImplementedError
+    def _own_key(self, seat: int) -> tuple: raise NotImplementedError
+
     def legal_actions(self) -> list[Action]:
         """Dragen som platsen i tur får göra nu, som given räknar ut dem; tom när given är slut. De räknas en gång per
         läge (en sökning frågar samma läge många gånger, och en kopia delar dem tills den gör ett drag)."""
@@ -218,8 +235,30 @@ class PlumpStateFacts(TrickState):
         d = self._deal
         return [0 if b is None else hit_points(b, t, d.cards, d.rules) for b, t in zip(d.bids, tricks)]
 
+# %% ../../nbs/11_state.ipynb #bf1a8457
+class PlumpStateSeen(PlumpStateFacts):
+    "Det en plats ser i Plump: vems kort (med kortet i pannan de andras, P15) och vilka bud (P5)."
+    def _seen_seats(self, seat: int) -> tuple[int, ...]:
+        # P15: korten som platsen såg under budgivningen (de andras, i pannan) är sedda hela given, och när spelet
+        # börjar har platsen sitt eget kort i handen
+        d = self._deal
+        seen = visible_seats(seat, d.n, d.cards, d.rules)
+        if len(seen) == 1 and seen[0] == seat: return (seat,)            # det vanliga: bara sin egen hand
+        return tuple(seen) if self.phase == 'bidding' else tuple(sorted({seat, *seen}))
+
+    def _bids_seen(self, seat: int) -> list[int | None]:
+        "Buden som platsen ser: när alla bjuder samtidigt ser den bara sitt eget under budgivningen."
+        d = self._deal
+        if d.rules.simultaneous_bids and self.phase == 'bidding': return [b if s == seat else None for s, b in enumerate(d.bids)]
+        return list(d.bids)
+
+    def _own_key(self, seat: int) -> tuple:
+        d = self._deal
+        bids = d.bids if not d.rules.simultaneous_bids else self._bids_seen(seat)
+        return (None if d.trump_card is None else d.trump_card.id, tuple(bids))
+
 # %% ../../nbs/11_state.ipynb #e311aa76
-class PlumpState(PlumpStateFacts):
+class PlumpState(PlumpStateSeen):
     "Läget i en giv Plump för datorspelare och ledtrådar: platser som tal, drag som värden, ångra och kopiera."
 
     def _apply(self, action):
@@ -313,6 +352,14 @@ class BismarckStateFacts(TrickState):
         "Spelsätten som förhand får välja i given (B5)."
         return tuple(self._deal.modes)
 
+    def _seen_seats(self, seat: int) -> tuple[int, ...]: return (seat,)
+
+    def _own_key(self, seat: int) -> tuple:
+        "Spelsättet, spelsätten och, för förhand, de egna bortlagda korten (också de som är valda men inte lagda)."
+        d = self._deal
+        mine = None if seat != d.forehand else tuple(c.id for c in (d.discards if d.discards is not None else d.picked))
+        return (self.mode, mine, self.modes)
+
     @property
     def game_deal(self) -> tuple | None:
         "('full' eller 'short', given räknad från 0) när given hör till ett parti, annars `None`."
@@ -387,9 +434,6 @@ class PlumpView(SeatView):
 
     @cached_property
     def _basis(self) -> tuple: return _plump_basis(self)
-    def _own_key(self) -> tuple:
-        return (None if self.trump_card is None else self.trump_card.id, tuple(self.bids))
-    def _seen_seats(self) -> tuple[int, ...]: return self._visible
 
     def _seat_dealt(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]: return ids
 
@@ -421,9 +465,6 @@ class BismarckView(SeatView):
 
     @cached_property
     def _basis(self) -> tuple: return _bismarck_basis(self)
-    def _own_key(self) -> tuple:
-        return (self.mode, None if self.discards is None else tuple(c.id for c in self.discards), self.modes)
-    def _seen_seats(self) -> tuple[int, ...]: return (self.seat,)
 
     def _seat_dealt(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]:
         "Förhands 16 utdelade kort: det hen har och har lagt, och de bortlagda, utan de uppvända (B2)."
@@ -471,16 +512,10 @@ def _ids(cards) -> set[int]: return {c.id for c in cards}
 
 def _plump_view(state: PlumpState, seat: int) -> PlumpView:
     _check_view_seat(state, seat)
-    phase, n, cards, rules = state.phase, state.n, state.cards, state.rules   # läget, utan att göra en ny giv
-    seen = visible_seats(seat, n, cards, rules)
-    # P15: korten som platsen såg under budgivningen (de andras, i pannan) är sedda hela given, och när spelet
-    # börjar har platsen sitt eget kort i handen
-    vis = tuple(seen) if phase == 'bidding' else tuple(sorted({seat, *seen}))
-    bids = state.bids
-    if rules.simultaneous_bids and phase == 'bidding': bids = [b if s == seat else None for s, b in enumerate(bids)]
-    return PlumpView('plump', seat, n, cards, state.names, state.dealer, state.forehand, phase, state.to_act,
-                     state.trump, state.taken, state.leader, list(map(len, state.tricks.hands)), _state=state.clone(),
-                     rules=rules, trump_card=state.trump_card, bids=bids, _visible=vis)
+    return PlumpView('plump', seat, state.n, state.cards, state.names, state.dealer, state.forehand, state.phase,
+                     state.to_act, state.trump, state.taken, state.leader, list(map(len, state.tricks.hands)),
+                     _state=state.clone(), rules=state.rules, trump_card=state.trump_card, bids=state._bids_seen(seat),
+                     _visible=state._seen_seats(seat))
 
 def _plump_basis(view: PlumpView) -> tuple:
     state = view._state

@@ -51,12 +51,6 @@ class SeatViewFields:
         return {}
     @cached_property
     def _basis(self) -> tuple: raise NotImplementedError
-    def _own_key(self) -> tuple:
-        "Det i `info_key` som bara spelet självt har (buden, trumfkortet, spelsättet …)."
-        raise NotImplementedError
-    def _seen_seats(self) -> tuple[int, ...]:
-        "Platserna vars kort den här platsen ser just nu: sin egen, och i Plump med kortet i pannan de andras (P15)."
-        raise NotImplementedError
     def sample(self, rng: random.Random | None = None) -> Any: raise NotImplementedError
 
 # %% ../../nbs/10b_view.ipynb #7439c7e6
@@ -102,9 +96,6 @@ class SeatView(SeatViewFields):
 
     def info_key(self) -> tuple:
         """Allt platsen vet, som en nyckel som går att hasha: två syner med samma nyckel går inte att skilja åt för
-        spelaren (samma informationsmängd, som i OpenSpiel). Till exempel en nyckel i en sökning med ISMCTS."""
-        tp = self._state.tricks               # nyckeln görs av kort-id, utan att gå via korten (den görs ofta)
-        hands = tp.hands
-        return (self.game, self.seat, self.phase, self.to_act, self.trump,
-                tuple((s, tuple(sorted(hands[s]))) for s in self._seen_seats()), tuple(tp.history), self.leader,
-                tuple(tp.trick), self._own_key())
+        spelaren (samma informationsmängd, som i OpenSpiel). Till exempel en nyckel i en sökning med ISMCTS. Läget
+        gör den (`info_key(seat)` i spelläget), ur sin egen kopia av läget när synen gjordes."""
+        return self._state.info_key(self.seat)

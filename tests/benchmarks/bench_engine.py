@@ -9,7 +9,7 @@ same legal actions), after the bids and 13 cards, played with the same random le
 Each operation runs for `--seconds` per round over the six positions in turn, plump_teach and OpenSpiel alternating,
 `--rounds` rounds each; the figure is the median round (operations per second), and the ratio is ours / OpenSpiel's
 (above 1: plump_teach is faster). Only the public API on our side: `clone`, `apply`, `undo`, `legal_actions`,
-`view(p).info_key()`, `view(p).sample(rng)`, `PlumpState.new`, `playout`. Bismarck has no counterpart in OpenSpiel:
+`view(p).info_key()`, `info_key(p)`, `view(p).sample(rng)`, `PlumpState.new`, `playout`. Bismarck has no counterpart in OpenSpiel:
 its figures stand beside Plump's, with the ratio to Plump's.
 """
 from __future__ import annotations
@@ -134,6 +134,8 @@ def main():
     compare("apply + undo (no undo in oh_hell)", apply_undo, None, moves, None, R, S, rows)
     compare("view(p).info_key() / information_state_string(p)", lambda s: s.view(s.to_act).info_key(),
             lambda s: s.information_state_string(s.current_player()), ours, theirs, R, S, rows)
+    compare("state.info_key(p) / information_state_string(p)", lambda s: s.info_key(s.to_act),
+            lambda s: s.information_state_string(s.current_player()), ours, theirs, R, S, rows)
     views = [s.view(p) for s, p in zip(ours, seat)]
     compare("view.sample(rng) / resample_from_infostate", lambda v: v.sample(rng),
             lambda s: s.resample_from_infostate(s.current_player(), rng.random), views, theirs, R, S, rows)
@@ -158,6 +160,7 @@ def main():
                            ("clone() + apply + legal_actions() (a new state)", ours_step, bmoves),
                            ("apply + undo (no undo in oh_hell)", apply_undo, bmoves),
                            ("view(p).info_key() / information_state_string(p)", lambda s: s.view(s.to_act).info_key(), b),
+                           ("state.info_key(p) / information_state_string(p)", lambda s: s.info_key(s.to_act), b),
                            ("view(p) + sample(rng)", lambda s: s.view(s.to_act).sample(rng), b)):
         x = statistics.median(per_second(f, items, S) for _ in range(R))
         print(f"  {name:<48} {x:>12,.0f}   x{x / plump[name]:.2f} of Plump's", flush=True)
