@@ -80,6 +80,14 @@ def _fill(cards: list[int], caps: list[int], masks: list[int], only: dict, rnd) 
     return out
 
 # %% ../../nbs/10a_sampling.ipynb #0e4cb9b4
+def _shuffled(deck: list[int], k: int, rnd) -> list[int]:
+    "Blanda `deck` på plats så att de `k` första korten är ett likformigt slumpat urval i slumpad ordning (Fisher–Yates)."
+    n = len(deck)
+    for i in range(min(k, n - 1)):
+        j = i + int(rnd() * (n - i))
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
 def _fill_exact(cards, caps, masks, only) -> list[list[int]] | None:
     "Samma fördelning som `_fill`, men med sökning som backar: hittar alltid en fördelning om någon finns."
     k = len(caps)
@@ -102,7 +110,8 @@ def deal_unseen(cards: list[int], caps: list[int], masks: list[int], only: dict 
                 rnd=random.random, tries: int = 40) -> list[list[int]]:
     "Dela ut de osedda korten `cards` på högarna med storlekarna `caps`, förenligt med renonserna i `masks`."
     only = only or {}
-    if not any(masks) and not only:            # vanligast: inga villkor, bara blanda och dela
+    bound = [i for i, m in enumerate(masks) if m]       # högarna som har visat att de saknar en färg
+    if not bound and not only:                           # vanligast: inga villkor, bara blanda och dela
         deck = list(cards)
         for i in range(len(deck) - 1, 0, -1):
             j = int(rnd() * (i + 1))
@@ -110,6 +119,19 @@ def deal_unseen(cards: list[int], caps: list[int], masks: list[int], only: dict 
         dealt, at = [], 0
         for cap in caps: dealt.append(deck[at:at + cap]); at += cap
         return dealt
+    if len(bound) == 1 and not only:
+        # en hög med renons: den får ett slumpat urval av korten den kan ha, och de andra delar resten blandat.
+        # Varje giv som stämmer med spelet blir lika trolig.
+        b, m = bound[0], masks[bound[0]]
+        ok = [c for c in cards if not m >> (c >> 4) & 1]
+        if len(ok) >= caps[b]:
+            ok = _shuffled(ok, caps[b], rnd)
+            rest = _shuffled([*ok[caps[b]:], *(c for c in cards if m >> (c >> 4) & 1)], len(cards), rnd)
+            dealt, at = [], 0
+            for i, cap in enumerate(caps):
+                if i == b: dealt.append(ok[:cap])
+                else: dealt.append(rest[at:at + cap]); at += cap
+            return dealt
     for _ in range(tries):
         out = _fill(cards, caps, masks, only, rnd)
         if out is not None: return out
