@@ -7,13 +7,12 @@ Docs: https://plump-teach.github.io/plump_teach/sampling.html.md"""
 # %% ../../nbs/10a_sampling.ipynb #76f8cdc3
 from __future__ import annotations
 import random
-from .cards import Cards, card_from_id
 from .tricks import TrickPlayBase
-from .actions import IN_HAND_ORDER
 from .plump_rules import PlumpError
+from .sim import partial_shuffle
 
 # %% auto #0
-__all__ = ['void_masks', 'played_ids', 'sorted_cards', 'played_by', 'deal_unseen', 'seeded_rng']
+__all__ = ['void_masks', 'played_ids', 'played_by', 'deal_unseen', 'seeded_rng']
 
 # %% ../../nbs/10a_sampling.ipynb #50bc6323
 def void_masks(tp: TrickPlayBase, must_trump: bool) -> list[int]:
@@ -37,10 +36,6 @@ def played_ids(tp: TrickPlayBase) -> list[int]:
     return [c for _, t, _ in tp.history for c in t] + list(tp.trick)
 
 # %% ../../nbs/10a_sampling.ipynb #ca3d7aa9
-def sorted_cards(ids) -> Cards:
-    "Korten med id `ids` i handens ordning, som `sort_hand` men utan att läsa korten på nytt (sampel görs ofta)."
-    return Cards(map(card_from_id, sorted(ids, key=IN_HAND_ORDER.__getitem__)))
-
 def played_by(tp: TrickPlayBase) -> list[list[int]]:
     "Korten (id) som varje plats har lagt i given."
     out: list[list[int]] = [[] for _ in range(tp.n)]
@@ -80,14 +75,6 @@ def _fill(cards: list[int], caps: list[int], masks: list[int], only: dict, rnd) 
     return out
 
 # %% ../../nbs/10a_sampling.ipynb #0e4cb9b4
-def _shuffled(deck: list[int], k: int, rnd) -> list[int]:
-    "Blanda `deck` på plats så att de `k` första korten är ett likformigt slumpat urval i slumpad ordning (Fisher–Yates)."
-    n = len(deck)
-    for i in range(min(k, n - 1)):
-        j = i + int(rnd() * (n - i))
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
 def _fill_exact(cards, caps, masks, only) -> list[list[int]] | None:
     "Samma fördelning som `_fill`, men med sökning som backar: hittar alltid en fördelning om någon finns."
     k = len(caps)
@@ -125,8 +112,8 @@ def deal_unseen(cards: list[int], caps: list[int], masks: list[int], only: dict 
         b, m = bound[0], masks[bound[0]]
         ok = [c for c in cards if not m >> (c >> 4) & 1]
         if len(ok) >= caps[b]:
-            ok = _shuffled(ok, caps[b], rnd)
-            rest = _shuffled([*ok[caps[b]:], *(c for c in cards if m >> (c >> 4) & 1)], len(cards), rnd)
+            ok = partial_shuffle(ok, caps[b], rnd)       # ett slumpat urval först (`10_sim`)
+            rest = partial_shuffle([*ok[caps[b]:], *(c for c in cards if m >> (c >> 4) & 1)], len(cards), rnd)
             dealt, at = [], 0
             for i, cap in enumerate(caps):
                 if i == b: dealt.append(ok[:cap])
