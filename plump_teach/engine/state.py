@@ -126,7 +126,7 @@ class StateLegal(StateFacts):
 
 # %% ../../nbs/11_state.ipynb #186ee513
 class StateMoves(StateLegal):
-    "Att göra ett drag och att ta tillbaka det: genom kärnan när ett kort läggs, annars genom given."
+    "Att göra ett drag och att ta tillbaka det: i sticken för sig när ett kort läggs, annars genom given."
     def why_illegal(self, action: Action) -> str | None:
         "Varför `action` inte får göras nu, som en svensk mening med regeln, eller `None` om den är tillåten."
         if action in self.legal_actions(): return None

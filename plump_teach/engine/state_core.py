@@ -73,7 +73,7 @@ class StateDeal(StateCore):
     @property
     def deal(self) -> Any:
         """Given som den ser ut i läget nu (`PlumpDeal` eller `BismarckDeal`). Läs den, men ändra den inte: läget
-        ändras bara genom `apply` och `undo`. Medan korten spelas görs den ur kärnan när någon frågar."""
+        ändras bara genom `apply` och `undo`. Medan korten spelas görs den ur sticken för sig när någon frågar."""
         if self._core is None: return self._deal
         if self._snap is None: self._snap = self._deal_now()
         return self._snap
@@ -92,7 +92,7 @@ class StateDeal(StateCore):
 
     def _own(self):
         """Se till att given bara är det här lägets innan något i den ändras. Allt som ändrar given går hit först, så
-        här glöms också de tillåtna dragen som var räknade för läget före ändringen. Står sticken i en kärna skrivs
+        här glöms också de tillåtna dragen som var räknade för läget före ändringen. Står sticken för sig skrivs
         de in i en egen giv, som sedan är den som gäller."""
         self._legal = None
         if self._core is not None:
