@@ -8,7 +8,7 @@ Docs: https://plump-teach.github.io/plump_teach/state.html.md"""
 from __future__ import annotations
 import random
 from typing import Any, Self, cast
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from .cards import Card, Cards, DECK_IDS, card_from_id, sort_hand, WrongArgument, WrongPhase, error_of
@@ -25,7 +25,7 @@ from .state_core import StateDeal, cards_left
 from .sampling import void_masks, played_ids, deal_unseen, seeded_rng
 
 # %% auto #0
-__all__ = ['StateFacts', 'StateLegal', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpStateSeen', 'PlumpState',
+__all__ = ['Fit', 'StateFacts', 'StateLegal', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpStateSeen', 'PlumpState',
            'BismarckStateFacts', 'BismarckState', 'PlumpView', 'BismarckView']
 
 # %% ../../nbs/11_state.ipynb #e9af61b5
@@ -413,6 +413,9 @@ class BismarckState(BismarckStateFacts):
         up, ids = bismarck_deal_ids(deck, dealer)
         return cls(BismarckDeal([[card_from_id(c) for c in h] for h in ids], [card_from_id(c) for c in up], dealer, names))
 
+# %% ../../nbs/11_state.ipynb #ec8efe0a
+Fit = Callable[[dict[int, list[int]]], float]   # plats -> korten den har haft i given (kort-id) -> 0..1, se `_sample`
+
 # %% ../../nbs/11_state.ipynb #5bbdf90d
 @dataclass(eq=False, kw_only=True)
 class PlumpView(SeatView):
@@ -437,10 +440,11 @@ class PlumpView(SeatView):
 
     def _seat_dealt(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]: return ids
 
-    def sample(self, rng: random.Random | None = None) -> PlumpState:
+    def sample(self, rng: random.Random | None = None, fit: Fit | None = None, tries: int = 30) -> PlumpState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
-        talongen, med rätt antal kort och utan kort i en färg som en spelare har visat att den saknar."""
-        return _sample(self, rng)
+        talongen, med rätt antal kort och utan kort i en färg som en spelare har visat att den saknar. Med `fit`
+        behålls en utdelning med sannolikheten `fit(dealt)` (se `_sample`)."""
+        return _sample(self, rng, fit, tries)
 
 # %% ../../nbs/11_state.ipynb #55b5a47b
 @dataclass(eq=False, kw_only=True)
@@ -471,23 +475,40 @@ class BismarckView(SeatView):
         if seat != self.forehand: return ids
         return [c for c in [*ids, *(c.id for c in st.deal.discards or ())] if c not in up]
 
-    def sample(self, rng: random.Random | None = None) -> BismarckState:
+    def sample(self, rng: random.Random | None = None, fit: Fit | None = None, tries: int = 30) -> BismarckState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
-        förhands bortlagda kort; de uppvända korten hamnar hos förhand eller bland de bortlagda (B2)."""
-        return _sample(self, rng)
+        förhands bortlagda kort; de uppvända korten hamnar hos förhand eller bland de bortlagda (B2). Med `fit`
+        behålls en utdelning med sannolikheten `fit(dealt)` (se `_sample`)."""
+        return _sample(self, rng, fit, tries)
 
 # %% ../../nbs/11_state.ipynb #9642f122
-def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None) -> Any:
-    "Ett sampel ur synen `self` (se `PlumpView.sample` och `BismarckView.sample`)."
+def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None, fit: Fit | None = None,
+            tries: int = 30) -> Any:
+    """Ett sampel ur synen `self` (se `PlumpView.sample` och `BismarckView.sample`).
+
+    Med `fit` är det förkastelsemetoden: `fit(held)` får korten som varje dold plats har haft i given (plats ->
+    kort-id: handen i dragningen och korten platsen har lagt) och svarar med ett tal från 0 till 1, och dragningen
+    behålls med den sannolikheten. Så följer samplen fördelningen givet det som `fit` vet (till exempel buden, i
+    datorspelarnas `bid_sampler`). Högst `tries` dragningar, aldrig en klocka; behålls ingen blir det den som
+    passade bäst. Läget byggs bara för den som behålls."""
     rnd = (rng or random).random
     seats, caps, masks, only, unseen, up = self._slots
+    played = self._played
     piles = deal_unseen(unseen, caps, masks, only, rnd)
+    if fit is not None:
+        best, most = piles, -1.0
+        for _ in range(tries):
+            w = fit({s: [*pile, *played[s]] for s, pile in zip(seats, piles) if s >= 0})
+            if rnd() < w: break
+            if w > most: best, most = piles, w
+            piles = deal_unseen(unseen, caps, masks, only, rnd)
+        else: piles = best
     st = self._skeleton.own_copy()
     hands = st.deal.tricks.hands
     for s, pile in zip(seats, piles):
         if s >= 0: hands[s] = pile
         elif s == -2: st.deal.discards = sort_hand(map(card_from_id, pile))
-    played, dealt = self._played, list(st.deal.dealt_ids)
+    dealt = list(st.deal.dealt_ids)
     for s in seats:
         if s >= 0: dealt[s] = tuple(self._seat_dealt(s, [*hands[s], *played[s]], st, up))
     st.deal.dealt_ids = tuple(dealt)
