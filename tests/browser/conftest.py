@@ -121,7 +121,7 @@ LAB_FLAGS = [
 ]
 
 
-def _jupyterlab_starter(tmp: Path, servers: list):
+def jupyterlab_starter(tmp: Path, servers: list):
     """`start(*files, settings=None, extra_args=())` för fixturerna jupyterlab och jupyterlab_module: varje
     anrop startar en JupyterLab i en ny katalog under `tmp` och lägger servern i `servers`."""
     def start(*files, settings: dict | None = None, extra_args=()) -> str:
@@ -153,7 +153,7 @@ def jupyterlab(tmp_path):
     """
     servers = []
     try:
-        yield _jupyterlab_starter(tmp_path, servers)
+        yield jupyterlab_starter(tmp_path, servers)
     finally:
         for s in servers: s.stop()
 
@@ -167,7 +167,7 @@ def jupyterlab_module(tmp_path_factory):
     """
     servers = []
     try:
-        yield _jupyterlab_starter(tmp_path_factory.mktemp("jupyterlab"), servers)
+        yield jupyterlab_starter(tmp_path_factory.mktemp("jupyterlab"), servers)
     finally:
         for s in servers: s.stop()
 
