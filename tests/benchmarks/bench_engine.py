@@ -11,6 +11,10 @@ Each operation runs for `--seconds` per round over the six positions in turn, pl
 (above 1: plump_teach is faster). Only the public API on our side: `clone`, `apply`, `undo`, `legal_actions`,
 `view(p).info_key()`, `info_key(p)`, `view(p).sample(rng)`, `PlumpState.new`, `playout`. Bismarck has no counterpart in OpenSpiel:
 its figures stand beside Plump's, with the ratio to Plump's.
+
+One row is not the library: "floor" is a six-field state written only for this script (`Floor`: hands as bit sets,
+no bids, phases, undo or errors in words), clone + apply on the same positions. It shows what CPython itself allows for
+clone + apply, the bound on any pure-Python engine with a state object per position.
 """
 from __future__ import annotations
 
@@ -92,6 +96,51 @@ def bismarck_positions() -> list[BismarckState]:
     return out
 
 
+# ------------------------------------------------------------------ what bounds clone + apply in CPython
+SUIT_BITS = [0xFFFF << (16 * s) for s in range(4)]
+
+
+class Floor:
+    """The least a pure-Python state can do for clone + apply, as a yardstick (not a part of the library): six fields
+    (the hands as bit sets in a tuple, the trick as a tuple, leader, taken, trump, n); clone copies the fields; apply
+    checks the card against the bit sets (in hand, follow suit), removes it, lays it and settles a full trick. No
+    bids, no phases, no moves to undo, no errors in words."""
+    __slots__ = ('hands', 'trick', 'leader', 'taken', 'trump', 'n')
+
+    @classmethod
+    def of(cls, state) -> Floor:
+        tp, f = state.tricks, cls.__new__(cls)
+        f.hands = tuple(sum(1 << c for c in h) for h in tp.hands)
+        f.trick, f.leader, f.taken, f.trump, f.n = tuple(tp.trick), tp.leader, tuple(tp.taken), tp.trump, state.n
+        return f
+
+    def clone(self) -> Floor:
+        new = Floor.__new__(Floor)
+        new.hands, new.trick, new.leader, new.taken, new.trump, new.n = (self.hands, self.trick, self.leader,
+                                                                           self.taken, self.trump, self.n)
+        return new
+
+    def apply(self, cid: int) -> None:
+        trick = self.trick
+        seat = (self.leader + len(trick)) % self.n
+        hand, bit = self.hands[seat], 1 << cid
+        if not hand & bit: raise ValueError("not in hand")
+        if trick:
+            led = SUIT_BITS[trick[0] >> 4]
+            if not bit & led and hand & led: raise ValueError("must follow suit")
+        h = list(self.hands); h[seat] = hand ^ bit; self.hands = tuple(h)
+        trick = trick + (cid,)
+        if len(trick) == self.n:
+            t, win = self.trump, 0
+            for i in range(1, len(trick)):
+                c, b = trick[i], trick[win]
+                if (c >> 4 == b >> 4 and c > b) or (c >> 4 == t and b >> 4 != t): win = i
+            w = (self.leader + win) % self.n
+            tk = list(self.taken); tk[w] += 1; self.taken = tuple(tk)
+            self.leader, trick = w, ()
+        self.trick = trick
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
@@ -144,6 +193,12 @@ def main():
     compare("whole random deal through the state API", our_random_deal, os_random_deal, deal_rngs, deal_rngs, R, S, rows)
     compare("PlumpState.new + playout (random cards)", lambda r: playout(PlumpState.new(PLAYERS, CARDS, seed=r.getrandbits(32)), r),
             os_random_deal, deal_rngs, deal_rngs, R, S, rows)
+    floors = [(Floor.of(st), a.card.id) for st, a in moves]
+
+    def floor_clone_apply(x):
+        c = x[0].clone(); c.apply(x[1])
+
+    compare("floor: a six-field state, clone() + apply", floor_clone_apply, os_clone_apply, floors, os_moves, R, S, rows)
     new = compare("PlumpState.new alone", lambda r: PlumpState.new(PLAYERS, CARDS, seed=r.getrandbits(32)), None,
                   deal_rngs, None, R, S, rows)
     print(f"  PlumpState.new: {1e6 / new:.0f} µs")
