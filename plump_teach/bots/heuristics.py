@@ -20,9 +20,10 @@ from .decision import (Decision, NUMBER_WORDS, cards_text, count_words, chance_w
 
 # %% auto #0
 __all__ = ['LENGTH', 'ONE_CARD_SAMPLES', 'three_piles', 'suggested_bid', 'Valuation', 'value_hand', 'bids_seen',
-           'refused_bid_reason', 'seen_for_bidding', 'heuristic_bid', 'quick_bid', 'one_card_tricks', 'one_card_study',
-           'one_card_bid', 'beginner_bid', 'beginner_card', 'leading_card', 'wins_over', 'is_top_card', 'top_claim',
-           'lowest_card', 'highest_card', 'shed_words', 'highest_loser_words', 'trick_goal', 'heuristic_card']
+           'refused_bid_reason', 'seen_for_bidding', 'heuristic_bid', 'quick_count', 'quick_bid', 'one_card_tricks',
+           'one_card_study', 'one_card_bid', 'beginner_bid', 'beginner_card', 'leading_card', 'wins_over',
+           'is_top_card', 'top_claim', 'lowest_card', 'highest_card', 'shed_words', 'highest_loser_words', 'trick_goal',
+           'heuristic_card']
 
 # %% ../../nbs/21_heuristics.ipynb #51a234de
 LENGTH = 3   # så många kort i färgen behövs för att en kung ska räknas som säker (P20)
@@ -223,9 +224,10 @@ def heuristic_bid(view: SeatView, rng: random.Random | None = None) -> Decision:
                      'estimate': val.estimate, 'wanted': want}, f"Jag bjuder {bid}: {val.count_text()} (P20)" + aloud)
 
 # %% ../../nbs/21_heuristics.ipynb #729fb070
-def quick_bid(seat: int, options: list[int], ctx) -> int:
-    "Ett snabbt bud för simuleringen: ess, höga trumf och kungar med längd är stick, damer och knektar halva (P20)."
-    hand, trump, est = ctx.hands[seat], ctx.trump, 0.0
+def quick_count(hand: list[list[int]], trump: int | None) -> int:
+    """Stick som en hand (kort-id per färg) är värd i ett snabbt bud: ess, höga trumf och kungar med längd är stick,
+    damer och knektar halva (P20)."""
+    est = 0.0
     for s in range(4):
         cs, n = hand[s], len(hand[s])
         for c in cs:
@@ -233,7 +235,12 @@ def quick_bid(seat: int, options: list[int], ctx) -> int:
             if s == trump: est += 1.0 if r >= 12 else 0.5 if (r >= 9 or n >= 3) else 0.0
             elif r == 14 or (r == 13 and n >= LENGTH): est += 1.0
             elif r >= 11: est += 0.5
-    want = int(est)
+    return int(est)
+
+
+def quick_bid(seat: int, options: list[int], ctx) -> int:
+    "Ett snabbt bud för simuleringen: det tillåtna budet närmast `quick_count` för handen (P20)."
+    want = quick_count(ctx.hands[seat], ctx.trump)
     return min(options, key=lambda b: (abs(b - want), b > want))
 
 

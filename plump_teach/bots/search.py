@@ -27,6 +27,7 @@ from .rollout import OWN_RANDOM_AT_BID, rollout_policy
 from .bismarck import heuristic_plan, mode_plans, modes_left_in_view, plan_discards
 
 from .plain import plain_card, own_bid
+from .reading import bid_sampler
 
 # %% auto #0
 __all__ = ['BID_SAMPLES', 'CARD_WORK', 'CARD_SAMPLES_RANGE', 'deadline_for', 'time_left', 'trick_distribution',
@@ -66,8 +67,9 @@ def study_bids(view: SeatView, rng: random.Random, samples: int = 60, budget: fl
     first_end = deadline_for(None if budget is None else 0.3 * budget)
     deals: list[tuple[PlumpState | BismarckState, int]] = []
     first: list[int] = []
+    sample = bid_sampler(view)          # provgivar där de andras kort passar deras bud (`23b_reading`)
     while len(deals) < samples and (len(deals) < 8 or time_left(first_end)):
-        st = view.sample(rng)
+        st = sample(rng)
         deals.append((st, rng.getrandbits(64)))   # ett heltal: samma provgiv här och i webbläsarens Python
         s = st.clone()
         s.apply(Bid(base))
@@ -146,8 +148,9 @@ def study_cards(view: SeatView, rng: random.Random, samples: int = 40, budget: f
     value = {c: 0.0 for c in legal}
     hits = {c: 0 for c in legal}
     deadline, k = deadline_for(budget), 0
+    sample = bid_sampler(view)
     while k < samples and (k < 4 or time_left(deadline)):
-        st = view.sample(rng)
+        st = sample(rng)
         r = rng.getrandbits(64)   # ett heltal som frö: ett flyttal ger andra provgivar i en 32-bitars Python
         for c in legal:
             s = st.clone()
