@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from typing import Any, Self, cast
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from .cards import Card, Cards, DECK_IDS, card_from_id, sort_hand, WrongArgument, WrongPhase, error_of
 from .actions import Action, Bid, PlayCard, Discard, ChooseMode, play_actions
@@ -19,7 +18,7 @@ from .plump import PlumpDeal
 from .bismarck import (deal_ids as bismarck_deal_ids, BismarckDeal, BismarckError, DISCARDS,
                                          bismarck_score, BismarckWrongPhase)
 from .state_file import StateFile
-from .view import SeatView
+from .view import SeatView, Seen
 from .names import check_names
 from .state_core import StateDeal, cards_left
 from .sampling import void_masks, played_ids, deal_unseen, seeded_rng
@@ -417,13 +416,15 @@ class BismarckState(BismarckStateFacts):
 Fit = Callable[[dict[int, list[int]]], float]   # plats -> korten den har haft i given (kort-id) -> 0..1, se `_sample`
 
 # %% ../../nbs/11_state.ipynb #5bbdf90d
-@dataclass(eq=False, kw_only=True)
 class PlumpView(SeatView):
     "Det en spelare i Plump ser: med kortet i pannan (P15) de andras kort under budgivningen men inte sitt eget."
-    rules: PlumpRules
-    trump_card: Card | None       # det uppvända trumfkortet (P8), None utan talong
-    bids: list[int | None]        # bud per plats (None = inte bjudit, eller dolt när alla bjuder samtidigt)
-    _visible: tuple = ()          # platserna vars kort platsen ser (sina egna, och de andras i pannan, P15)
+    rules = Seen[PlumpRules]("Husreglerna.")
+    trump_card = Seen[Card | None]("Det uppvända trumfkortet (P8), eller `None` utan talong.")
+    def _read_bids(self) -> list[int | None]: return self._state._bids_seen(self.seat)
+    def _read_visible(self) -> tuple: return self._state._seen_seats(self.seat)
+    bids = Seen[list[int | None]]("Bud per plats (`None`: inte bjudit, eller dolt när alla bjuder samtidigt, P6).",
+                                  _read_bids)
+    _visible = Seen[tuple]("Platserna vars kort platsen ser (sina egna, och de andras i pannan, P15).", _read_visible)
 
     @cached_property
     def hand(self) -> Cards:
@@ -447,13 +448,12 @@ class PlumpView(SeatView):
         return _sample(self, rng, fit, tries)
 
 # %% ../../nbs/11_state.ipynb #55b5a47b
-@dataclass(eq=False, kw_only=True)
 class BismarckView(SeatView):
     "Det en spelare i Bismarck ser; förhand ser också sina bortlagda kort."
-    mode: str | None              # spelsättet (B4), None innan förhand har valt
-    upcards: Cards                # de fyra uppvända korten, som förhand tog upp (B2)
-    modes: tuple                  # spelsätten som förhand får välja i given (B5); alla ser dem
-    game_deal: tuple | None = None  # ('full' eller 'short', giv från 0) när given hör till ett parti
+    mode = Seen[str | None]("Spelsättet (B4), eller `None` innan förhand har valt.")
+    upcards = Seen[Cards]("De fyra uppvända korten, som förhand tog upp (B2).")
+    modes = Seen[tuple]("Spelsätten som förhand får välja i given (B5); alla ser dem.")
+    game_deal = Seen[tuple | None]("('full' eller 'short', giv från 0) när given hör till ett parti, annars `None`.")
 
     @cached_property
     def hand(self) -> Cards:
@@ -533,15 +533,13 @@ def _ids(cards) -> set[int]: return {c.id for c in cards}
 
 def _plump_view(state: PlumpState, seat: int) -> PlumpView:
     _check_view_seat(state, seat)
-    return PlumpView('plump', seat, state.n, state.cards, state.names, state.dealer, state.forehand, state.phase,
-                     state.to_act, state.trump, state.taken, state.leader, list(map(len, state.tricks.hands)),
-                     _state=state.clone(), rules=state.rules, trump_card=state.trump_card, bids=state._bids_seen(seat),
-                     _visible=state._seen_seats(seat))
+    return PlumpView(state.clone(), seat)
 
-def _plump_basis(view: PlumpView) -> tuple:
-    state = view._state
+def _plump_basis(self: PlumpView) -> tuple:
+    "Underlaget för synens sampel (se `_sample`): de osedda korten, renonserna, högarna och läget utan de dolda händerna."
+    state = self._state
     d, tp = state.deal, state.deal.tricks
-    vis = view._visible
+    vis = self._visible
     known = set(played_ids(tp))
     for s in vis: known.update(tp.hands[s])
     whole_deck = d.n * d.cards == 52     # ingen talong: trumfkortet blandades in igen (P8) och kan sitta på vilken hand som helst
@@ -556,15 +554,14 @@ def _plump_basis(view: PlumpView) -> tuple:
 # %% ../../nbs/11_state.ipynb #d9db81f9
 def _bismarck_view(state: BismarckState, seat: int) -> BismarckView:
     _check_view_seat(state, seat)
-    return BismarckView('bismarck', seat, 3, 16, state.names, state.dealer, state.forehand, state.phase, state.to_act,
-                        state.trump, state.taken, state.leader, list(map(len, state.tricks.hands)), _state=state.clone(),
-                        mode=state.mode, upcards=state.upcards, modes=state.modes, game_deal=state.game_deal)
+    return BismarckView(state.clone(), seat)
 
-def _bismarck_basis(view: BismarckView) -> tuple:
-    state, seat = view._state, view.seat
+def _bismarck_basis(self: BismarckView) -> tuple:
+    "Underlaget för synens sampel i Bismarck (se `_plump_basis`)."
+    state, seat = self._state, self.seat
     d, tp, fh = state.deal, state.deal.tricks, state.deal.forehand
     mine = seat == fh
-    known = set(played_ids(tp)) | _ids(view.hand) | (_ids(view.discards) if mine else set())
+    known = set(played_ids(tp)) | _ids(self.hand) | (_ids(self.discards) if mine else set())
     unseen = [c for c in DECK_IDS if c not in known]
     hidden = [s for s in range(3) if s != seat]
     masks = void_masks(tp, False)

@@ -7,40 +7,62 @@ Docs: https://plump-teach.github.io/plump_teach/view.html.md"""
 # %% ../../nbs/10b_view.ipynb #9588c32d
 from __future__ import annotations
 import random
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 from .cards import Cards, SUITS, card_from_id, sort_hand
 from .actions import Action
 from .sampling import played_by
 
 # %% auto #0
-__all__ = ['SeatViewFields', 'SeatView']
+__all__ = ['T', 'Seen', 'SeatViewFields', 'SeatView']
 
 # %% ../../nbs/10b_view.ipynb #0feed039
-@dataclass(eq=False)
+T = TypeVar('T')
+
+class Seen(Generic[T]):
+    """Ett fält i en spelares syn. Det läses ur synens egen kopia av läget (`_state`) första gången någon frågar, och
+    står sedan kvar i synen: en syn kostar nästan inget att göra, och den som bara vill ha nyckeln betalar bara för
+    den. Utan `read` läses läget fält med samma namn."""
+    def __init__(self, doc: str, read: Callable[[Any], T] | None = None):
+        self.__doc__, self.read = doc, read
+
+    def __set_name__(self, owner: type, name: str) -> None: self.name = name
+
+    @overload
+    def __get__(self, view: None, owner: type | None = None) -> Seen[T]: ...
+    @overload
+    def __get__(self, view: object, owner: type | None = None) -> T: ...
+    def __get__(self, view: Any, owner: type | None = None) -> Any:
+        if view is None: return self
+        value = self.read(view) if self.read is not None else getattr(view._state, self.name)
+        view.__dict__[self.name] = value      # nästa gång läses fältet direkt ur synen
+        return value
+
+# %% ../../nbs/10b_view.ipynb #9a2a542b
 class SeatViewFields:
     """Det en spelare får se: sin egen hand, budet, korten som har spelats, trumfen. De andra händerna syns inte;
     de finns bara som osedda kort (`unseen`) som `sample` kan dela ut på nytt.
 
-    Synen görs många gånger i varje sökning, så den räknar bara ut det billiga direkt. Handen, sticken, de osedda
-    korten, färgerna som saknas och de tillåtna dragen räknas först när någon frågar efter dem, ur en egen kopia av
-    läget (`_state`): synen ändras inte när läget sedan ändras."""
-    game: str                     # spelets namn, 'plump' eller 'bismarck' (`GameKind.name`)
-    seat: int                     # platsen vars syn det här är
-    n: int
-    cards: int                    # kort per hand när given delades ut
-    names: list
-    dealer: int
-    forehand: int
-    phase: str
-    to_act: int | None
-    trump: str | None
-    taken: list
-    leader: int | None
-    hand_sizes: list
-    _state: Any = field(default=None, repr=False)   # en egen kopia av läget när synen gjordes (`PlumpState`, `BismarckState`)
+    Synen görs många gånger i varje sökning, så den räknar ingenting när den görs: den är en egen kopia av läget
+    (`_state`, en billig klon) och platsen. Varje fält räknas första gången någon frågar efter det (`Seen`), ur
+    kopian: synen ändras inte när läget sedan ändras."""
+    game = Seen[str]("Spelets namn, 'plump' eller 'bismarck' (`GameKind.name`).")
+    n = Seen[int]("Antalet spelare.")
+    cards = Seen[int]("Kort per hand när given delades ut.")
+    names = Seen[list]("Spelarnas namn i sittordning.")
+    dealer = Seen[int]("Givarens plats.")
+    forehand = Seen[int]("Förhands plats: den som bjuder och spelar ut först.")
+    phase = Seen[str]("'bidding', 'discard', 'mode', 'playing' eller 'done'.")
+    to_act = Seen[int | None]("Platsen som står i tur, eller `None` när given är slut.")
+    trump = Seen[str | None]("Trumffärgen, eller `None` (sang, eller innan den är vald).")
+    taken = Seen[list]("Tagna stick per plats hittills.")
+    leader = Seen[int | None]("Platsen som spelar ut till sticket som pågår, eller `None` innan sticken har börjat.")
+    hand_sizes = Seen[list]("Antalet kort som varje plats har kvar.", lambda v: list(map(len, v._state.tricks.hands)))
     # Fälten som bara ett av spelen har står i spelets egen syn (`PlumpView`, `BismarckView` i `11_state`).
+
+    def __init__(self, state: Any, seat: int):
+        self._state, self.seat = state, seat    # en egen kopia av läget när synen gjordes, och platsen
 
     # Det varje spel skriver själv: handen, korten som syns hos andra, underlaget för sampel, sampel och nyckeln.
     @cached_property
@@ -51,10 +73,12 @@ class SeatViewFields:
         return {}
     @cached_property
     def _basis(self) -> tuple: raise NotImplementedError
-    def sample(self, rng: random.Random | None = None) -> Any: raise NotImplementedError
+    def sample(self, rng: random.Random | None = None, fit: Any = None, tries: int = 30) -> Any: raise NotImplementedError
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.game}, plats {self.seat}, {self.phase}, i tur: {self.to_act})"
 
 # %% ../../nbs/10b_view.ipynb #7439c7e6
-@dataclass(eq=False)
 class SeatView(SeatViewFields):
     """Det en spelare får se (fälten i `SeatViewFields`) och det hen vet utöver sina kort: sticken, de osedda korten,
     färgerna som andra saknar, dragen och en nyckel för allt hen vet."""

@@ -133,27 +133,33 @@ class HonestISMCTSAgent:
         return our_search.ismcts_action(md.state.view(seat), self.rng, iterations=self.sims, c=self.c)[0]
 
 
+def with_slots(v, ids: list[int], slots: tuple):
+    """A copy of the view `v` whose unseen cards are `ids` and whose samples deal by `slots` (the benchmark's own
+    views below; the library's views never change what they know)."""
+    import copy
+    w = copy.copy(v)             # the same state copy and seat; the fields read so far stay
+    unseen, masks, _, skeleton = v._basis
+    w.__dict__.pop("unseen", None)
+    w.__dict__["_basis"] = (ids, masks, slots, skeleton)
+    return w
+
+
 def leaky_view(state, seat: int):
     """The seat's view with OpenSpiel's information: the unseen cards are the other hands' real cards (as a
     set, not who holds which) and the stock is empty, so view.sample deals exactly those cards among the
     others. For the benchmark's expert-leak only."""
-    import dataclasses
-    from plump_teach.engine.cards import Cards, card_from_id, sort_hand
     v = state.view(seat)
     seats, caps, masks, only, unseen, up = v._slots
     in_play = {c.id for s in range(state.n) if s != seat for c in state.hand(s)}
     if set(v.others) or not in_play <= set(unseen): return v      # kortet i pannan (P15): as it is
     ids = [c for c in unseen if c in in_play]
     caps = [0 if s == -1 else cap for s, cap in zip(seats, caps)]
-    return dataclasses.replace(v, unseen=sort_hand(map(card_from_id, ids)),
-                               _slots=(seats, caps, masks, only, ids, up))
+    return with_slots(v, ids, (seats, caps, masks, only, ids, up))
 
 
 def oracle_view(state, seat: int):
     """The seat's view with every hand shown: the samples are always the real deal (only the other players'
     future choices stay unknown). For the benchmark's expert-oracle only, to measure a ceiling."""
-    import dataclasses
-    from plump_teach.engine.cards import card_from_id, sort_hand
     v = state.view(seat)
     seats, caps, masks, only, unseen, up = v._slots
     if set(v.others) or v.game != 'plump': return v
@@ -161,8 +167,7 @@ def oracle_view(state, seat: int):
     ids = [c for c in unseen if c in holder]
     only = {c: [seats.index(holder[c])] for c in ids}
     caps = [0 if s == -1 else cap for s, cap in zip(seats, caps)]
-    return dataclasses.replace(v, unseen=sort_hand(map(card_from_id, ids)),
-                               _slots=(seats, caps, masks, only, ids, up))
+    return with_slots(v, ids, (seats, caps, masks, only, ids, up))
 
 
 class OracleExpert(OurBot):
