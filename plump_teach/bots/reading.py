@@ -26,8 +26,9 @@ BID_SPREAD = 1.0     # spridningen (standardavvikelsen) i stick kring det
 
 
 def bid_fit(dealt, bids: list[tuple[int, int]], trump: int | None, shift: float) -> float:
-    """Hur väl händerna `dealt` (kort-id per plats, en lista eller en dict) passar buden `bids` ((plats, bud), ...) med trumfen `trump`
-    (färgens nummer eller `None`): 1 när varje bud är `quick_count` + `shift`, mindre ju längre ifrån det är."""
+    """Hur väl händerna `dealt` (kort-id per plats, en lista eller en dict) passar buden `bids` ((plats, bud), ...)
+    med trumfen `trump` (färgens nummer eller `None`): 1 när varje bud är `quick_count` + `shift`, mindre ju längre
+    ifrån det är."""
     w = 1.0
     for s, b in bids:
         x = b - quick_count(split_suits(dealt[s]), trump) - shift

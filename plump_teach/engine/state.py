@@ -444,7 +444,7 @@ class PlumpView(SeatView):
     def sample(self, rng: random.Random | None = None, fit: Fit | None = None, tries: int = 30) -> PlumpState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
         talongen, med rätt antal kort och utan kort i en färg som en spelare har visat att den saknar. Med `fit`
-        behålls en utdelning med sannolikheten `fit(dealt)` (se `_sample`)."""
+        behålls en utdelning med sannolikheten `fit(held)` (se `_sample`)."""
         return _sample(self, rng, fit, tries)
 
 # %% ../../nbs/11_state.ipynb #55b5a47b
@@ -478,7 +478,7 @@ class BismarckView(SeatView):
     def sample(self, rng: random.Random | None = None, fit: Fit | None = None, tries: int = 30) -> BismarckState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
         förhands bortlagda kort; de uppvända korten hamnar hos förhand eller bland de bortlagda (B2). Med `fit`
-        behålls en utdelning med sannolikheten `fit(dealt)` (se `_sample`)."""
+        behålls en utdelning med sannolikheten `fit(held)` (se `_sample`)."""
         return _sample(self, rng, fit, tries)
 
 # %% ../../nbs/11_state.ipynb #9642f122

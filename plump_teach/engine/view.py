@@ -15,24 +15,24 @@ from .actions import Action
 from .sampling import played_by
 
 # %% auto #0
-__all__ = ['T', 'Seen', 'SeatViewFields', 'SeatView']
+__all__ = ['Seen', 'SeatViewFields', 'SeatView']
 
 # %% ../../nbs/10b_view.ipynb #0feed039
-T = TypeVar('T')
+_T = TypeVar('_T')
 
-class Seen(Generic[T]):
+class Seen(Generic[_T]):
     """Ett fält i en spelares syn. Det läses ur synens egen kopia av läget (`_state`) första gången någon frågar, och
     står sedan kvar i synen: en syn kostar nästan inget att göra, och den som bara vill ha nyckeln betalar bara för
     den. Utan `read` läses läget fält med samma namn."""
-    def __init__(self, doc: str, read: Callable[[Any], T] | None = None):
+    def __init__(self, doc: str, read: Callable[[Any], _T] | None = None):
         self.__doc__, self.read = doc, read
 
     def __set_name__(self, owner: type, name: str) -> None: self.name = name
 
     @overload
-    def __get__(self, view: None, owner: type | None = None) -> Seen[T]: ...
+    def __get__(self, view: None, owner: type | None = None) -> Seen[_T]: ...
     @overload
-    def __get__(self, view: object, owner: type | None = None) -> T: ...
+    def __get__(self, view: object, owner: type | None = None) -> _T: ...
     def __get__(self, view: Any, owner: type | None = None) -> Any:
         if view is None: return self
         value = self.read(view) if self.read is not None else getattr(view._state, self.name)
