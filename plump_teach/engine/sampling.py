@@ -94,15 +94,19 @@ def _fill_exact(cards, caps, masks, only) -> list[list[int]] | None:
     return out if go(0) else None
 
 def deal_unseen(cards: list[int], caps: list[int], masks: list[int], only: dict | None = None,
-                rnd=random.random, tries: int = 40) -> list[list[int]]:
-    "Dela ut de osedda korten `cards` på högarna med storlekarna `caps`, förenligt med renonserna i `masks`."
+                rnd=random.random, tries: int = 40, loose_last: bool = False) -> list[list[int]]:
+    """Dela ut de osedda korten `cards` på högarna med storlekarna `caps`, förenligt med renonserna i `masks`. Med
+    `loose_last` spelar den sista högens ordning ingen roll (talongen i Plump): den får korten som blir kvar, utan att
+    de blandas, och bara de andra högarna blandas fram."""
     only = only or {}
     bound = [i for i, m in enumerate(masks) if m]       # högarna som har visat att de saknar en färg
     if not bound and not only:                           # vanligast: inga villkor, bara blanda och dela
-        deck = list(cards)
-        for i in range(len(deck) - 1, 0, -1):
-            j = int(rnd() * (i + 1))
-            deck[i], deck[j] = deck[j], deck[i]
+        if loose_last: deck = partial_shuffle(list(cards), len(cards) - caps[-1], rnd)
+        else:
+            deck = list(cards)
+            for i in range(len(deck) - 1, 0, -1):
+                j = int(rnd() * (i + 1))
+                deck[i], deck[j] = deck[j], deck[i]
         dealt, at = [], 0
         for cap in caps: dealt.append(deck[at:at + cap]); at += cap
         return dealt
@@ -113,7 +117,8 @@ def deal_unseen(cards: list[int], caps: list[int], masks: list[int], only: dict 
         ok = [c for c in cards if not m >> (c >> 4) & 1]
         if len(ok) >= caps[b]:
             ok = partial_shuffle(ok, caps[b], rnd)       # ett slumpat urval först (`10_sim`)
-            rest = partial_shuffle([*ok[caps[b]:], *(c for c in cards if m >> (c >> 4) & 1)], len(cards), rnd)
+            need = len(cards) - caps[b] - caps[-1] if loose_last and b != len(caps) - 1 else len(cards)
+            rest = partial_shuffle([*ok[caps[b]:], *(c for c in cards if m >> (c >> 4) & 1)], need, rnd)
             dealt, at = [], 0
             for i, cap in enumerate(caps):
                 if i == b: dealt.append(ok[:cap])

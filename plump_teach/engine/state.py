@@ -493,15 +493,15 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None, fi
     passade bäst. Läget byggs bara för den som behålls."""
     rnd = (rng or random).random
     seats, caps, masks, only, unseen, up = self._slots
-    played = self._played
-    piles = deal_unseen(unseen, caps, masks, only, rnd)
+    played, loose = self._played, seats[-1] == -1       # talongens ordning spelar ingen roll
+    piles = deal_unseen(unseen, caps, masks, only, rnd, loose_last=loose)
     if fit is not None:
         best, most = piles, -1.0
         for _ in range(tries):
             w = fit({s: [*pile, *played[s]] for s, pile in zip(seats, piles) if s >= 0})
             if rnd() < w: break
             if w > most: best, most = piles, w
-            piles = deal_unseen(unseen, caps, masks, only, rnd)
+            piles = deal_unseen(unseen, caps, masks, only, rnd, loose_last=loose)
         else: piles = best
     st = self._skeleton.own_copy()
     hands = st.deal.tricks.hands
