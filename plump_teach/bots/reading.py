@@ -20,7 +20,7 @@ from .heuristics import quick_count
 __all__ = ['READ_TRIES', 'BID_SHIFT', 'BID_SPREAD', 'bid_fit', 'bid_sampler']
 
 # %% ../../nbs/23b_reading.ipynb #562b6b87
-READ_TRIES = 30      # dragningar per provgiv som läser buden: ett fast antal, ingen klocka
+READ_TRIES = 12      # dragningar per provgiv som läser buden: ett fast antal, ingen klocka
 BID_SHIFT = {2: 0.8, 3: 0.5, 4: 0.1, 5: -0.2, 6: -0.5}   # budet minus quick_count i snitt, per antal spelare
 BID_SPREAD = 1.0     # spridningen (standardavvikelsen) i stick kring det
 
