@@ -14,6 +14,15 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+import time
+
+GRACE = 10.0          # seconds iopub gets after the kernel's reply (see KernelRun.execute)
+
+
+def stacks_path(pid: int) -> Path:
+    "Where the kernel with this process id writes its stacks when asked (KernelRun.stacks)."
+    import tempfile
+    return Path(tempfile.gettempdir()) / f"plump-teach-kernel-{pid}-stacks.txt"
 
 
 def fresh_code(folder: Path) -> str:
@@ -35,24 +44,60 @@ class Result:
     "What one piece of code gave: its errors (name: value), and its display outputs (the messages' content)."
     errors: list[str] = field(default_factory=list)
     outputs: list[dict] = field(default_factory=list)
+    complete: bool = True          # False: the kernel replied, but its 'idle' on iopub never came (see `execute`)
 
 
 @dataclass
 class KernelRun:
     client: object
     folder: Path
+    pid: int = 0
 
     def execute(self, code: str, timeout: float) -> Result:
-        res = Result()
-
-        def hook(msg):
+        """Run `code` and collect what it shows. The end is the kernel's reply on the shell channel, which is never
+        dropped; its outputs and its 'idle' come on iopub, a publish socket that may drop a message. CI once waited
+        240 s for an 'idle' on lesson 7 (818 widget messages in one cell) although the cell takes 0.3 s, so after the
+        reply iopub gets `GRACE` seconds more, and the result says whether the 'idle' came (`complete`). With no
+        reply within `timeout` the kernel really hangs: the error then holds the stacks of its threads."""
+        import queue
+        kc = self.client
+        res, msg_id = Result(), kc.execute(code)
+        deadline, reply, idle, grace_end = time.monotonic() + timeout, None, False, None
+        while not idle:
+            now = time.monotonic()
+            if reply is None and now > deadline:
+                raise TimeoutError(f"the kernel gave no reply in {timeout:g} s; its stacks:\n{self.stacks()}")
+            if reply is not None and now > grace_end: break
+            if reply is None and kc.shell_channel.msg_ready():
+                msg = kc.get_shell_msg(timeout=1)
+                if msg["parent_header"].get("msg_id") == msg_id: reply, grace_end = msg, now + GRACE
+                continue
+            try: msg = kc.get_iopub_msg(timeout=0.05)
+            except queue.Empty: continue
+            if msg["parent_header"].get("msg_id") != msg_id: continue
             kind, content = msg["msg_type"], msg["content"]
-            if kind == "error": res.errors.append(f"{content['ename']}: {content['evalue']}")
+            if kind == "status": idle = content["execution_state"] == "idle"
+            elif kind == "error": res.errors.append(f"{content['ename']}: {content['evalue']}")
             elif kind in ("display_data", "execute_result", "stream"): res.outputs.append({"output_type": kind, **content})
-        reply = self.client.execute_interactive(code, timeout=timeout, output_hook=hook)
-        if reply["content"]["status"] != "ok" and not res.errors:
-            res.errors.append(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
+        if reply is None:                                   # 'idle' came first: the reply is on its way
+            reply = kc.get_shell_msg(timeout=max(1.0, deadline - time.monotonic()))
+        res.complete = idle
+        if not idle:
+            import warnings
+            warnings.warn(f"the kernel replied, but its 'idle' did not come within {GRACE:g} s: outputs may be missing")
+        content = reply["content"]
+        if content["status"] != "ok" and not res.errors: res.errors.append(f"{content.get('ename')}: {content.get('evalue')}")
         return res
+
+    def stacks(self) -> str:
+        "The stacks of every thread in the kernel (faulthandler, on SIGUSR1; set up by `fresh_code`)."
+        import os, signal
+        path = stacks_path(self.pid)
+        try:
+            os.kill(self.pid, signal.SIGUSR1)
+            time.sleep(1)
+            return path.read_text()[:6000]          # the main thread first
+        except OSError as e: return f"(no stacks: {e})"
 
     def fresh(self, timeout: float = 60):
         r = self.execute(fresh_code(self.folder), timeout)
@@ -78,7 +123,11 @@ def one_kernel(folder: Path):
     from jupyter_client.manager import start_new_kernel
     km, kc = start_new_kernel(kernel_name="python3", cwd=str(folder))
     try:
-        yield KernelRun(kc, folder)
+        run = KernelRun(kc, folder, km.provisioner.pid)
+        kc.execute_interactive(f"import faulthandler, signal; faulthandler.register(signal.SIGUSR1, "
+                               f"open({str(stacks_path(run.pid))!r}, 'w'), all_threads=True)", timeout=60)
+        yield run
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+        stacks_path(run.pid).unlink(missing_ok=True)
