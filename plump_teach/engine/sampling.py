@@ -7,7 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/sampling.html.md"""
 # %% ../../nbs/10a_sampling.ipynb #76f8cdc3
 from __future__ import annotations
 import random
-from .tricks import TrickPlayBase
+from .tricks import TricksRead
 from .plump_rules import PlumpError
 from .sim import partial_shuffle
 
@@ -15,7 +15,7 @@ from .sim import partial_shuffle
 __all__ = ['void_masks', 'played_ids', 'played_by', 'deal_unseen', 'seeded_rng']
 
 # %% ../../nbs/10a_sampling.ipynb #50bc6323
-def void_masks(tp: TrickPlayBase, must_trump: bool) -> list[int]:
+def void_masks(tp: TricksRead, must_trump: bool) -> list[int]:
     """Färgerna som varje plats har visat att den saknar, som bitar (bit 0 är ♠): den följde inte färg, eller
     trumfade inte fast trumftvånget (P10) hade krävt det."""
     masks = [0] * tp.n
@@ -31,12 +31,12 @@ def void_masks(tp: TrickPlayBase, must_trump: bool) -> list[int]:
             if must and tp.trump is not None and c >> 4 != tp.trump: masks[seat] |= 1 << tp.trump
     return masks
 
-def played_ids(tp: TrickPlayBase) -> list[int]:
+def played_ids(tp: TricksRead) -> list[int]:
     "Korten (id) som har lagts i given, i ordning."
     return [c for _, t, _ in tp.history for c in t] + list(tp.trick)
 
 # %% ../../nbs/10a_sampling.ipynb #ca3d7aa9
-def played_by(tp: TrickPlayBase) -> list[list[int]]:
+def played_by(tp: TricksRead) -> list[list[int]]:
     "Korten (id) som varje plats har lagt i given."
     out: list[list[int]] = [[] for _ in range(tp.n)]
     for leader, cards in [*((l, t) for l, t, _ in tp.history), (tp.leader, tp.trick)]:

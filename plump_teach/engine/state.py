@@ -21,6 +21,7 @@ from .state_file import StateFile
 from .view import SeatView, Seen
 from .names import check_names
 from .state_core import StateDeal, cards_left
+from .play_core import PlayCore
 from .sampling import void_masks, played_ids, deal_unseen, seeded_rng
 
 # %% auto #0
@@ -95,11 +96,18 @@ class StateLegal(StateFacts):
         åt för den platsen (samma informationsmängd, som OpenSpiels `information_state_string`). Samma nyckel som
         `view(seat).info_key()`, utan att göra synen; den görs av kort-id, utan att gå via korten."""
         _check_view_seat(self, seat)
-        tp = self.tricks
-        hands = tp.hands
-        return (self.game, seat, self.phase, self.to_act, self.trump,
-                tuple((s, tuple(sorted(hands[s]))) for s in self._seen_seats(seat)), tuple(tp.history), self.leader,
-                tuple(tp.trick), self._own_key(seat))
+        core, tp = self._core, self.tricks
+        if core is None:                      # före korten, eller given som den är
+            head = (self.game, seat, self.phase, self.to_act, self.trump)
+            tail = (tuple(tp.history), self.leader, tuple(tp.trick), self._own_key(seat))
+        else:                                 # medan korten spelas: kärnan har det mesta som tupler redan
+            left = core.left()
+            head = (self.game, seat, 'playing' if left else 'done', core.to_act if left else None, self.trump)
+            tail = (core.history, core.leader, core.trick, self._own_key(seat))
+        hands, seen = tp.hands, self._seen_seats(seat)
+        mine = (((seat, tuple(sorted(hands[seat]))),) if seen == (seat,) else
+                tuple((s, tuple(sorted(hands[s]))) for s in seen))
+        return (*head, mine, *tail)
 
     # Det varje spel skriver själv: trumfen, vems kort platsen ser, och det i nyckeln som bara spelet har.
     @property
@@ -111,9 +119,9 @@ class StateLegal(StateFacts):
         """Dragen som platsen i tur får göra nu, som given räknar ut dem; tom när given är slut. De räknas en gång per
         läge (en sökning frågar samma läge många gånger, och en kopia delar dem tills den gör ett drag)."""
         if self._legal is None:
-            tp = self._core            # korten i tur, som given gör dem (P10, B6)
-            self._legal = (self._deal.legal_actions() if tp is None else
-                           play_actions(tp.legal()) if cards_left(tp) else [])
+            core = self._core          # korten i tur, som kärnan gör dem (P10, B6)
+            self._legal = (self._deal.legal_actions() if core is None else
+                           play_actions(core.legal()) if core.left() else [])
         return list(self._legal)
 
     # Det varje spel skriver själv: att göra och ta tillbaka ett drag.
@@ -136,15 +144,13 @@ class StateMoves(StateLegal):
     def apply(self, action: Action) -> Self:
         "Gör draget `action` för platsen i tur. Ett otillåtet drag stoppas med ett svenskt fel och ändrar ingenting."
         if type(action) is PlayCard:          # det vanligaste draget, i varje simulering: ett kort i sticken
-            tp = self._core
-            if tp is None and self._deal.phase == 'playing': tp = self._core = self._deal.tricks   # delas med given
-            if tp is not None and cards_left(tp):
-                cid = action.card.id
-                if tp.allows(cid):            # tillåtet: lägg det utan fler frågor; annars säger given varför inte
-                    if not self._core_owned: tp, self._core_owned = tp.copy(), True
-                    tp.put(cid)
-                    self._core, self._snap, self._legal = tp, None, None
-                    self.actions.append(action)
+            core = self._core
+            if core is None and self._deal.phase == 'playing': core = self._core = PlayCore.of(self._deal.tricks)
+            if core is not None:
+                new = core.after(action.card.id)   # `None`: kortet får inte läggas, och given säger varför nedan
+                if new is not None:
+                    self._core, self._snap, self._legal = new, None, None
+                    self._moves = (self._moves, action, core)
                     return self
         if not isinstance(action, self.ACTIONS):
             kinds = ' eller '.join(a.__name__ for a in self.ACTIONS)
@@ -152,21 +158,20 @@ class StateMoves(StateLegal):
         if self.phase == 'done': raise error_of(self.error, WrongPhase)("Given är slut; inga fler drag tas emot.")
         self._own()
         self._apply(action)
-        self.actions.append(action)
+        self._moves = (self._moves, action, None)
         return self
 
     def undo(self) -> Self:
         "Ta tillbaka det senaste draget."
-        if not self.actions: raise self.error("Inget drag är gjort i det här läget, så inget kan tas tillbaka.")
-        tp = self._core
-        if tp is not None and type(self.actions[-1]) is PlayCard:     # kortet tas tillbaka ur sticken
-            if not self._core_owned: tp, self._core_owned = tp.copy(), True
-            tp.undo()
-            self._core, self._snap, self._legal = tp, None, None
-            self.actions.pop()
+        moves = self._moves
+        if moves is None: raise self.error("Inget drag är gjort i det här läget, så inget kan tas tillbaka.")
+        before, action, core = moves
+        if core is not None:                  # ett kort i kärnan: kärnan före kortet gäller igen
+            self._core, self._snap, self._legal, self._moves = core, None, None, before
             return self
         self._own()
-        self._undo(self.actions.pop())
+        self._undo(action)
+        self._moves = before
         return self
 
     def _play(self, action):
@@ -241,6 +246,7 @@ class PlumpStateSeen(PlumpStateFacts):
         # P15: korten som platsen såg under budgivningen (de andras, i pannan) är sedda hela given, och när spelet
         # börjar har platsen sitt eget kort i handen
         d = self._deal
+        if d.cards != 1: return (seat,)                                  # kortet i pannan gäller bara med ett kort
         seen = visible_seats(seat, d.n, d.cards, d.rules)
         if len(seen) == 1 and seen[0] == seat: return (seat,)            # det vanliga: bara sin egen hand
         return tuple(seen) if self.phase == 'bidding' else tuple(sorted({seat, *seen}))

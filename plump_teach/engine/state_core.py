@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Self, cast
 from .actions import Action
 from .tricks import TrickPlay
+from .play_core import PlayCore
 from .plump import PlumpDeal
 from .bismarck import BismarckDeal
 
@@ -21,21 +22,21 @@ class StateCore:
     game: str                        # 'plump' eller 'bismarck', i sparfilens format
     title: str                       # spelets namn i meddelanden
     error: type = ValueError
-    actions: list[Action]
     ACTIONS: tuple[type, ...]        # dragens sorter i spelet
     FORMAT: str                      # sparfilens format, till exempel "plump_teach.PlumpState"
     _deal_type: type[PlumpDeal] | type[BismarckDeal]
 
     def __init__(self, deal: PlumpDeal | BismarckDeal):
-        self._deal, self.actions = deal.copy(), []
+        self._deal = deal.copy()
         self._owned = True     # givens kopia är bara den här lägets; annars delas den med en klon tills någon gör ett drag
         self._legal: list[Action] | None = None   # de tillåtna dragen i just det här läget, räknade en gång
-        # När korten spelas står sticken för sig (`_core`, ett `TrickPlay`), och `_deal` är given som den var när
-        # korten började: det som inte ändras under spelet. Sticken delas med en klon tills någon lägger ett kort
-        # (`_core_owned`). `_snap` är given som den ser ut nu, gjord när någon läser `deal`.
-        self._core: TrickPlay | None = None
-        self._core_owned = False
+        # När korten spelas står sticken för sig (`_core`, en `PlayCore` som aldrig ändras), och `_deal` är given som
+        # den var när korten började: det som inte ändras under spelet. `_snap` är given som den ser ut nu, gjord när
+        # någon läser `deal`.
+        self._core: PlayCore | None = None
         self._snap: PlumpDeal | BismarckDeal | None = None
+        # Dragen: `None`, eller (dragen före, draget, kärnan före draget om det var ett kort i kärnan, annars `None`)
+        self._moves: tuple | None = None
 
     @classmethod
     def from_deal(cls, deal: PlumpDeal | BismarckDeal) -> Self:
@@ -55,15 +56,16 @@ class StateCore:
 
     def clone(self) -> Self:
         """En billig, oberoende kopia av läget (för sökning och simulering). Kopian och originalet delar given tills
-        ett av dem gör ett drag; det som ändras kopierar då given först (kopiering vid skrivning)."""
+        ett av dem ändrar den; det som ändras kopierar då given först (kopiering vid skrivning). Sticken och dragen
+        ändras aldrig, så de delas utan vidare."""
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
-        new.actions = list(self.actions)
-        self._owned = new._owned = self._core_owned = new._core_owned = False
+        self._owned = new._owned = False
         return new
 
+
 # %% ../../nbs/10e_state_core.ipynb #f810f2df
-def cards_left(tp: TrickPlay) -> bool:
+def cards_left(tp: TrickPlay | PlayCore) -> bool:
     "Finns det kort kvar att lägga? Efter ett helt stick har alla lika många kvar, så det räcker att fråga den som spelar ut."
     return bool(tp.trick or tp.hands[tp.leader])
 
@@ -78,16 +80,31 @@ class StateDeal(StateCore):
         if self._snap is None: self._snap = self._deal_now()
         return self._snap
 
+    @property
+    def actions(self) -> list[Action]:
+        "Dragen som är gjorda i läget (och går att ångra), det första först: en ny lista."
+        out: list[Action] = []
+        m = self._moves
+        while m is not None: out.append(m[1]); m = m[0]
+        return out[::-1]
+
+    @actions.setter
+    def actions(self, actions: list[Action]) -> None:
+        m: tuple | None = None
+        for a in actions: m = (m, a, None)
+        self._moves = m
+
     def _deal_now(self) -> Any:
         "En egen giv med sticken som de står nu (när sticken står för sig)."
-        d, tp = self._deal.copy(), cast(TrickPlay, self._core)
-        d.tricks = tp.copy()
-        d.phase = 'playing' if cards_left(tp) else 'done'
+        d, core = self._deal.copy(), cast(PlayCore, self._core)
+        d.tricks = core.trick_play(self._deal.tricks)
+        d.phase = 'playing' if core.left() else 'done'
         return d
 
     @property
-    def tricks(self) -> TrickPlay:
-        "Sticken just nu, att läsa (inte att ändra): händerna och sticken som kort-id."
+    def tricks(self) -> TrickPlay | PlayCore:
+        """Sticken just nu, att läsa (inte att ändra): händerna och sticken som kort-id. Medan korten spelas är det
+        kärnan (`PlayCore`, med tupler), annars givens `TrickPlay`; de läses på samma sätt."""
         return self._core if self._core is not None else self._deal.tricks
 
     def _own(self):
@@ -96,7 +113,7 @@ class StateDeal(StateCore):
         de in i en egen giv, som sedan är den som gäller."""
         self._legal = None
         if self._core is not None:
-            self._deal, self._core, self._snap, self._owned, self._core_owned = self._deal_now(), None, None, True, False
+            self._deal, self._core, self._snap, self._owned = self._deal_now(), None, None, True
         elif not self._owned:
             self._deal, self._owned = self._deal.copy(), True
 
@@ -105,5 +122,5 @@ class StateDeal(StateCore):
         syn gör sina provgivar av (`11_state`)."""
         new = self.clone()
         new._own()
-        new.actions = []
+        new._moves = None
         return new

@@ -6,8 +6,8 @@ Docs: https://plump-teach.github.io/plump_teach/tricks.html.md"""
 
 # %% ../../nbs/03_tricks.ipynb #15364928
 from __future__ import annotations
-from typing import Any, NamedTuple, Self, cast
-from collections.abc import Sequence
+from typing import Any, NamedTuple, Protocol, Self, cast
+from collections.abc import Iterable, Sequence
 from .cards import CardLike, CardsLike
 from .cards import Card, Cards, SUITS, SUIT_NAMES, parse_card, parse_cards, CardError, card_from_id, sort_hand, quoted
 from .cards import IllegalMove, WrongArgument, error_of
@@ -15,7 +15,8 @@ from .names import genitive
 
 # %% auto #0
 __all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'legal_cards', 'beats', 'winner_index', 'trick_winner',
-           'is_revoke', 'TrickPlayBase', 'TrickPlayRefusals', 'TrickPlay', 'Trick', 'TrickDealView', 'TrickDeal']
+           'is_revoke', 'TricksRead', 'TrickPlayBase', 'TrickPlayRefusals', 'TrickPlay', 'Trick', 'TrickDealView',
+           'TrickDeal']
 
 # %% ../../nbs/03_tricks.ipynb #dfa1bab3
 def suit_index(suit: str | None) -> int | None:
@@ -26,7 +27,7 @@ def suit_index(suit: str | None) -> int | None:
     return SUITS.index(suit)
 
 # %% ../../nbs/03_tricks.ipynb #7e6c167e
-def split_suits(hand: list[int]) -> list[list[int]]:
+def split_suits(hand: Iterable[int]) -> list[list[int]]:
     "Kort-id uppdelade i fyra listor, en per färg (♠ ♥ ♦ ♣)."
     out: list[list[int]] = [[], [], [], []]
     for c in hand: out[c >> 4].append(c)
@@ -84,6 +85,29 @@ def is_revoke(hand, trick, card) -> bool:
     if not trick: return False
     led = trick[0].suit
     return card.suit != led and any(c.suit == led for c in hand)
+
+# %% ../../nbs/03_tricks.ipynb #4d073c4a
+class TricksRead(Protocol):
+    """Det man läser i sticken, hur de än är gjorda: `TrickPlay` (listor som ändras) eller spellägets kärna
+    (`PlayCore` i [sticken som värden](10c_play_core.ipynb), tupler som aldrig ändras)."""
+    @property
+    def n(self) -> int: ...
+    @property
+    def trump(self) -> int | None: ...
+    @property
+    def must_trump(self) -> bool: ...
+    @property
+    def leader(self) -> int: ...
+    @property
+    def hands(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def trick(self) -> Sequence[int]: ...
+    @property
+    def taken(self) -> Sequence[int]: ...
+    @property
+    def history(self) -> Sequence[tuple[int, Sequence[int], int]]: ...
+    @property
+    def to_act(self) -> int: ...
 
 # %% ../../nbs/03_tricks.ipynb #03799961
 class TrickPlayBase:
