@@ -7,7 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/play_core.html.md"""
 # %% ../../nbs/10c_play_core.ipynb #8ca4f1a5
 from __future__ import annotations
 from typing import Self
-from .tricks import TrickPlay, TricksRead, legal_ids, winner_index
+from .tricks import TrickPlay, TricksRead, winner_index
 
 # %% auto #0
 __all__ = ['PlayFields', 'PlayCore']
@@ -51,8 +51,19 @@ class PlayFields:
         return bool(self.trick or self.hands[self.leader])
 
     def legal(self) -> list[int]:
-        "Kort-id som spelaren i tur får lägga (P10), som i `TrickPlay`."
-        return legal_ids(list(self.hands[self.to_act]), self.led, self.trump, self.must_trump)
+        """Kort-id som spelaren i tur får lägga (P10): samma kort som `legal_ids` i sticken ger, räknade direkt ur
+        handen (ett sökträd frågar det i varje nytt läge). Testet nedan jämför dem i tusentals lägen."""
+        trick = self.trick
+        hand = self.hands[(self.leader + len(trick)) % self.n]
+        if not trick: return list(hand)                          # utspel: vilket kort som helst
+        led = trick[0] >> 4
+        ids = [c for c in hand if c >> 4 == led]                 # följ färg om du kan
+        if ids: return ids
+        t = self.trump
+        if self.must_trump and t is not None:                    # trumftvång
+            ids = [c for c in hand if c >> 4 == t]
+            if ids: return ids
+        return list(hand)
 
     def trick_play(self, like: TrickPlay) -> TrickPlay:
         "Sticken som ett `TrickPlay` att ändra, med namnen och regeln ur `like` (givens egna sticken)."

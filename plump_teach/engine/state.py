@@ -31,6 +31,7 @@ __all__ = ['Fit', 'StateFacts', 'StateLegal', 'StateMoves', 'TrickState', 'Plump
 # %% ../../nbs/11_state.ipynb #e9af61b5
 class StateFacts(StateDeal):
     "Det som syns i läget: turen, fasen, sticken, händerna och poängen."
+    __slots__ = ()
     @property
     def names(self) -> list[str]:
         "Spelarnas namn i sittordning (en kopia)."
@@ -91,6 +92,7 @@ _PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "l�
 
 class StateLegal(StateFacts):
     "Det en plats får göra och veta: de tillåtna dragen, nyckeln för allt platsen vet, och felet för ett drag av fel sort."
+    __slots__ = ()
     def info_key(self, seat: int) -> tuple:
         """Allt som platsen `seat` vet, som en nyckel som går att hasha: två lägen med samma nyckel går inte att skilja
         åt för den platsen (samma informationsmängd, som OpenSpiels `information_state_string`). Samma nyckel som
@@ -134,6 +136,7 @@ class StateLegal(StateFacts):
 # %% ../../nbs/11_state.ipynb #186ee513
 class StateMoves(StateLegal):
     "Att göra ett drag och att ta tillbaka det: i sticken för sig när ett kort läggs, annars genom given."
+    __slots__ = ()
     def why_illegal(self, action: Action) -> str | None:
         "Varför `action` inte får göras nu, som en svensk mening med regeln, eller `None` om den är tillåten."
         if action in self.legal_actions(): return None
@@ -185,6 +188,7 @@ class StateMoves(StateLegal):
 
 # %% ../../nbs/11_state.ipynb #5c070585
 class TrickState(StateMoves, StateFile):
+    __slots__ = ()
     """Det gemensamma för `PlumpState` och `BismarckState`: ett läge för datorspelare, som också går att spara och
     läsa in (`to_dict`, `to_json`, `save`, i [ett läge som fil](10d_state_file.ipynb)). Varje spel skriver givens
     egna fält (`_deal_fields`, `_deal_from`)."""
@@ -192,6 +196,7 @@ class TrickState(StateMoves, StateFile):
 # %% ../../nbs/11_state.ipynb #a871eec5
 class PlumpStateFacts(TrickState):
     "Det som hör till ett läge i Plump: antalet spelare och kort, husreglerna, trumfen och buden."
+    __slots__ = ()
     game, title, error, _deal_type, ACTIONS = 'plump', 'Plump', PlumpError, PlumpDeal, (Bid, PlayCard)
     FORMAT = "plump_teach.PlumpState"
     deal: PlumpDeal
@@ -242,6 +247,7 @@ class PlumpStateFacts(TrickState):
 # %% ../../nbs/11_state.ipynb #bf1a8457
 class PlumpStateSeen(PlumpStateFacts):
     "Det en plats ser i Plump: vems kort (med kortet i pannan de andras, P15) och vilka bud (P5)."
+    __slots__ = ()
     def _seen_seats(self, seat: int) -> tuple[int, ...]:
         # P15: korten som platsen såg under budgivningen (de andras, i pannan) är sedda hela given, och när spelet
         # börjar har platsen sitt eget kort i handen
@@ -265,6 +271,7 @@ class PlumpStateSeen(PlumpStateFacts):
 # %% ../../nbs/11_state.ipynb #e311aa76
 class PlumpState(PlumpStateSeen):
     "Läget i en giv Plump för datorspelare och ledtrådar: platser som tal, drag som värden, ångra och kopiera."
+    __slots__ = ()
 
     def _apply(self, action):
         d = self.deal
@@ -315,6 +322,7 @@ class PlumpState(PlumpStateSeen):
 # %% ../../nbs/11_state.ipynb #02f09d2d
 class BismarckStateFacts(TrickState):
     "Det som hör till ett läge i Bismarck: förhand, spelsättet, trumfen och de uppvända korten."
+    __slots__ = ()
     game, title, error, _deal_type, ACTIONS = 'bismarck', 'Bismarck', BismarckError, BismarckDeal, (Discard, ChooseMode, PlayCard)
     FORMAT = "plump_teach.BismarckState"
     deal: BismarckDeal
@@ -374,6 +382,7 @@ class BismarckStateFacts(TrickState):
 class BismarckState(BismarckStateFacts):
     """Läget i en giv Bismarck för datorspelare. Förhand lägger bort sina fyra kort ett i taget (`Discard`), så att
     varje drag har få alternativ; det fjärde gör bortläggningen i given."""
+    __slots__ = ()
 
     def _apply(self, action):
         d = self.deal

@@ -19,6 +19,7 @@ __all__ = ['StateCore', 'cards_left', 'StateDeal']
 # %% ../../nbs/10e_state_core.ipynb #f5509325
 class StateCore:
     "Ett läge är en egen kopia av en giv: att skapa det ur en giv eller ett parti, och billiga kopior."
+    __slots__ = ('_deal', '_owned', '_legal', '_core', '_snap', '_moves', '_known_files')
     game: str                        # 'plump' eller 'bismarck', i sparfilens format
     title: str                       # spelets namn i meddelanden
     error: type = ValueError
@@ -57,9 +58,10 @@ class StateCore:
     def clone(self) -> Self:
         """En billig, oberoende kopia av läget (för sökning och simulering). Kopian och originalet delar given tills
         ett av dem ändrar den; det som ändras kopierar då given först (kopiering vid skrivning). Sticken och dragen
-        ändras aldrig, så de delas utan vidare."""
+        ändras aldrig, så de delas utan vidare. Läget har fasta fält (`__slots__`), så kopian är sex tilldelningar.
+        Kopian har inte läst eller skrivit någon fil (`known_files`)."""
         new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        new._deal, new._legal, new._core, new._snap, new._moves = self._deal, self._legal, self._core, self._snap, self._moves
         self._owned = new._owned = False
         return new
 
@@ -69,9 +71,11 @@ def cards_left(tp: TrickPlay | PlayCore) -> bool:
     "Finns det kort kvar att lägga? Efter ett helt stick har alla lika många kvar, så det räcker att fråga den som spelar ut."
     return bool(tp.trick or tp.hands[tp.leader])
 
+# %% ../../nbs/10e_state_core.ipynb #aa092088
 class StateDeal(StateCore):
     """Given i läget: som den är, eller, medan korten spelas, gjord ur sticken för sig när någon vill läsa den. Allt
     som ändrar given går genom `_own` först."""
+    __slots__ = ()
     @property
     def deal(self) -> Any:
         """Given som den ser ut i läget nu (`PlumpDeal` eller `BismarckDeal`). Läs den, men ändra den inte: läget

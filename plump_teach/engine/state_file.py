@@ -35,14 +35,19 @@ def replay_moves(state: Any, moves: list, version: int, err: type) -> None:
 # %% ../../nbs/10d_state_file.ipynb #d5cad83d
 STATE_VERSION = 2   # 2: dragen i partiets notation (`05_actions`); version 1 skrev dem som text
 
+# %% ../../nbs/10d_state_file.ipynb #ce393944
 class StateFile(SavedFile):
     """Ett läge som data och som fil, för `TrickState` (`11_state`): klassen som ärver den har `deal`, `apply`,
     `to_act`, `actions`, `FORMAT`, `title` och `error`, och varje spel skriver givens egna fält."""
+    __slots__ = ()
     FORMAT: str
     title: str
     error: type
     deal: Any
-    actions: list
+    @property
+    def actions(self) -> list: raise NotImplementedError
+    @actions.setter
+    def actions(self, actions: list) -> None: raise NotImplementedError
     # Det läget självt har (`StateCore` i 10e_state_core och `StateMoves` i 11_state, före den här klassen i arvsordningen).
     def __init__(self, deal: Any) -> None: raise NotImplementedError
     @property

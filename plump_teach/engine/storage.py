@@ -140,6 +140,7 @@ class SavedFile:
     inte själv läste eller skrev senast, eller som har ändrats sedan dess, skrivs inte över (`FileChanged`) utan
     `overwrite=True`. Något som inte är en vanlig fil som går att läsa (en mapp, en enhet, en fil över 10 MB) skrivs
     aldrig över. Klassen skriver `to_json` och säger vad den heter i meddelanden."""
+    __slots__ = ()            # en klass med fasta fält (spelläget) kan ärva den; den har då fältet `_known_files`
     file_noun: ClassVar[tuple[str, str]] = ("parti", "partiet")   # obestämd och bestämd form, i meddelanden
     file_what: ClassVar[str] = "sparfilen"
 
@@ -151,8 +152,10 @@ class SavedFile:
     @property
     def known_files(self) -> dict[str, str]:
         "Filerna som objektet senast läste eller skrev: sökvägen -> innehållets SHA-256."
-        known = self.__dict__.get('_known_files')
-        if known is None: known = self.__dict__['_known_files'] = {}
+        known: dict[str, str] | None = getattr(self, '_known_files', None)
+        if known is None:
+            known = {}
+            setattr(self, '_known_files', known)     # i objektets __dict__, eller i en klass med fasta fält i dess fält
         return known
 
     def remember_file(self, path: str | PathLike, data: bytes) -> None:
