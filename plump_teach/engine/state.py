@@ -97,14 +97,16 @@ class StateLegal(StateFacts):
         """Allt som platsen `seat` vet, som en nyckel som går att hasha: två lägen med samma nyckel går inte att skilja
         åt för den platsen (samma informationsmängd, som OpenSpiels `information_state_string`). Samma nyckel som
         `view(seat).info_key()`, utan att göra synen; den görs av kort-id, utan att gå via korten."""
-        _check_view_seat(self, seat)
+        if type(seat) is not int or not 0 <= seat < self._deal.n: _check_view_seat(self, seat)    # som felet säger
         core, tp = self._core, self.tricks
         if core is None:                      # före korten, eller given som den är
             head = (self.game, seat, self.phase, self.to_act, self.trump)
             tail = (tuple(tp.history), self.leader, tuple(tp.trick), self._own_key(seat))
         else:                                 # medan korten spelas: kärnan har det mesta som tupler redan
-            left = core.left()
-            head = (self.game, seat, 'playing' if left else 'done', core.to_act if left else None, self.trump)
+            trick = core.trick
+            left = trick or core.hands[core.leader]              # `core.left()` och `core.to_act`, utan anropen
+            head = (self.game, seat, 'playing' if left else 'done',
+                    (core.leader + len(trick)) % core.n if left else None, self.trump)
             tail = (core.history, core.leader, core.trick, self._own_key(seat))
         hands, seen = tp.hands, self._seen_seats(seat)
         mine = (((seat, tuple(sorted(hands[seat]))),) if seen == (seat,) else
