@@ -519,6 +519,41 @@ def test_resume_uses_the_chosen_level_and_lists_only_the_chosen_game(tmp_path, m
     assert "Datorn spelar nu på nivån expert (partiet sparades med van)." in r.message.value, r.message.value
 
 
+def test_a_game_is_saved_in_the_users_data_folder_never_in_the_lesson_folder(tmp_path, monkeypatch):
+    """Issue 42: the table saved its games in the current folder (in JupyterLab the lesson's folder), and three such
+    files ended up among the project's files. Now a game goes to the user's data folder ($XDG_DATA_HOME here), the
+    lesson folder gets nothing, and a game an older version saved in the lesson folder is still offered."""
+    lesson, data = tmp_path / "elev", tmp_path / "data"
+    lesson.mkdir()
+    monkeypatch.chdir(lesson)
+    monkeypatch.delenv(SAVE_FOLDER_ENV, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    old = PlayTable(3, rules=PlumpRules(down_only=True), seed=8, first_deal=6, pace=0, path=lesson / "spelbordet-8.json")
+    old.save()                                                  # as an older version saved it: in the lesson folder
+    before = sorted(p.name for p in lesson.iterdir())
+    t = PlayTable(3, rules=PlumpRules(down_only=True), seed=9, first_deal=6, pace=0)
+    click_once(t)
+    folder = data / "plump-teach" / "spelbordet"
+    assert t.path == folder / "spelbordet-9.json" and t.path.exists() and t.autosave
+    assert read_table(t.path.read_text())[0] == t.game
+    assert sorted(p.name for p in lesson.iterdir()) == before == ["spelbordet-8.json"]
+    r = PlayTable()
+    offered = [Path(v).name for _, v in r.resume_files.options if v]
+    assert sorted(offered) == ["spelbordet-8.json", "spelbordet-9.json"], offered
+    assert sorted(p.name for p in lesson.iterdir()) == before
+
+
+def test_no_saved_game_is_among_the_project_files():
+    """Issue 42: three saved games (spelbordet-5.json, -5-2, -11) had been committed at the repository's root. A saved
+    game belongs in the user's data folder (see above); the tests save theirs in temporary folders (tests/conftest.py)."""
+    import subprocess
+    root = Path(__file__).resolve().parents[1]
+    listed = subprocess.run(["git", "ls-files", "*spelbordet*.json"], cwd=root, capture_output=True, text=True)
+    if listed.returncode: pytest.skip("not a git checkout")
+    assert listed.stdout.split() == [], listed.stdout
+    assert sorted(p.name for p in (root / "nbs" / "elev").glob("spelbordet*.json")) == []
+
+
 SWEDISH_MONTHS = ["januari", "februari", "mars", "april", "maj", "juni", "juli", "augusti", "september", "oktober",
                   "november", "december"]
 

@@ -37,7 +37,8 @@ from ..engine.names import without_rule_codes
 from ..course.results import RESULTS_ENV, current_recorder, register
 from .styles import CARD_HEIGHT, CARD_WIDTH, HAND_ROW_MAX, card_class, table_style
 from .table_files import (game_text, game_where, read_table, saved_choices, saved_of_kind,
-                                       saved_tables, skipped_text, table_dict, unfinished_table)
+                                       saved_tables, skipped_text, table_dict, unfinished_table, SAVE_FOLDER_ENV,
+                                       OLD_SAVE_FOLDER, saved_games_folder)
 from .analysis import analysis_html, deal_summary_html, nobreak_percent
 from ..engine.cards import RED, GREEN
 from ..engine.kinds import kind_of
@@ -45,8 +46,8 @@ from .table_drawing import drawing_for
 from ..engine.game import TrickGame
 
 # %% auto #0
-__all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'SAVE_FOLDER_ENV', 'SHORT_GAME', 'CUSTOM', 'PLACE_WORDS', 'default_names',
-           'turn_owner', 'you_text', 'pace_slider', 'PlayTable', 'swap_children', 'BismarckTable']
+__all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'SHORT_GAME', 'CUSTOM', 'PLACE_WORDS', 'default_names', 'turn_owner', 'you_text',
+           'pace_slider', 'PlayTable', 'swap_children', 'BismarckTable']
 
 # %% ../../nbs/61_table.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
@@ -875,15 +876,20 @@ def _toggle_last(self: PlayTable):
     self.last_html.value = self._last_html() if self.show_last else ''
 
 # %% ../../nbs/61_table.ipynb #e7c91069
-SAVE_FOLDER_ENV = 'PLUMP_TEACH_SPARADE'   # miljövariabeln med mappen för bordets sparade partier
-
 @patch
 def _save_folder(self: PlayTable) -> Path | None:
-    """Mappen där bordet sparar sina partier: elevens egen mapp i klassrummet, annars mappen i `PLUMP_TEACH_SPARADE`
-    eller notebookens mapp. I klassrummet innan eleven är känd: `None` (ingen annan elevs mapp)."""
+    """Mappen där bordet sparar sina partier: elevens egen mapp i klassrummet, annars partiernas egen mapp
+    (`saved_games_folder`, aldrig lektionens mapp). I klassrummet innan eleven är känd: `None` (ingen annan elevs mapp)."""
     if self._recorder is not None: return self._recorder.store.table_folder(self._recorder.pupil_id)
     if os.environ.get(RESULTS_ENV): return None
-    return Path(os.environ.get(SAVE_FOLDER_ENV) or '.')
+    return saved_games_folder()
+
+@patch
+def _saved_folders(self: PlayTable) -> list[Path]:
+    "Mapparna med sparade partier att visa: bordets egen, och utanför klassrummet också där äldre versioner sparade."
+    folder = self._save_folder()
+    if folder is None: return []
+    return [folder] if self._recorder is not None else [folder, OLD_SAVE_FOLDER]
 
 @patch
 def _set_path(self: PlayTable, path=None, known=None):
@@ -894,7 +900,7 @@ def _set_path(self: PlayTable, path=None, known=None):
     if p is None or p is False:
         folder = self._save_folder()
         auto = p is None and folder is not None
-        p = (folder or Path('.')) / f"spelbordet-{self.game.seed}.json"
+        p = (folder or saved_games_folder()) / f"spelbordet-{self.game.seed}.json"
     else: p, auto = as_path(p, "sparfilen"), True
     if p.exists() and file_key(p) not in self._known: p = free_path(p)
     self.path, self.autosave = p, auto
@@ -916,6 +922,8 @@ def _write(self: PlayTable, text: str) -> str:
         old, self.path = self.path, free_path(self.path)
         note = ("Det sparade partiet har ändrats någon annanstans (eller fanns redan) och skrivs inte över. "
                 "Partiet sparas i stället som ett nytt sparat parti. ")
+    try: self.path.parent.mkdir(parents=True, exist_ok=True)    # partiernas mapp finns kanske inte än
+    except OSError: pass                                         # då säger write_file varför det inte gick
     write_file(self.path, text, "Partiet")
     self._known[file_key(self.path)] = digest(text.encode('utf-8'))
     return note
@@ -1094,8 +1102,7 @@ def _level_changed(self: PlayTable):
 def _find_saved(self: PlayTable):
     """De sparade borden för det valda spelet, det senaste först; och överst ett erbjudande att fortsätta det
     senaste partiet som inte är slut (som efter en omladdad sida)."""
-    folder, kind = self._save_folder(), self.game_choice.value
-    files = saved_tables(folder) if folder is not None else []
+    files, kind = saved_tables(*self._saved_folders()), self.game_choice.value
     mine, skipped = saved_of_kind(files[:60], kind)
     self.resume_files.options = [('(välj ett parti)', '')] + [(text, str(p)) for text, p in saved_choices(mine[:30])]
     self.resume_skipped.value = f'<small>{esc(skipped_text(skipped))}</small>' if skipped else ''

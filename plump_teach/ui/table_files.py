@@ -6,7 +6,8 @@ Docs: https://plump-teach.github.io/plump_teach/table_files.html.md"""
 
 # %% ../../nbs/59_table_files.ipynb #59a0imp
 from __future__ import annotations
-import time
+import os, sys, time
+from collections.abc import Mapping
 from pathlib import Path
 from ..engine.cards import PlumpTeachError
 from ..engine.plump_rules import PlumpError
@@ -19,8 +20,9 @@ from ..engine.names import and_list
 from ..engine.kinds import kind_of, kind_of_format
 
 # %% auto #0
-__all__ = ['TABLE_VERSION', 'MONTHS', 'table_dict', 'read_table', 'saved_kind', 'saved_of_kind', 'skipped_text', 'saved_tables',
-           'unfinished_table', 'game_where', 'saved_when', 'game_text', 'saved_choices']
+__all__ = ['TABLE_VERSION', 'SAVE_FOLDER_ENV', 'OLD_SAVE_FOLDER', 'MONTHS', 'table_dict', 'read_table', 'saved_kind',
+           'saved_of_kind', 'skipped_text', 'saved_tables', 'unfinished_table', 'game_where', 'saved_games_folder',
+           'saved_when', 'game_text', 'saved_choices']
 
 # %% ../../nbs/59_table_files.ipynb #f042c347
 TABLE_VERSION = 1   # spelbordets fil; formatets namn (TABLE_FORMAT) står i `plump_teach.engine.files`, som läser vilken sparfil som helst
@@ -89,15 +91,20 @@ def skipped_text(skipped: list[FileError], most: int = 3) -> str:
     more = f" Det finns {len(skipped) - most} till." if len(skipped) > most else ''
     return head + ' '.join(str(e) for e in skipped[:most]) + more
 
+# %% ../../nbs/59_table_files.ipynb #2c0d1b11
 def _mtime(p: Path) -> float:
     "När filen ändrades senast; en länk som pekar ut i tomma intet (eller en fil som försvann nyss) räknas som äldst."
     try: return p.stat().st_mtime
     except OSError: return 0.0
 
-def saved_tables(folder) -> list[Path]:
-    "Borden som är sparade i mappen `folder` (spelbordet*.json), det senast sparade först."
-    try: return sorted(Path(folder).glob('spelbordet*.json'), key=_mtime, reverse=True)
-    except OSError: return []
+def saved_tables(*folders) -> list[Path]:
+    "Borden som är sparade i mapparna `folders` (spelbordet*.json), det senast sparade först, varje fil en gång."
+    found: dict[str, Path] = {}
+    for folder in folders:
+        try: files = list(Path(folder).glob('spelbordet*.json'))
+        except OSError: continue
+        for p in files: found.setdefault(str(p.absolute()), p)
+    return sorted(found.values(), key=_mtime, reverse=True)
 
 def unfinished_table(files, kind: str, look: int = 5) -> tuple | None:
     """Det senast sparade partiet av spelet `kind` som inte är slut, bland de `look` senaste filerna av det spelet:
@@ -113,6 +120,22 @@ def game_where(game) -> str:
     if game.deal is None: return "partiet är slut"
     return f"giv {game.shown_number(game.deal_index)} av {game.n_deals - game.first_deal}"
 
+
+# %% ../../nbs/59_table_files.ipynb #f22fd820
+SAVE_FOLDER_ENV = 'PLUMP_TEACH_SPARADE'   # miljövariabeln med mappen för bordets sparade partier
+OLD_SAVE_FOLDER = Path('.')               # där äldre versioner sparade: lektionens mapp (läses, skrivs inte)
+
+def saved_games_folder(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+    """Mappen för spelbordets sparade partier (se ovan). `environ` och `platform` är `os.environ` och `sys.platform`
+    om de inte anges (testerna anger dem)."""
+    env = os.environ if environ is None else environ
+    where = sys.platform if platform is None else platform
+    if env.get(SAVE_FOLDER_ENV): return Path(env[SAVE_FOLDER_ENV])
+    if where == 'emscripten': return Path('/drive/.plump-teach/spelbordet')     # webbläsarens enhet
+    if where == 'win32': base = Path(env.get('APPDATA') or Path.home() / 'AppData' / 'Roaming')
+    elif where == 'darwin': base = Path.home() / 'Library' / 'Application Support'
+    else: base = Path(env.get('XDG_DATA_HOME') or Path.home() / '.local' / 'share')
+    return base / 'plump-teach' / 'spelbordet'
 
 # %% ../../nbs/59_table_files.ipynb #59a0lbl
 MONTHS = ('januari', 'februari', 'mars', 'april', 'maj', 'juni', 'juli', 'augusti', 'september', 'oktober',
