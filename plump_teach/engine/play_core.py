@@ -7,6 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/play_core.html.md"""
 # %% ../../nbs/10c_play_core.ipynb #8ca4f1a5
 from __future__ import annotations
 from typing import Self
+from collections.abc import Sequence
 from .tricks import TrickPlay, TricksRead, winner_index
 
 # %% auto #0
@@ -112,3 +113,11 @@ class PlayCore(PlayFields):
     def allows(self, cid: int) -> bool:
         "Får spelaren i tur lägga `cid` (P10)? Samma svar som `TrickPlay.allows`."
         return self.after(cid) is not None
+
+    def with_hands(self, hands: Sequence[Sequence[int]]) -> Self:
+        "Samma sticken med händerna `hands` (ett sampel: de dolda händerna slumpade); resten delas med `self`."
+        new = object.__new__(type(self))
+        new.n, new.trump, new.must_trump, new.trick = self.n, self.trump, self.must_trump, self.trick
+        new.leader, new.taken, new.history = self.leader, self.taken, self.history
+        new.hands = tuple(map(tuple, hands))
+        return new

@@ -20,72 +20,13 @@ from .bismarck import (deal_ids as bismarck_deal_ids, BismarckDeal, BismarckErro
 from .state_file import StateFile
 from .view import SeatView, Seen
 from .names import check_names
-from .state_core import StateDeal, cards_left
+from .state_core import StateDeal, StateFacts, cards_left
 from .play_core import PlayCore
 from .sampling import void_masks, played_ids, deal_unseen, seeded_rng
 
 # %% auto #0
-__all__ = ['Fit', 'StateFacts', 'StateLegal', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpStateSeen', 'PlumpState',
+__all__ = ['Fit', 'StateLegal', 'StateMoves', 'TrickState', 'PlumpStateFacts', 'PlumpStateSeen', 'PlumpState',
            'BismarckStateFacts', 'BismarckState', 'PlumpView', 'BismarckView']
-
-# %% ../../nbs/11_state.ipynb #e9af61b5
-class StateFacts(StateDeal):
-    "Det som syns i läget: turen, fasen, sticken, händerna och poängen."
-    __slots__ = ()
-    @property
-    def names(self) -> list[str]:
-        "Spelarnas namn i sittordning (en kopia)."
-        return list(self._deal.names)     # det som inte ändras medan korten spelas läses ur given som den var
-
-    @property
-    def dealer(self) -> int:
-        "Givarens plats."
-        return self._deal.dealer
-
-    @property
-    def phase(self) -> str:
-        "'bidding', 'discard', 'mode', 'playing' eller 'done'."
-        tp = self._core
-        if tp is not None: return 'playing' if cards_left(tp) else 'done'
-        return self._deal.phase
-
-    @property
-    def to_act(self) -> int | None:
-        "Platsen (ett tal) som står i tur, eller `None` när given är slut."
-        tp = self._core
-        if tp is not None: return tp.to_act if cards_left(tp) else None
-        return self._deal.to_act
-
-    @property
-    def taken(self) -> list[int]:
-        "Tagna stick per plats hittills (en kopia)."
-        return list(self.tricks.taken)
-
-    @property
-    def leader(self) -> int | None:
-        "Platsen som spelar ut till sticket som pågår, eller `None` innan sticken har börjat."
-        tp = self._core
-        return tp.leader if tp is not None else self._deal.leader
-
-    @property
-    def trick(self) -> Cards:
-        "Sticket som pågår, utspelet först (`Cards`)."
-        return self.deal.trick
-
-    @property
-    def history(self) -> list:
-        "De färdiga sticken: (den som spelade ut, korten i spelordning, vinnaren)."
-        return self.deal.history
-    def is_terminal(self) -> bool:
-        "Är given slut? Då ger `returns` poängen."
-        return self.phase == 'done'
-    def hand(self, seat: int) -> Cards:
-        "Platsens kort just nu. Full information: en datorspelare ska använda `view` i stället."
-        return self.deal.hand(seat)
-    def returns(self) -> list[int]:
-        """Poängen per plats: 0 för alla tills given är slut, sedan givens poäng (P13 för Plump, B7 för Bismarck).
-        Som i OpenSpiel är `returns` definierad i varje läge; `is_terminal` säger om poängen är de slutliga."""
-        return self.deal.points() if self.phase == 'done' else [0] * self._deal.n
 
 # %% ../../nbs/11_state.ipynb #2217dc8b
 _PHASE_WORDS = {'bidding': "bjuda", 'playing': "lägga ett kort", 'discard': "lägga bort ett kort", 'mode': "välja spelsätt"}
@@ -520,15 +461,23 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None, fi
             if w > most: best, most = piles, w
             piles = deal_unseen(unseen, caps, masks, only, rnd, loose_last=loose)
         else: piles = best
-    st = self._skeleton.own_copy()
-    hands = st.deal.tricks.hands
+    sk, core = self._skeleton, self._skeleton_core
+    if core is not None:   # medan korten spelas: en grund kopia av given och händerna i en kärna, som samplets kloner delar
+        base = sk.deal
+        st, deal = sk.clone(), object.__new__(type(base))
+        deal.__dict__.update(base.__dict__)
+        st._deal, hands = deal, list(core.hands)
+    else:
+        st = sk.own_copy()
+        deal, hands = st.deal, st.deal.tricks.hands
     for s, pile in zip(seats, piles):
         if s >= 0: hands[s] = pile
-        elif s == -2: st.deal.discards = sort_hand(map(card_from_id, pile))
-    dealt = list(st.deal.dealt_ids)
+        elif s == -2: deal.discards = sort_hand(map(card_from_id, pile))
+    dealt = list(deal.dealt_ids)
     for s in seats:
         if s >= 0: dealt[s] = tuple(self._seat_dealt(s, [*hands[s], *played[s]], st, up))
-    st.deal.dealt_ids = tuple(dealt)
+    deal.dealt_ids = tuple(dealt)
+    if core is not None: st._core = core.with_hands(hands)
     return st
 
 # %% ../../nbs/11_state.ipynb #f6fc31ac
@@ -548,6 +497,10 @@ def _hide(state, hidden: list[int]):
 
 def _ids(cards) -> set[int]: return {c.id for c in cards}
 
+def _skeleton_and_core(sk) -> tuple:
+    "Underlaget för synens sampel och, medan korten spelas, dess sticken som kärna (samplen byter bara händerna)."
+    return sk, (PlayCore.of(sk.deal.tricks) if sk.deal.phase == 'playing' else None)
+
 def _plump_view(state: PlumpState, seat: int) -> PlumpView:
     _check_view_seat(state, seat)
     return PlumpView(state.clone(), seat)
@@ -566,7 +519,7 @@ def _plump_basis(self: PlumpView) -> tuple:
     caps = [len(tp.hands[s]) for s in hidden]
     masks = void_masks(tp, d.rules.must_trump)
     slots: tuple = ([*hidden, -1], [*caps, len(unseen) - sum(caps)], [*(masks[s] for s in hidden), 0], {}, unseen, set())
-    return unseen, masks, slots, _hide(state, hidden)
+    return (unseen, masks, slots, *_skeleton_and_core(_hide(state, hidden)))
 
 # %% ../../nbs/11_state.ipynb #d9db81f9
 def _bismarck_view(state: BismarckState, seat: int) -> BismarckView:
@@ -595,5 +548,5 @@ def _bismarck_basis(self: BismarckView) -> tuple:
         sk.deal.picked = []
         if d.discards is not None: sk.deal.discards = Cards()
     slots = (seats, caps, [*(masks[s] if s >= 0 else 0 for s in seats)], only, unseen, {c.id for c in d.upcards})
-    return unseen, masks, slots, sk
+    return (unseen, masks, slots, *_skeleton_and_core(sk))
 

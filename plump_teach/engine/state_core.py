@@ -1,4 +1,4 @@
-"""`StateCore` och `StateDeal`: ett spelläge som en egen kopia av en giv, billiga kloner, och sticken för sig medan korten spelas.
+"""`StateCore`, `StateDeal` och `StateFacts`: ett spelläge som en egen kopia av en giv, billiga kloner, sticken för sig medan korten spelas, och det som syns i läget.
 
 Docs: https://plump-teach.github.io/plump_teach/state_core.html.md"""
 
@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Any, Self, cast
 from .actions import Action
 from .tricks import TrickPlay
+from .cards import Cards
 from .play_core import PlayCore
 from .plump import PlumpDeal
 from .bismarck import BismarckDeal
 
 # %% auto #0
-__all__ = ['StateCore', 'cards_left', 'StateDeal']
+__all__ = ['StateCore', 'cards_left', 'StateDeal', 'StateFacts']
 
 # %% ../../nbs/10e_state_core.ipynb #f5509325
 class StateCore:
@@ -128,3 +129,62 @@ class StateDeal(StateCore):
         new._own()
         new._moves = None
         return new
+
+# %% ../../nbs/10e_state_core.ipynb #e9af61b5
+class StateFacts(StateDeal):
+    "Det som syns i läget: turen, fasen, sticken, händerna och poängen."
+    __slots__ = ()
+    @property
+    def names(self) -> list[str]:
+        "Spelarnas namn i sittordning (en kopia)."
+        return list(self._deal.names)     # det som inte ändras medan korten spelas läses ur given som den var
+
+    @property
+    def dealer(self) -> int:
+        "Givarens plats."
+        return self._deal.dealer
+
+    @property
+    def phase(self) -> str:
+        "'bidding', 'discard', 'mode', 'playing' eller 'done'."
+        tp = self._core
+        if tp is not None: return 'playing' if cards_left(tp) else 'done'
+        return self._deal.phase
+
+    @property
+    def to_act(self) -> int | None:
+        "Platsen (ett tal) som står i tur, eller `None` när given är slut."
+        tp = self._core
+        if tp is not None: return tp.to_act if cards_left(tp) else None
+        return self._deal.to_act
+
+    @property
+    def taken(self) -> list[int]:
+        "Tagna stick per plats hittills (en kopia)."
+        return list(self.tricks.taken)
+
+    @property
+    def leader(self) -> int | None:
+        "Platsen som spelar ut till sticket som pågår, eller `None` innan sticken har börjat."
+        tp = self._core
+        return tp.leader if tp is not None else self._deal.leader
+
+    @property
+    def trick(self) -> Cards:
+        "Sticket som pågår, utspelet först (`Cards`)."
+        return self.deal.trick
+
+    @property
+    def history(self) -> list:
+        "De färdiga sticken: (den som spelade ut, korten i spelordning, vinnaren)."
+        return self.deal.history
+    def is_terminal(self) -> bool:
+        "Är given slut? Då ger `returns` poängen."
+        return self.phase == 'done'
+    def hand(self, seat: int) -> Cards:
+        "Platsens kort just nu. Full information: en datorspelare ska använda `view` i stället."
+        return self.deal.hand(seat)
+    def returns(self) -> list[int]:
+        """Poängen per plats: 0 för alla tills given är slut, sedan givens poäng (P13 för Plump, B7 för Bismarck).
+        Som i OpenSpiel är `returns` definierad i varje läge; `is_terminal` säger om poängen är de slutliga."""
+        return self.deal.points() if self.phase == 'done' else [0] * self._deal.n

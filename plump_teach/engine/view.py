@@ -109,6 +109,7 @@ class SeatView(SeatViewFields):
 
     _slots = property(lambda self: self._basis[2])
     _skeleton = property(lambda self: self._basis[3])
+    _skeleton_core = property(lambda self: self._basis[4])   # medan korten spelas skelettets sticken (`PlayCore`), annars None
 
     @cached_property
     def _legal(self) -> list | None:

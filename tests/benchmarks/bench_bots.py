@@ -138,9 +138,9 @@ def with_slots(v, ids: list[int], slots: tuple):
     views below; the library's views never change what they know)."""
     import copy
     w = copy.copy(v)             # the same state copy and seat; the fields read so far stay
-    _, masks, _, skeleton = v._basis
+    _, masks, _, *skeleton = v._basis                  # the skeleton, and its tricks as a PlayCore while cards are played
     w.__dict__.pop("unseen", None)
-    w.__dict__["_basis"] = (ids, masks, slots, skeleton)
+    w.__dict__["_basis"] = (ids, masks, slots, *skeleton)
     return w
 
 
