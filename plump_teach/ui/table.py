@@ -25,7 +25,8 @@ from ..engine.plump_rules import (PlumpError, PlumpRules, RULE_PRESETS, HOUSE_RU
 from ..engine.bismarck import BismarckError, MODES, MODE_TEXT, mode_label, DISCARDS
 from ..engine.bismarck_game import BismarckGame
 from ..engine.storage import write_file, as_path, digest, file_key, read_bytes, FileError, FileMissing
-from .keeper import free_path, files_url
+from .keeper import free_path
+from urllib.parse import quote
 from ..engine.actions import Bid, PlayCard, Discard, ChooseMode
 from ..bots.decision import LEVELS
 from ..bots.players import make_bot, public_reason
@@ -47,7 +48,7 @@ from ..engine.game import TrickGame
 
 # %% auto #0
 __all__ = ['COMPUTER_NAMES', 'LEVEL_TEXT', 'SHORT_GAME', 'CUSTOM', 'PLACE_WORDS', 'default_names', 'turn_owner', 'you_text',
-           'pace_slider', 'PlayTable', 'swap_children', 'BismarckTable']
+           'pace_slider', 'PlayTable', 'swap_children', 'download_url', 'BismarckTable']
 
 # %% ../../nbs/61_table.ipynb #8effde08
 COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
@@ -944,10 +945,16 @@ def save(self: PlayTable) -> Path | None:
     where = self._deal_where()
     self.save_info.value = (f'<p>{esc(note)}Partiet är sparat ({where}). Det sparas efter varje drag. Fortsätt en '
                             f'annan gång med <b>Nytt parti</b> och <b>Fortsätt ett sparat parti</b>. Texten nedan är '
-                            f'samma parti; du kan kopiera den eller <a href="{esc(files_url(self.path))}" target="_blank" '
-                            f'rel="noopener" download>ladda ner den som en fil</a>.</p>')
+                            f'samma parti; du kan kopiera den eller <a href="{esc(download_url(text))}" '
+                            f'download="{esc(self.path.name)}">ladda ner den som en fil</a>.</p>')
     self._show_text(text)
     return self.path
+
+def download_url(text: str) -> str:
+    """En adress som laddar ner `text` som en JSON-fil: texten själv (en data-adress). Partiet sparas i användarens
+    datamapp, utanför Jupyter-serverns mapp, så serverns …/files/… kan inte visa det; den här länken fungerar i
+    JupyterLab, Voilà och på webbplatsen utan installation."""
+    return 'data:application/json;charset=utf-8,' + quote(text, safe='')
 
 @patch
 def _show_text(self: PlayTable, text: str):

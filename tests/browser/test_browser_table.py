@@ -7,6 +7,7 @@ opens "Dina egna pussel". Then a Bismarck table: four cards are chosen, laid awa
 Screenshots at 1280x900, 768x1024 and 390x844 go to tests/browser/screenshots/bord-*.png; at every size no
 part of the table is wider than the notebook and every button is at least 44 px tall.
 """
+import json
 import re
 from pathlib import Path
 from urllib.parse import quote
@@ -170,3 +171,14 @@ def test_the_table_comes_back_after_a_reload_in_jupyterlab(page, jupyterlab):
     page.wait_for_function("(e) => e.querySelectorAll('button.pt-kort').length < %d" % n,
                            arg=again.element_handle(), timeout=60_000)
     screenshot(page, "bord-efter-omladdning")
+
+    # Issue 42: the game is saved in the user's data folder, outside the server's folder, so the save's download link
+    # carries the game itself: "Spara partiet", then the link gives the same game as a file, named as it is saved.
+    again.get_by_role("button", name="Spara partiet").click()
+    link = again.get_by_role("link", name="ladda ner den som en fil")
+    link.wait_for(timeout=30_000)
+    with page.expect_download() as download:
+        link.click()
+    assert re.fullmatch(r"spelbordet-17(-\d+)?\.json", download.value.suggested_filename), download.value.suggested_filename
+    saved = json.loads(Path(download.value.path()).read_text("utf-8"))
+    assert saved["format"] == "plump_teach.PlayTable" and saved["game"]["seed"] == 17, str(saved)[:300]
