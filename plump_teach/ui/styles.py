@@ -68,7 +68,7 @@ _CSS = f"""
 .pt-bord .widget-checkbox{{max-width:100%}}
 .pt-bord .widget-hslider{{--jp-widgets-slider-handle-size:28px;min-height:44px;align-items:center}}
 .pt-bord .jupyter-button:disabled{{opacity:.4;cursor:not-allowed}}
-.pt-bord a{{display:inline-block;min-height:44px;line-height:44px;padding:0 4px}}
+.pt-bord a{{display:inline-block;min-height:44px;line-height:44px;padding:0 4px;color:{BLUE};text-decoration:underline}}
 .pt-bord .pt-poangrad{{display:none;margin:4px 0;padding:4px 8px;border-radius:6px;background:{PANEL};line-height:1.5}}
 .pt-bord .widget-checkbox label{{white-space:normal;height:auto;line-height:1.3;min-width:0;flex:1 1 auto;overflow:visible}}
 @media (max-width:560px){{.pt-bord .plump-protokoll td,.pt-bord .plump-protokoll th,.pt-bord .bismarck-protokoll td,

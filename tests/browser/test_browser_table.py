@@ -177,6 +177,15 @@ def test_the_table_comes_back_after_a_reload_in_jupyterlab(page, jupyterlab):
     again.get_by_role("button", name="Spara partiet").click()
     link = again.get_by_role("link", name="ladda ner den som en fil")
     link.wait_for(timeout=30_000)
+    for w, h in SIZES:                             # the message and its link at every size (PLUMP_SKARMBILDER)
+        page.set_viewport_size({"width": w, "height": h})
+        if w < 500:                                # the file browser would take the phone's width (see check_sizes)
+            tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
+            if tab.count(): tab.first.click()
+        settle(page, 300)
+        link.scroll_into_view_if_needed()
+        screenshot(page, f"bord-sparat-{w}x{h}", full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 900})
     with page.expect_download() as download:
         link.click()
     assert re.fullmatch(r"spelbordet-17(-\d+)?\.json", download.value.suggested_filename), download.value.suggested_filename
