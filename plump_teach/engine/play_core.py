@@ -8,13 +8,13 @@ Docs: https://plump-teach.github.io/plump_teach/play_core.html.md"""
 from __future__ import annotations
 from typing import Self
 from collections.abc import Sequence
-from .tricks import TrickPlay, TricksRead, winner_index
+from .tricks import TrickPlay, TricksRead, TrickTurn, may_lay, winner_index
 
 # %% auto #0
 __all__ = ['PlayFields', 'PlayCore']
 
 # %% ../../nbs/10c_play_core.ipynb #cabaf1a8
-class PlayFields:
+class PlayFields(TrickTurn):
     """Sticken som värden: händerna (kort-id, i handens ordning), sticket som pågår, vem som spelar ut, tagna stick
     och de färdiga sticken, alla som tupler, och det som går att läsa ur dem."""
     __slots__ = ('n', 'trump', 'must_trump', 'hands', 'trick', 'leader', 'taken', 'history')
@@ -37,34 +37,9 @@ class PlayFields:
         new.history = tuple((l, tuple(t), w) for l, t, w in tp.history)
         return new
 
-    @property
-    def to_act(self) -> int:
-        "Platsen som ska lägga nästa kort."
-        return (self.leader + len(self.trick)) % self.n
-
-    @property
-    def led(self) -> int | None:
-        "Den utspelade färgen i sticket som pågår, eller `None` före utspelet."
-        return self.trick[0] >> 4 if self.trick else None
-
     def left(self) -> bool:
         "Finns det kort kvar att lägga? (Efter ett helt stick har alla lika många kvar.)"
         return bool(self.trick or self.hands[self.leader])
-
-    def legal(self) -> list[int]:
-        """Kort-id som spelaren i tur får lägga (P10): samma kort som `legal_ids` i sticken ger, räknade direkt ur
-        handen (ett sökträd frågar det i varje nytt läge). Testet nedan jämför dem i tusentals lägen."""
-        trick = self.trick
-        hand = self.hands[(self.leader + len(trick)) % self.n]
-        if not trick: return list(hand)                          # utspel: vilket kort som helst
-        led = trick[0] >> 4
-        ids = [c for c in hand if c >> 4 == led]                 # följ färg om du kan
-        if ids: return ids
-        t = self.trump
-        if self.must_trump and t is not None:                    # trumftvång
-            ids = [c for c in hand if c >> 4 == t]
-            if ids: return ids
-        return list(hand)
 
     def trick_play(self, like: TrickPlay) -> TrickPlay:
         "Sticken som ett `TrickPlay` att ändra, med namnen och regeln ur `like` (givens egna sticken)."
@@ -84,16 +59,7 @@ class PlayCore(PlayFields):
         trick, n = self.trick, self.n
         seat = (self.leader + len(trick)) % n
         hand = self.hands[seat]
-        if cid not in hand: return None
-        if trick:
-            led, suit = trick[0] >> 4, cid >> 4
-            if suit != led:
-                for c in hand:
-                    if c >> 4 == led: return None            # kunde ha följt färg
-                t = self.trump
-                if self.must_trump and t is not None and suit != t:
-                    for c in hand:
-                        if c >> 4 == t: return None          # trumftvång
+        if not may_lay(hand, trick, cid, self.trump, self.must_trump): return None   # regeln står i sticken (P10)
         new = object.__new__(PlayCore)
         new.n, new.trump, new.must_trump = n, self.trump, self.must_trump
         i = hand.index(cid)
@@ -109,10 +75,6 @@ class PlayCore(PlayFields):
         new.trick, new.leader, new.taken = (), winner, tuple(taken)
         new.history = (*self.history, (self.leader, trick, winner))
         return new
-
-    def allows(self, cid: int) -> bool:
-        "Får spelaren i tur lägga `cid` (P10)? Samma svar som `TrickPlay.allows`."
-        return self.after(cid) is not None
 
     def with_hands(self, hands: Sequence[Sequence[int]]) -> Self:
         "Samma sticken med händerna `hands` (ett sampel: de dolda händerna slumpade); resten delas med `self`."

@@ -14,9 +14,9 @@ from .cards import IllegalMove, WrongArgument, error_of
 from .names import genitive
 
 # %% auto #0
-__all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'legal_cards', 'beats', 'winner_index', 'trick_winner',
-           'is_revoke', 'TricksRead', 'TrickPlayBase', 'TrickPlayRefusals', 'TrickPlay', 'Trick', 'TrickDealView',
-           'TrickDeal']
+__all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'may_lay', 'legal_cards', 'beats', 'winner_index',
+           'trick_winner', 'is_revoke', 'TricksRead', 'TrickTurn', 'TrickPlayBase', 'TrickPlayRefusals', 'TrickPlay',
+           'Trick', 'TrickDealView', 'TrickDeal']
 
 # %% ../../nbs/03_tricks.ipynb #dfa1bab3
 def suit_index(suit: str | None) -> int | None:
@@ -43,10 +43,32 @@ def follow_options(hand: list[list[int]], led: int | None, trump: int | None = N
     return None                          # renons: vilket kort som helst
 
 
-def legal_ids(hand: list[int], led: int | None, trump: int | None = None, must_trump: bool = False) -> list[int]:
-    "De kort-id i `hand` som får spelas när färgen `led` (0-3, eller `None` för utspel) är utspelad."
-    opts = follow_options(split_suits(hand), led, trump, must_trump)
-    return list(hand) if opts is None else opts
+def legal_ids(hand: Sequence[int], led: int | None, trump: int | None = None, must_trump: bool = False) -> list[int]:
+    """De kort-id i `hand` som får spelas när färgen `led` (0-3, eller `None` för utspel) är utspelad: regeln i
+    `follow_options`, räknad direkt ur handen (i handens ordning), utan att dela upp den i färger."""
+    if led is None: return list(hand)                    # utspel: vilket kort som helst
+    ids = [c for c in hand if c >> 4 == led]             # följ färg om du kan
+    if ids: return ids
+    if must_trump and trump is not None:                 # trumftvång
+        ids = [c for c in hand if c >> 4 == trump]
+        if ids: return ids
+    return list(hand)
+
+
+def may_lay(hand: Sequence[int], trick: Sequence[int], cid: int, trump: int | None = None,
+            must_trump: bool = False) -> bool:
+    """Får kortet `cid` läggas från `hand` till sticket `trick` (P10)? Samma svar som `cid in legal_ids(…)`, men utan
+    att räkna ut alla tillåtna kort: frågan varje drag ställer (`TrickPlay.allows`, spelläget i `10c_play_core`)."""
+    if cid not in hand: return False
+    if not trick: return True                            # utspel: vilket kort som helst
+    led, suit = trick[0] >> 4, cid >> 4
+    if suit == led: return True                          # följer färg
+    for c in hand:
+        if c >> 4 == led: return False                   # kunde ha följt färg
+    if not must_trump or trump is None or suit == trump: return True   # renons: trumftvång om husregeln gäller
+    for c in hand:
+        if c >> 4 == trump: return False
+    return True
 
 
 def legal_cards(hand, trick, trump: str | None, must_trump: bool = False) -> Cards:
@@ -110,18 +132,16 @@ class TricksRead(Protocol):
     def to_act(self) -> int: ...
 
 # %% ../../nbs/03_tricks.ipynb #03799961
-class TrickPlayBase:
-    "Sticken i en givs läge: händerna (kort-id), vem som spelar ut och står i tur, sticket som pågår och de tillåtna korten."
-    def __init__(self, hands, leader: int, trump: int | None = None, must_trump: bool = False,
-                 names=None,                 # spelarnas namn i felmeddelanden; annars "plats 0", "plats 1" … som platserna i koden
-                 rule: str = 'P10'):         # regeln om att följa färg som meddelandena hänvisar till
-        self.hands = [list(h) for h in hands]
-        self.names = list(names) if names is not None else [f"plats {i}" for i in range(len(self.hands))]
-        self.rule = rule
-        self.n, self.leader, self.trump, self.must_trump = len(self.hands), leader, trump, must_trump
-        self.trick: list[int] = []
-        self.history: list[tuple[int, tuple[int, ...], int]] = []
-        self.taken = [0] * self.n
+class TrickTurn:
+    """Turen och korten som får läggas (P10), lästa ur sticken: händerna, sticket som pågår och den som spelade ut.
+    `TrickPlay` (listor som ändras) och spellägets kärna (`PlayCore` i `10c_play_core`, tupler) ärver dem båda."""
+    __slots__ = ()
+    n: int
+    leader: int
+    trump: int | None
+    must_trump: bool
+    hands: Sequence[Sequence[int]]
+    trick: Sequence[int]
 
     @property
     def to_act(self) -> int:
@@ -135,30 +155,37 @@ class TrickPlayBase:
 
     def legal(self) -> list[int]:
         "Kort-id som spelaren i tur får lägga (P10)."
-        return legal_ids(self.hands[self.to_act], self.led, self.trump, self.must_trump)
+        trick = self.trick
+        return legal_ids(self.hands[(self.leader + len(trick)) % self.n], trick[0] >> 4 if trick else None,
+                         self.trump, self.must_trump)
+
+    def allows(self, cid: int) -> bool:
+        """Sant om spelaren i tur får lägga kortet `cid` (P10): samma svar som `cid in self.legal()`, men utan att dela
+        upp handen i färger och räkna ut alla tillåtna kort. Det är frågan varje drag ställer. Regeln står i
+        `follow_options` och `may_lay`; att de svarar lika prövas nedan för varje kort i tusentals lägen."""
+        return may_lay(self.hands[(self.leader + len(self.trick)) % self.n], self.trick, cid, self.trump, self.must_trump)
+
+
+class TrickPlayBase(TrickTurn):
+    "Sticken i en givs läge: händerna (kort-id), vem som spelar ut och står i tur, sticket som pågår och de tillåtna korten."
+    hands: list[list[int]]
+    trick: list[int]
+
+    def __init__(self, hands, leader: int, trump: int | None = None, must_trump: bool = False,
+                 names=None,                 # spelarnas namn i felmeddelanden; annars "plats 0", "plats 1" … som platserna i koden
+                 rule: str = 'P10'):         # regeln om att följa färg som meddelandena hänvisar till
+        self.hands = [list(h) for h in hands]
+        self.names = list(names) if names is not None else [f"plats {i}" for i in range(len(self.hands))]
+        self.rule = rule
+        self.n, self.leader, self.trump, self.must_trump = len(self.hands), leader, trump, must_trump
+        self.trick = []
+        self.history: list[tuple[int, tuple[int, ...], int]] = []
+        self.taken = [0] * self.n
 
     @property
     def done(self) -> bool:
         "Sant när alla kort är spelade."
         return not any(self.hands)
-
-    def allows(self, cid: int) -> bool:
-        """Sant om spelaren i tur får lägga kortet `cid` (P10): samma svar som `cid in self.legal()`, men utan att dela
-        upp handen i färger och räkna ut alla tillåtna kort. Det är frågan varje drag ställer. Regeln står i
-        `follow_options`; att de två svarar lika prövas nedan för varje kort i tusentals lägen."""
-        hand = self.hands[(self.leader + len(self.trick)) % self.n]
-        if cid not in hand: return False
-        if not self.trick: return True                        # utspel: vilket kort som helst
-        led, suit = self.trick[0] >> 4, cid >> 4
-        if suit == led: return True                           # följer färg
-        for c in hand:
-            if c >> 4 == led: return False                    # kunde ha följt färg
-        t = self.trump                                        # renons i färgen: trumftvång om husregeln gäller
-        if not self.must_trump or t is None or suit == t: return True
-        for c in hand:
-            if c >> 4 == t: return False
-        return True
-
 
 # %% ../../nbs/03_tricks.ipynb #2b34b07d
 class TrickPlayRefusals(TrickPlayBase):
