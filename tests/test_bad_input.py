@@ -645,8 +645,6 @@ def resume_pipe():                                                         # the
     finally: real.unlink(); Path('gammal.json').rename(real)
     return t.message.value
 case('resume', resume_pipe)
-from plump_teach.ui.keeper import files_url
-files_url(real)                          # the save's link imports jupyter_server the first time: slow, so not under the alarm
 def save_over_pipe():                                                      # the game's own file became a pipe
     saved.path.unlink(); os.mkfifo(saved.path)
     saved.save()
