@@ -119,6 +119,8 @@ def main():
     times = {k: {"question": [], "advice": [], "numbers": []} for k in ("bid", "card")}
     servers: list = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        # the games the table saves go to this run's own folder (the kernels inherit it), never the user's data folder
+        os.environ["PLUMP_TEACH_SPARADE"] = str(Path(tmp) / "sparade")
         try:
             base = jupyterlab_starter(Path(tmp), servers)(repo / "nbs" / "elev")
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)

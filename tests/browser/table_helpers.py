@@ -87,7 +87,13 @@ def drag_pace(page, table, seconds: float):
     ("Datorns takt: 0,25 s"; steget är 0,25 s, och ett drag förbi vänsterkanten ger 0 s)."""
     slider = table.locator(".widget-slider", has_text="Datorns takt").first
     handle = slider.locator(".noUi-handle").first
-    handle.scroll_into_view_if_needed()
+    for attempt in range(3):      # a choice just made (the number of players) may still be drawing the form anew
+        try:
+            handle.scroll_into_view_if_needed()
+            break
+        except PlaywrightError as e:
+            if "not attached" not in str(e) or attempt == 2: raise
+            page.wait_for_timeout(500)
     h, track = handle.bounding_box(), slider.locator(".noUi-target").first.bounding_box()
     x = track["x"] - 20 if seconds <= 0 else track["x"] + track["width"] * seconds / PACE_MAX
     page.mouse.move(h["x"] + h["width"] / 2, h["y"] + h["height"] / 2)
