@@ -131,10 +131,10 @@ class StateMoves(StateLegal):
 
 # %% ../../nbs/11_state.ipynb #5c070585
 class TrickState(StateMoves, StateFile):
-    __slots__ = ()
     """Det gemensamma för `PlumpState` och `BismarckState`: ett läge för datorspelare, som också går att spara och
     läsa in (`to_dict`, `to_json`, `save`, i [ett läge som fil](10d_state_file.ipynb)). Varje spel skriver givens
     egna fält (`_deal_fields`, `_deal_from`)."""
+    __slots__ = ()
 
 # %% ../../nbs/11_state.ipynb #a871eec5
 class PlumpStateFacts(TrickState):
