@@ -7,7 +7,7 @@ Docs: https://plump-teach.github.io/plump_teach/cards.html.md"""
 # %% ../../nbs/02_cards.ipynb #1b014a3d
 from __future__ import annotations
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import html
 import random
 import re
@@ -114,6 +114,8 @@ class Card:
     "Ett spelkort: färg (`'♠' '♥' '♦' '♣'`) och valör (2-14, där 14 är ess)."
     suit: str  # en av `SUITS`
     rank: int  # 2-14; 11 knekt, 12 dam, 13 kung, 14 ess
+    # Kortets heltals-id (se `card_id`): räknat en gång när kortet görs, eftersom varje drag i en sökning läser det
+    id: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if isinstance(self.suit, str) and self.suit not in SUITS:
@@ -122,6 +124,7 @@ class Card:
             raise CardError(f"Färgen {quoted(self.suit)} finns inte; välj en av {' '.join(SUITS)}.")
         if type(self.rank) is not int or not 2 <= self.rank <= 14:
             raise CardError(f"Valören {quoted(self.rank)} finns inte; den ska vara ett heltal från 2 till 14 (14 är ess).")
+        object.__setattr__(self, 'id', _SUIT_NUMBER[self.suit] * 16 + self.rank)
 
     def __str__(self): return f"{self.suit}{RANK_SYMBOLS[self.rank]}"
     def __repr__(self): return f"Card({str(self)})"
@@ -140,11 +143,6 @@ class Card:
         return card_from_id(cid)
 
     def _repr_html_(self): return cards_html([self])
-
-    @property
-    def id(self) -> int:
-        "Kortets heltals-id (se `card_id`)."
-        return _SUIT_NUMBER[self.suit] * 16 + self.rank
 
 
 # %% ../../nbs/02_cards.ipynb #2ef9c8cb
@@ -210,7 +208,7 @@ _CARDS_BY_ID: dict[int, Card] = {}
 def card_id(card: Card) -> int:
     "Kortets heltals-id: färgens nummer (♠0 ♥1 ♦2 ♣3) gånger 16 plus valören."
     if not isinstance(card, Card): card = parse_card(card)
-    return SUITS.index(card.suit) * 16 + card.rank
+    return card.id
 
 def card_from_id(cid: int) -> Card:
     "Kortet med heltals-id `cid`."
@@ -220,7 +218,7 @@ def card_from_id(cid: int) -> Card:
 
 # En fast ordning för hela leken: färg för färg, esset först.
 FULL_DECK: tuple[Card, ...] = tuple(Card(s, r) for s in SUITS for r in range(14, 1, -1))
-for _c in FULL_DECK: _CARDS_BY_ID[SUITS.index(_c.suit) * 16 + _c.rank] = _c
+for _c in FULL_DECK: _CARDS_BY_ID[_c.id] = _c
 DECK_IDS: tuple[int, ...] = tuple(card_id(c) for c in FULL_DECK)
 
 # %% ../../nbs/02_cards.ipynb #c369ce0f

@@ -63,8 +63,9 @@ class PlayCore(PlayFields):
         new = object.__new__(PlayCore)
         new.n, new.trump, new.must_trump = n, self.trump, self.must_trump
         i = hand.index(cid)
-        hands = self.hands
-        new.hands = (*hands[:seat], hand[:i] + hand[i + 1:], *hands[seat + 1:])
+        hands = list(self.hands)                     # en lista och en tupel: snabbare än att skarva tupler
+        hands[seat] = hand[:i] + hand[i + 1:]
+        new.hands = tuple(hands)
         trick = trick + (cid,)
         if len(trick) < n:
             new.trick, new.leader, new.taken, new.history = trick, self.leader, self.taken, self.history

@@ -98,9 +98,7 @@ def deal_unseen(cards: list[int], caps: list[int], masks: list[int], only: dict 
     """Dela ut de osedda korten `cards` på högarna med storlekarna `caps`, förenligt med renonserna i `masks`. Med
     `loose_last` spelar den sista högens ordning ingen roll (talongen i Plump): den får korten som blir kvar, utan att
     de blandas, och bara de andra högarna blandas fram."""
-    only = only or {}
-    bound = [i for i, m in enumerate(masks) if m]       # högarna som har visat att de saknar en färg
-    if not bound and not only:                           # vanligast: inga villkor, bara blanda och dela
+    if not only and not any(masks):                      # vanligast: inga villkor, bara blanda och dela
         if loose_last: deck = partial_shuffle(list(cards), len(cards) - caps[-1], rnd)
         else:
             deck = list(cards)
@@ -110,6 +108,8 @@ def deal_unseen(cards: list[int], caps: list[int], masks: list[int], only: dict 
         dealt, at = [], 0
         for cap in caps: dealt.append(deck[at:at + cap]); at += cap
         return dealt
+    only = only or {}
+    bound = [i for i, m in enumerate(masks) if m]       # högarna som har visat att de saknar en färg
     if len(bound) == 1 and not only:
         # en hög med renons: den får ett slumpat urval av korten den kan ha, och de andra delar resten blandat.
         # Varje giv som stämmer med spelet blir lika trolig.

@@ -43,13 +43,18 @@ class StateLegal(StateFacts):
         if core is None:                      # före korten, eller given som den är
             head = (self.game, seat, self.phase, self.to_act, self.trump)
             tail = (tuple(tp.history), self.leader, tuple(tp.trick), self._own_key(seat))
+            seen = self._seen_seats(seat)
         else:                                 # medan korten spelas: kärnan har det mesta som tupler redan
+            keys = self._keys                 # det som inte ändras under spelet, räknat en gång per plats och giv
+            if keys is None: keys = self._keys = {}
+            fixed = keys.get(seat)
+            if fixed is None: fixed = keys[seat] = (self.game, self.trump, self._seen_seats(seat), self._own_key(seat))
+            game, trump, seen, own = fixed
             trick = core.trick
             left = trick or core.hands[core.leader]              # `core.left()` och `core.to_act`, utan anropen
-            head = (self.game, seat, 'playing' if left else 'done',
-                    (core.leader + len(trick)) % core.n if left else None, self.trump)
-            tail = (core.history, core.leader, core.trick, self._own_key(seat))
-        hands, seen = tp.hands, self._seen_seats(seat)
+            head = (game, seat, 'playing' if left else 'done', (core.leader + len(trick)) % core.n if left else None, trump)
+            tail = (core.history, core.leader, trick, own)
+        hands = tp.hands
         mine = (((seat, tuple(sorted(hands[seat]))),) if seen == (seat,) else
                 tuple((s, tuple(sorted(hands[s]))) for s in seen))
         return (*head, mine, *tail)
@@ -91,7 +96,9 @@ class StateMoves(StateLegal):
         "Gör draget `action` för platsen i tur. Ett otillåtet drag stoppas med ett svenskt fel och ändrar ingenting."
         if type(action) is PlayCard:          # det vanligaste draget, i varje simulering: ett kort i sticken
             core = self._core
-            if core is None and self._deal.phase == 'playing': core = self._core = PlayCore.of(self._deal.tricks)
+            if core is None and self._deal.phase == 'playing':   # korten börjar: sticken står för sig från nu
+                core = self._core = PlayCore.of(self._deal.tricks)
+                self._keys = {}       # nycklarnas fasta delar, delade med alla kloner härifrån (`info_key`)
             if core is not None:
                 new = core.after(action.card.id)   # `None`: kortet får inte läggas, och given säger varför nedan
                 if new is not None:
@@ -397,7 +404,9 @@ class PlumpView(SeatView):
     @cached_property
     def _basis(self) -> tuple: return _plump_basis(self)
 
-    def _seat_dealt(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]: return ids
+    def _seat_dealt(self, seat: int, pile: list[int], played: list[int], st: Any, up: set[int]) -> tuple[int, ...]:
+        "Platsens utdelade kort i ett sampel: högen den fick och korten den har lagt."
+        return (*pile, *played)
 
     def sample(self, rng: random.Random | None = None, fit: Fit | None = None, tries: int = 30) -> PlumpState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
@@ -428,10 +437,11 @@ class BismarckView(SeatView):
     @cached_property
     def _basis(self) -> tuple: return _bismarck_basis(self)
 
-    def _seat_dealt(self, seat: int, ids: list[int], st: Any, up: set[int]) -> list[int]:
-        "Förhands 16 utdelade kort: det hen har och har lagt, och de bortlagda, utan de uppvända (B2)."
-        if seat != self.forehand: return ids
-        return [c for c in [*ids, *(c.id for c in st.deal.discards or ())] if c not in up]
+    def _seat_dealt(self, seat: int, pile: list[int], played: list[int], st: Any, up: set[int]) -> tuple[int, ...]:
+        """Platsens utdelade kort i ett sampel: högen den fick och korten den har lagt; för förhand 16 kort, med de
+        bortlagda och utan de uppvända (B2)."""
+        if seat != self.forehand: return (*pile, *played)
+        return tuple(c for c in [*pile, *played, *(c.id for c in st.deal.discards or ())] if c not in up)
 
     def sample(self, rng: random.Random | None = None, fit: Fit | None = None, tries: int = 30) -> BismarckState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
@@ -450,7 +460,8 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None, fi
     datorspelarnas `bid_sampler`). Högst `tries` dragningar, aldrig en klocka; behålls ingen blir det den som
     passade bäst. Läget byggs bara för den som behålls."""
     rnd = (rng or random).random
-    seats, caps, masks, only, unseen, up = self._slots
+    basis = self._basis                  # räknat en gång per syn (`_plump_basis`, `_bismarck_basis`)
+    seats, caps, masks, only, unseen, up = basis[2]
     played, loose = self._played, seats[-1] == -1       # talongens ordning spelar ingen roll
     piles = deal_unseen(unseen, caps, masks, only, rnd, loose_last=loose)
     if fit is not None:
@@ -461,7 +472,7 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None, fi
             if w > most: best, most = piles, w
             piles = deal_unseen(unseen, caps, masks, only, rnd, loose_last=loose)
         else: piles = best
-    sk, core = self._skeleton, self._skeleton_core
+    sk, core = basis[3], basis[4]
     if core is not None:   # medan korten spelas: en grund kopia av given och händerna i en kärna, som samplets kloner delar
         base = sk.deal
         st, deal = sk.clone(), object.__new__(type(base))
@@ -473,11 +484,11 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None, fi
     for s, pile in zip(seats, piles):
         if s >= 0: hands[s] = pile
         elif s == -2: deal.discards = sort_hand(map(card_from_id, pile))
-    dealt = list(deal.dealt_ids)
+    dealt, seat_dealt = list(deal.dealt_ids), self._seat_dealt
     for s in seats:
-        if s >= 0: dealt[s] = tuple(self._seat_dealt(s, [*hands[s], *played[s]], st, up))
+        if s >= 0: dealt[s] = seat_dealt(s, hands[s], played[s], st, up)
     deal.dealt_ids = tuple(dealt)
-    if core is not None: st._core = core.with_hands(hands)
+    if core is not None: st._core, st._keys = core.with_hands(hands), {}   # samplets giv är en annan
     return st
 
 # %% ../../nbs/11_state.ipynb #f6fc31ac

@@ -20,7 +20,7 @@ __all__ = ['StateCore', 'cards_left', 'StateDeal', 'StateFacts']
 # %% ../../nbs/10e_state_core.ipynb #f5509325
 class StateCore:
     "Ett läge är en egen kopia av en giv: att skapa det ur en giv eller ett parti, och billiga kopior."
-    __slots__ = ('_deal', '_owned', '_legal', '_core', '_snap', '_moves', '_known_files')
+    __slots__ = ('_deal', '_owned', '_legal', '_core', '_snap', '_moves', '_keys', '_known_files')
     game: str                        # 'plump' eller 'bismarck', i sparfilens format
     title: str                       # spelets namn i meddelanden
     error: type = ValueError
@@ -39,6 +39,9 @@ class StateCore:
         self._snap: PlumpDeal | BismarckDeal | None = None
         # Dragen: `None`, eller (dragen före, draget, kärnan före draget om det var ett kort i kärnan, annars `None`)
         self._moves: tuple | None = None
+        # Medan korten spelas: plats -> det i platsens nyckel som inte ändras under spelet (`info_key` i `11_state`),
+        # delat med klonerna, och glömt när given ändras på annat sätt (`_own`)
+        self._keys: dict[int, tuple] | None = None
 
     @classmethod
     def from_deal(cls, deal: PlumpDeal | BismarckDeal) -> Self:
@@ -59,10 +62,11 @@ class StateCore:
     def clone(self) -> Self:
         """En billig, oberoende kopia av läget (för sökning och simulering). Kopian och originalet delar given tills
         ett av dem ändrar den; det som ändras kopierar då given först (kopiering vid skrivning). Sticken och dragen
-        ändras aldrig, så de delas utan vidare. Läget har fasta fält (`__slots__`), så kopian är sex tilldelningar.
+        ändras aldrig, så de delas utan vidare. Läget har fasta fält (`__slots__`), så kopian är sju tilldelningar.
         Kopian har inte läst eller skrivit någon fil (`known_files`)."""
         new = object.__new__(type(self))
         new._deal, new._legal, new._core, new._snap, new._moves = self._deal, self._legal, self._core, self._snap, self._moves
+        new._keys = self._keys
         self._owned = new._owned = False
         return new
 
@@ -116,7 +120,7 @@ class StateDeal(StateCore):
         """Se till att given bara är det här lägets innan något i den ändras. Allt som ändrar given går hit först, så
         här glöms också de tillåtna dragen som var räknade för läget före ändringen. Står sticken för sig skrivs
         de in i en egen giv, som sedan är den som gäller."""
-        self._legal = None
+        self._legal = self._keys = None
         if self._core is not None:
             self._deal, self._core, self._snap, self._owned = self._deal_now(), None, None, True
         elif not self._owned:
