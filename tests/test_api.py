@@ -103,7 +103,7 @@ def test_the_readme_library_examples_run_as_written(tmp_path, monkeypatch):
 def test_load_reads_every_kind_of_saved_file_the_course_writes(tmp_path):
     "`load` knows a Plump game, a Bismarck game, a score sheet and the table's file (which holds a game)."
     from plump_teach import ScoreKeeper, load
-    from plump_teach.ui.table_files import table_dict
+    from plump_teach.table.files import table_dict
     plump, bismarck = PlumpGame(["Anna", "Bo"], seed=1), BismarckGame(["Anna", "Björn", "Cecilia"], seed=2)
     plump.apply(Bid(1))
     keeper = ScoreKeeper(["Anna", "Bo", "Cissi"]).bid("Bo", 2)
@@ -151,5 +151,5 @@ def test_both_games_number_their_deals_the_same_way():
     b = BismarckGame(["Anna", "Björn", "Cecilia"], seed=1, short=True)
     assert (p.first_deal, p.n_deals, p.shown_number(p.deal_index)) == (4, len(p.schedule), 1)
     assert (b.first_deal, b.n_deals, b.shown_number(b.deal_index)) == (0, 3, 1)
-    from plump_teach.ui.table_files import game_where
+    from plump_teach.table.files import game_where
     assert game_where(p) == f"giv 1 av {len(p.schedule) - 4}" and game_where(b) == "giv 1 av 3"

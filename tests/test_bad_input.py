@@ -622,7 +622,7 @@ import json, time
 os.environ['PLUMP_TEACH_SPARADE'] = str(Path('.').absolute())
 from plump_teach.engine.plump_rules import PlumpRules
 from plump_teach.ui.table import PlayTable
-from plump_teach.ui.table_files import read_table, saved_tables, unfinished_table
+from plump_teach.table.files import read_table, saved_tables, unfinished_table
 saved = PlayTable(3, rules=PlumpRules(down_only=True), seed=17, first_deal=7, pace=0)   # a real game, not finished
 real = Path('spelbordet-17.json')
 old = time.time() - 3600

@@ -26,7 +26,7 @@ from plump_teach.engine.plump_rules import PlumpRules
 from plump_teach.engine.actions import ChooseMode
 from plump_teach.engine.names import esc
 from plump_teach.ui.table import SAVE_FOLDER_ENV, BismarckTable, PlayTable, you_text
-from plump_teach.ui.table_files import read_table, table_dict
+from plump_teach.table.files import read_table, table_dict
 from plump_teach.ui.styles import table_style
 from plump_teach.ui.analysis import nobreak_percent
 from plump_teach.ui.lesson import pupil_text

@@ -37,7 +37,7 @@ from ..bots.own_puzzles import own_puzzles
 from ..engine.names import without_rule_codes
 from ..course.results import RESULTS_ENV, current_recorder, register
 from .styles import CARD_HEIGHT, CARD_WIDTH, HAND_ROW_MAX, card_class, table_style
-from .table_files import (game_text, game_where, read_table, saved_choices, saved_of_kind,
+from ..table.files import (game_text, game_where, read_table, saved_choices, saved_of_kind,
                                        saved_tables, skipped_text, table_dict, unfinished_table, SAVE_FOLDER_ENV,
                                        OLD_SAVE_FOLDER, saved_games_folder)
 from .analysis import analysis_html, deal_summary_html, nobreak_percent
