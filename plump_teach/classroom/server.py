@@ -47,6 +47,7 @@ from .pages import (class_link_page, close_all_form, code_page, full_page, html_
                                          joins_page, landing_page, lessons_form, refused_page, rejoin_page,
                                          teacher_code_page, with_watch)
 from .kernels import CLOSED_WHY, LessonPools, Refill, use_classroom_executor
+from .class_table_web import table_handlers
 
 # %% ../../nbs/74_server.ipynb #58c88af7
 from ..course.progress import mark_reached, progress_from_events
@@ -317,6 +318,7 @@ class TeacherPages:
     def notice(self, key: str) -> str:
         "Överst på lärarsidan: sidan för klassen, knappen som loggar ut och, om något är spärrat, en varning."
         out = ('<div class="noprint"><a class="button" href="/larare/klasslank">Sidan att visa för klassen</a> '
+               '<a class="button" href="/larare/bord">Klassens bord</a> '
                '<form method="post" action="/larare/logga-ut" class="inline">'
                f'<input type="hidden" name="nyckel" value="{html.escape(key)}">'
                '<button type="submit" class="button">Logga ut</button></form></div>')
@@ -468,7 +470,7 @@ class ClassroomVoila(Voila):
                 (r'/larare(/status\.json|/resultat\.csv|/spelbordet\.csv|/klasslank|%s|)'
                  % '|'.join(_TEACHER_POSTS), TeacherHandler),
                 (r'/voila/api/shutdown/(.*)', BeaconHandler),
-                (r'/elev/sida/([0-9a-f-]{1,64})', PageWatchHandler)]
+                (r'/elev/sida/([0-9a-f-]{1,64})', PageWatchHandler), *table_handlers(self.classroom.results)]
         if self.classroom.static:
             names = '|'.join(re.escape(n) for n in self.classroom.static)
             ours.append((rf'/voila/render/({names})', StaticPageHandler))

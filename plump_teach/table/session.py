@@ -9,18 +9,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from ..engine.cards import PlumpTeachError, Card, Cards, sort_hand
-from ..engine.actions import Action, Bid, PlayCard, Discard, ChooseMode, action_event, event_action
+from ..engine.cards import PlumpTeachError, Cards, sort_hand
+from ..engine.actions import Action, Bid, Discard, ChooseMode, action_event, event_action
 from ..engine.bismarck import DISCARDS, mode_label
 from ..engine.game import TrickGame
 from ..engine.kinds import kind_of
 from ..engine.names import genitive, without_rule_codes
 from ..engine.storage import write_file, read_bytes
 from ..engine.saving import parse_saved
-from ..bots.decision import LEVELS, Decision
+from ..bots.decision import LEVELS
 from ..bots.players import make_bot, public_reason
 from ..bots.tip_steps import tip_question, tip_steps
 from .files import table_dict, read_table
@@ -208,7 +208,8 @@ class TableLog(TableTurns):
     def _deal_done(self) -> None:
         "En giv är klar: bordet väntar på Nästa giv från eleverna (datorn är alltid klar)."
         self.told, self.secret, self.tips_in_deal = [], [], {}
-        self.ready = set(range(self.n)) - self.humans
+        # efter den sista given väntar ingen på Nästa giv: partiet är slut, och given står kvar i protokollet
+        self.ready = set(range(self.n)) - self.humans if self.game.deal is not None else None
 
     def next_deal(self, seat: int) -> Change | None:
         """Eleven på `seat` trycker på Nästa giv. När alla elever vid bordet har tryckt går bordet vidare; svarar med
@@ -341,7 +342,7 @@ class TableFile(TableTips):
     def to_dict(self) -> dict:
         "Bordet som ett lexikon att spara: spelbordets fil, och det som bara bordet vet (väntan på Nästa giv, pausen)."
         d = table_dict(self.game, sorted(self.humans), self.level)
-        d['session'] = {'tips': self.tips, 'paused': self.paused, 'ended': self.ended,
+        d['session'] = {'version': self.version, 'tips': self.tips, 'paused': self.paused, 'ended': self.ended,
                         'ready': None if self.ready is None else sorted(self.ready), 'told': self.told, 'secret': self.secret,
                         'notes': {str(k): v for k, v in self.notes.items()}}
         return d
@@ -358,6 +359,7 @@ class TableFile(TableTips):
         t = TableSession(game, humans, level, path=path)
         extra = d.get('session') if isinstance(d.get('session'), dict) else {}
         t.tips, t.paused, t.ended = bool(extra.get('tips', True)), bool(extra.get('paused')), bool(extra.get('ended'))
+        if type(extra.get('version')) is int: t.version = max(0, extra['version'])   # bilderna fortsätter räkna
         ready = extra.get('ready')
         if isinstance(ready, list) and game.deals: t.ready = {s for s in ready if type(s) is int and 0 <= s < t.n}
         for name in ('told', 'secret'):

