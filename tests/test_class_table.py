@@ -146,6 +146,13 @@ class Pupil:
             await self.read(max(0.1, end - time.monotonic()))
         return self.pics[-1]
 
+    async def error(self, timeout: float = 20):
+        "The next Swedish error the server sends this page (pictures in between are kept)."
+        end = time.monotonic() + timeout
+        while True:
+            m = await self.read(max(0.1, end - time.monotonic()))
+            if m["t"] == "err": return m
+
     def send(self, **msg): return self.ws.write_message(json.dumps(msg, ensure_ascii=False))
 
 
@@ -233,3 +240,84 @@ def test_four_pupils_play_a_whole_game_and_see_only_their_own_cards(classroom):
     status, _, page = request(s.base + "/larare/bord.json", s.teacher_cookie)
     row = next(t for t in json.loads(page)["tables"] if t["id"] == table)
     assert row["over"] and [x["name"] for x in row["seats"]] == [*NAMES[:4], "Datorn Anna"]
+
+
+@pytest.mark.server
+@pytest.mark.timeout(300)
+def test_bad_messages_a_spectator_and_the_teachers_pause(classroom):
+    from proc_helpers import request
+    s = classroom
+    table = open_table(s, platser="3", niva="van")
+    cookies = [pupil_cookie(s.base, k) for k in range(4)]
+    for c in cookies[:2]: request(s.base + f"/bord/{table}/sitt", c, "POST", data={})
+
+    async def run():
+        alva, bror, dino = (Pupil(s.base, table, cookies[k]) for k in (0, 1, 3))
+        for p in (alva, bror, dino): await p.connect()
+        await alva.picture()
+        for bad in ("inte json", json.dumps([1, 2]), json.dumps({"t": "move", "a": ["fly", 1]}),
+                    json.dumps({"t": "discard", "cards": ["♠E"]}), json.dumps({"t": "vad"})):
+            await alva.ws.write_message(bad)
+            assert (await alva.error())["text"]
+        await dino.send(t="start")                         # Dino does not sit at this table: refused
+        assert "Sätt dig" in (await dino.error())["text"]
+        await alva.send(t="start")
+        pic = await dino.picture(lambda q: q.get("started"))
+        assert pic["seat"] is None and pic["hand"] == [] and pic["legal"] == []   # a spectator sees no hand
+        key = teacher_key(s.base, s.teacher_cookie)
+        status, _, _ = request(s.base + "/larare/bord/gor", s.teacher_cookie, "POST",
+                               data={"nyckel": key, "bord": table, "vad": "paus"})
+        assert status == 200
+        paused = await alva.picture(lambda q: q.get("paused"))
+        assert "pausat" in paused["turn"] and paused["legal"] == []
+        status, _, _ = request(s.base + "/larare/bord/gor", s.teacher_cookie, "POST",
+                               data={"nyckel": "fel", "bord": table, "vad": "fortsatt"})
+        assert status == 403
+        for p in (alva, bror, dino): p.ws.close()
+    asyncio.run(run())
+    rows = json.loads(request(s.base + "/larare/bord.json", s.teacher_cookie)[2])["tables"]
+    row = next(t for t in rows if t["id"] == table)
+    assert row["paused"] and [x["name"] for x in row["seats"]] == ["Alva", "Bror", "Datorn Anna"]
+    status, _, page = request(s.base + "/bord/000000000000", cookies[0])
+    assert status == 400 and "finns inte" in page
+    assert request(s.base + "/larare/bord.json", cookies[0])[0] in (302, 303)   # a pupil is not the teacher
+
+
+@pytest.mark.server
+@pytest.mark.timeout(300)
+def test_a_server_restart_keeps_the_tables_game(tmp_path):
+    from proc_helpers import Server, request
+    s = Server(tmp_path, "--pool", "0", "--lesson-pool", "0", code=CODE, teacher=TEACHER,
+               env={"PLUMP_TEACH_BORDETS_TAKT": "0"})
+    try:
+        table = open_table(s, platser="3")
+        cookie = pupil_cookie(s.base, 0)
+        request(s.base + f"/bord/{table}/sitt", cookie, "POST", data={})
+
+        async def some_moves():
+            p = Pupil(s.base, table, cookie)
+            await p.connect()
+            await p.picture()
+            await p.send(t="start")
+            for _ in range(4):
+                pic = await p.picture(lambda q: q.get("your_turn"))
+                await p.send(t="move", a=pic["legal"][0], v=pic["version"])
+                await p.picture(lambda q, v=pic["version"]: q["version"] > v)
+            pic = await p.picture(lambda q: q.get("your_turn"))
+            p.ws.close()
+            return pic
+        before = asyncio.run(some_moves())
+    finally:
+        s.stop()
+    s = Server(tmp_path, "--pool", "0", "--lesson-pool", "0", code=CODE, teacher=TEACHER)
+    try:
+        cookie = pupil_cookie(s.base, 0)     # a new class key after the restart; the same pupil (plump_elev)
+        async def look():
+            p = Pupil(s.base, table, cookie)
+            await p.connect()
+            return await p.picture()
+        after = asyncio.run(look())
+        assert {k: after[k] for k in ("seat", "hand", "trick", "told", "version", "deal")} == \
+               {k: before[k] for k in ("seat", "hand", "trick", "told", "version", "deal")}
+    finally:
+        s.stop()

@@ -198,6 +198,18 @@ def test_pause_and_end_stop_every_move():
     assert t.over and t.seen_by(0)["legal"] == []
 
 
+def test_ending_a_game_that_waits_for_the_next_deal():
+    g = plump(3, seed=4)
+    t = TableSession(g, humans=(0, 1, 2))
+    while t.ready is None:
+        s = t.to_act()
+        t.move(s, action_from_wire(t.seen_by(s)["legal"][0]))
+    assert t.seen_by(0)["waiting_next"]
+    t.end()
+    pic = t.seen_by(0)
+    assert pic["over"] and not pic["waiting_next"] and t.next_deal(0) is None and "avslutat" in pic["turn"]
+
+
 def test_listeners_hear_every_change_once():
     g = plump(3, seed=2)
     t = TableSession(g, humans=(0,))

@@ -215,7 +215,7 @@ class TableLog(TableTurns):
         """Eleven på `seat` trycker på Nästa giv. När alla elever vid bordet har tryckt går bordet vidare; svarar med
         ändringen (också när bordet väntar på fler), eller `None` om ingen giv väntar (ett andra klick)."""
         seat = self._seat(seat)
-        if self.ready is None: return None
+        if self.ready is None or self.ended: return None
         self.ready.add(seat)
         if self.humans <= self.ready: self.ready = None
         self.save()
@@ -400,7 +400,7 @@ class TableSession(TableFile):
             'seat': seat, 'humans': sorted(self.humans), 'deal': g.shown_number(self.shown_deal()),
             'deals': g.n_deals - g.first_deal, 'turn': self.turn_text(seat), 'to_act': to_act,
             'your_turn': seat is not None and to_act == seat, 'paused': self.paused, 'ended': self.ended,
-            'over': self.over, 'tips': self.tips, 'waiting_next': self.ready is not None,
+            'over': self.over, 'tips': self.tips, 'waiting_next': self.ready is not None and not self.ended,
             'ready': [] if self.ready is None else sorted(self.ready), 'told': self.told[-8:], 'totals': g.totals,
             'hand': [], 'others': {}, 'legal': [], 'trick': [], 'last_trick': None}
         if st is None: return out

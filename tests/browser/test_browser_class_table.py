@@ -188,7 +188,7 @@ def test_three_pupils_play_a_deal_of_bismarck_and_the_teacher_ends_the_game(brow
         teacher.click(f'[data-bord-id="{table}"] button[data-vad="avsluta"]')
         for p in pages:
             p.wait_for_function("() => pic && pic.over")
-            assert "Läraren avslutade partiet" in p.inner_text("#resultat")
+            assert "Läraren avslutade partiet" in p.inner_text("#resultat") and not p.is_visible("#nasta")
         screenshot(pages[0], "klassbord-bismarck-slut-390x844")
         teacher.wait_for_function(f"""() => {{ const el = document.querySelector('[data-bord-id="{table}"]');
             return el && el.textContent.includes('avslutat'); }}""")
