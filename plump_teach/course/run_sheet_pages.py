@@ -136,7 +136,8 @@ def _run_sheet_html(s: RunSheet) -> str:
             f'<div><h3>Bedöm: det här ser och hör du</h3><ul>{li(s.assess)}</ul>'
             f'<h3>Stöd</h3><ul>{li(s.support)}</ul><h3>Utmaning</h3><ul>{li(s.extension)}</ul></div></div>\n'
             f'<h3>Utgångsbiljett, med svar</h3><ol class="qa">{ticket}</ol>\n'
-            f'<h3>Utan datorer</h3><p>{suit_words(s.unplugged)}</p>\n</section>\n')
+            f'<h3>Utan datorer</h3><p>{suit_words(s.unplugged)}</p>\n'
+            + (f'<h3>Vid klassens bord</h3><p>{suit_words(s.class_table)}</p>\n' if s.class_table else '') + '</section>\n')
 
 # %% ../../nbs/48_run_sheet_pages.ipynb #9aba19b7
 def run_sheets_page() -> str:

@@ -43,6 +43,7 @@ class RunSheet:
     assess: tuple[str, ...]                       # det du kan se och höra att eleven kan
     unplugged: str                                # så går lektionen utan datorer
     tasks: tuple = ()                             # arbetsbladets delar, se nedan
+    class_table: str = ''                         # så går lektionen vid klassens bord i plump-teach ('' om inte alls)
 
     @property
     def lesson(self): return lesson_of(self.file)
@@ -289,7 +290,14 @@ _SHEETS_5_6 = (
         f"Lektionen är utan datorer från början. Skriv ut {_SHORT} (två på ett blad) och regelbladet för Plump, ett av varje "
         "per bord. "
         "Arbetsbladet har uppgiften Skriv protokollet, för den som vill öva först eller som läxa.",
-        (SheetTask(SHORT_GAME, seed=6),)),
+        (SheetTask(SHORT_GAME, seed=6),),
+        "Utan kortlekar, eller när en grupp sitter i olika rum: öppna ett bord per grupp under Klassens bord på "
+        "lärarsidan (Plump, ett kort parti: samma fem givar med 5, 4, 3, 2 och 1 kort). Eleverna går in med klasslänken "
+        "och sedan till adressen /bord, trycker Sätt dig vid sitt bord, och någon trycker Börja spela när alla sitter. "
+        "Var och en ser bara sina egna kort; datorn delar ut, är domare och för protokollet, och tar de platser som "
+        "ingen elev tar. Lärarsidan visar varje bord medan det spelas: given, vems tur det är, poängen och vem som är "
+        "ansluten. Går en elev ifrån låter du datorn ta platsen; tappar en elev kontakten får hen tillbaka samma plats "
+        "och samma kort. Protokollet på papper kan ändå föras bredvid, och jämföras med datorns efteråt."),
 )
 
 # %% ../../nbs/47_run_sheets.ipynb #bb7d9e0d
