@@ -278,6 +278,8 @@ def test_bad_messages_a_spectator_and_the_teachers_pause(classroom):
     rows = json.loads(request(s.base + "/larare/bord.json", s.teacher_cookie)[2])["tables"]
     row = next(t for t in rows if t["id"] == table)
     assert row["paused"] and [x["name"] for x in row["seats"]] == ["Alva", "Bror", "Datorn Anna"]
+    status, _, page = request(s.base + "/voila/render/start.ipynb", cookies[0])     # the start page shows the way
+    assert status == 200 and 'href="/bord"' in page and "Läraren har öppnat klassens bord" in page
     status, _, page = request(s.base + "/bord/000000000000", cookies[0])
     assert status == 400 and "finns inte" in page
     assert request(s.base + "/larare/bord.json", cookies[0])[0] in (302, 303)   # a pupil is not the teacher
@@ -321,3 +323,13 @@ def test_a_server_restart_keeps_the_tables_game(tmp_path):
                {k: before[k] for k in ("seat", "hand", "trick", "told", "version", "deal")}
     finally:
         s.stop()
+
+
+def test_the_start_page_shows_the_way_only_when_a_table_is_open(tmp_path):
+    from plump_teach.classroom.class_table_pages import with_tables_link
+    page = "<html><body class='x'><main>Start</main></body></html>"
+    tables = ClassTables(tmp_path)
+    assert with_tables_link(page, None) == page and with_tables_link(page, tables) == page
+    tables.open(TableSettings('plump', 4))
+    shown = with_tables_link(page, tables)
+    assert shown.startswith("<html><body class='x'><div") and 'href="/bord"' in shown and shown.endswith(page[25:])

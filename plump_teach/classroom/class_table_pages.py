@@ -15,7 +15,7 @@ from .class_tables import ClassTables, ClassTable, LENGTHS
 
 # %% auto #0
 __all__ = ['TABLE_STYLE', 'TABLE_SCRIPT', 'TEACHER_SCRIPT', 'final_words', 'seat_picture', 'page_with_style', 'tables_page',
-           'table_page', 'teacher_tables_page']
+           'table_page', 'teacher_tables_page', 'with_tables_link']
 
 # %% ../../nbs/73b_class_table_pages.ipynb #223199ca
 def _trick_html(names: list[str], cards: list, winner: int | None = None) -> str:
@@ -363,3 +363,15 @@ def teacher_tables_page(key: str) -> str:
     page = page_with_style('Klassens bord', body, TEACHER_SCRIPT)
     extra = '.liten-knapp{display:inline-block;width:auto;min-height:44px;margin:.2rem 0;padding:.3rem .8rem;line-height:1.2}'
     return page.replace('<body>', f'<body data-key="{esc(key)}">', 1).replace('</style>', extra + '</style>', 1)
+
+# %% ../../nbs/73b_class_table_pages.ipynb #66efa076
+def with_tables_link(page: str, tables: ClassTables | None) -> str:
+    """Startsidan `page` med vägen till klassens bord överst, när läraren har öppnat minst ett bord; annars som den är
+    (och på webbplatsen utan installation finns inga bord)."""
+    if tables is None or not tables.tables: return page
+    box = ('<div class="pt-klassbord" role="status" style="max-width:40rem;margin:1rem auto;padding:.8rem 1rem;'
+           'border:2px solid #1455a8;border-radius:10px;background:#fff;font-size:1.15rem">'
+           '<b>Läraren har öppnat klassens bord.</b> <a href="/bord">Gå till klassens bord</a> och sätt dig vid '
+           'ditt bord.</div>')
+    at = page.find('>', page.find('<body')) + 1 if '<body' in page else 0
+    return page[:at] + box + page[at:]

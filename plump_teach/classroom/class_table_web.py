@@ -22,7 +22,8 @@ from ..table.session import TableError, action_from_wire, Change
 from ..engine.names import esc
 from .pupil_kernel import pupil_from_cookies
 from .class_tables import ClassTables, ClassTable, TableSettings, table_status, CLASS_GAMES
-from .class_table_pages import seat_picture, tables_page, table_page, teacher_tables_page, page_with_style
+from .class_table_pages import (seat_picture, tables_page, table_page, teacher_tables_page,
+                                                    page_with_style)
 
 # %% auto #0
 __all__ = ['TABLE_PACE_ENV', 'TableBroadcast', 'TableHub', 'TableSocketBase', 'TableSocket', 'PupilTablesHandler',
@@ -258,10 +259,12 @@ class TeacherTablesHandler(_TablesHandler):
 
 
 # %% ../../nbs/73c_class_table_web.ipynb #00932e74
-def table_handlers(results: Path) -> list:
+def table_handlers(room) -> list:
     """Adresserna för klassens bord i `plump-teach` (se `74_server`), med borden i serverns process: sparade i
-    mappen `klassbord` bredvid resultaten `results`, och lästa därifrån igen när servern startar."""
-    hub, tid = TableHub(ClassTables(Path(results) / 'klassbord')), r'([0-9a-f]{12})'
+    mappen `klassbord` bredvid klassens resultat, och lästa därifrån igen när servern startar. Klassrummet `room`
+    får borden (`room.tables`), så att startsidan kan visa vägen dit."""
+    hub, tid = TableHub(ClassTables(Path(room.results) / 'klassbord')), r'([0-9a-f]{12})'
+    room.tables = hub.tables
     with_hub = dict(hub=hub)
     return [(r'/bord', PupilTablesHandler, with_hub), (rf'/bord/{tid}', PupilTablesHandler, with_hub),
             (rf'/bord/{tid}/sitt', PupilTablesHandler, with_hub), (rf'/bord/{tid}/ws', TableSocket, with_hub),

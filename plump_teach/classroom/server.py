@@ -41,13 +41,13 @@ from voila.tornado.handler import TornadoVoilaHandler
 # %% ../../nbs/74_server.ipynb #ebc5d49b
 from ..engine.cards import PlumpTeachError
 from .doors import (TEACHER_CODE_ENV, TEACHER_COOKIE, JoinLimiter, Refusal, TeacherSessions,
-                                        TryLimiter, TryLimits, clean_code, code_matches, new_pupil_id, scrub_uri,
-                                        tries_section)
+    TryLimiter, TryLimits, clean_code, code_matches, new_pupil_id, scrub_uri, tries_section)
 from .pages import (class_link_page, close_all_form, code_page, full_page, html_page,
                                          joins_page, landing_page, lessons_form, refused_page, rejoin_page,
                                          teacher_code_page, with_watch)
 from .kernels import CLOSED_WHY, LessonPools, Refill, use_classroom_executor
 from .class_table_web import table_handlers
+from .class_table_pages import with_tables_link
 
 # %% ../../nbs/74_server.ipynb #58c88af7
 from ..course.progress import mark_reached, progress_from_events
@@ -109,6 +109,7 @@ class Classroom:
     class_key: str = field(default_factory=lambda: secrets.token_hex(16))  # kakan plump_klass (inte koden)
     joins: JoinLimiter = field(default_factory=JoinLimiter)                # nya elever i minuten
     pools: LessonPools | None = None                                       # färdigstartade kärnor per sida
+    tables: object = None                   # klassens bord (`ClassTables`), när servern har startat (`table_handlers`)
 
     def __post_init__(self):
         self.class_tries, self.teacher_tries = TryLimiter(self.limits), TryLimiter(self.limits)
@@ -231,12 +232,11 @@ class LandingHandler(_PageHandler):
 class StaticPageHandler(_PageHandler):
     "En sida utan kod, skriven en gång när servern startar; startsidan med elevens bockar för målen som är nådda."
     def get(self, name):
-        page = self.room.static[name]
-        pupil = pupil_from_cookies(self.request.headers.get('Cookie'))['elev']
+        page, pupil = self.room.static[name], pupil_from_cookies(self.request.headers.get('Cookie'))['elev']
         if name == self.room.start and pupil:
             try: page = mark_reached(page, progress_from_events(ResultStore(self.room.results).events(pupil)))
             except Exception as e: tornado.log.app_log.warning('Startsidans bockar för målen: %s', e)   # sidan ändå
-        self.page(200, page)
+        self.page(200, with_tables_link(page, self.room.tables) if name == self.room.start else page)
 
 
 class FullAwareRenderHandler(TornadoVoilaHandler):
@@ -470,7 +470,7 @@ class ClassroomVoila(Voila):
                 (r'/larare(/status\.json|/resultat\.csv|/spelbordet\.csv|/klasslank|%s|)'
                  % '|'.join(_TEACHER_POSTS), TeacherHandler),
                 (r'/voila/api/shutdown/(.*)', BeaconHandler),
-                (r'/elev/sida/([0-9a-f-]{1,64})', PageWatchHandler), *table_handlers(self.classroom.results)]
+                (r'/elev/sida/([0-9a-f-]{1,64})', PageWatchHandler), *table_handlers(self.classroom)]
         if self.classroom.static:
             names = '|'.join(re.escape(n) for n in self.classroom.static)
             ours.append((rf'/voila/render/({names})', StaticPageHandler))
