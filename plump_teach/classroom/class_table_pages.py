@@ -8,7 +8,8 @@ Docs: https://plump-teach.github.io/plump_teach/class_table_pages.html.md"""
 from __future__ import annotations
 from ..engine.cards import cards_html, card_svg, parse_card
 from ..engine.bismarck import mode_label
-from ..engine.names import esc, and_list
+from ..engine.names import esc, and_list, without_rule_codes
+from ..engine.actions import Bid
 from ..ui.table_drawing import drawing_for
 from .pages import html_page
 from .class_tables import ClassTables, ClassTable, LENGTHS
@@ -41,7 +42,6 @@ def _players_html(t: ClassTable, st, seat: int | None, tables: ClassTables) -> s
     return (f'<table class="pt-spelare"><thead><tr><th></th>{d.seat_head()}</tr></thead><tbody>{"".join(rows)}'
             f'</tbody></table>{d.seat_note(st, seen)}')
 
-# %% ../../nbs/73b_class_table_pages.ipynb #100bd7a8
 def final_words(s) -> str:
     "Hur partiet slutade, i en mening: vem som vann och med hur många poäng (lika summor delar segern)."
     totals = s.game.totals
@@ -57,6 +57,8 @@ def _choice_label(wire: list) -> str:
     if wire[0] == 'mode': return mode_label(wire[1], wire[2] if len(wire) > 2 else None).capitalize()
     return str(wire)
 
+
+# %% ../../nbs/73b_class_table_pages.ipynb #100bd7a8
 def seat_picture(tables: ClassTables, t: ClassTable, seat: int | None) -> dict:
     """Det som platsen `seat` vid bordet `t` får se, som JSON till elevens sida: `TableSession.seen_by` och HTML för
     huvudet, platserna, sticket och protokollet, ritat av spelets egen ritning. Inga andra händer."""
@@ -71,6 +73,8 @@ def seat_picture(tables: ClassTables, t: ClassTable, seat: int | None) -> dict:
     playable = {w[1] for w in legal if w[0] in ('play', 'pick')}
     pic['hand'] = [{'card': c, 'svg': card_svg(parse_card(c), 60), 'ok': c in playable} for c in pic['hand']]
     pic['choices'] = [{'wire': w, 'label': _choice_label(w)} for w in legal if w[0] in ('bid', 'mode')]
+    if pic['your_turn'] and st.phase == 'bidding':      # också de bud som inte får sägas, gråa och med skälet
+        pic['choices'] = [{'wire': ['bid', n], 'label': f'Bjud {n}', 'why': st.why_illegal(Bid(n))} for n in range(st.cards + 1)]
     pic['discard'] = any(w[0] == 'pick' for w in legal)
     parts = {'sheet': s.game.sheet()._repr_html_()}
     if st is not None:
@@ -90,7 +94,10 @@ def seat_picture(tables: ClassTables, t: ClassTable, seat: int | None) -> dict:
         notes = ''.join(f'<p><small>{esc(n)}</small></p>' for n in s.notes.get(g.first_deal + k, []))
         parts['result'] = f'<b>{head}</b><ul>' + ''.join(f'<li>{x}</li>' for x in lines) + f'</ul>{notes}'
         if pic['over']: parts['result'] += f'<p><b>{esc(final_words(s))}</b></p>'
-    pic['html'] = parts
+    # det eleven ser, utan regelns kod: regeln står redan i ord
+    pic['html'] = {k: without_rule_codes(v) for k, v in parts.items()}
+    pic['told'], pic['turn'] = [without_rule_codes(x) for x in pic['told']], without_rule_codes(pic['turn'])
+    for c in pic['choices']: c['why'] = without_rule_codes(c.get('why'))
     return pic
 
 # %% ../../nbs/73b_class_table_pages.ipynb #185c03f2
@@ -196,6 +203,19 @@ _SCRIPT_DRAW = r"""function draw() {
   $('protokoll').innerHTML = part('sheet');
   $('logg').innerHTML = pic.told.length ? '<b>Vad som har hänt i given</b><br>' + pic.told.map(esc).join('<br>') : '';
   $('logg').hidden = !pic.told.length;
+  drawActions();
+  $('resultat').hidden = !pic.waiting_next && !pic.over;
+  $('resultattext').innerHTML = part('result');
+  const mine = pic.waiting_next && pic.seat !== null;
+  $('nasta').hidden = !mine || pic.ready.includes(pic.seat);
+  $('andra').hidden = !mine || !pic.ready.includes(pic.seat);
+  $('tips').hidden = !(pic.tips && pic.your_turn);
+  if (!pic.your_turn) $('tipsruta').innerHTML = '';
+}
+"""
+
+# %% ../../nbs/73b_class_table_pages.ipynb #f133febf
+_SCRIPT_ACTIONS = r"""function drawActions() {
   // Knapparna byggs bara om när det de visar har ändrats: en knapp som byts ut under fingret tappar klicket
   if (!pic.discard) picked = [];
   picked = picked.filter((c) => pic.hand.some((h) => h.card === c));
@@ -205,8 +225,10 @@ _SCRIPT_DRAW = r"""function draw() {
     hand.dataset.key = handKey; hand.innerHTML = '';
     for (const h of pic.hand) {
       const b = document.createElement('button'); b.type = 'button'; b.innerHTML = h.svg; b.dataset.card = h.card;
-      b.disabled = !h.ok;
-      if (pic.your_turn && pic.phase === 'playing' && !h.ok) b.classList.add('pt-nej');   // får inte läggas nu
+      // ett grått kort går att trycka på när det är elevens tur: servern säger varför det inte får läggas
+      const grey = pic.your_turn && pic.phase === 'playing' && !h.ok;
+      b.disabled = !h.ok && !grey;
+      if (grey) { b.classList.add('pt-nej'); b.title = 'Får inte läggas nu. Tryck för att se varför.'; }
       if (picked.includes(h.card)) b.classList.add('pt-vald');
       b.onclick = () => card(h.card);
       hand.appendChild(b);
@@ -216,7 +238,12 @@ _SCRIPT_DRAW = r"""function draw() {
   const val = $('val'), valKey = JSON.stringify([pic.choices, pic.discard, picked.length, pic.version]);
   if (val.dataset.key !== valKey) {
     val.dataset.key = valKey; val.innerHTML = '';
-    for (const c of pic.choices) val.appendChild(button(c.label, () => send({t: 'move', a: c.wire, v: pic.version})));
+    const why = [];
+    for (const c of pic.choices) {
+      const b = val.appendChild(button(c.label, () => send({t: 'move', a: c.wire, v: pic.version})));
+      if (c.why) { b.disabled = true; b.title = c.why; why.push(c.label.replace('Bjud ', '') + ': ' + c.why); }
+    }
+    $('varfor').textContent = why.join(' ');
     if (pic.discard) {
       val.appendChild(button('Lägg bort de fyra valda (' + picked.length + ' av 4)', () => {
         if (picked.length !== 4) return say('Välj fyra kort att lägga bort: tryck på dem i handen.', false);
@@ -224,13 +251,6 @@ _SCRIPT_DRAW = r"""function draw() {
       }));
     }
   }
-  $('resultat').hidden = !pic.waiting_next && !pic.over;
-  $('resultattext').innerHTML = part('result');
-  const mine = pic.waiting_next && pic.seat !== null;
-  $('nasta').hidden = !mine || pic.ready.includes(pic.seat);
-  $('andra').hidden = !mine || !pic.ready.includes(pic.seat);
-  $('tips').hidden = !(pic.tips && pic.your_turn);
-  if (!pic.your_turn) $('tipsruta').innerHTML = '';
 }
 """
 
@@ -260,7 +280,7 @@ $('borja').onclick = () => send({t: 'start'});
 $('nasta').onclick = () => send({t: 'next'});
 connect();
 """
-TABLE_SCRIPT = _SCRIPT_CONNECT + _SCRIPT_DRAW + _SCRIPT_CLICKS
+TABLE_SCRIPT = _SCRIPT_CONNECT + _SCRIPT_DRAW + _SCRIPT_ACTIONS + _SCRIPT_CLICKS
 
 # %% ../../nbs/73b_class_table_pages.ipynb #5ed867b9
 def table_page(t: ClassTable) -> str:
@@ -272,7 +292,7 @@ def table_page(t: ClassTable) -> str:
 <div id="huvud"></div><p id="tur" class="pt-tur-text" aria-live="polite"></p>
 <div class="pt-rad"><section>
 <div id="stick" aria-label="sticket"></div><div id="poang" class="pt-poangrad"></div>
-<div id="hand" class="pt-hand"></div><div id="val" class="pt-val"></div>
+<div id="hand" class="pt-hand"></div><div id="val" class="pt-val"></div><p id="varfor" class="liten"></p>
 <div id="resultat" class="pt-ruta" hidden><div id="resultattext"></div>
 <button type="button" id="nasta" hidden>Nästa giv</button><p id="andra" hidden>Väntar på att de andra trycker på Nästa giv.</p></div>
 <div id="tips" hidden><button type="button" id="tipsknapp">Tips</button></div><div id="tipsruta"></div>

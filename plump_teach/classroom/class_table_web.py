@@ -19,7 +19,7 @@ import tornado.websocket
 from ..engine.cards import PlumpTeachError, parse_card
 from ..engine.actions import Discard
 from ..table.session import TableError, action_from_wire, Change
-from ..engine.names import esc
+from ..engine.names import esc, without_rule_codes
 from .pupil_kernel import pupil_from_cookies
 from .class_tables import ClassTables, ClassTable, TableSettings, table_status, CLASS_GAMES
 from .class_table_pages import (seat_picture, tables_page, table_page, teacher_tables_page,
@@ -125,6 +125,7 @@ class TableSocketBase(tornado.websocket.WebSocketHandler):
         except tornado.websocket.WebSocketClosedError: pass
 
     def say(self, text: str, ok: bool = False) -> None:
+        text = without_rule_codes(text)            # regeln står redan i ord i meningen
         try: self.write_message(json.dumps({'t': 'err' if not ok else 'ok', 'text': text}, ensure_ascii=False))
         except tornado.websocket.WebSocketClosedError: pass
 
