@@ -6,6 +6,7 @@ Docs: https://plump-teach.github.io/plump_teach/class_table_pages.html.md"""
 
 # %% ../../nbs/73b_class_table_pages.ipynb #3f1d1ebd
 from __future__ import annotations
+import functools
 from ..engine.cards import cards_html, card_svg, parse_card
 from ..engine.bismarck import mode_label
 from ..engine.names import esc, and_list, without_rule_codes
@@ -51,6 +52,11 @@ def final_words(s) -> str:
     won = "vann" if len(best) == 1 else "delar segern"
     return f"{head} {and_list(best)} {won} med {points} poäng."
 
+@functools.lru_cache(maxsize=64)
+def _card_svg(card: str) -> str:
+    "Kortet som bild i elevens hand: ritat en gång per kort, inte en gång per bild och elev."
+    return card_svg(parse_card(card), 60)
+
 def _choice_label(wire: list) -> str:
     "Texten på en knapp för ett bud eller ett spelsätt."
     if wire[0] == 'bid': return f"Bjud {wire[1]}"
@@ -71,7 +77,7 @@ def seat_picture(tables: ClassTables, t: ClassTable, seat: int | None) -> dict:
     pic.update(started=True, table=t.title, what=t.settings.describe())
     legal = pic['legal']
     playable = {w[1] for w in legal if w[0] in ('play', 'pick')}
-    pic['hand'] = [{'card': c, 'svg': card_svg(parse_card(c), 60), 'ok': c in playable} for c in pic['hand']]
+    pic['hand'] = [{'card': c, 'svg': _card_svg(c), 'ok': c in playable} for c in pic['hand']]
     pic['choices'] = [{'wire': w, 'label': _choice_label(w)} for w in legal if w[0] in ('bid', 'mode')]
     if pic['your_turn'] and st.phase == 'bidding':      # också de bud som inte får sägas, gråa och med skälet
         pic['choices'] = [{'wire': ['bid', n], 'label': f'Bjud {n}', 'why': st.why_illegal(Bid(n))} for n in range(st.cards + 1)]

@@ -86,6 +86,7 @@ class TableSeats:
         self.notes: dict[int, list[str]] = {}   # giv -> det som visas när given är klar (datorns hela skäl)
         self.tips_in_deal: dict[int, int] = {}
         self._listeners: list[Callable[[Change], None]] = []
+        self._seen: tuple | None = None     # (läget som nyckel, läget): `state` görs en gång per ändring
 
     @property
     def n(self) -> int: return len(self.game.players)
@@ -143,11 +144,18 @@ class TableTurns(TableControl):
     "Vems tur det är, och läget som bordet visar."
     def state(self) -> Any:
         """Läget i given som bordet visar, eller `None` när partiet är slut. Efter en giv står den färdiga given kvar
-        (korten, sticken, buden) tills eleverna har tryckt på Nästa giv, fast partiet redan har delat ut nästa."""
+        (korten, sticken, buden) tills eleverna har tryckt på Nästa giv, fast partiet redan har delat ut nästa.
+
+        Läget görs en gång per ändring och delas av alla som läser det (varje plats bild, turen, datorn): läs det,
+        men ändra det inte; `clone` ger en egen kopia att pröva drag i."""
         g = self.game
-        if self.ready is not None and g.deals: return self.kind.State.from_deal(g.deals[-1])
-        if g.deal is None: return None
-        return self.kind.State.from_game(g)
+        key = (self.version, len(g.events), self.ready is None)
+        if self._seen is not None and self._seen[0] == key: return self._seen[1]
+        if self.ready is not None and g.deals: st = self.kind.State.from_deal(g.deals[-1])
+        elif g.deal is None: st = None
+        else: st = self.kind.State.from_game(g)
+        self._seen = (key, st)
+        return st
 
     @property
     def over(self) -> bool:
