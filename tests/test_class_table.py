@@ -90,6 +90,20 @@ def test_bad_settings_are_refused_in_swedish():
 # ------------------------------------------------------------------------------------- with a real plump-teach
 
 CODE, TEACHER = "abcd", "larare1234"
+
+
+def run_async(coro):
+    """asyncio.run in a thread of its own: another test in the same worker process may have left an event loop
+    running in this thread (the play table's timers), and asyncio.run refuses to start inside one."""
+    import threading
+    out: dict = {}
+    def go():
+        try: out["value"] = asyncio.run(coro)
+        except BaseException as e: out["error"] = e
+    t = threading.Thread(target=go)
+    t.start(); t.join()
+    if "error" in out: raise out["error"]
+    return out.get("value")
 NAMES = ["Alva", "Bror", "Cleo", "Dino", "Ebba"]
 
 
@@ -213,7 +227,7 @@ def test_four_pupils_play_a_whole_game_and_see_only_their_own_cards(classroom):
         else: raise AssertionError("the game did not end")
         return pupils, moves, dropped
 
-    pupils, moves, dropped = asyncio.run(play())
+    pupils, moves, dropped = run_async(play())
     assert dropped and moves > 20
     final = pupils[0].pics[-1]
     assert final["over"] and final["names"][4] == "Datorn Anna" and len(final["totals"]) == 5
@@ -274,7 +288,7 @@ def test_bad_messages_a_spectator_and_the_teachers_pause(classroom):
                                data={"nyckel": "fel", "bord": table, "vad": "fortsatt"})
         assert status == 403
         for p in (alva, bror, dino): p.ws.close()
-    asyncio.run(run())
+    run_async(run())
     rows = json.loads(request(s.base + "/larare/bord.json", s.teacher_cookie)[2])["tables"]
     row = next(t for t in rows if t["id"] == table)
     assert row["paused"] and [x["name"] for x in row["seats"]] == ["Alva", "Bror", "Datorn Anna"]
@@ -308,7 +322,7 @@ def test_a_server_restart_keeps_the_tables_game(tmp_path):
             pic = await p.picture(lambda q: q.get("your_turn"))
             p.ws.close()
             return pic
-        before = asyncio.run(some_moves())
+        before = run_async(some_moves())
     finally:
         s.stop()
     s = Server(tmp_path, "--pool", "0", "--lesson-pool", "0", code=CODE, teacher=TEACHER)
@@ -318,7 +332,7 @@ def test_a_server_restart_keeps_the_tables_game(tmp_path):
             p = Pupil(s.base, table, cookie)
             await p.connect()
             return await p.picture()
-        after = asyncio.run(look())
+        after = run_async(look())
         assert {k: after[k] for k in ("seat", "hand", "trick", "told", "version", "deal")} == \
                {k: before[k] for k in ("seat", "hand", "trick", "told", "version", "deal")}
     finally:

@@ -46,6 +46,7 @@ def _players_html(t: ClassTable, st, seat: int | None, tables: ClassTables) -> s
 def final_words(s) -> str:
     "Hur partiet slutade, i en mening: vem som vann och med hur många poäng (lika summor delar segern)."
     totals = s.game.totals
+    if not s.game.deals: return "Läraren avslutade partiet innan någon giv var klar."
     head = "Läraren avslutade partiet." if s.ended and s.game.deal is not None else "Partiet är slut."
     best = [name for name, t in zip(s.names, totals) if t == max(totals)]
     points = drawing_for(s.game).points(max(totals))
@@ -99,7 +100,7 @@ def seat_picture(tables: ClassTables, t: ClassTable, seat: int | None) -> dict:
         head, lines = d.result(g.deals[k], s.names, g.shown_number(g.first_deal + k))
         notes = ''.join(f'<p><small>{esc(n)}</small></p>' for n in s.notes.get(g.first_deal + k, []))
         parts['result'] = f'<b>{head}</b><ul>' + ''.join(f'<li>{x}</li>' for x in lines) + f'</ul>{notes}'
-        if pic['over']: parts['result'] += f'<p><b>{esc(final_words(s))}</b></p>'
+    if pic['over']: parts['result'] = parts.get('result', '') + f'<p><b>{esc(final_words(s))}</b></p>'
     # det eleven ser, utan regelns kod: regeln står redan i ord
     pic['html'] = {k: without_rule_codes(v) for k, v in parts.items()}
     pic['told'], pic['turn'] = [without_rule_codes(x) for x in pic['told']], without_rule_codes(pic['turn'])
@@ -185,6 +186,8 @@ function button(label, onclick, cls) {
   if (cls) b.className = cls; return b;
 }
 function part(name) { return (pic.html && pic.html[name]) || ''; }
+// En del av sidan byts bara när dess HTML har ändrats: inget flimmer, och en knapp i den flyttar sig inte i onödan
+function setHTML(id, html) { const el = $(id); if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; } }
 """
 
 # %% ../../nbs/73b_class_table_pages.ipynb #bdc024d9
@@ -201,17 +204,17 @@ _SCRIPT_DRAW = r"""function draw() {
   }
   waitBox.hidden = true; play.hidden = false;
   if (pic.version !== shown) { if (shown >= 0) say(''); shown = pic.version; }
-  $('huvud').innerHTML = part('header');
+  setHTML('huvud', part('header'));
   $('tur').textContent = pic.turn;
-  $('stick').innerHTML = part('trick');
-  $('poang').innerHTML = part('score');
-  $('spelare').innerHTML = part('players');
-  $('protokoll').innerHTML = part('sheet');
+  setHTML('stick', part('trick'));
+  setHTML('poang', part('score'));
+  setHTML('spelare', part('players'));
+  setHTML('protokoll', part('sheet'));
   $('logg').innerHTML = pic.told.length ? '<b>Vad som har hänt i given</b><br>' + pic.told.map(esc).join('<br>') : '';
   $('logg').hidden = !pic.told.length;
   drawActions();
   $('resultat').hidden = !pic.waiting_next && !pic.over;
-  $('resultattext').innerHTML = part('result');
+  setHTML('resultattext', part('result'));
   const mine = pic.waiting_next && pic.seat !== null;
   $('nasta').hidden = !mine || pic.ready.includes(pic.seat);
   $('andra').hidden = !mine || !pic.ready.includes(pic.seat);

@@ -239,13 +239,9 @@ _SHEETS_3_4 = (
 # %% ../../nbs/47_run_sheets.ipynb #1a6edbf1
 # Lektion 6 vid klassens bord: samma korta parti, var och en på sin egen skärm
 _CLASS_TABLE_6 = (
-        "Utan kortlekar, eller när en grupp sitter i olika rum: öppna ett bord per grupp under Klassens bord på "
-        "lärarsidan (Plump, ett kort parti: samma fem givar med 5, 4, 3, 2 och 1 kort). Eleverna går in med klasslänken "
-        "och sedan till adressen /bord, trycker Sätt dig vid sitt bord, och någon trycker Börja spela när alla sitter. "
-        "Var och en ser bara sina egna kort; datorn delar ut, är domare och för protokollet, och tar de platser som "
-        "ingen elev tar. Lärarsidan visar varje bord medan det spelas: given, vems tur det är, poängen och vem som är "
-        "ansluten. Går en elev ifrån låter du datorn ta platsen; tappar en elev kontakten får hen tillbaka samma plats "
-        "och samma kort. Protokollet på papper kan ändå föras bredvid, och jämföras med datorns efteråt.")
+        "Utan kortlekar: öppna ett bord per grupp under Klassens bord på lärarsidan (samma korta parti). Eleverna går "
+        "till /bord och sätter sig; datorn delar ut, är domare, för protokollet och tar tomma platser. Lärarsidan "
+        "visar varje bord medan det spelas.")
 
 # %% ../../nbs/47_run_sheets.ipynb #a0e71432
 _SHEETS_5_6 = (
