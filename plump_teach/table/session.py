@@ -172,11 +172,6 @@ class TableTurns(TableControl):
         s = self.to_act()
         return s if s is not None and s not in self.humans else None
 
-    def shown_deal(self) -> int:
-        "Index (i partiets schema) för given som bordet visar: den färdiga given tills Nästa giv."
-        g = self.game
-        return g.first_deal + len(g.deals) - 1 if self.ready is not None or g.deal is None else g.deal_index
-
     def turn_text(self, seat: int | None = None) -> str:
         "Vems tur det är, i ord, för den som sitter på `seat` ('Din tur att bjuda.' eller 'Bos tur att spela ut.')."
         if self.ended: return "Läraren har avslutat partiet."
@@ -228,6 +223,12 @@ class TableLog(TableTurns):
         if self.humans <= self.ready: self.ready = None
         self.save()
         return self._changed('next', seat)
+
+    def shown_deal(self) -> int:
+        "Index (i partiets schema) för given som bordet visar: den färdiga given tills Nästa giv."
+        g = self.game
+        return g.first_deal + len(g.deals) - 1 if self.ready is not None or g.deal is None else g.deal_index
+
 
 # %% ../../nbs/49b_table_session.ipynb #19fe3cbe
 def _action_words(action: Action) -> str:
