@@ -222,8 +222,11 @@ def main():
     print(f"  memory (server VmRSS): idle {idle / 1024:.0f} MB, all connected {connected / 1024:.0f} MB, "
           f"after the games {end / 1024:.0f} MB")
     n = a.tables * a.pupils
-    print(f"    per table {(connected - idle) / a.tables:.0f} kB, per pupil {(connected - idle) / n:.0f} kB "
-          f"(with every table open and every pupil connected)")
+    if connected - idle < 1024:
+        print(f"    RSS grew by {connected - idle} kB with every table open and every pupil connected: under what it resolves")
+    else:
+        print(f"    per table {(connected - idle) / a.tables:.0f} kB, per pupil {(connected - idle) / n:.0f} kB "
+              f"(with every table open and every pupil connected)")
     per_table, per_pupil, picture = memory_in_process(a.tables, a.pupils, a.bots)
     print(f"    in the server's heap (tracemalloc, the same tables built in this process): {per_table:.0f} kB per table,"
           f" {per_pupil:.0f} kB per pupil; one picture to a pupil is {picture:.1f} kB of JSON")
