@@ -37,6 +37,7 @@ from ..bots.own_puzzles import own_puzzles
 from ..engine.names import without_rule_codes
 from ..course.results import RESULTS_ENV, current_recorder, register
 from .styles import CARD_HEIGHT, CARD_WIDTH, HAND_ROW_MAX, card_class, table_style
+from ..table.session import said_reason
 from ..table.files import (game_text, game_where, read_table, saved_choices, saved_of_kind,
                                        saved_tables, skipped_text, table_dict, unfinished_table, SAVE_FOLDER_ENV,
                                        OLD_SAVE_FOLDER, saved_games_folder)
@@ -319,24 +320,15 @@ def _computer_move(self: PlayTable):
     self._check_deal_end()
     self._autosave()
 
-_SAID = re.compile(r"Jag (?:bjuder \d+|väljer [^:.]+)(?:: |\.$)")
-
-def _said(text: str) -> str:
-    "Datorns skäl utan draget först, som redan står före: 'Jag bjuder 1: inga säkra …' blir 'Inga säkra …'."
-    text = without_rule_codes(text) or ''
-    m = _SAID.match(text)
-    if m: text = text[m.end():]
-    return text[:1].upper() + text[1:]
-
 @patch
 def _tell_reason(self: PlayTable, name: str, d, view):
     """Datorns bud eller spelsätt med skälet. Under given nämner skälet inga av datorns kort (`public_reason`); det
     fullständiga skälet, med korten, visas när given är slut, som datorns bortlagda kort i Bismarck."""
-    a, said = d.action, you_text(_said(public_reason(d, view)))
+    a, said = d.action, you_text(said_reason(public_reason(d, view)))
     self._tell(f"{name} {a}: ”{said}”" if said else f"{name} {a}.", a)
-    if said != you_text(_said(d.reason)):
+    if said != you_text(said_reason(d.reason)):
         done = f"bjöd {a.tricks}" if isinstance(a, Bid) else f"valde {mode_label(a.mode, a.trump)}"
-        self.notes.setdefault(self.game.deal_index, []).append(f"{name} {done}: ”{you_text(_said(d.reason))}”")
+        self.notes.setdefault(self.game.deal_index, []).append(f"{name} {done}: ”{you_text(said_reason(d.reason))}”")
 
 @patch
 def _apply(self: PlayTable, seat: int, action):
