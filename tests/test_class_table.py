@@ -270,7 +270,8 @@ def test_bad_messages_a_spectator_and_the_teachers_pause(classroom):
         for p in (alva, bror, dino): await p.connect()
         await alva.picture()
         for bad in ("inte json", json.dumps([1, 2]), json.dumps({"t": "move", "a": ["fly", 1]}),
-                    json.dumps({"t": "discard", "cards": ["♠E"]}), json.dumps({"t": "vad"})):
+                    json.dumps({"t": "discard", "cards": ["♠E"]}), json.dumps({"t": "vad"}),
+                    json.dumps({"t": "tip", "step": "två"})):
             await alva.ws.write_message(bad)
             assert (await alva.error())["text"]
         await dino.send(t="start")                         # Dino does not sit at this table: refused

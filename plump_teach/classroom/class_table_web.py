@@ -162,7 +162,8 @@ class TableSocket(TableSocketBase):
         elif what == 'next':
             if s.next_deal(self.seat) is None: self.send_picture()
         elif what == 'tip':
-            tip = s.tip(self.seat, int(msg.get('step') or 1))
+            step = msg.get('step')
+            tip = s.tip(self.seat, step if type(step) is int else 1)
             self.write_message(json.dumps({'t': 'tip', **tip}, ensure_ascii=False))
         else: raise TableError("Det som kom fram var inget drag.")
 
