@@ -631,17 +631,17 @@ files = strange_files(Path('.'), 'spelbordet-')
 Path('spelbordet-djup.json').write_text('[' * 100_000)                    # too deep for json.loads
 def open_table():
     t = PlayTable()
-    return ([Path(v).name for _, v in t.resume_files.options if v], 'Du har ett parti som inte är klart.' in t.offer_html.value,
-            t.resume_skipped.value)
+    return ([Path(v).name for _, v in t.form.resume_files.options if v], 'Du har ett parti som inte är klart.' in t.form.offer_html.value,
+            t.form.resume_skipped.value)
 case('table', open_table)
 Path('spelbordet-borta.json').symlink_to('finns-inte.json')               # a link to nothing
 case('listed', lambda: 'spelbordet-17.json' in [p.name for p in saved_tables('.')])
 case('unfinished', lambda: unfinished_table(saved_tables('.'), 'plump')[0].name)
 t = PlayTable()
 def resume_pipe():                                                         # the chosen file became a pipe
-    t.resume_files.value = str(real.absolute())
+    t.form.resume_files.value = str(real.absolute())
     real.rename('gammal.json'); os.mkfifo(real)
-    try: t.resume_button.click()
+    try: t.form.resume_button.click()
     finally: real.unlink(); Path('gammal.json').rename(real)
     return t.message.value
 case('resume', resume_pipe)

@@ -80,6 +80,41 @@ def test_a_restart_keeps_every_table(tmp_path):
     assert ClassTables(tmp_path).problems and len(ClassTables(tmp_path).tables) == 2
 
 
+def test_every_finished_deal_goes_to_the_pupils_results_also_after_a_restart(tmp_path):
+    "Issue 42: the class table records each pupil's deals in the class's results, as the play table does."
+    from plump_teach.course.results import ResultStore
+    store = ResultStore(tmp_path / "resultat")
+    anna, bo = "0123456789abcdef", "fedcba9876543210"
+    tables = ClassTables(tmp_path / "klassbord", store)
+    t = tables.open(TableSettings('plump', 3))
+    tables.sit(t.id, anna, "Anna")
+    tables.sit(t.id, bo, "Bo")
+    s = tables.start(t.id, seed=4)
+    rng = random.Random(2)
+
+    def play_until(done):
+        for _ in range(200):
+            if done(): return
+            s.run_bots()
+            if s.ready is not None:
+                for p in sorted(s.humans): s.next_deal(p)
+            elif s.to_act() in s.humans:
+                if s.to_act() == 0 and s.tips_in_deal.get(0, 0) == 0: s.tip(0)
+                legal = s.state().legal_actions()
+                s.move(s.to_act(), legal[rng.randrange(len(legal))])
+        raise AssertionError("the deal did not end")
+
+    play_until(lambda: len(s.game.deals) == 1)
+    deals = [e for e in store.events(anna) if e["type"] == "deal"]
+    d = s.game.deals[0]
+    assert [(e["number"], e["player"], e["bid"], e["tricks"], e["points"], e["tips"], e["game"]) for e in deals] == \
+        [(1, "Anna", d.bids[0], d.taken[0], d.points()[0], 1, "plump")]
+    assert [e["player"] for e in store.events(bo) if e["type"] == "deal"] == ["Bo"]
+    s = ClassTables(tmp_path / "klassbord", store).tables[t.id].session      # the server restarts
+    play_until(lambda: len(s.game.deals) == 2)
+    assert [e["number"] for e in store.events(anna) if e["type"] == "deal"] == [1, 2]
+
+
 def test_bad_settings_are_refused_in_swedish():
     for bad in (TableSettings('poker'), TableSettings('plump', 6), TableSettings('bismarck', 4),
                 TableSettings('plump', 4, level='mästare'), TableSettings('plump', 4, length='evigt')):

@@ -280,21 +280,21 @@ def test_the_own_puzzles_at_the_table_say_no_numbers_words_and_no_rule_codes():
             b.discard_button.click()
         elif st.phase == "mode": [x for x in b.mode_buttons.values() if not x.disabled][-1].click()
         else: [x for c, x in b.card_buttons.items() if "pt-nej" not in x._dom_classes][-1].click()
-    own = b.show_own_puzzles()
+    own = b.after.show_own_puzzles()
     assert own, "no costly card in the whole game"
     seen = []
     for i, (_, p) in enumerate(own):
-        if i: b.next_puzzle.click()
-        seen.append(visible_text(b.puzzle_box))
+        if i: b.after.next_puzzle.click()
+        seen.append(visible_text(b.after.puzzle_box))
         others = [c for c in p.options if c not in (p.played, p.better)]
         for c in [p.played] + others[:1] + [p.better]:
-            b.puzzle_cards[c].click()
-            seen.append(b.puzzle_feedback.value)
+            b.after.puzzle_cards[c].click()
+            seen.append(b.after.puzzle_feedback.value)
     seen.append(visible_text(b.after_box))
     text = ' '.join(seen)
     assert "ger dig fler poäng" in text and "Det bättre kortet är" in text
     assert not NUMBER_WORDS.search(outside_numbers(text)), NUMBER_WORDS.findall(outside_numbers(text))
-    assert not CODE.search(text.replace(visible_text(b.analysis_html), '')), CODE.findall(text)
+    assert not CODE.search(text.replace(visible_text(b.after.analysis_html), '')), CODE.findall(text)
 
 
 def test_the_own_plump_puzzles_speak_at_the_tables_level():

@@ -116,11 +116,11 @@ def test_a_short_bismarck_game_at_the_table_shows_no_rule_code():
 def test_the_tables_setup_shows_no_rule_code():
     t = PlayTable()
     seen = widget_texts(t)
-    for key in [v for _, v in t.rules_choice.options]:
-        t.rules_choice.value = key
+    for key in [v for _, v in t.form.rules_choice.options]:
+        t.form.rules_choice.value = key
         seen += widget_texts(t)
-    for level in [v for _, v in t.level_choice.options] if isinstance(t.level_choice.options[0], tuple) else t.level_choice.options:
-        t.level_choice.value = level
+    for level in [v for _, v in t.form.level_choice.options] if isinstance(t.form.level_choice.options[0], tuple) else t.form.level_choice.options:
+        t.form.level_choice.value = level
         seen += widget_texts(t)
     t.setup("bismarck")
     seen += widget_texts(t)

@@ -25,7 +25,9 @@ from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules
 from plump_teach.engine.actions import ChooseMode
 from plump_teach.engine.names import esc
-from plump_teach.ui.table import SAVE_FOLDER_ENV, BismarckTable, PlayTable, you_text
+from plump_teach.table.files import SAVE_FOLDER_ENV
+from plump_teach.ui.table import BismarckTable, PlayTable
+from plump_teach.ui.table_parts import you_text
 from plump_teach.table.files import read_table, table_dict
 from plump_teach.ui.styles import table_style
 from plump_teach.ui.analysis import nobreak_percent
@@ -76,7 +78,7 @@ def test_whole_short_game_finishes(n, rules):
     t = PlayTable(n, rules=rules, seed=n * 7 + len(rules.changed()), first_deal=first, pace=0, level="nybörjare")
     play_to_end(t)
     assert len(t.game.deals) == 3 and t.game.deal is None
-    assert "Partiet är slut" in t.after_box.children[0].value
+    assert "Partiet är slut" in t.after.children[0].value
     assert t.sheet_html.value == t.game.sheet()._repr_html_()
     assert t.refused == []
 
@@ -178,19 +180,19 @@ def test_save_and_resume_give_the_same_position(tmp_path):
     for how in ("file", "paste"):
         r = PlayTable()
         if how == "file":
-            r.resume_files.options = [("p.json", str(tmp_path / "p.json"))]
-            r.resume_files.value = str(tmp_path / "p.json")
-        else: r.resume_paste.value = t.save_text.value
-        r.resume_button.click()
+            r.form.resume_files.options = [("p.json", str(tmp_path / "p.json"))]
+            r.form.resume_files.value = str(tmp_path / "p.json")
+        else: r.form.resume_paste.value = t.save_text.value
+        r.form.resume_button.click()
         assert r.game == t.game
         assert (list(r.card_buttons), r.turn.value, r.players_html.value, r.sheet_html.value) == \
                (list(t.card_buttons), t.turn.value, t.players_html.value, t.sheet_html.value)
     # bordet från filen sparar vidare i den; det gamla bordet skriver inte över den utan sparar bredvid
     click_once(r)   # inklistrat: ingen fil än
     r2 = PlayTable()
-    r2.resume_files.options = [("p.json", str(tmp_path / "p.json"))]
-    r2.resume_files.value = str(tmp_path / "p.json")
-    r2.resume_button.click()
+    r2.form.resume_files.options = [("p.json", str(tmp_path / "p.json"))]
+    r2.form.resume_files.value = str(tmp_path / "p.json")
+    r2.form.resume_button.click()
     click_once(r2)
     assert read_table((tmp_path / "p.json").read_text())[0] == r2.game
     before = (tmp_path / "p.json").read_text()
@@ -213,8 +215,8 @@ def test_a_broken_save_is_refused_in_swedish():
     for bad, words in [(text[:-30], "ingen giltig JSON"), ('{"format": "x"}', "inget parti som spelbordet"),
                        (text.replace('"van"', '"mästare"'), "datorns nivå")]:
         t = PlayTable()
-        t.resume_paste.value = bad
-        t.resume_button.click()
+        t.form.resume_paste.value = bad
+        t.form.resume_button.click()
         assert t.game is None and words in t.message.value, t.message.value
 
 
@@ -252,35 +254,35 @@ def test_bismarck_forehand_discards_and_chooses_a_mode():
     assert note.group(2).count("Planen är") == 1, note.group(2)          # planen en gång, inte en gång per kort
     assert note.group(2).count("Jag lägger bort") == 1 and set(CARD_TEXT.findall(note.group(2))) == gone, note.group(2)
     play_to_end(b)
-    assert "Partiet är slut" in b.after_box.children[0].value
+    assert "Partiet är slut" in b.after.children[0].value
 
 
 def analysis_texts(t) -> str:
     "The headings and explanations above the analysis buttons and the puzzles."
-    return ' '.join(w.value for w in t.after_box.children if hasattr(w, 'value') and isinstance(w.value, str))
+    return ' '.join(w.value for w in t.after.children if hasattr(w, 'value') and isinstance(w.value, str))
 
 
 def check_puzzles(t, words: str):
     "Own puzzles: the deal's own card gets a nudge, a wrong card twice shows the better one, the better card is right."
-    own = t.show_own_puzzles()
+    own = t.after.show_own_puzzles()
     assert own, "no costly card in the whole game"
     k, p = own[0]
-    head = t.puzzle_box.children[0].value
+    head = t.after.puzzle_box.children[0].value
     assert f"Pussel 1 av {len(own)}" in head and esc(p.title) in head
-    legal = [c for c, b in t.puzzle_cards.items() if "pt-nej" not in b._dom_classes]
+    legal = [c for c, b in t.after.puzzle_cards.items() if "pt-nej" not in b._dom_classes]
     assert p.played in legal and p.better in legal and p.played != p.better
-    t.puzzle_cards[p.played].click()
-    assert 'role="alert"' in t.puzzle_feedback.value and "Det var det kortet du lade i partiet" in t.puzzle_feedback.value
-    assert words in t.puzzle_feedback.value, t.puzzle_feedback.value
-    t.puzzle_cards[p.played].click()                   # a second wrong card: the better card is shown
-    assert f"Det bättre kortet är {p.better}" in t.puzzle_feedback.value
-    assert "pt-vald" in t.puzzle_cards[p.better]._dom_classes
-    t.puzzle_cards[p.better].click()
-    assert 'role="status"' in t.puzzle_feedback.value and "Rätt!" in t.puzzle_feedback.value
-    assert pupil_text(nobreak_percent(esc(p.explanation))) in t.puzzle_feedback.value
+    t.after.puzzle_cards[p.played].click()
+    assert 'role="alert"' in t.after.puzzle_feedback.value and "Det var det kortet du lade i partiet" in t.after.puzzle_feedback.value
+    assert words in t.after.puzzle_feedback.value, t.after.puzzle_feedback.value
+    t.after.puzzle_cards[p.played].click()                   # a second wrong card: the better card is shown
+    assert f"Det bättre kortet är {p.better}" in t.after.puzzle_feedback.value
+    assert "pt-vald" in t.after.puzzle_cards[p.better]._dom_classes
+    t.after.puzzle_cards[p.better].click()
+    assert 'role="status"' in t.after.puzzle_feedback.value and "Rätt!" in t.after.puzzle_feedback.value
+    assert pupil_text(nobreak_percent(esc(p.explanation))) in t.after.puzzle_feedback.value
     if len(own) > 1:
-        t.next_puzzle.click()
-        assert f"Pussel 2 av {len(own)}" in t.puzzle_box.children[0].value
+        t.after.next_puzzle.click()
+        assert f"Pussel 2 av {len(own)}" in t.after.puzzle_box.children[0].value
     return own
 
 
@@ -292,11 +294,11 @@ def test_bismarck_deals_can_be_looked_at_again_with_own_puzzles():
     texts = analysis_texts(b)
     assert "Titta på givarna igen" in texts and "normalen" in texts and "hade gett dig fler poäng" in texts
     assert "träffa budet" not in texts and "ditt bud" not in texts
-    assert [w.description for w in b.analysis_buttons] == ["Giv 1", "Giv 2", "Giv 3"]
+    assert [w.description for w in b.after.analysis_buttons] == ["Giv 1", "Giv 2", "Giv 3"]
     for k, d in enumerate(b.game.deals):
-        assert b.analysis_buttons[k].tooltip.startswith(("trumf i", "sang", "pass"))
-        b.analysis_buttons[k].click()
-        html, a = b.analysis_html.value, b._analysis(k, 0)
+        assert b.after.analysis_buttons[k].tooltip.startswith(("trumf i", "sang", "pass"))
+        b.after.analysis_buttons[k].click()
+        html, a = b.after.analysis_html.value, b.analyses(k, 0)
         assert (a.game, a.mode, a.tricks, a.points) == ("bismarck", d.mode, d.taken[0], d.points()[0])
         assert f"Giv {k + 1}: Du" in html and pupil_text(nobreak_percent(esc(a.verdict))) in html and f"Du tog {d.taken[0]} stick" in html
         assert f"{esc(b.game.players[d.forehand])} var förhand och valde" in html
@@ -314,10 +316,10 @@ def test_plump_analysis_still_speaks_of_the_bid():
     play_to_end(t)
     texts = analysis_texts(t)
     assert "ditt bud" in texts and "träffa budet" in texts and "normalen" not in texts
-    t.analysis_buttons[0].click()
-    a = t._analysis(0, 0)
-    assert a.game == "plump" and f"Du bjöd {a.bid} och tog {a.tricks}:" in t.analysis_html.value
-    assert "pt-spelsatt" not in t.analysis_html.value
+    t.after.analysis_buttons[0].click()
+    a = t.analyses(0, 0)
+    assert a.game == "plump" and f"Du bjöd {a.bid} och tog {a.tricks}:" in t.after.analysis_html.value
+    assert "pt-spelsatt" not in t.after.analysis_html.value
 
 
 def test_several_learners_never_see_each_others_cards():
@@ -384,21 +386,21 @@ def test_the_style_has_every_card_once():
 
 def test_setup_starts_plump_and_bismarck():
     t = PlayTable()
-    t.count_choice.value = 5
-    t.human_boxes[2].value = True
-    assert [w.value for w in t.name_inputs[:5]] == ["Elev 1", "Datorn Anna", "Elev 2", "Datorn Bo", "Datorn Cissi"]
-    t.rules_choice.value = "regeltexten"
-    t.seed_input.value = "x17"
-    t.start_button.click()
+    t.form.count_choice.value = 5
+    t.form.human_boxes[2].value = True
+    assert [w.value for w in t.form.name_inputs[:5]] == ["Elev 1", "Datorn Anna", "Elev 2", "Datorn Bo", "Datorn Cissi"]
+    t.form.rules_choice.value = "regeltexten"
+    t.form.seed_input.value = "x17"
+    t.form.start_button.click()
     assert t.game is None and "heltal" in t.message.value
-    t.seed_input.value, t.setup_pace.value = "17", 0
-    t.start_button.click()
+    t.form.seed_input.value, t.form.setup_pace.value = "17", 0
+    t.form.start_button.click()
     assert (t.humans, t.game.seed, t.game.rules) == ((0, 2), 17, PlumpRules.preset("regeltexten"))
     b = PlayTable()
-    b.game_choice.value = "bismarck"
-    b.short_box.value = False
-    b.setup_pace.value = 0
-    b.start_button.click()
+    b.form.game_choice.value = "bismarck"
+    b.form.short_box.value = False
+    b.form.setup_pace.value = 0
+    b.form.start_button.click()
     assert isinstance(b.game, BismarckGame) and not b.game.short and b.state.to_act == 0
 
 
@@ -508,13 +510,13 @@ def test_resume_uses_the_chosen_level_and_lists_only_the_chosen_game(tmp_path, m
     b = BismarckTable(['Anna', 'Bo', 'Cissi'], seed=3, pace=0, path=tmp_path / "spelbordet-b.json")
     b.save()
     r = PlayTable()
-    assert [v for _, v in r.resume_files.options if v] == [str(tmp_path / "spelbordet-p.json")]
-    r.game_choice.value = 'bismarck'
-    assert [v for _, v in r.resume_files.options if v] == [str(tmp_path / "spelbordet-b.json")]
-    r.game_choice.value = 'plump'
-    r.level_choice.value = 'expert'
-    r.resume_files.value = str(tmp_path / "spelbordet-p.json")
-    r.resume_button.click()
+    assert [v for _, v in r.form.resume_files.options if v] == [str(tmp_path / "spelbordet-p.json")]
+    r.form.game_choice.value = 'bismarck'
+    assert [v for _, v in r.form.resume_files.options if v] == [str(tmp_path / "spelbordet-b.json")]
+    r.form.game_choice.value = 'plump'
+    r.form.level_choice.value = 'expert'
+    r.form.resume_files.value = str(tmp_path / "spelbordet-p.json")
+    r.form.resume_button.click()
     assert r.level == 'expert' and r.game == p.game
     assert "Datorn spelar nu på nivån expert (partiet sparades med van)." in r.message.value, r.message.value
 
@@ -538,7 +540,7 @@ def test_a_game_is_saved_in_the_users_data_folder_never_in_the_lesson_folder(tmp
     assert read_table(t.path.read_text())[0] == t.game
     assert sorted(p.name for p in lesson.iterdir()) == before == ["spelbordet-8.json"]
     r = PlayTable()
-    offered = [Path(v).name for _, v in r.resume_files.options if v]
+    offered = [Path(v).name for _, v in r.form.resume_files.options if v]
     assert sorted(offered) == ["spelbordet-8.json", "spelbordet-9.json"], offered
     assert sorted(p.name for p in lesson.iterdir()) == before
 
@@ -575,9 +577,9 @@ def test_the_saved_games_are_listed_in_the_pupils_words_never_by_file_name(tmp_p
     for p in tmp_path.iterdir(): os.utime(p, (saved, saved))
     os.utime(b.path, (saved - 86400, saved - 86400))                             # a day older: listed last
     r = PlayTable()
-    shown = [text for text, v in r.resume_files.options if v]
+    shown = [text for text, v in r.form.resume_files.options if v]
     assert len(shown) == 3 and len(set(shown)) == 3, shown
-    seen = " ".join(text for text, _ in r.resume_files.options) + r.offer_html.value + r.resume_skipped.value
+    seen = " ".join(text for text, _ in r.form.resume_files.options) + r.form.offer_html.value + r.form.resume_skipped.value
     assert "spelbordet" not in seen and ".json" not in seen and str(tmp_path) not in seen, seen
 
     def words(game, when):
@@ -591,13 +593,13 @@ def test_the_saved_games_are_listed_in_the_pupils_words_never_by_file_name(tmp_p
     assert shown[2] == words(b.game, saved - 86400), shown
     assert sorted(shown[:2]) == [words(game_a, saved) + ", parti nummer 17 (1)",
                                  words(game_a, saved) + ", parti nummer 17 (2)"], shown
-    assert "Plump med Datorn Anna och Datorn Bo, giv 3 av " in r.offer_html.value, r.offer_html.value
-    r.game_choice.value = "bismarck"
-    assert [text for text, v in r.resume_files.options if v] == [
+    assert "Plump med Datorn Anna och Datorn Bo, giv 3 av " in r.form.offer_html.value, r.form.offer_html.value
+    r.form.game_choice.value = "bismarck"
+    assert [text for text, v in r.form.resume_files.options if v] == [
         f"Bismarck med Datorn Bo och Datorn Cissi, giv 1 av 3, sparat 5 december kl. 14.05"]
-    r.game_choice.value = "plump"
-    r.resume_files.value = dict(r.resume_files.options)[shown[2]]
-    r.resume_button.click()
+    r.form.game_choice.value = "plump"
+    r.form.resume_files.value = dict(r.form.resume_files.options)[shown[2]]
+    r.form.resume_button.click()
     assert r.game == b.game, r.message.value
     assert r.message.value.count("Partiet är inläst (giv 1,") == 1 and "spelbordet" not in r.message.value, r.message.value
     r.save()                                                     # "Spara partiet": a link to download, not a name
@@ -628,10 +630,10 @@ def test_a_new_table_offers_the_unfinished_game_and_goes_on_with_it(tmp_path, mo
     assert [p.name for p in tmp_path.iterdir()] == ["spelbordet-17.json"]
     assert read_table((tmp_path / "spelbordet-17.json").read_text())[0] == t.game
     r = PlayTable()
-    assert "Du har ett parti som inte är klart." in r.offer_html.value and "giv 1 av 3" in r.offer_html.value
-    assert r.offer_box.children and r.setup_box.children[0] is r.offer_box
-    assert BismarckTable().offer_box.children == ()            # a Plump game is not offered at the Bismarck table
-    r.offer_button.click()
+    assert "Du har ett parti som inte är klart." in r.form.offer_html.value and "giv 1 av 3" in r.form.offer_html.value
+    assert r.form.offer_box.children and r.form.children[0] is r.form.offer_box
+    assert BismarckTable().form.offer_box.children == ()            # a Plump game is not offered at the Bismarck table
+    r.form.offer_button.click()
     assert r.game == t.game and (r.level, r.pace) == ("expert", 0.0)
     assert table_position(r) == table_position(t)
     assert "Partiet fortsätter där du slutade (giv 1 av 3)." in r.message.value
@@ -641,7 +643,7 @@ def test_a_new_table_offers_the_unfinished_game_and_goes_on_with_it(tmp_path, mo
     assert read_table((tmp_path / "spelbordet-17.json").read_text())[0] == r.game    # the same file, no copy
     play_to_end(r)
     assert read_table((tmp_path / "spelbordet-17.json").read_text())[0].deal is None
-    assert PlayTable().offer_box.children == ()                  # a finished game is not offered
+    assert PlayTable().form.offer_box.children == ()                  # a finished game is not offered
     quiet = PlayTable(3, seed=18, pace=0, path=False)             # path=False: only when the pupil presses Spara
     click_once(quiet)
     assert not quiet.autosave and [p.name for p in tmp_path.iterdir()] == ["spelbordet-17.json"]
@@ -657,7 +659,7 @@ def test_in_the_classroom_each_pupil_gets_back_only_their_own_game(tmp_path, mon
     monkeypatch.chdir(tmp_path)
     ada, bea = "00000000000000a1", "00000000000000b2"
     early = PlayTable()                                           # the kernel runs the page before the pupil comes
-    assert early.offer_box.children == () and early._save_folder() is None
+    assert early.form.offer_box.children == () and early.saver.folder() is None
     started = PlayTable(3, rules=PlumpRules(down_only=True), seed=5, first_deal=7, pace=0)
     assert not started.autosave
     try:
@@ -665,17 +667,17 @@ def test_in_the_classroom_each_pupil_gets_back_only_their_own_game(tmp_path, mon
         assert started.autosave and started.path.parent == store.table_folder(ada)
         click_once(started)
         assert (store.table_folder(ada) / "spelbordet-5.json").exists()
-        assert "giv 1 av 3" in PlayTable().offer_html.value     # Ada's next page offers her game
+        assert "giv 1 av 3" in PlayTable().form.offer_html.value     # Ada's next page offers her game
         set_recorder(None)
         reloaded = PlayTable()                                    # a reload: the page runs before Ada is known
-        assert reloaded.offer_box.children == ()
+        assert reloaded.form.offer_box.children == ()
         set_recorder(Recorder(store, ada, "Ada", "07_spelbordet.ipynb"))
-        assert "giv 1 av 3" in reloaded.offer_html.value and reloaded.offer_box.children
-        reloaded.offer_button.click()
+        assert "giv 1 av 3" in reloaded.form.offer_html.value and reloaded.form.offer_box.children
+        reloaded.form.offer_button.click()
         assert reloaded.game == started.game and reloaded.path == started.path
         set_recorder(Recorder(store, bea, "Bea", "07_spelbordet.ipynb"))
         other = PlayTable()
-        assert other.offer_box.children == () and [v for _, v in other.resume_files.options if v] == []
+        assert other.form.offer_box.children == () and [v for _, v in other.form.resume_files.options if v] == []
     finally:
         set_recorder(None)
     assert not list(tmp_path.glob("spelbordet*.json"))            # nothing in the shared course folder
@@ -753,12 +755,12 @@ def test_short_game_says_where_the_schedule_starts_for_every_player_count():
     regelmenyn säger givschemats första giv för det valda antalet, och partiet börjar där."""
     from plump_teach.engine.plump_rules import deal_schedule
     t = PlayTable(path=False)
-    assert list(t.count_choice.options) == [2, 3, 4, 5, 6]
-    for n in t.count_choice.options:
-        t.count_choice.value = n
+    assert list(t.form.count_choice.options) == [2, 3, 4, 5, 6]
+    for n in t.form.count_choice.options:
+        t.form.count_choice.value = n
         sched = deal_schedule(n, PlumpRules(down_only=True))
-        assert t.rules_info.value == f"<small>Från {sched[0]} kort ner till {sched[-1]}.</small>", n
-    assert "8 kort" in t.rules_info.value
-    t.setup_pace.value, t.seed_input.value = 0, "5"
-    t.start_button.click()
+        assert t.form.rules_info.value == f"<small>Från {sched[0]} kort ner till {sched[-1]}.</small>", n
+    assert "8 kort" in t.form.rules_info.value
+    t.form.setup_pace.value, t.form.seed_input.value = 0, "5"
+    t.form.start_button.click()
     assert t.game.schedule[0] == 8 and t.game.players and len(t.game.players) == 6

@@ -10,6 +10,7 @@ import pytest
 from plump_teach.engine.plump_rules import PlumpRules
 from plump_teach.engine.bismarck import normal_tricks
 from plump_teach.ui.table import PlayTable, BismarckTable
+from plump_teach.ui.table_after import places, places_text
 from plump_teach.ui.styles import table_style
 
 
@@ -69,13 +70,13 @@ def test_wait_line_goes_away_and_tips_only_on_the_pupils_turn():
 
 def test_new_game_keeps_the_chosen_level():
     t = PlayTable()
-    t.level_choice.value = "expert"
-    t.seed_input.value = "3"
-    t.start_button.click()
+    t.form.level_choice.value = "expert"
+    t.form.seed_input.value = "3"
+    t.form.start_button.click()
     assert t.level == "expert"
     t.new_button.click()     # partiet sparas i notebookens mapp, så Nytt parti går direkt till inställningen
-    assert t.start_button in t.setup_box.children and t.level_choice.value == "expert"
-    assert "Expert" in t.level_info.value
+    assert t.form.start_button in t.form.children and t.form.level_choice.value == "expert"
+    assert "Expert" in t.form.level_info.value
 
 
 def _finish(t):
@@ -92,7 +93,7 @@ PLACE_WORDS = ("etta", "tvåa", "trea", "fyra", "femma", "sexa")
 def test_the_end_says_the_pupils_place_in_words(seed):
     "Placeringen räknad ur partiets summor: flest poäng vinner, lika summor delar placeringen."
     t = _finish(PlayTable(3, rules=PlumpRules(down_only=True), seed=seed, first_deal=4, pace=0, level="nybörjare"))
-    text = re.sub("<[^>]+>", "", t.after_box.children[0].value)
+    text = re.sub("<[^>]+>", "", t.after.children[0].value)
     totals = t.game.totals
     mine = totals[0]
     place = 1 + sum(x > mine for x in totals)
@@ -108,13 +109,13 @@ def test_places_with_ties_and_two_pupils(monkeypatch):
     t = PlayTable(3, rules=PlumpRules(down_only=True), seed=2, first_deal=5, pace=0, humans=(0, 1))
     totals = [10, 10, 3]                                                   # två lika: båda delar förstaplatsen
     monkeypatch.setattr(type(t.game), "totals", property(lambda self: list(totals)))
-    assert t._places() == {0: (1, [1]), 1: (1, [0]), 2: (3, [])}
-    words = re.sub("<[^>]+>", "", t._places_text())
+    assert places(t.game.totals) == {0: (1, [1]), 1: (1, [0]), 2: (3, [])}
+    words = re.sub("<[^>]+>", "", places_text(t.session))
     assert words == "Elev 1 kom delad etta med Elev 2. Elev 2 kom delad etta med Elev 1."
     totals[:] = [3, 10, 10]
-    assert re.sub("<[^>]+>", "", t._places_text()) == "Elev 1 kom trea. Elev 2 kom delad etta med Datorn Anna."
+    assert re.sub("<[^>]+>", "", places_text(t.session)) == "Elev 1 kom trea. Elev 2 kom delad etta med Datorn Anna."
     totals[:] = [12, 10, 3]
-    assert re.sub("<[^>]+>", "", t._places_text()) == "Elev 1 vann! Elev 2 kom tvåa."
+    assert re.sub("<[^>]+>", "", places_text(t.session)) == "Elev 1 vann! Elev 2 kom tvåa."
 
 
 def _check_score_line(t):

@@ -336,16 +336,16 @@ def test_a_short_analysis_after_each_deal_is_true_and_deterministic():
             seen += 1
         click_once(t)
     assert seen == 2 and t.game.deal is None            # three deals: the last one's analysis is under the ranking
-    assert "Kort genomgång" in t.after_box.children[0].value
+    assert "Kort genomgång" in t.after.children[0].value
 
 
 def test_the_full_analysis_gives_one_number_per_bid():
     t = PlayTable(3, rules=PlumpRules(down_only=True), seed=17, first_deal=8, pace=0)
     play_to_end(t)
     for k in range(len(t.game.deals)):
-        t.analysis_buttons[k].click()
-        html = t.analysis_html.value
-        a = t._analysis(k, 0)
+        t.after.analysis_buttons[k].click()
+        html = t.after.analysis_html.value
+        a = t.analyses(k, 0)
         assert "pt-stapel" not in html and "%" not in a.verdict
         said = re.findall(r"(?:[Bb]ud|bjudit) (\d+),?(?: som)?(?: träffade)?(?: bara)? i (\d+)\b", a.verdict)
         assert said and len(said) == len({b for b, _ in said})

@@ -20,6 +20,7 @@ from ..engine.cards import PlumpTeachError, parse_card
 from ..engine.actions import Discard
 from ..table.session import TableError, action_from_wire, Change
 from ..engine.names import esc, without_rule_codes
+from ..course.results import ResultStore
 from .pupil_kernel import pupil_from_cookies
 from .class_tables import ClassTables, ClassTable, TableSettings, table_status, CLASS_GAMES
 from .class_table_pages import (seat_picture, tables_page, table_page, teacher_tables_page,
@@ -265,7 +266,7 @@ def table_handlers(room) -> list:
     """Adresserna för klassens bord i `plump-teach` (se `74_server`), med borden i serverns process: sparade i
     mappen `klassbord` bredvid klassens resultat, och lästa därifrån igen när servern startar. Klassrummet `room`
     får borden (`room.tables`), så att startsidan kan visa vägen dit."""
-    hub, tid = TableHub(ClassTables(Path(room.results) / 'klassbord')), r'([0-9a-f]{12})'
+    hub, tid = TableHub(ClassTables(Path(room.results) / 'klassbord', ResultStore(room.results))), r'([0-9a-f]{12})'
     room.tables = hub.tables
     with_hub = dict(hub=hub)
     return [(r'/bord', PupilTablesHandler, with_hub), (rf'/bord/{tid}', PupilTablesHandler, with_hub),

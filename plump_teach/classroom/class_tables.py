@@ -20,16 +20,14 @@ from ..engine.kinds import PLUMP, BISMARCK
 from ..engine.storage import write_file, read_bytes, FileError
 from ..engine.saving import parse_saved
 from ..bots.decision import LEVELS
-from ..table.session import TableSession, TableError
-from ..course.results import pupil_name
+from ..table.session import COMPUTER_NAMES, TableSession, TableError
+from ..course.results import Recorder, ResultStore, pupil_name
 
 # %% auto #0
-__all__ = ['COMPUTER_NAMES', 'CLASS_TABLE_FORMAT', 'CLASS_GAMES', 'LENGTHS', 'ClassGame', 'PlumpAtClass', 'BismarckAtClass',
-           'TableSettings', 'ClassTable', 'table_record', 'table_from_record', 'TableFolder', 'ClassTables',
-           'table_status']
+__all__ = ['CLASS_TABLE_FORMAT', 'CLASS_GAMES', 'LENGTHS', 'ClassGame', 'PlumpAtClass', 'BismarckAtClass', 'TableSettings',
+           'ClassTable', 'table_record', 'table_from_record', 'TableFolder', 'ClassTables', 'table_status']
 
 # %% ../../nbs/73a_class_tables.ipynb #33fdb2a7
-COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')
 CLASS_TABLE_FORMAT = 'plump_teach.ClassTable'
 
 class ClassGame:
@@ -175,6 +173,7 @@ class TableFolder:
     folder: Path | None
     tables: dict[str, ClassTable]
     problems: list[str]
+    store: ResultStore | None           # klassens resultat: varje färdig giv sparas där för varje elev vid bordet
 
     def save(self, t: ClassTable) -> None:
         "Skriv bordet `t` till sin fil, atomärt (en hel fil, den gamla eller den nya)."
@@ -191,14 +190,26 @@ class TableFolder:
                 self.problems.append(f"{p.name}: {e}")
                 continue
             self.tables[t.id] = t
-            if t.session is not None: t.session.listen(lambda change, t=t: self.save(t))
+            if t.session is not None: self._follow(t)
+
+    def _follow(self, t: ClassTable) -> None:
+        "Bordets parti sparas efter varje ändring, och varje färdig giv går till elevernas resultat (lärarens sida)."
+        t.session.listen(lambda change, t=t: self.save(t))
+        store = self.store
+        if store is None: return
+        def recorder(seat: int, t: ClassTable = t) -> Recorder | None:
+            p = t.pupils.get(seat)
+            if p is None: return None
+            try: return Recorder(store, p[0], p[1], 'Klassens bord')
+            except PlumpTeachError: return None          # ett id som inte är klassrummets
+        t.session.recorder_for = recorder
 
 # %% ../../nbs/73a_class_tables.ipynb #c0559dc8
 class ClassTables(TableFolder):
     """Klassens alla bord, sparade i mappen `folder` (en fil per bord). Vem som är ansluten räknar webbdelen
     (`connected`); allt annat står här, utan webbserver."""
-    def __init__(self, folder: Path | str | None = None):
-        self.folder = None if folder is None else Path(folder)
+    def __init__(self, folder: Path | str | None = None, store: ResultStore | None = None):
+        self.folder, self.store = None if folder is None else Path(folder), store
         self.tables: dict[str, ClassTable] = {}
         self.connected: dict[tuple[str, int | None], int] = {}    # (bord, plats) -> öppna förbindelser
         self.problems: list[str] = []                              # filer som inte gick att läsa vid start
@@ -232,7 +243,7 @@ class ClassTables(TableFolder):
         t = self.table(table_id)
         was = t.started
         s = t.start(seed)
-        if not was: s.listen(lambda change, t=t: self.save(t))
+        if not was: self._follow(t)
         self.save(t)
         return s
 

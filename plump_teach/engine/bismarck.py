@@ -409,6 +409,11 @@ class BismarckPlay(BismarckModes):
         if self.phase != 'done': raise BismarckError("Poängen räknas först när given är slut (B7).")
         return bismarck_score(self.mode, self.taken, self.forehand, self.discards_count_as_trick)
 
+    def seat_result(self, seat: int) -> dict:
+        "Det som lärarens sida visar om platsen `seat` i en slutspelad giv: spelsättet, förhand och normalen (B7)."
+        fh = seat == self.forehand
+        return dict(mode=self.mode, forehand=fh, normal=normal_tricks(self.mode, fh))
+
 
 # %% ../../nbs/09_bismarck.ipynb #a1635e7d
 class BismarckDeal(BismarckPlay):

@@ -207,6 +207,10 @@ class PlumpPlay(PlumpBidding):
         bids = cast(list[int], self.bids)                               # alla har bjudit när given är slut
         return [score(bids[s], self.taken[s], self.cards, self.rules, renons=s in self.renons) for s in range(self.n)]
 
+    def seat_result(self, seat: int) -> dict:
+        "Det som lärarens sida visar om platsen `seat` i en slutspelad giv: korten, budet och om det gick hem."
+        return dict(cards=self.cards, bid=self.bids[seat], hit=self.bids[seat] == self.taken[seat])
+
     def visible_hands(self, seat: int) -> dict[int, Cards]:
         "Händerna som spelaren på `seat` ser under budgivningen: sin egen, eller med kortet i pannan allas utom sin egen (P15)."
         return {s: self.hand(s) for s in visible_seats(seat, self.n, self.cards, self.rules)}

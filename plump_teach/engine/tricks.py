@@ -328,12 +328,13 @@ class TrickDealView:
 # %% ../../nbs/03_tricks.ipynb #0854f803
 class TrickDeal(TrickDealView):
     "Det som en giv Plump och en giv Bismarck har gemensamt: sticken (`tricks`), händerna och att lägga ett kort."
-    # Det varje spel skriver själv: vem som står i tur, dragen i tur, givens drag i partiets notation och poängen.
+    # Det varje spel skriver själv: turen, dragen i tur, givens drag i partiets notation, poängen och platsens resultat.
     @property
     def to_act(self) -> int | None: raise NotImplementedError
     def legal_actions(self) -> list[Any]: raise NotImplementedError
     def moves(self) -> list[list]: raise NotImplementedError
     def points(self) -> list[int]: raise NotImplementedError
+    def seat_result(self, seat: int) -> dict: raise NotImplementedError
 
     def card_moves(self) -> list[list]:
         "De lagda korten i ordning, i partiets notation: `['play', plats, kort]`."
@@ -344,8 +345,7 @@ class TrickDeal(TrickDealView):
 
     CHANGING: tuple[str, ...] = ()      # givens listor som dragen ändrar i (till exempel buden); resten byts bara ut
     def copy(self) -> Self:
-        """En oberoende kopia av given: samma fält, egna stick och egna exemplar av listorna som dragen ändrar i
-        (`CHANGING`); det som aldrig ändras, som namnen, delas (för lägen, sökning och ångra)."""
+        "En oberoende kopia: egna stick och egna listor som dragen ändrar i (`CHANGING`); resten, som namnen, delas."
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         for k in self.CHANGING: setattr(new, k, list(getattr(self, k)))

@@ -26,9 +26,9 @@ from ..bots.tip_steps import tip_question, tip_steps
 from .files import table_dict, read_table
 
 # %% auto #0
-__all__ = ['TURN_VERBS', 'TableError', 'NotYourTurn', 'StaleMove', 'Change', 'BotMove', 'TableSeats', 'TableControl',
-           'TableTurns', 'TableLog', 'TableMoves', 'TableBots', 'said_reason', 'TableTips', 'TableFile', 'wire_action',
-           'action_from_wire', 'TableSession']
+__all__ = ['COMPUTER_NAMES', 'TURN_VERBS', 'TableError', 'NotYourTurn', 'StaleMove', 'Change', 'BotMove', 'TableSeats',
+           'TableControl', 'TableTurns', 'TableLog', 'TableMoves', 'TableBots', 'said_reason', 'TableTips', 'TableFile',
+           'wire_action', 'action_from_wire', 'TableSession']
 
 # %% ../../nbs/49b_table_session.ipynb #fb7a32f2
 class TableError(PlumpTeachError):
@@ -40,6 +40,7 @@ class NotYourTurn(TableError):
 class StaleMove(TableError):
     "Draget gällde ett läge som redan är förbi: bordet hann ändras innan klicket kom fram."
 
+COMPUTER_NAMES = ('Anna', 'Bo', 'Cissi', 'Dan', 'Eva')   # datorns namn vid borden: Datorn Anna, Datorn Bo …
 TURN_VERBS = {'bidding': "bjuda", 'discard': "lägga bort fyra kort", 'mode': "välja spelsätt", 'playing': "lägga ett kort"}
 
 @dataclass
@@ -66,7 +67,7 @@ class TableSeats:
     """Ett parti vid ett bord utan widgetar: vilka platser som är elever och vilka som är datorn, och bordets
     läge (`version`, som ökar vid varje ändring). Front-ändar lyssnar med `listen` och ritar om efter varje ändring."""
     def __init__(self, game: TrickGame, humans: Iterable[int] = (0,), level: str = 'van', *, tips: bool = True,
-                 path: Path | str | None = None):
+                 path: Path | str | None = None, recorder_for: Callable[[int], Any] | None = None):
         if not isinstance(game, TrickGame): raise TableError("Bordet vill ha ett parti Plump eller Bismarck.")
         if level not in LEVELS: raise TableError(f"Datorns nivå ska vara en av {', '.join(LEVELS)}, inte {level!r}.")
         n = len(game.players)
@@ -77,6 +78,8 @@ class TableSeats:
         self.humans: set[int] = set(humans)
         self.bots = {s: make_bot(level, seed=game.seed * 10 + s) for s in range(n) if s not in self.humans}
         self.path = None if path is None else Path(path)
+        # plats -> elevens `Recorder` i klassrummet (eller `None`): varje färdig giv sparas i elevens resultat
+        self.recorder_for = recorder_for
         self.version = 0
         self.paused = False                 # läraren har pausat bordet
         self.ended = False                  # läraren har avslutat partiet
@@ -121,6 +124,12 @@ class TableControl(TableSeats):
         self.bots.setdefault(seat, make_bot(self.level, seed=self.game.seed * 10 + seat))
         if self.ready is not None: self.ready.add(seat)
         return self._changed('seat', seat)
+
+    def use_level(self, level: str) -> None:
+        "Datorn spelar på nivån `level` från nu (som när en elev fortsätter ett sparat parti på en annan nivå)."
+        if level not in LEVELS: raise TableError(f"Datorns nivå ska vara en av {', '.join(LEVELS)}, inte {level!r}.")
+        self.level = level
+        self.bots = {s: make_bot(level, seed=self.game.seed * 10 + s) for s in self.bots}
 
     def make_human_seat(self, seat: int) -> Change:
         "En elev tar platsen `seat` från datorn."
@@ -209,20 +218,38 @@ class TableLog(TableTurns):
             self.secret = []
 
     def _deal_done(self) -> None:
-        "En giv är klar: bordet väntar på Nästa giv från eleverna (datorn är alltid klar)."
+        "En giv är klar: den sparas i elevernas resultat, och bordet väntar på Nästa giv från eleverna (datorn är alltid klar)."
+        self.record_deal(len(self.game.deals) - 1)
         self.told, self.secret, self.tips_in_deal = [], [], {}
         # efter den sista given väntar ingen på Nästa giv: partiet är slut, och given står kvar i protokollet
         self.ready = set(range(self.n)) - self.humans if self.game.deal is not None else None
 
-    def next_deal(self, seat: int) -> Change | None:
+    def next_deal(self, seat: int | None) -> Change | None:
         """Eleven på `seat` trycker på Nästa giv. När alla elever vid bordet har tryckt går bordet vidare; svarar med
-        ändringen (också när bordet väntar på fler), eller `None` om ingen giv väntar (ett andra klick)."""
-        seat = self._seat(seat)
+        ändringen (också när bordet väntar på fler), eller `None` om ingen giv väntar (ett andra klick). `None` som
+        plats: alla går vidare på en gång (eleverna vid en och samma skärm, eller ett bord utan elever)."""
+        if seat is not None: seat = self._seat(seat)
         if self.ready is None or self.ended: return None
-        self.ready.add(seat)
-        if self.humans <= self.ready: self.ready = None
+        if seat is None: self.ready = None
+        else:
+            self.ready.add(seat)
+            if self.humans <= self.ready: self.ready = None
         self.save()
         return self._changed('next', seat)
+
+    def record_deal(self, k: int) -> int:
+        """Giv `k` (plats i `game.deals`) för varje elevplats till klassrummets resultat (`deal` i `42_results`), för
+        de platser som `recorder_for` ger en `Recorder`; lärarens sida visar dem. Svarar med antalet sparade."""
+        if self.recorder_for is None: return 0
+        g, d, saved = self.game, self.game.deals[k], 0
+        pts, number = d.points(), g.shown_number(g.first_deal + k)
+        for s in sorted(self.humans):
+            rec = self.recorder_for(s)
+            if rec is None: continue
+            rec.record('deal', game=self.kind.name, bots=self.level, number=number, seed=g.seed, player=g.players[s],
+                       tricks=d.taken[s], points=pts[s], tips=self.tips_in_deal.get(s, 0), **d.seat_result(s))
+            saved += 1
+        return saved
 
     def shown_deal(self) -> int:
         "Index (i partiets schema) för given som bordet visar: den färdiga given tills Nästa giv."
@@ -330,6 +357,10 @@ def said_reason(text: str | None) -> str:
 # %% ../../nbs/49b_table_session.ipynb #1fb3c956
 class TableTips(TableBots):
     "Tips vid bordet, när läraren tillåter dem: frågan först, sedan rådet (samma steg som spelbordet)."
+    def count_tip(self, seat: int) -> None:
+        "Eleven på `seat` bad om ett tips i given (lärarens sida visar antalet per giv)."
+        self.tips_in_deal[seat] = self.tips_in_deal.get(seat, 0) + 1
+
     def tip(self, seat: int, step: int = 1) -> dict:
         """Tipset för eleven på `seat` i läget nu: steg 1 frågan, steg 2 också rådet, steg 3 också datorns siffror
         (nivåerna van och expert). Ett lexikon med det som ska visas; ett fel när det inte är elevens tur."""
@@ -338,7 +369,7 @@ class TableTips(TableBots):
         self._refuse_turn(seat)
         view = self.state().view(seat)
         if step <= 1:
-            self.tips_in_deal[seat] = self.tips_in_deal.get(seat, 0) + 1
+            self.count_tip(seat)
             return {'step': 1, 'question': tip_question(view)[0]}
         t = tip_steps(view)
         out = {'step': 2, 'question': t.question, 'advice': t.advice, 'card': str(getattr(t.action, 'card', '') or '')}
@@ -348,9 +379,10 @@ class TableTips(TableBots):
 # %% ../../nbs/49b_table_session.ipynb #313800d1
 class TableFile(TableTips):
     "Bordet i en fil: spelbordets sparfil (`table_dict`), skriven atomärt efter varje drag, och läst igen efter en omstart."
-    def to_dict(self) -> dict:
-        "Bordet som ett lexikon att spara: spelbordets fil, och det som bara bordet vet (väntan på Nästa giv, pausen)."
-        d = table_dict(self.game, sorted(self.humans), self.level)
+    def to_dict(self, pace: float = 1.0) -> dict:
+        """Bordet som ett lexikon att spara: spelbordets fil (med datorns takt `pace` på skärmen), och det som bara
+        bordet vet (väntan på Nästa giv, pausen, loggen)."""
+        d = table_dict(self.game, sorted(self.humans), self.level, pace)
         d['session'] = {'version': self.version, 'tips': self.tips, 'paused': self.paused, 'ended': self.ended,
                         'ready': None if self.ready is None else sorted(self.ready), 'told': self.told, 'secret': self.secret,
                         'notes': {str(k): v for k, v in self.notes.items()}}
@@ -364,7 +396,14 @@ class TableFile(TableTips):
     @classmethod
     def from_dict(cls, d: dict, path: Path | str | None = None) -> TableSession:
         "Bordet ur ett lexikon från `to_dict` (eller en vanlig sparfil från spelbordet)."
-        game, humans, level, _ = read_table(json.dumps(d))
+        return cls.from_text(json.dumps(d), path)[0]
+
+    @classmethod
+    def from_text(cls, text: str | bytes, path: Path | str | None = None) -> tuple[TableSession, float]:
+        """Bordet ur sparfilens text, och datorns takt i filen. Ett fel på svenska (`PlumpError`) om texten inte är
+        ett sparat bord."""
+        game, humans, level, pace = read_table(text)
+        d = parse_saved(text, TableError)
         t = TableSession(game, humans, level, path=path)
         extra = d.get('session') if isinstance(d.get('session'), dict) else {}
         t.tips, t.paused, t.ended = bool(extra.get('tips', True)), bool(extra.get('paused')), bool(extra.get('ended'))
@@ -376,7 +415,7 @@ class TableFile(TableTips):
             if isinstance(lines, list): setattr(t, name, [str(x) for x in lines])
         notes = extra.get('notes')
         if isinstance(notes, dict): t.notes = {int(k): list(v) for k, v in notes.items() if str(k).isdigit()}
-        return t
+        return t, pace
 
     @classmethod
     def load(cls, path: Path | str) -> TableSession:
