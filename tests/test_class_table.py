@@ -314,6 +314,8 @@ def test_bad_messages_a_spectator_and_the_teachers_pause(classroom):
         await alva.send(t="start")
         pic = await dino.picture(lambda q: q.get("started"))
         assert pic["seat"] is None and pic["hand"] == [] and pic["legal"] == []   # a spectator sees no hand
+        await alva.send(t="undo")                          # the computer plays 'van' here: no taking back
+        assert "nybörjare" in (await alva.error())["text"]
         key = teacher_key(s.base, s.teacher_cookie)
         status, _, _ = request(s.base + "/larare/bord/gor", s.teacher_cookie, "POST",
                                data={"nyckel": key, "bord": table, "vad": "paus"})

@@ -764,3 +764,16 @@ def test_short_game_says_where_the_schedule_starts_for_every_player_count():
     t.form.setup_pace.value, t.form.seed_input.value = 0, "5"
     t.form.start_button.click()
     assert t.game.schedule[0] == 8 and t.game.players and len(t.game.players) == 6
+
+
+def test_undo_my_move_only_at_the_beginner_level():
+    "Issue 42: Ångra mitt drag takes back the pupil's last move and the computer's after it; other levels have no button."
+    t = PlayTable(3, rules=PlumpRules(down_only=True), seed=17, first_deal=7, pace=0, level="nybörjare", path=False)
+    assert t.undo_button.layout.display == "" and t.undo_button.disabled
+    events, log = list(t.game.events), t.log_html.value
+    next(b for b in t.bid_buttons.values() if not b.disabled).click()
+    assert len(t.game.events) > len(events) and not t.undo_button.disabled
+    t.undo_button.click()
+    assert t.game.events == events and t.log_html.value == log and t.undo_button.disabled
+    assert "taget tillbaka" in t.message.value and t.state.to_act == 0 and t.bid_buttons
+    assert PlayTable(3, seed=17, pace=0, path=False).undo_button.layout.display == "none"

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from plump_teach.engine.bismarck_game import BismarckGame
-from plump_teach.engine.cards import PlumpTeachError, parse_card
+from plump_teach.engine.cards import FULL_DECK, PlumpTeachError, parse_card
 from plump_teach.engine.actions import Discard, PlayCard
 from plump_teach.engine.plump_game import PlumpGame
 from plump_teach.engine.plump_rules import PlumpRules
@@ -235,3 +235,51 @@ def test_tips_only_on_the_pupils_turn_and_when_allowed():
     t.tips = False
     with pytest.raises(TableError, match="stängt av Tips"):
         t.tip(s)
+
+
+def test_a_beginner_level_pupil_takes_back_a_move_and_the_computers_answers():
+    "Issue 42: undo where the level allows it: the pupil's last move in the deal and the computer's after it, nothing else."
+    g = PlumpGame(["Du", "Datorn Anna", "Datorn Bo"], PlumpRules(down_only=True), seed=17, first_deal=7)
+    t = TableSession(g, (0,), "nybörjare")
+    t.run_bots()
+    events, told = list(g.events), list(t.told)
+    assert not t.can_undo(0)
+    with pytest.raises(TableError, match="inget drag att ta tillbaka"):
+        t.undo(0)
+    t.move(0, t.state().legal_actions()[0])
+    t.run_bots()
+    assert t.can_undo(0) and len(g.events) > len(events)
+    assert t.to_act() == 0                    # a refused move does not lose the move that can be taken back
+    with pytest.raises(PlumpTeachError):
+        t.move(0, PlayCard(next(c for c in FULL_DECK if c not in t.state().hand(0))))
+    assert t.can_undo(0)
+    version = t.version
+    assert t.undo(0).what == "undo" and t.version == version + 1
+    assert g.events == events and t.told == told and t.to_act() == 0 and not t.can_undo(0)
+    rng = random.Random(3)                    # play the deal out: after it, the move before cannot be taken back
+    while t.ready is None:
+        if t.to_act() == 0: t.move(0, rng.choice(t.state().legal_actions()))
+        t.run_bots()
+    assert not t.can_undo(0)
+    with pytest.raises(TableError):
+        t.undo(0)
+
+
+def test_undo_is_refused_above_the_beginner_level_and_after_another_pupils_move():
+    g = PlumpGame(["Anna", "Bo", "Datorn Cissi"], PlumpRules(down_only=True), seed=5, first_deal=8)
+    van = TableSession(PlumpGame(["Du", "Datorn Anna", "Datorn Bo"], seed=5), (0,), "van")
+    van.run_bots()
+    van.move(0, van.state().legal_actions()[0])
+    with pytest.raises(TableError, match="nybörjare"):
+        van.undo(0)
+    t = TableSession(g, (0, 1), "nybörjare")
+    t.run_bots()
+    first = t.to_act()
+    t.move(first, t.state().legal_actions()[0])
+    t.run_bots()
+    second = t.to_act()
+    assert (first, second) == (1, 0)                           # Bo bids first, then Anna (dealer 0)
+    t.move(second, t.state().legal_actions()[0])
+    assert not t.can_undo(first) and t.can_undo(second)        # the other pupil's move stands in the way
+    with pytest.raises(TableError):
+        t.undo(first)

@@ -178,6 +178,7 @@ function connect() {
     if (m.t === 'pic') { pic = m; draw(); }
     else if (m.t === 'err') say(m.text, false);
     else if (m.t === 'tip') tip(m);
+    else if (m.t === 'info') say(m.text, true);
   };
   ws.onclose = () => { conn('Förbindelsen bröts. Ansluter igen …'); setTimeout(connect, wait); wait = Math.min(wait * 2, 4000); };
 }
@@ -219,6 +220,7 @@ _SCRIPT_DRAW = r"""function draw() {
   $('nasta').hidden = !mine || pic.ready.includes(pic.seat);
   $('andra').hidden = !mine || !pic.ready.includes(pic.seat);
   $('tips').hidden = !(pic.tips && pic.your_turn);
+  $('angra').hidden = !pic.can_undo;
   if (!pic.your_turn) $('tipsruta').innerHTML = '';
 }
 """
@@ -287,6 +289,7 @@ function tip(m) {
 $('tipsknapp').onclick = () => send({t: 'tip', step: tipStep === 1 ? 2 : 1});
 $('borja').onclick = () => send({t: 'start'});
 $('nasta').onclick = () => send({t: 'next'});
+$('angra').onclick = () => send({t: 'undo'});
 connect();
 """
 TABLE_SCRIPT = _SCRIPT_CONNECT + _SCRIPT_DRAW + _SCRIPT_ACTIONS + _SCRIPT_CLICKS
@@ -305,6 +308,7 @@ def table_page(t: ClassTable) -> str:
 <div id="resultat" class="pt-ruta" hidden><div id="resultattext"></div>
 <button type="button" id="nasta" hidden>Nästa giv</button><p id="andra" hidden>Väntar på att de andra trycker på Nästa giv.</p></div>
 <div id="tips" hidden><button type="button" id="tipsknapp">Tips</button></div><div id="tipsruta"></div>
+<button type="button" id="angra" hidden>Ångra mitt drag</button>
 </section><section>
 <div id="spelare" class="pt-bred"></div><div id="logg" class="pt-ruta"></div>
 <div id="protokoll" class="pt-bred"></div>

@@ -142,7 +142,7 @@ class TableSocketBase(tornado.websocket.WebSocketHandler):
 
 # %% ../../nbs/73c_class_table_web.ipynb #de853f80
 class TableSocket(TableSocketBase):
-    "Klicken in från elevens sida: börja, ett drag, fyra bortlagda kort, Nästa giv och Tips."
+    "Klicken in från elevens sida: börja, ett drag, fyra bortlagda kort, Nästa giv, Tips och Ångra mitt drag."
     def handle(self, msg: dict) -> None:
         what, t = msg.get('t'), self.t
         if what == 'start':
@@ -166,6 +166,10 @@ class TableSocket(TableSocketBase):
             step = msg.get('step')
             tip = s.tip(self.seat, step if type(step) is int else 1)
             self.write_message(json.dumps({'t': 'tip', **tip}, ensure_ascii=False))
+        elif what == 'undo':             # bilden efter går ut först (sessionens lyssnare), sedan raden till eleven
+            s.undo(self.seat)
+            self.write_message(json.dumps({'t': 'info', 'text': "Ditt drag är taget tillbaka. Nu är det din tur igen."},
+                                          ensure_ascii=False))
         else: raise TableError("Det som kom fram var inget drag.")
 
 

@@ -26,9 +26,9 @@ from ..bots.tip_steps import tip_question, tip_steps
 from .files import table_dict, read_table
 
 # %% auto #0
-__all__ = ['COMPUTER_NAMES', 'TURN_VERBS', 'TableError', 'NotYourTurn', 'StaleMove', 'Change', 'BotMove', 'TableSeats',
-           'TableControl', 'TableTurns', 'TableLog', 'TableMoves', 'TableBots', 'said_reason', 'TableTips', 'TableFile',
-           'wire_action', 'action_from_wire', 'TableSession']
+__all__ = ['COMPUTER_NAMES', 'TURN_VERBS', 'UNDO_LEVELS', 'TableError', 'NotYourTurn', 'StaleMove', 'Change', 'BotMove',
+           'TableSeats', 'TableControl', 'TableTurns', 'TableLog', 'TableMoves', 'TableBots', 'said_reason',
+           'TableUndo', 'TableTips', 'TableFile', 'wire_action', 'action_from_wire', 'TableSession']
 
 # %% ../../nbs/49b_table_session.ipynb #fb7a32f2
 class TableError(PlumpTeachError):
@@ -47,7 +47,7 @@ TURN_VERBS = {'bidding': "bjuda", 'discard': "lägga bort fyra kort", 'mode': "v
 class Change:
     "Det som hände vid bordet: `version` efter ändringen, vad (`what`), av vilken plats och med vilket drag."
     version: int
-    what: str                       # 'move', 'deal', 'next', 'seat', 'pause', 'end'
+    what: str                       # 'move', 'next', 'undo', 'seat', 'pause', 'end'
     seat: int | None = None
     action: Action | None = None
 
@@ -88,6 +88,7 @@ class TableSeats:
         self.secret: list[str] = []         # bud som alla lägger samtidigt (P6): syns när alla har bjudit
         self.notes: dict[int, list[str]] = {}   # giv -> det som visas när given är klar (datorns hela skäl)
         self.tips_in_deal: dict[int, int] = {}
+        self.before: dict[int, tuple] = {}      # plats -> läget före elevens senaste drag i given (`undo`)
         self._listeners: list[Callable[[Change], None]] = []
         self._seen: tuple | None = None     # (läget som nyckel, läget): `state` görs en gång per ändring
 
@@ -220,7 +221,7 @@ class TableLog(TableTurns):
     def _deal_done(self) -> None:
         "En giv är klar: den sparas i elevernas resultat, och bordet väntar på Nästa giv från eleverna (datorn är alltid klar)."
         self.record_deal(len(self.game.deals) - 1)
-        self.told, self.secret, self.tips_in_deal = [], [], {}
+        self.told, self.secret, self.tips_in_deal, self.before = [], [], {}, {}
         # efter den sista given väntar ingen på Nästa giv: partiet är slut, och given står kvar i protokollet
         self.ready = set(range(self.n)) - self.humans if self.game.deal is not None else None
 
@@ -275,7 +276,14 @@ class TableMoves(TableLog):
         self._refuse_turn(seat)
         actions = list(action) if isinstance(action, (list, tuple)) else [action]
         self._check_discards(seat, actions)
-        return self._apply(seat, actions)
+        # läget före draget, att ta tillbaka till (`undo`); sparat innan lyssnarna hör om draget, och bara om det gick
+        old = self.before.get(seat)
+        self.before[seat] = (len(self.game.events), list(self.told), list(self.secret), {k: list(v) for k, v in self.notes.items()})
+        try: return self._apply(seat, actions)
+        except Exception:
+            if old is None: self.before.pop(seat, None)
+            else: self.before[seat] = old
+            raise
 
     def _check_discards(self, seat: int, actions: list[Action]) -> None:
         "Fyra bortlagda kort görs alla eller inget: de prövas på en kopia av läget innan partiet får dem."
@@ -354,8 +362,32 @@ def said_reason(text: str | None) -> str:
     if m: text = text[m.end():]
     return text[:1].upper() + text[1:]
 
+# %% ../../nbs/49b_table_session.ipynb #2721c6d5
+UNDO_LEVELS = ('nybörjare',)     # nivåerna där en elev får ta tillbaka sitt senaste drag
+
+class TableUndo(TableBots):
+    "Att ta tillbaka sitt senaste drag i given, på nivåerna i `UNDO_LEVELS`, med datorns drag efter det."
+    def can_undo(self, seat: int | None) -> bool:
+        "Får eleven på `seat` ta tillbaka sitt senaste drag nu?"
+        b = self.before.get(seat) if seat is not None else None
+        if b is None or self.level not in UNDO_LEVELS or self.paused or self.ended or self.ready is not None: return False
+        later = self.game.events[b[0]:]
+        return bool(later) and all(e[1] == seat or e[1] not in self.humans for e in later)
+
+    def undo(self, seat: int) -> Change:
+        "Eleven på `seat` tar tillbaka sitt senaste drag (och datorns drag efter det); ett `TableError` säger varför inte."
+        seat = self._seat(seat)
+        if self.level not in UNDO_LEVELS:
+            raise TableError("Att ta tillbaka ett drag går bara när datorn spelar som nybörjare.")
+        if not self.can_undo(seat): raise TableError("Det finns inget drag att ta tillbaka just nu.")
+        count, self.told, self.secret, self.notes = self.before.pop(seat)
+        g = self.game
+        while len(g.events) > count: g.undo()
+        self.save()
+        return self._changed('undo', seat)
+
 # %% ../../nbs/49b_table_session.ipynb #1fb3c956
-class TableTips(TableBots):
+class TableTips(TableUndo):
     "Tips vid bordet, när läraren tillåter dem: frågan först, sedan rådet (samma steg som spelbordet)."
     def count_tip(self, seat: int) -> None:
         "Eleven på `seat` bad om ett tips i given (lärarens sida visar antalet per giv)."
@@ -450,7 +482,8 @@ class TableSession(TableFile):
             'your_turn': seat is not None and to_act == seat, 'paused': self.paused, 'ended': self.ended,
             'over': self.over, 'tips': self.tips, 'waiting_next': self.ready is not None and not self.ended,
             'ready': [] if self.ready is None else sorted(self.ready), 'told': self.told[-8:], 'totals': g.totals,
-            'hand': [], 'others': {}, 'legal': [], 'trick': [], 'last_trick': None}
+            'hand': [], 'others': {}, 'legal': [], 'trick': [], 'last_trick': None,
+            'can_undo': self.can_undo(seat)}
         if st is None: return out
         n = self.n
         out.update(phase=st.phase, dealer=st.dealer, forehand=st.forehand, taken=st.taken,

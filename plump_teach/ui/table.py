@@ -21,7 +21,7 @@ from ..engine.game import TrickGame
 from ..bots.coach import NUMBERS_LEVELS
 from ..bots.tip_steps import tip_question, tip_steps
 from ..course.results import current_recorder, register
-from ..table.session import TableSession
+from ..table.session import TableSession, UNDO_LEVELS
 from ..table.files import game_where
 from .lesson import PupilHTML
 from .styles import HAND_ROW_MAX, table_style
@@ -156,11 +156,13 @@ def _build(self: PlayTable, path=None):
     self.advice_button = button('Visa rådet', 'comment-o', 'Vad skulle datorn göra, och varför?')
     self.numbers_button = button('Visa datorns siffror', 'calculator', 'Hur datorn räknade fram rådet')
     self.last_button = button('Förra sticket', 'history', 'Visa det senast tagna sticket')
+    self.undo_button = button('Ångra mitt drag', 'undo', 'Ta tillbaka ditt senaste drag och försök igen')
     self.save_button = button('Spara partiet', 'save', 'Spara partiet i en fil')
     self.new_button = button('Nytt parti', 'refresh', 'Tillbaka till inställningen')
     self.tip_buttons = W.HBox([self.advice_button, self.numbers_button], layout=W.Layout(flex_flow='row wrap', max_width='100%'))
     for b, f in ((self.tips_button, self.show_tips), (self.advice_button, self.show_advice), (self.numbers_button, self.show_numbers),
-                 (self.last_button, self._toggle_last), (self.save_button, self.save), (self.new_button, self._new_clicked)):
+                 (self.last_button, self._toggle_last), (self.undo_button, self._undo_clicked), (self.save_button, self.save),
+                 (self.new_button, self._new_clicked)):
         b.add_class('pt-knapp')
         b.on_click(lambda _, f=f: f())
     self.pace_slider = pace_slider('Datorns takt', W.Layout(width='260px', max_width='100%'))
@@ -175,7 +177,7 @@ def _build(self: PlayTable, path=None):
 
 @patch
 def _play_children(self: PlayTable) -> list:
-    helpers = W.HBox([self.tips_button, self.last_button], layout=W.Layout(flex_flow='row wrap', max_width='100%'))
+    helpers = W.HBox([self.tips_button, self.last_button, self.undo_button], layout=W.Layout(flex_flow='row wrap', max_width='100%'))
     table = W.VBox([self.header, self.turn, self.players_html, self.trick_html, self.message, self.score_line, self.hand_box,
                     self.action_box, self.action_note, helpers, self.tips_html, self.tip_buttons, self.last_html],
                    layout=W.Layout(flex='1 1 440px', min_width='0', max_width='100%', overflow='visible'))
@@ -226,9 +228,9 @@ def _tick(self: PlayTable, token: int):
 def _changed(self: PlayTable, change):
     "Sessionen har ändrats: ett drag (spara, och en färdig giv), Nästa giv, eller en plats som datorn tog över."
     g = self.game
-    if change.what == 'move':
+    if change.what in ('move', 'undo'):
         self._clear_tips()
-        if isinstance(change.action, Discard): self.selected = []
+        if change.what == 'undo' or isinstance(change.action, Discard): self.selected = []
         if len(g.deals) != self.deals_seen:          # en giv är klar
             self.deals_seen = len(g.deals)
             d = g.deals[-1]
@@ -345,6 +347,15 @@ def _take_over(self: PlayTable, seat: int, ticket: tuple):
     self._say('')
     self._advance()
 
+# %% ../../nbs/61_table.ipynb #18ca3add
+@patch
+def _undo_clicked(self: PlayTable):
+    "Ångra mitt drag: elevens senaste drag i given tas tillbaka (sessionens `undo`), eller raden säger varför inte."
+    try: self.session.undo(self.viewer)
+    except PlumpTeachError as e: return self._say(str(e), ok=False)
+    self._say("Ditt drag är taget tillbaka. Nu är det din tur igen.")
+    self._advance()
+
 # %% ../../nbs/61_table.ipynb #84d66898
 @patch
 def _hand_widgets(self: PlayTable, m: TableMoment, ticket) -> list:
@@ -392,6 +403,8 @@ def _refresh(self: PlayTable):
     actions, self.action_note.value = self._action_widgets(m, ticket)
     swap_children(self.action_box, actions)
     self.last_button.disabled = self._last_trick() is None
+    self.undo_button.layout.display = '' if s.level in UNDO_LEVELS and m.screen != 'handover' else 'none'
+    self.undo_button.disabled = not s.can_undo(self.viewer)
     self.last_html.value = last_trick_html(self._last_trick()) if self.show_last else ''
     self.log_html.value = log_html(s.told)
     self.sheet_html.value = g.sheet()._repr_html_()

@@ -169,6 +169,15 @@ def test_four_pupils_play_plump_with_a_reload_and_a_bot_taking_a_seat(browser, c
                 pages[1].reload()
                 pages[1].wait_for_function("() => pic && pic.started")
                 events["reload"] = pages[1].evaluate("() => pic.seat")
+            if moves == 20 and "undo" not in events:            # the beginner level: the pupil takes the move back
+                page = pages[k]
+                page.wait_for_selector("#angra:not([hidden])", timeout=20000)
+                before = page.evaluate("() => [pic.version, pic.hand.length, pic.your_turn]")
+                page.click("#angra")
+                page.wait_for_function("v => pic.version > v && pic.your_turn", arg=before[0], timeout=20000)
+                page.wait_for_function("() => document.getElementById('msg').textContent.includes('taget tillbaka')")
+                assert page.is_hidden("#angra") and page.evaluate("() => pic.hand.length") >= before[1]
+                events["undo"] = True
             if moves == 30 and "bot" not in events:             # Dino leaves; the computer takes the seat
                 teacher.wait_for_selector(f'[data-bord-id="{table}"] button[data-vad="dator"][data-plats="3"]')
                 teacher.click(f'[data-bord-id="{table}"] button[data-vad="dator"][data-plats="3"]')
@@ -176,7 +185,7 @@ def test_four_pupils_play_plump_with_a_reload_and_a_bot_taking_a_seat(browser, c
                 events["bot"] = True
 
         moves = play_to_the_end(pages, rng, on_move)
-        assert {k: events[k] for k in ("reload", "bot")} == {"reload": 1, "bot": True} and moves > 30
+        assert {k: events[k] for k in ("reload", "bot", "undo")} == {"reload": 1, "bot": True, "undo": True} and moves > 30
         assert "grey" in SEEN and "dealer" in SEEN, SEEN
         assert pages[3].locator("#hand button").count() == 0          # Dino's page: the table without a hand
         for p, (w, h) in zip(pages, SIZES):
