@@ -115,7 +115,7 @@ select{font:inherit;min-height:44px;padding:.3rem;border:2px solid #555;border-r
 .pt-rad{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}
 .pt-rad>section{flex:1 1 22rem;min-width:0;max-width:100%}
 .pt-tur-text{font-size:1.3rem;font-weight:700;margin:.4rem 0}
-div[id=tips] button{width:auto;padding:.4rem 1.4rem;margin-top:.6rem}
+div[id=tips] button,button[id=angra]{width:auto;padding:.4rem 1.4rem;margin-top:.6rem}
 .pt-hand{display:flex;flex-wrap:wrap;gap:4px;margin:.5rem 0}
 .pt-hand button{width:auto;min-height:44px;margin:0;padding:2px;background:#fff;border:3px solid transparent;border-radius:8px;line-height:0}
 .pt-hand button:disabled{cursor:default}

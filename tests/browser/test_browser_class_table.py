@@ -173,6 +173,7 @@ def test_four_pupils_play_plump_with_a_reload_and_a_bot_taking_a_seat(browser, c
                 page = pages[k]
                 page.wait_for_selector("#angra:not([hidden])", timeout=20000)
                 before = page.evaluate("() => [pic.version, pic.hand.length, pic.your_turn]")
+                screenshot(page, f"klassbord-angra-{SIZES[k][0]}x{SIZES[k][1]}", full_page=False)
                 page.click("#angra")
                 page.wait_for_function("v => pic.version > v && pic.your_turn", arg=before[0], timeout=20000)
                 page.wait_for_function("() => document.getElementById('msg').textContent.includes('taget tillbaka')")
