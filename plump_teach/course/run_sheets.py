@@ -241,7 +241,7 @@ _SHEETS_3_4 = (
 _CLASS_TABLE_6 = (
         "Utan kortlekar: öppna ett bord per grupp under Klassens bord på lärarsidan (samma korta parti). Eleverna går "
         "till /bord och sätter sig; datorn delar ut, är domare, för protokollet och tar tomma platser. Lärarsidan "
-        "visar varje bord medan det spelas.")
+        "visar varje bord medan det spelas, och varje färdig giv under Vid spelbordet.")
 
 # %% ../../nbs/47_run_sheets.ipynb #a0e71432
 _SHEETS_5_6 = (
