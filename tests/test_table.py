@@ -298,7 +298,7 @@ def test_bismarck_deals_can_be_looked_at_again_with_own_puzzles():
     for k, d in enumerate(b.game.deals):
         assert b.after.analysis_buttons[k].tooltip.startswith(("trumf i", "sang", "pass"))
         b.after.analysis_buttons[k].click()
-        html, a = b.after.analysis_html.value, b.analyses(k, 0)
+        html, a = b.after.analysis_html.value, b.session.analysis(k, 0)
         assert (a.game, a.mode, a.tricks, a.points) == ("bismarck", d.mode, d.taken[0], d.points()[0])
         assert f"Giv {k + 1}: Du" in html and pupil_text(nobreak_percent(esc(a.verdict))) in html and f"Du tog {d.taken[0]} stick" in html
         assert f"{esc(b.game.players[d.forehand])} var förhand och valde" in html
@@ -317,7 +317,7 @@ def test_plump_analysis_still_speaks_of_the_bid():
     texts = analysis_texts(t)
     assert "ditt bud" in texts and "träffa budet" in texts and "normalen" not in texts
     t.after.analysis_buttons[0].click()
-    a = t.analyses(0, 0)
+    a = t.session.analysis(0, 0)
     assert a.game == "plump" and f"Du bjöd {a.bid} och tog {a.tricks}:" in t.after.analysis_html.value
     assert "pt-spelsatt" not in t.after.analysis_html.value
 

@@ -345,7 +345,7 @@ def test_the_full_analysis_gives_one_number_per_bid():
     for k in range(len(t.game.deals)):
         t.after.analysis_buttons[k].click()
         html = t.after.analysis_html.value
-        a = t.analyses(k, 0)
+        a = t.session.analysis(k, 0)
         assert "pt-stapel" not in html and "%" not in a.verdict
         said = re.findall(r"(?:[Bb]ud|bjudit) (\d+),?(?: som)?(?: träffade)?(?: bara)? i (\d+)\b", a.verdict)
         assert said and len(said) == len({b for b, _ in said})

@@ -23,6 +23,7 @@ from ..engine.saving import parse_saved
 from ..bots.decision import LEVELS
 from ..bots.players import make_bot, public_reason
 from ..bots.tip_steps import tip_question, tip_steps
+from ..bots.review import analyse_deal
 from .files import table_dict, read_table
 
 # %% auto #0
@@ -89,6 +90,7 @@ class TableSeats:
         self.notes: dict[int, list[str]] = {}   # giv -> det som visas när given är klar (datorns hela skäl)
         self.tips_in_deal: dict[int, int] = {}
         self.before: dict[int, tuple] = {}      # plats -> läget före elevens senaste drag i given (`undo`)
+        self.analyses: dict[tuple[int, int], Any] = {}   # (giv, plats) -> genomgången av given (`analysis`)
         self._listeners: list[Callable[[Change], None]] = []
         self._seen: tuple | None = None     # (läget som nyckel, läget): `state` görs en gång per ändring
 
@@ -388,7 +390,13 @@ class TableUndo(TableBots):
 
 # %% ../../nbs/49b_table_session.ipynb #1fb3c956
 class TableTips(TableUndo):
-    "Tips vid bordet, när läraren tillåter dem: frågan först, sedan rådet (samma steg som spelbordet)."
+    "Tips vid bordet, när läraren tillåter dem: frågan först, sedan rådet (samma steg som spelbordet); och genomgången efter en giv."
+    def analysis(self, k: int, seat: int) -> Any:
+        """Genomgången av giv `k` (plats i `game.deals`) för platsen `seat` (`analyse_deal`: ett fast antal provgivar och
+        partiets frö, så samma giv ger samma siffror), räknad en gång: direkt efter given och igen efter partiet."""
+        if (k, seat) not in self.analyses: self.analyses[k, seat] = analyse_deal(self.game, seat, k, seed=self.game.seed)
+        return self.analyses[k, seat]
+
     def count_tip(self, seat: int) -> None:
         "Eleven på `seat` bad om ett tips i given (lärarens sida visar antalet per giv)."
         self.tips_in_deal[seat] = self.tips_in_deal.get(seat, 0) + 1

@@ -33,7 +33,7 @@ from .table_parts import (TableMoment, default_names, you_text, turn_owner, pace
 from .table_saver import TableSaver
 from .table_controls import TableClicks, hand_buttons, action_buttons
 from .table_setup import TableSetup, new_plump_game, new_bismarck_game
-from .table_after import AfterGame, DealAnalyses
+from .table_after import AfterGame
 
 # %% auto #0
 __all__ = ['PlayTable', 'BismarckTable']
@@ -126,7 +126,7 @@ def run(self: PlayTable, session: TableSession, pace: float = 1.0, path=None, kn
     g = session.game
     self.deals_seen = len(g.deals)
     self.last_trick = (g.deals[-1].history[-1], g.deals[-1].names) if g.deals and g.deals[-1].history else None
-    self.analyses, self.after = DealAnalyses(session), None
+    self.after = None
     self._clear_tips()
     self.pace_slider.value = min(self.pace, self.pace_slider.max)
     self.saver.place(g.seed, path if path is not None else self._path_arg, known)
@@ -250,7 +250,7 @@ def result_html(self: PlayTable) -> str:
     s, g = self.session, self.game
     if s is None or not g.deals or (s.ready is None and g.deal is not None): return ''
     k = len(g.deals) - 1
-    summary = ''.join(deal_summary_html(self.analyses(k, p), level=s.level) for p in sorted(s.humans))
+    summary = ''.join(deal_summary_html(s.analysis(k, p), level=s.level) for p in sorted(s.humans))
     return deal_result_html(s, self.drawing, k) + summary
 
 @patch
@@ -576,5 +576,5 @@ class BismarckTable(PlayTable):
 # %% ../../nbs/61_table.ipynb #c6e90994
 @patch
 def _after_game(self: PlayTable):
-    self.after = AfterGame(self.session, self.analyses, self.result_html, on_again=lambda: self.setup(self.kind))
+    self.after = AfterGame(self.session, self.result_html, on_again=lambda: self.setup(self.kind))
     swap_children(self.after_box, [self.after])

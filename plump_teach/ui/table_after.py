@@ -7,13 +7,11 @@ Docs: https://plump-teach.github.io/plump_teach/table_after.html.md"""
 # %% ../../nbs/60e_table_after.ipynb #81f56a0e
 from __future__ import annotations
 from collections.abc import Callable
-from typing import Any
 import ipywidgets as W
 from ..engine.actions import PlayCard
 from ..engine.cards import Card, GREEN, RED, sort_hand
 from ..engine.names import and_list, esc
 from ..engine.methods import patch
-from ..bots.review import analyse_deal
 from ..bots.own_puzzles import own_puzzles
 from ..table.session import TableSession
 from .analysis import analysis_html, nobreak_percent
@@ -23,20 +21,7 @@ from .table_drawing import TableDrawing, drawing_for
 from .table_parts import swap_children, tap_layout, trick_cells, you_text
 
 # %% auto #0
-__all__ = ['PLACE_WORDS', 'DealAnalyses', 'places', 'places_text', 'ranking_html', 'AfterGame']
-
-# %% ../../nbs/60e_table_after.ipynb #91c53f38
-class DealAnalyses:
-    "Genomgången av varje giv för varje elev vid bordet, räknad en gång per (giv, plats) och sedan läst igen."
-    def __init__(self, session: TableSession):
-        self.session, self.done = session, {}
-
-    def __call__(self, k: int, seat: int) -> Any:
-        "Genomgången av giv `k` (plats i `game.deals`) för platsen `seat`."
-        if (k, seat) not in self.done:
-            g = self.session.game
-            self.done[k, seat] = analyse_deal(g, seat, k, seed=g.seed)
-        return self.done[k, seat]
+__all__ = ['PLACE_WORDS', 'places', 'places_text', 'ranking_html', 'AfterGame']
 
 # %% ../../nbs/60e_table_after.ipynb #a2a19a5e
 PLACE_WORDS = ('etta', 'tvåa', 'trea', 'fyra', 'femma', 'sexa')
@@ -72,10 +57,9 @@ def ranking_html(session: TableSession, drawing: TableDrawing) -> str:
 # %% ../../nbs/60e_table_after.ipynb #36571189
 class AfterGame(W.VBox):
     "Under bordet när partiet är slut: ställningen, genomgången av varje giv, elevens egna pussel och Spela igen."
-    def __init__(self, session: TableSession, analyses: DealAnalyses, last_result: str = '',
-                 on_again: Callable[[], None] = lambda: None):
+    def __init__(self, session: TableSession, last_result: str = '', on_again: Callable[[], None] = lambda: None):
         super().__init__(layout=W.Layout(max_width='100%'))
-        self.session, self.analyses, self.drawing = session, analyses, drawing_for(session.game)
+        self.session, self.drawing = session, drawing_for(session.game)
         self.again_button = W.Button(description='Spela igen', icon='refresh', button_style='primary', layout=tap_layout())
         self.again_button.on_click(lambda _: on_again())
         self.analysis_html, self.puzzle_box = PupilHTML(), W.VBox(layout=W.Layout(max_width='100%'))
@@ -109,7 +93,7 @@ class AfterGame(W.VBox):
     def show_analysis(self, k: int) -> str:
         "Visa genomgången av giv `k` för varje elev vid bordet."
         s = self.session
-        self.analysis_html.value = ''.join(analysis_html(self.analyses(k, p), self.number(k), s.level) for p in sorted(s.humans))
+        self.analysis_html.value = ''.join(analysis_html(s.analysis(k, p), self.number(k), s.level) for p in sorted(s.humans))
         return self.analysis_html.value
 
 # %% ../../nbs/60e_table_after.ipynb #14a003c0
@@ -118,7 +102,7 @@ def show_own_puzzles(self: AfterGame) -> list:
     "Elevens egna pussel ur alla givar; svarar med dem (en tom lista: inga pussel den här gången)."
     s = self.session
     self.own = [(k, p) for k in range(len(s.game.deals)) for seat in sorted(s.humans)
-                for p in own_puzzles(self.analyses(k, seat), s.level)]
+                for p in own_puzzles(s.analysis(k, seat), s.level)]
     self.own_index = 0
     if not self.own:
         swap_children(self.puzzle_box, [PupilHTML('<p>Inga pussel den här gången: i varje giv lade du ett kort som var '
