@@ -115,6 +115,25 @@ def test_every_finished_deal_goes_to_the_pupils_results_also_after_a_restart(tmp
     assert [e["number"] for e in store.events(anna) if e["type"] == "deal"] == [1, 2]
 
 
+def test_the_pupils_choose_the_game_and_the_level_when_the_teacher_lets_them(tmp_path):
+    "Issue 42: the teacher opens a table where the pupils choose; their choice is checked, used and kept."
+    tables = ClassTables(tmp_path)
+    t = tables.open(TableSettings('plump', 3, level='expert', pupils_choose=True))
+    assert "väljs vid bordet" in t.settings.describe()
+    tables.sit(t.id, "a1", "Anna")
+    for level, length in (("mästare", "kort"), ("van", "evigt"), (["van"], "kort")):
+        with pytest.raises(TableError):
+            tables.start(t.id, seed=3, level=level, length=length)
+        assert not t.started and t.settings.pupils_choose          # a refused choice changes nothing
+    s = tables.start(t.id, seed=3, level="nybörjare", length="nedat")
+    assert s.level == "nybörjare" and s.game.first_deal == 0 and "nybörjare" in t.settings.describe()
+    assert ClassTables(tmp_path).tables[t.id].settings == t.settings  # kept after a restart
+    fixed = tables.open(TableSettings('plump', 3, level='expert'))   # without the choice, the teacher's settings hold
+    tables.sit(fixed.id, "b2", "Bo")
+    assert tables.start(fixed.id, seed=3, level="nybörjare", length="nedat").level == "expert"
+    assert tables.tables[fixed.id].settings.length == "kort"
+
+
 def test_bad_settings_are_refused_in_swedish():
     for bad in (TableSettings('poker'), TableSettings('plump', 6), TableSettings('bismarck', 4),
                 TableSettings('plump', 4, level='mästare'), TableSettings('plump', 4, length='evigt')):

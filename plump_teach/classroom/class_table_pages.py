@@ -11,7 +11,9 @@ from ..engine.cards import cards_html, card_svg, parse_card
 from ..engine.bismarck import mode_label
 from ..engine.names import esc, and_list, without_rule_codes
 from ..engine.actions import Bid
+from ..bots.decision import LEVELS
 from ..ui.table_drawing import drawing_for
+from ..ui.table_parts import LEVEL_TEXT
 from .pages import html_page
 from .class_tables import ClassTables, ClassTable, LENGTHS
 
@@ -71,8 +73,12 @@ def seat_picture(tables: ClassTables, t: ClassTable, seat: int | None) -> dict:
     huvudet, platserna, sticket och protokollet, ritat av spelets egen ritning. Inga andra händer."""
     if t.session is None:
         names = [t.pupils[k][1] for k in sorted(t.pupils)]
-        return {'started': False, 'table': t.title, 'what': t.settings.describe(), 'seat': seat,
-                'seated': names, 'free': t.settings.seats - len(t.pupils)}
+        out = {'started': False, 'table': t.title, 'what': t.settings.describe(), 'seat': seat,
+               'seated': names, 'free': t.settings.seats - len(t.pupils), 'choose': t.settings.pupils_choose}
+        if t.settings.pupils_choose:     # eleverna väljer partiet och datorns nivå innan de börjar
+            out['levels'] = [[v, f"{v.capitalize()}: {without_rule_codes(LEVEL_TEXT[v])}"] for v in LEVELS]
+            out['lengths'] = [[k, text[:1].upper() + text[1:]] for k, text in t.settings.rules.lengths.items()]
+        return out
     s = t.session
     pic, st, d = s.seen_by(seat), s.state(), drawing_for(s.game)
     pic.update(started=True, table=t.title, what=t.settings.describe())
@@ -116,6 +122,9 @@ select{font:inherit;min-height:44px;padding:.3rem;border:2px solid #555;border-r
 .pt-rad>section{flex:1 1 22rem;min-width:0;max-width:100%}
 .pt-tur-text{font-size:1.3rem;font-weight:700;margin:.4rem 0}
 div[id=tips] button,button[id=angra]{width:auto;padding:.4rem 1.4rem;margin-top:.6rem}
+.pt-val-lista{border:0;padding:0;margin:.6rem 0}.pt-val-lista legend{font-weight:700;padding:0}
+.pt-val-lista label{display:flex;gap:.5rem;align-items:center;min-height:44px;font-weight:400}
+.pt-val-lista input{width:auto;min-height:0;margin:0}
 .pt-hand{display:flex;flex-wrap:wrap;gap:4px;margin:.5rem 0}
 .pt-hand button{width:auto;min-height:44px;margin:0;padding:2px;background:#fff;border:3px solid transparent;border-radius:8px;line-height:0}
 .pt-hand button:disabled{cursor:default}
@@ -201,6 +210,8 @@ _SCRIPT_DRAW = r"""function draw() {
     play.hidden = true; waitBox.hidden = false;
     $('vid').textContent = pic.seated.length ? 'Vid bordet: ' + pic.seated.join(', ') + '.' : 'Ingen har satt sig än.';
     $('lediga').textContent = pic.free ? 'Lediga platser: ' + pic.free + '. Datorn tar dem som är lediga när ni börjar.' : 'Bordet är fullt.';
+    $('valj').hidden = !pic.choose;
+    if (pic.choose) { fill('valj-niva', 'niva', pic.levels, 'van'); fill('valj-langd', 'langd', pic.lengths, 'kort'); }
     return;
   }
   waitBox.hidden = true; play.hidden = false;
@@ -267,6 +278,16 @@ _SCRIPT_ACTIONS = r"""function drawActions() {
 
 # %% ../../nbs/73b_class_table_pages.ipynb #0ab677ac
 _SCRIPT_CLICKS = r"""function esc(s) { const d = document.createElement('div'); d.textContent = s; return d.innerHTML; }
+// en lista att välja i (en knapp per val, som radbryts på en telefon), fylld en gång: ett val som eleven redan har gjort står kvar
+function fill(id, name, pairs, first) {
+  const box = $(id); if (box.querySelector('input')) return;
+  for (const [v, text] of pairs) {
+    const l = document.createElement('label'), i = document.createElement('input');
+    i.type = 'radio'; i.name = name; i.value = v; i.checked = v === first;
+    l.appendChild(i); l.appendChild(document.createTextNode(' ' + text)); box.appendChild(l);
+  }
+}
+function chosen(name) { const i = document.querySelector('input[name=' + name + ']:checked'); return i ? i.value : null; }
 function card(c) {
   if (!pic || !pic.your_turn) return say('Vänta på din tur.', false);
   if (pic.discard) {
@@ -287,7 +308,7 @@ function tip(m) {
   $('tipsknapp').textContent = m.step === 1 ? 'Visa rådet' : 'Tips';
 }
 $('tipsknapp').onclick = () => send({t: 'tip', step: tipStep === 1 ? 2 : 1});
-$('borja').onclick = () => send({t: 'start'});
+$('borja').onclick = () => send(pic && pic.choose ? {t: 'start', niva: chosen('niva'), langd: chosen('langd')} : {t: 'start'});
 $('nasta').onclick = () => send({t: 'next'});
 $('angra').onclick = () => send({t: 'undo'});
 connect();
@@ -299,7 +320,10 @@ def table_page(t: ClassTable) -> str:
     "Sidan för ett bord i klassen; allt på den ritas av skriptet ur bilderna som servern skickar."
     body = """<p id="vad" class="liten"></p><div id="msg" role="alert"></div>
 <div id="vantar" hidden><p id="vid"></p><p id="lediga"></p>
-<p>När alla som ska spela har satt sig trycker någon av er på knappen.</p><button type="button" id="borja">Börja spela</button></div>
+<p>När alla som ska spela har satt sig trycker någon av er på knappen.</p>
+<div id="valj" hidden><fieldset id="valj-langd" class="pt-val-lista"><legend>Partiet</legend></fieldset>
+<fieldset id="valj-niva" class="pt-val-lista"><legend>Datorns nivå</legend></fieldset></div>
+<button type="button" id="borja">Börja spela</button></div>
 <div id="spel" hidden>
 <div id="huvud"></div><p id="tur" class="pt-tur-text" aria-live="polite"></p>
 <div class="pt-rad"><section>
@@ -387,6 +411,8 @@ def teacher_tables_page(key: str) -> str:
             '<label for="langd">Partiet</label>' + opt('langd', list(LENGTHS.items())) +
             '<label for="niva">Datorns nivå på tomma platser</label>' +
             opt('niva', [('van', 'van'), ('nybörjare', 'nybörjare'), ('expert', 'expert')]) +
+            '<label><input type="checkbox" name="valj" value="1" style="width:auto;min-height:0"> Eleverna väljer partiet och '
+            'datorns nivå vid bordet</label>'
             '<label><input type="checkbox" name="tips" value="1" checked style="width:auto;min-height:0"> Eleverna får trycka på Tips</label>'
             '<button type="submit">Öppna bordet</button></form>')
     body = (f'<p>Eleverna hittar borden under <b>Klassens bord</b> (adressen <code>/bord</code>). Varje elev ser bara '

@@ -147,7 +147,7 @@ class TableSocket(TableSocketBase):
         what, t = msg.get('t'), self.t
         if what == 'start':
             if self.seat is None: raise TableError("Sätt dig vid bordet först.")
-            self.hub.tables.start(t.id)
+            self.hub.tables.start(t.id, level=msg.get('niva'), length=msg.get('langd'))   # elevernas val, när de väljer
             self.hub.watch(t)
             return self.hub.changed(t)
         s = t.session
@@ -244,7 +244,7 @@ class TeacherTablesHandler(_TablesHandler):
             if what == '/oppna':
                 s = TableSettings(self.get_body_argument('spel', 'plump'), self.seats(),
                                   self.get_body_argument('niva', 'van'), bool(self.get_body_argument('tips', '')),
-                                  self.get_body_argument('langd', 'kort'))
+                                  self.get_body_argument('langd', 'kort'), bool(self.get_body_argument('valj', '')))
                 tables.open(s)
                 tornado.log.app_log.info("Läraren öppnade ett bord: %s", s.describe())
                 return self.redirect('/larare/bord', status=303)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from ..engine.cards import PlumpTeachError
@@ -69,6 +69,7 @@ class TableSettings:
     level: str = 'van'           # datorns nivå på de platser som ingen elev tar
     tips: bool = True            # får eleverna trycka på Tips?
     length: str = 'kort'         # 'kort' eller 'nedat' (se `LENGTHS`)
+    pupils_choose: bool = False  # eleverna vid bordet väljer partiet och datorns nivå när de börjar
 
     @property
     def rules(self) -> ClassGame: return CLASS_GAMES[self.game]
@@ -90,7 +91,16 @@ class TableSettings:
 
     def describe(self) -> str:
         "Bordet i ord, som läraren och eleverna ser det."
+        if self.pupils_choose: return f"{self.rules.kind.title}. Partiet och datorns nivå väljs vid bordet."
         return f"{self.rules.kind.title}, {self.rules.describe(self.length)}. Datorn spelar som {self.level}."
+
+    def chosen(self, level: Any = None, length: Any = None) -> TableSettings:
+        """Inställningarna när bordet börjar: med `pupils_choose` nivån och partiet som eleverna valde (det läraren
+        valde när de inte har valt), annars som läraren valde. Ett `TableError` om valet inte finns."""
+        if not self.pupils_choose: return self
+        if not all(x is None or isinstance(x, str) for x in (level, length)): raise TableError("Välj partiet och datorns nivå i listorna.")
+        return replace(self, level=self.level if level is None else level, length=self.length if length is None else length,
+                       pupils_choose=False).checked()
 
 # %% ../../nbs/73a_class_tables.ipynb #1c24ce82
 @dataclass
@@ -135,10 +145,12 @@ class ClassTable:
         seat = self.seat_of(pupil)
         if seat is not None and not self.started: del self.pupils[seat]
 
-    def start(self, seed: int | None = None, path: Path | None = None) -> TableSession:
-        "Börja spela: datorn tar platserna som ingen elev har tagit."
+    def start(self, seed: int | None = None, path: Path | None = None, level: Any = None, length: Any = None) -> TableSession:
+        """Börja spela: datorn tar platserna som ingen elev har tagit. När eleverna väljer (`pupils_choose`) är `level`
+        och `length` deras val."""
         if self.started: return self.session
         if not self.pupils: raise TableError(f"Ingen elev har satt sig vid {self.title} än.")
+        self.settings = self.settings.chosen(level, length)
         names, k = [], 0
         for s in range(self.settings.seats):
             if s in self.pupils: names.append(self.pupils[s][1])
@@ -238,11 +250,11 @@ class ClassTables(TableFolder):
         self.save(t)
         return seat
 
-    def start(self, table_id: str, seed: int | None = None) -> TableSession:
-        "Partiet vid bordet börjar; datorn tar de tomma platserna."
+    def start(self, table_id: str, seed: int | None = None, level: Any = None, length: Any = None) -> TableSession:
+        "Partiet vid bordet börjar; datorn tar de tomma platserna (`level` och `length`: elevernas val, se `ClassTable.start`)."
         t = self.table(table_id)
         was = t.started
-        s = t.start(seed)
+        s = t.start(seed, level=level, length=length)
         if not was: self._follow(t)
         self.save(t)
         return s

@@ -58,10 +58,11 @@ def teacher_page(browser, base):
     return ctx, page
 
 
-def open_table(page, game: str, seats: str) -> str:
+def open_table(page, game: str, seats: str, pupils_choose: bool = False) -> str:
     page.select_option("#spel", game)
     page.select_option("#platser", seats)
-    page.select_option("#niva", "nybörjare")
+    page.select_option("#niva", "expert" if pupils_choose else "nybörjare")
+    page.set_checked("input[name=valj]", pupils_choose)
     before = page.locator("[data-bord-id]").count()
     page.click("text=Öppna bordet")
     page.wait_for_function(f"() => document.querySelectorAll('[data-bord-id]').length > {before}")
@@ -153,9 +154,12 @@ def fits(page) -> dict:
 def test_four_pupils_play_plump_with_a_reload_and_a_bot_taking_a_seat(browser, classroom):
     base, home = classroom
     tctx, teacher = teacher_page(browser, base)
-    table = open_table(teacher, "plump", "4")
+    table = open_table(teacher, "plump", "4", pupils_choose=True)
     ctxs, pages = pupil_pages(browser, base, NAMES, SIZES)
     try:
+        pages[0].check("input[name=niva][value=nybörjare]")      # the pupils choose: the beginner level, the short game
+        pages[0].check("input[name=langd][value=kort]")
+        screenshot(pages[0], f"klassbord-valj-{SIZES[0][0]}x{SIZES[0][1]}", full_page=False)
         pages[0].click("#borja")
         for p in pages: p.wait_for_function("() => pic && pic.started")
         for p, (w, h) in zip(pages[:2], SIZES[:2]):
