@@ -18,7 +18,7 @@ from .cards import PlumpTeachError
 
 # %% auto #0
 __all__ = ['MAX_FILE_BYTES', 'new_file_mode', 'write_atomic', 'FileError', 'FileChanged', 'as_path', 'shown_path', 'FileMissing',
-           'read_bytes', 'digest', 'file_key', 'write_file', 'SavedFile']
+           'read_bytes', 'digest', 'file_key', 'free_path', 'write_file', 'SavedFile']
 
 # %% ../../nbs/07_storage.ipynb #f8f50075
 def new_file_mode() -> int:
@@ -126,6 +126,14 @@ def digest(data: bytes) -> str: return hashlib.sha256(data).hexdigest()
 def file_key(path: Path) -> str:
     try: return str(path.resolve())
     except (OSError, RuntimeError): return str(path.absolute())
+
+def free_path(path: Path) -> Path:
+    "En sökväg bredvid `path` som inte finns än (protokoll-2.json, protokoll-3.json …): en fil skrivs aldrig över i onödan."
+    i = 2
+    while True:
+        cand = path.with_name(f"{path.stem}-{i}{path.suffix}")
+        if not cand.exists(): return cand
+        i += 1
 
 def write_file(path: Path, text: str, what: str) -> Path:
     "write_atomic, men ett fel från datorn blir ett `FileError` som säger varför och vad man gör."

@@ -18,12 +18,12 @@ from ..engine.cards import PlumpTeachError, cards_html
 from ..engine.plump_rules import PlumpRules, PlumpError
 from ..engine.plump_rules import HOUSE_RULE_TEXT, RULE_PRESETS, draw_for_dealer, player_count, deal_schedule
 from ..engine.scoresheet import ScoreKeeper, load_protocol
-from ..engine.storage import FileChanged, as_path
+from ..engine.storage import FileChanged, as_path, free_path
 from ..engine.names import clean_name, esc, genitive
 from ..engine.cards import RED, GREEN
 
 # %% auto #0
-__all__ = ['P17_DECISIONS', 'CUSTOM_RULES', 'short_game_start', 'free_path', 'files_url', 'ProtocolWidget']
+__all__ = ['P17_DECISIONS', 'CUSTOM_RULES', 'short_game_start', 'files_url', 'ProtocolWidget']
 
 # %% ../../nbs/58_keeper.ipynb #d618b284
 P17_DECISIONS = ['sang', 'down_only', 'zero_scores_five', 'highest_bidder_leads', 'blind_one_card']
@@ -35,14 +35,6 @@ def short_game_start(players: int, cards: int) -> int:
     if cards not in schedule:
         raise PlumpError(f"Med {players} spelare kan ett kort parti börja på högst {schedule[0]} kort, inte {cards}.")
     return schedule.index(cards)
-
-def free_path(path: Path) -> Path:
-    "En sökväg bredvid `path` som inte finns än (protokoll-2.json, protokoll-3.json …)."
-    i = 2
-    while True:
-        cand = path.with_name(f"{path.stem}-{i}{path.suffix}")
-        if not cand.exists(): return cand
-        i += 1
 
 def files_url(target: Path) -> str:
     """Adressen som öppnar `target` i webbläsaren: Jupyter-serverns …/files/… när kärnan hittar sin server,

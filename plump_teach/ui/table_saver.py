@@ -14,10 +14,9 @@ import ipywidgets as W
 from ..engine.cards import PlumpTeachError, RED
 from ..engine.names import esc
 from ..engine.methods import patch
-from ..engine.storage import write_file, as_path, digest, file_key, read_bytes, FileError, FileMissing
+from ..engine.storage import write_file, as_path, digest, file_key, free_path, read_bytes, FileError, FileMissing
 from ..course.results import RESULTS_ENV
 from ..table.files import OLD_SAVE_FOLDER, saved_games_folder
-from .keeper import free_path
 from .lesson import PupilHTML
 
 # %% auto #0
