@@ -15,8 +15,8 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from browser_helpers import (KERNEL_TIMEOUT, run_all_hidden, screenshot, settle, small_buttons, wait_for_kernel_idle,
-                             wait_for_outputs_rendered, wait_for_text)
+from browser_helpers import (KERNEL_TIMEOUT, run_all_hidden, screenshot, settle, small_buttons, tap_through,
+                             wait_for_kernel_idle, wait_for_outputs_rendered, wait_for_text)
 from table_helpers import (HAND_FOR_THIS_TURN, click_and_wait_gone, open_analysis, play_game, start_bismarck,
                            start_short_game, state, table_output)
 
@@ -145,6 +145,7 @@ def test_the_table_comes_back_after_a_reload_in_jupyterlab(page, jupyterlab):
     open_page(page, base, "omladdning")
     table = table_output(page, 0)
     covered = []
+    table.locator(".widget-dropdown", has_text="Datorns nivå").locator("select").select_option("nybörjare")
     start_short_game(page, table, covered, seed="17")
     for _ in range(120):                           # up to the pupil's first card: a bid made, the hand on screen
         s = state(table)
@@ -171,6 +172,16 @@ def test_the_table_comes_back_after_a_reload_in_jupyterlab(page, jupyterlab):
     page.wait_for_function("(e) => e.querySelectorAll('button.pt-kort').length < %d" % n,
                            arg=again.element_handle(), timeout=60_000)
     screenshot(page, "bord-efter-omladdning")
+
+    # Issue 42: at the beginner level the pupil takes the card back (Ångra mitt drag), with the computer's answers
+    undo = again.locator("button:not([disabled])", has_text="Ångra mitt drag")
+    undo.wait_for(timeout=60_000)
+    tap_through(undo, covered)
+    wait_for_text(page, "Ditt drag är taget tillbaka", within=again, timeout=60_000)
+    page.wait_for_function("([e, n]) => e.querySelectorAll('button.pt-kort').length === n",
+                           arg=[again.element_handle(), n], timeout=60_000)
+    again.locator("button[disabled]", has_text="Ångra mitt drag").wait_for(timeout=30_000)   # nothing left to take back
+    assert "Din tur att" in state(again)["turn"]
 
     # Issue 42: the game is saved in the user's data folder, outside the server's folder, so the save's download link
     # carries the game itself: "Spara partiet", then the link gives the same game as a file, named as it is saved.
