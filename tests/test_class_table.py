@@ -57,6 +57,12 @@ def test_the_computer_takes_the_empty_seats_and_a_missing_pupils_seat(tmp_path):
     assert s.humans == {0} and t.seat_of("b2") is None
     status = table_status(tables, t)
     assert [x["computer"] for x in status["seats"]] == [False, True, True, True] and status["deal"] == 1
+    assert [x["left"] for x in status["seats"]] == [False, True, False, False]
+    assert ClassTables(tmp_path).tables[t.id].left == {1: ("b2", "Bo")}   # kept after a restart
+    with pytest.raises(TableError, match="Ingen elev"):
+        tables.to_pupil(t.id, 2)                 # a seat the computer had from the start
+    tables.to_pupil(t.id, 1)                     # Bo is back: the teacher gives the seat back
+    assert s.humans == {0, 1} and t.seat_of("b2") == 1 and not t.left and 1 not in s.bots
 
 
 def test_a_restart_keeps_every_table(tmp_path):

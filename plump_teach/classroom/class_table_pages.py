@@ -358,6 +358,8 @@ function seatLine(t, s) {
   let btn = '';
   if (t.started && s.pupil && !s.computer && !t.over)
     btn = ` <button type="button" class="liten-knapp" data-bord="${t.id}" data-vad="dator" data-plats="${s.seat}">Datorn tar platsen</button>`;
+  else if (t.started && s.left && !t.over)      // eleven är tillbaka: platsen går tillbaka till hen
+    btn = ` <button type="button" class="liten-knapp" data-bord="${t.id}" data-vad="elev" data-plats="${s.seat}">Ge platsen tillbaka</button>`;
   return `<li>${who}${btn}</li>`;
 }
 function card(t) {

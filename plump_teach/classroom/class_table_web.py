@@ -254,6 +254,7 @@ class TeacherTablesHandler(_TablesHandler):
             elif vad in ('paus', 'fortsatt') and t.session: t.session.pause(vad == 'paus')
             elif vad == 'avsluta' and t.session: t.session.end()
             elif vad == 'dator': tables.to_bot(t.id, int(self.get_body_argument('plats', '-1')))
+            elif vad == 'elev': tables.to_pupil(t.id, int(self.get_body_argument('plats', '-1')))
             elif vad == 'ta-bort':
                 tables.close(t.id)
                 for sock in list(self.hub.sockets.pop(t.id, ())): sock.close()

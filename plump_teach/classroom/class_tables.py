@@ -110,6 +110,7 @@ class ClassTable:
     id: str
     settings: TableSettings
     pupils: dict[int, tuple[str, str]] = field(default_factory=dict)
+    left: dict[int, tuple[str, str]] = field(default_factory=dict)    # platserna som datorn tog efter en elev
     session: TableSession | None = None
     opened: float = field(default_factory=time.time)
     number: int = 1                  # bordets nummer i klassen, som läraren och eleverna ser det
@@ -164,6 +165,7 @@ def table_record(t: ClassTable) -> dict:
     "Bordet som ett lexikon att spara: inställningarna, eleverna och partiet (spelbordets format) när det har börjat."
     return {'format': CLASS_TABLE_FORMAT, 'version': 1, 'id': t.id, 'number': t.number, 'opened': t.opened,
             'settings': vars(t.settings), 'pupils': {str(s): list(p) for s, p in t.pupils.items()},
+            'left': {str(s): list(p) for s, p in t.left.items()},
             'session': None if t.session is None else t.session.to_dict()}
 
 def table_from_record(d: dict) -> ClassTable:
@@ -173,7 +175,8 @@ def table_from_record(d: dict) -> ClassTable:
     try:
         settings = TableSettings(**d['settings']).checked()
         pupils = {int(s): (str(p[0]), str(p[1])) for s, p in d['pupils'].items()}
-        t = ClassTable(str(d['id']), settings, pupils, opened=float(d['opened']), number=int(d['number']))
+        left = {int(s): (str(p[0]), str(p[1])) for s, p in d.get('left', {}).items()}
+        t = ClassTable(str(d['id']), settings, pupils, left, opened=float(d['opened']), number=int(d['number']))
     except (KeyError, TypeError, ValueError, IndexError) as e: raise TableError(f"Bordets fil är skadad ({e}).") from None
     if d.get('session') is not None:
         t.session = TableSession.from_dict(d['session'])
@@ -260,11 +263,18 @@ class ClassTables(TableFolder):
         return s
 
     def to_bot(self, table_id: str, seat: int) -> None:
-        "Läraren låter datorn ta platsen `seat` (en elev som har gått); eleven kan inte komma tillbaka till den."
+        "Läraren låter datorn ta platsen `seat` (en elev som har gått); läraren kan ge den tillbaka (`to_pupil`)."
         t = self.table(table_id)
         if t.session is None: raise TableError("Partiet har inte börjat; en elev som går reser sig bara.")
-        t.pupils.pop(seat, None)
+        if seat in t.pupils: t.left[seat] = t.pupils.pop(seat)
         t.session.make_bot_seat(seat)
+
+    def to_pupil(self, table_id: str, seat: int) -> None:
+        "Läraren ger platsen `seat` tillbaka till eleven som satt där innan datorn tog den; eleven spelar vidare därifrån."
+        t = self.table(table_id)
+        if t.session is None or seat not in t.left: raise TableError("Ingen elev har lämnat den platsen till datorn.")
+        t.pupils[seat] = t.left.pop(seat)
+        t.session.make_human_seat(seat)
 
     def close(self, table_id: str) -> None:
         "Läraren tar bort bordet; filen flyttas undan (till `stangda`), inte raderas."
@@ -285,7 +295,7 @@ def table_status(tables: ClassTables, t: ClassTable) -> dict:
         pupil = t.pupils.get(k)
         name = (s.names[k] if s is not None else pupil[1] if pupil else '')
         seats.append({'seat': k, 'name': name, 'pupil': pupil is not None, 'computer': s is not None and k not in s.humans,
-                      'connected': tables.connected.get((t.id, k), 0) > 0})
+                      'connected': tables.connected.get((t.id, k), 0) > 0, 'left': k in t.left})
     out = {'id': t.id, 'title': t.title, 'what': t.settings.describe(), 'started': t.started, 'seats': seats}
     if s is not None:
         pic = s.seen_by(None)
