@@ -19,6 +19,7 @@ from ..engine.bismarck_game import BismarckGame
 from ..engine.kinds import PLUMP, BISMARCK
 from ..engine.storage import write_file, read_bytes, FileError
 from ..engine.saving import parse_saved
+from ..engine.methods import patch
 from ..bots.decision import LEVELS
 from ..table.session import COMPUTER_NAMES, TableSession, TableError
 from ..course.results import Recorder, ResultStore, pupil_name
@@ -262,28 +263,32 @@ class ClassTables(TableFolder):
         self.save(t)
         return s
 
-    def to_bot(self, table_id: str, seat: int) -> None:
-        "Läraren låter datorn ta platsen `seat` (en elev som har gått); läraren kan ge den tillbaka (`to_pupil`)."
-        t = self.table(table_id)
-        if t.session is None: raise TableError("Partiet har inte börjat; en elev som går reser sig bara.")
-        if seat in t.pupils: t.left[seat] = t.pupils.pop(seat)
-        t.session.make_bot_seat(seat)
+# %% ../../nbs/73a_class_tables.ipynb #5858e443
+@patch
+def to_bot(self: ClassTables, table_id: str, seat: int) -> None:
+    "Läraren låter datorn ta platsen `seat` (en elev som har gått); läraren kan ge den tillbaka (`to_pupil`)."
+    t = self.table(table_id)
+    if t.session is None: raise TableError("Partiet har inte börjat; en elev som går reser sig bara.")
+    if seat in t.pupils: t.left[seat] = t.pupils.pop(seat)
+    t.session.make_bot_seat(seat)
 
-    def to_pupil(self, table_id: str, seat: int) -> None:
-        "Läraren ger platsen `seat` tillbaka till eleven som satt där innan datorn tog den; eleven spelar vidare därifrån."
-        t = self.table(table_id)
-        if t.session is None or seat not in t.left: raise TableError("Ingen elev har lämnat den platsen till datorn.")
-        t.pupils[seat] = t.left.pop(seat)
-        t.session.make_human_seat(seat)
+@patch
+def to_pupil(self: ClassTables, table_id: str, seat: int) -> None:
+    "Läraren ger platsen `seat` tillbaka till eleven som satt där innan datorn tog den; eleven spelar vidare därifrån."
+    t = self.table(table_id)
+    if t.session is None or seat not in t.left: raise TableError("Ingen elev har lämnat den platsen till datorn.")
+    t.pupils[seat] = t.left.pop(seat)
+    t.session.make_human_seat(seat)
 
-    def close(self, table_id: str) -> None:
-        "Läraren tar bort bordet; filen flyttas undan (till `stangda`), inte raderas."
-        t = self.tables.pop(table_id, None)
-        if t is None or self.folder is None: return
-        src = self.folder / f"{t.id}.json"
-        if src.exists():
-            (self.folder / 'stangda').mkdir(exist_ok=True)
-            src.replace(self.folder / 'stangda' / src.name)
+@patch
+def close(self: ClassTables, table_id: str) -> None:
+    "Läraren tar bort bordet; filen flyttas undan (till `stangda`), inte raderas."
+    t = self.tables.pop(table_id, None)
+    if t is None or self.folder is None: return
+    src = self.folder / f"{t.id}.json"
+    if src.exists():
+        (self.folder / 'stangda').mkdir(exist_ok=True)
+        src.replace(self.folder / 'stangda' / src.name)
 
 # %% ../../nbs/73a_class_tables.ipynb #051ce51f
 def table_status(tables: ClassTables, t: ClassTable) -> dict:
