@@ -190,6 +190,7 @@ def test_four_pupils_play_plump_with_a_reload_and_a_bot_taking_a_seat(browser, c
                 events["bot"] = True
             if moves == 40 and "back" not in events:            # Dino is back: the teacher gives the seat back
                 teacher.wait_for_selector(f'[data-bord-id="{table}"] button[data-vad="elev"][data-plats="3"]')
+                screenshot(teacher, "klassbord-lararen-tillbaka-1280x900", full_page=False)
                 teacher.click(f'[data-bord-id="{table}"] button[data-vad="elev"][data-plats="3"]')
                 pages[3].wait_for_function("() => pic && pic.seat === 3")
                 events["back"] = True
