@@ -182,6 +182,15 @@ def test_the_table_comes_back_after_a_reload_in_jupyterlab(page, jupyterlab):
                            arg=[again.element_handle(), n], timeout=60_000)
     again.locator("button[disabled]", has_text="Ångra mitt drag").wait_for(timeout=30_000)   # nothing left to take back
     assert "Din tur att" in state(again)["turn"]
+    for w, h in SIZES:                             # the message and the button row at every size (PLUMP_SKARMBILDER)
+        page.set_viewport_size({"width": w, "height": h})
+        if w < 500:                                # the file browser would take the phone's width (see check_sizes)
+            tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
+            if tab.count(): tab.first.click()
+        settle(page, 300)
+        again.get_by_text("Ditt drag är taget tillbaka").scroll_into_view_if_needed()
+        screenshot(page, f"bord-angra-{w}x{h}", full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 900})
 
     # Issue 42: the game is saved in the user's data folder, outside the server's folder, so the save's download link
     # carries the game itself: "Spara partiet", then the link gives the same game as a file, named as it is saved.
