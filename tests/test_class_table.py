@@ -17,7 +17,6 @@ import json
 import random
 import re
 import time
-from pathlib import Path
 
 import pytest
 

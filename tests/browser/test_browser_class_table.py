@@ -17,16 +17,14 @@ the pages; the whole game at several screens is the point of the test.
 """
 from __future__ import annotations
 
-import json
 import random
-import re
 import time
 
 import pytest
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser_helpers import plump_teach_server, screenshot, teacher_cookie, teacher_get
+from browser_helpers import plump_teach_server, screenshot, teacher_cookie
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
