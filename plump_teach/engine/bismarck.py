@@ -398,6 +398,14 @@ class BismarckPlay(BismarckModes):
         if self.mode is not None: out.append(['mode', self.forehand, self.mode, self.trump])
         return out + self.card_moves()
 
+    def _dealt_from_play(self) -> list[list[int]]:
+        """De utdelade korten räknade ur sticken (`TrickDealView.dealt`): förhand fick 16 kort, så hens bortlagda
+        (eller valda) kort räknas med och de fyra uppvända räknas bort (B2)."""
+        out, up = super()._dealt_from_play(), {c.id for c in self.upcards}
+        laid = self.discards if self.discards is not None else self.picked
+        out[self.forehand] = [c for c in (*out[self.forehand], *(c.id for c in laid)) if c not in up]
+        return out
+
     @property
     def counted(self) -> list[int]:
         "Sticken som räknas per plats: de tagna, plus ett åt förhand med husregeln `discards_count_as_trick`."

@@ -8,20 +8,21 @@ Docs: https://plump-teach.github.io/plump_teach/play_core.html.md"""
 from __future__ import annotations
 from typing import Self
 from collections.abc import Sequence
-from .tricks import TrickPlay, TricksRead, TrickTurn, may_lay, winner_index
+from .tricks import TrickPlay, TricksRead, TrickTurn, may_renounce, winner_index
 
 # %% auto #0
 __all__ = ['PlayFields', 'PlayCore']
 
 # %% ../../nbs/10c_play_core.ipynb #cabaf1a8
 class PlayFields(TrickTurn):
-    """Sticken som värden: händerna (kort-id, i handens ordning), sticket som pågår, vem som spelar ut, tagna stick
-    och de färdiga sticken, alla som tupler, och det som går att läsa ur dem."""
+    """Sticken som värden: händerna, sticket som pågår, vem som spelar ut, tagna stick och de färdiga sticken, och det
+    som går att läsa ur dem. En hand är ett `bytes`, en byte per kort-id i handens ordning (se nedan); resten är
+    tupler."""
     __slots__ = ('n', 'trump', 'must_trump', 'hands', 'trick', 'leader', 'taken', 'history')
     n: int
     trump: int | None                       # trumffärgens nummer (♠0 ♥1 ♦2 ♣3), eller `None`
     must_trump: bool                        # husregeln trumftvång (P10)
-    hands: tuple[tuple[int, ...], ...]
+    hands: tuple[bytes, ...]                # en byte per kort-id (0–60): läses som en tupel av tal
     trick: tuple[int, ...]
     leader: int
     taken: tuple[int, ...]
@@ -32,7 +33,7 @@ class PlayFields(TrickTurn):
         "Kärnan för sticken `tp` som de står nu."
         new = object.__new__(cls)
         new.n, new.trump, new.must_trump = tp.n, tp.trump, tp.must_trump
-        new.hands, new.trick = tuple(map(tuple, tp.hands)), tuple(tp.trick)
+        new.hands, new.trick = tuple(map(bytes, tp.hands)), tuple(tp.trick)
         new.leader, new.taken = tp.leader, tuple(tp.taken)
         new.history = tuple((l, tuple(t), w) for l, t, w in tp.history)
         return new
@@ -49,6 +50,9 @@ class PlayFields(TrickTurn):
         return tp
 
 # %% ../../nbs/10c_play_core.ipynb #a5830b50
+_BYTE = [bytes((c,)) for c in range(64)]     # kort-id -> det `bytes` som tas bort ur en hand
+_new = object.__new__
+
 class PlayCore(PlayFields):
     "Sticken som värden, och ett kort i taget: `after` ger en ny kärna, och ingen kärna ändras någonsin."
     __slots__ = ()
@@ -56,25 +60,28 @@ class PlayCore(PlayFields):
     def after(self, cid: int) -> PlayCore | None:
         """En ny kärna där spelaren i tur har lagt `cid`, eller `None` om kortet inte får läggas (P10, B6) eller given
         är slut. Kärnan `self` är som förut."""
-        trick, n = self.trick, self.n
-        seat = (self.leader + len(trick)) % n
+        trick, n, leader = self.trick, self.n, self.leader
+        seat = (leader + len(trick)) % n
         hand = self.hands[seat]
-        if not may_lay(hand, trick, cid, self.trump, self.must_trump): return None   # regeln står i sticken (P10)
-        new = object.__new__(PlayCore)
+        # `may_lay` (P10, B6) i sina steg: kortet finns på handen, och följer det inte färg frågas regeln för renons
+        if cid not in hand: return None
+        if trick:
+            led, suit = trick[0] >> 4, cid >> 4
+            if suit != led and not may_renounce(hand, led, suit, self.trump, self.must_trump): return None
+        new = _new(PlayCore)
         new.n, new.trump, new.must_trump = n, self.trump, self.must_trump
-        i = hand.index(cid)
-        hands = list(self.hands)                     # en lista och en tupel: snabbare än att skarva tupler
-        hands[seat] = hand[:i] + hand[i + 1:]
+        hands = list(self.hands)
+        hands[seat] = hand.replace(_BYTE[cid], b'')   # handen utan kortet: ett anrop i C
         new.hands = tuple(hands)
-        trick = trick + (cid,)
+        trick += (cid,)
         if len(trick) < n:
-            new.trick, new.leader, new.taken, new.history = trick, self.leader, self.taken, self.history
+            new.trick, new.leader, new.taken, new.history = trick, leader, self.taken, self.history
             return new
-        winner = (self.leader + winner_index(trick, self.trump)) % n
+        winner = (leader + winner_index(trick, self.trump)) % n
         taken = list(self.taken)
         taken[winner] += 1
         new.trick, new.leader, new.taken = (), winner, tuple(taken)
-        new.history = (*self.history, (self.leader, trick, winner))
+        new.history = (*self.history, (leader, trick, winner))
         return new
 
     def with_hands(self, hands: Sequence[Sequence[int]]) -> Self:
@@ -82,5 +89,5 @@ class PlayCore(PlayFields):
         new = object.__new__(type(self))
         new.n, new.trump, new.must_trump, new.trick = self.n, self.trump, self.must_trump, self.trick
         new.leader, new.taken, new.history = self.leader, self.taken, self.history
-        new.hands = tuple(map(tuple, hands))
+        new.hands = tuple(map(bytes, hands))
         return new

@@ -12,7 +12,7 @@ from .plump_rules import PlumpError
 from .sim import partial_shuffle
 
 # %% auto #0
-__all__ = ['void_masks', 'played_ids', 'played_by', 'deal_unseen', 'seeded_rng']
+__all__ = ['void_masks', 'played_ids', 'deal_unseen', 'seeded_rng']
 
 # %% ../../nbs/10a_sampling.ipynb #50bc6323
 def void_masks(tp: TricksRead, must_trump: bool) -> list[int]:
@@ -34,14 +34,6 @@ def void_masks(tp: TricksRead, must_trump: bool) -> list[int]:
 def played_ids(tp: TricksRead) -> list[int]:
     "Korten (id) som har lagts i given, i ordning."
     return [c for _, t, _ in tp.history for c in t] + list(tp.trick)
-
-# %% ../../nbs/10a_sampling.ipynb #ca3d7aa9
-def played_by(tp: TricksRead) -> list[list[int]]:
-    "Korten (id) som varje plats har lagt i given."
-    out: list[list[int]] = [[] for _ in range(tp.n)]
-    for leader, cards in [*((l, t) for l, t, _ in tp.history), (tp.leader, tp.trick)]:
-        for i, c in enumerate(cards): out[(leader + i) % tp.n].append(c)
-    return out
 
 # %% ../../nbs/10a_sampling.ipynb #d1adaefc
 def _fill(cards: list[int], caps: list[int], masks: list[int], only: dict, rnd) -> list[list[int]] | None:

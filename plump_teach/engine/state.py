@@ -94,15 +94,15 @@ class StateMoves(StateLegal):
 
     def apply(self, action: Action) -> Self:
         "Gör draget `action` för platsen i tur. Ett otillåtet drag stoppas med ett svenskt fel och ändrar ingenting."
+        core = self._core
         if type(action) is PlayCard:          # det vanligaste draget, i varje simulering: ett kort i sticken
-            core = self._core
             if core is None and self._deal.phase == 'playing':   # korten börjar: sticken står för sig från nu
                 core = self._core = PlayCore.of(self._deal.tricks)
                 self._keys = {}       # nycklarnas fasta delar, delade med alla kloner härifrån (`info_key`)
             if core is not None:
                 new = core.after(action.card.id)   # `None`: kortet får inte läggas, och given säger varför nedan
                 if new is not None:
-                    self._core, self._snap, self._legal = new, None, None
+                    self._core = new; self._snap = self._legal = None
                     self._moves = (self._moves, action, core)
                     return self
         if not isinstance(action, self.ACTIONS):
@@ -404,10 +404,6 @@ class PlumpView(SeatView):
     @cached_property
     def _basis(self) -> tuple: return _plump_basis(self)
 
-    def _seat_dealt(self, seat: int, pile: list[int], played: list[int], st: Any, up: set[int]) -> tuple[int, ...]:
-        "Platsens utdelade kort i ett sampel: högen den fick och korten den har lagt."
-        return (*pile, *played)
-
     def sample(self, rng: random.Random | None = None, fit: Fit | None = None, tries: int = 30) -> PlumpState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
         talongen, med rätt antal kort och utan kort i en färg som en spelare har visat att den saknar. Med `fit`
@@ -437,12 +433,6 @@ class BismarckView(SeatView):
     @cached_property
     def _basis(self) -> tuple: return _bismarck_basis(self)
 
-    def _seat_dealt(self, seat: int, pile: list[int], played: list[int], st: Any, up: set[int]) -> tuple[int, ...]:
-        """Platsens utdelade kort i ett sampel: högen den fick och korten den har lagt; för förhand 16 kort, med de
-        bortlagda och utan de uppvända (B2)."""
-        if seat != self.forehand: return (*pile, *played)
-        return tuple(c for c in [*pile, *played, *(c.id for c in st.deal.discards or ())] if c not in up)
-
     def sample(self, rng: random.Random | None = None, fit: Fit | None = None, tries: int = 30) -> BismarckState:
         """Ett fullständigt läge som stämmer med det platsen vet: de osedda korten slumpas ut på de andra händerna och
         förhands bortlagda kort; de uppvända korten hamnar hos förhand eller bland de bortlagda (B2). Med `fit`
@@ -461,7 +451,7 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None, fi
     passade bäst. Läget byggs bara för den som behålls."""
     rnd = (rng or random).random
     basis = self._basis                  # räknat en gång per syn (`_plump_basis`, `_bismarck_basis`)
-    seats, caps, masks, only, unseen, up = basis[2]
+    seats, caps, masks, only, unseen, _ = basis[2]
     played, loose = self._played, seats[-1] == -1       # talongens ordning spelar ingen roll
     piles = deal_unseen(unseen, caps, masks, only, rnd, loose_last=loose)
     if fit is not None:
@@ -472,23 +462,23 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None, fi
             if w > most: best, most = piles, w
             piles = deal_unseen(unseen, caps, masks, only, rnd, loose_last=loose)
         else: piles = best
+    # Samplet är skelettet (läget utan de dolda händerna) med högarna som händer. Medan korten spelas delar det
+    # skelettets giv och har händerna i en egen kärna; annars är det en egen kopia. De utdelade korten räknas inte här:
+    # skelettets giv har inga (`dealt_ids` är `None`), så `dealt` räknar dem ur sticken den gång någon frågar.
     sk, core = basis[3], basis[4]
-    if core is not None:   # medan korten spelas: en grund kopia av given och händerna i en kärna, som samplets kloner delar
-        base = sk.deal
-        st, deal = sk.clone(), object.__new__(type(base))
-        deal.__dict__.update(base.__dict__)
-        st._deal, hands = deal, list(core.hands)
+    if core is not None: st, hands = sk.clone(), list(core.hands)
     else:
         st = sk.own_copy()
-        deal, hands = st.deal, st.deal.tricks.hands
+        hands = st.deal.tricks.hands
     for s, pile in zip(seats, piles):
         if s >= 0: hands[s] = pile
-        elif s == -2: deal.discards = sort_hand(map(card_from_id, pile))
-    dealt, seat_dealt = list(deal.dealt_ids), self._seat_dealt
-    for s in seats:
-        if s >= 0: dealt[s] = seat_dealt(s, hands[s], played[s], st, up)
-    deal.dealt_ids = tuple(dealt)
-    if core is not None: st._core, st._keys = core.with_hands(hands), {}   # samplets giv är en annan
+        elif s == -2:      # förhands bortlagda kort (Bismarck), slumpade: samplet får en egen grund kopia av given
+            if core is not None:
+                deal = object.__new__(type(st._deal))
+                deal.__dict__.update(st._deal.__dict__)
+                st._deal = deal
+            st._deal.discards = sort_hand(map(card_from_id, pile))
+    if core is not None: st._core, st._keys, st._legal = core.with_hands(hands), {}, None   # samplets händer är andra
     return st
 
 # %% ../../nbs/11_state.ipynb #f6fc31ac
@@ -503,7 +493,7 @@ def _hide(state, hidden: list[int]):
     sk = state.own_copy()
     hands = sk.deal.tricks.hands
     for s in range(len(hands)): hands[s] = [] if s in hidden else sorted(hands[s])
-    sk.deal.dealt_ids = tuple(() if s in hidden else h for s, h in enumerate(sk.deal.dealt_ids))
+    sk.deal.dealt_ids = None      # räknas ur sticken när någon frågar (`_dealt_from_play`): de dolda har bara sina lagda kort
     return sk
 
 def _ids(cards) -> set[int]: return {c.id for c in cards}

@@ -18,6 +18,8 @@ from .bismarck import BismarckDeal
 __all__ = ['StateCore', 'cards_left', 'StateDeal', 'StateFacts']
 
 # %% ../../nbs/10e_state_core.ipynb #f5509325
+_new = object.__new__
+
 class StateCore:
     "Ett läge är en egen kopia av en giv: att skapa det ur en giv eller ett parti, och billiga kopior."
     __slots__ = ('_deal', '_owned', '_legal', '_core', '_snap', '_moves', '_keys', '_known_files')
@@ -64,9 +66,9 @@ class StateCore:
         ett av dem ändrar den; det som ändras kopierar då given först (kopiering vid skrivning). Sticken och dragen
         ändras aldrig, så de delas utan vidare. Läget har fasta fält (`__slots__`), så kopian är sju tilldelningar.
         Kopian har inte läst eller skrivit någon fil (`known_files`)."""
-        new = object.__new__(type(self))
-        new._deal, new._legal, new._core, new._snap, new._moves = self._deal, self._legal, self._core, self._snap, self._moves
-        new._keys = self._keys
+        new = _new(self.__class__)
+        new._deal = self._deal; new._legal = self._legal; new._core = self._core; new._snap = self._snap
+        new._moves = self._moves; new._keys = self._keys
         self._owned = new._owned = False
         return new
 

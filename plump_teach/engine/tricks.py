@@ -14,9 +14,9 @@ from .cards import IllegalMove, WrongArgument, error_of
 from .names import genitive
 
 # %% auto #0
-__all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'may_lay', 'legal_cards', 'beats', 'winner_index',
-           'trick_winner', 'is_revoke', 'TricksRead', 'TrickTurn', 'TrickPlayBase', 'TrickPlayRefusals', 'TrickPlay',
-           'Trick', 'TrickDealView', 'TrickDeal']
+__all__ = ['suit_index', 'split_suits', 'follow_options', 'legal_ids', 'may_lay', 'may_renounce', 'legal_cards', 'beats',
+           'winner_index', 'trick_winner', 'is_revoke', 'TricksRead', 'played_by', 'TrickTurn', 'TrickPlayBase',
+           'TrickPlayRefusals', 'TrickPlay', 'Trick', 'DealtCards', 'TrickDealView', 'TrickDeal']
 
 # %% ../../nbs/03_tricks.ipynb #dfa1bab3
 def suit_index(suit: str | None) -> int | None:
@@ -62,7 +62,13 @@ def may_lay(hand: Sequence[int], trick: Sequence[int], cid: int, trump: int | No
     if cid not in hand: return False
     if not trick: return True                            # utspel: vilket kort som helst
     led, suit = trick[0] >> 4, cid >> 4
-    if suit == led: return True                          # följer färg
+    return suit == led or may_renounce(hand, led, suit, trump, must_trump)   # följer färg, eller saknar den
+
+
+def may_renounce(hand: Iterable[int], led: int, suit: int, trump: int | None = None, must_trump: bool = False) -> bool:
+    """Får ett kort i färgen `suit` läggas från `hand` när färgen `led` är utspelad och kortet inte följer den (P10)?
+    Bara om handen saknar `led`, och med trumftvång bara om kortet är trumf eller handen saknar trumf. Den del av
+    `may_lay` som går igenom handen: spelläget (`10c_play_core`) frågar den bara när ett kort inte följer färg."""
     for c in hand:
         if c >> 4 == led: return False                   # kunde ha följt färg
     if not must_trump or trump is None or suit == trump: return True   # renons: trumftvång om husregeln gäller
@@ -130,6 +136,14 @@ class TricksRead(Protocol):
     def history(self) -> Sequence[tuple[int, Sequence[int], int]]: ...
     @property
     def to_act(self) -> int: ...
+
+# %% ../../nbs/03_tricks.ipynb #d962d887
+def played_by(tp: TricksRead) -> list[list[int]]:
+    "Korten (id) som varje plats har lagt i given, i den ordning de lades."
+    out: list[list[int]] = [[] for _ in range(tp.n)]
+    for leader, cards in [*((l, t) for l, t, _ in tp.history), (tp.leader, tp.trick)]:
+        for i, c in enumerate(cards): out[(leader + i) % tp.n].append(c)
+    return out
 
 # %% ../../nbs/03_tricks.ipynb #03799961
 class TrickTurn:
@@ -265,15 +279,13 @@ class Trick(NamedTuple):
     cards: Cards
     winner: int
 
-# %% ../../nbs/03_tricks.ipynb #fe481bcf
-class TrickDealView:
-    "Vad en giv med stick visar: händerna, sticket som pågår, de färdiga sticken och vem som tog dem."
-    error: type = CardError      # spelets eget fel: `PlumpError` eller `BismarckError`
-    n: int                       # antal spelare
-    names: list                  # spelarnas namn, för meddelanden
-    phase: str                   # 'playing' och 'done' är sticken; delarna före dem är spelets egna
+# %% ../../nbs/03_tricks.ipynb #3e5b9f7c
+class DealtCards:
+    "Korten som varje plats fick när given delades ut: sparade som kort-id, eller räknade ur sticken i en provgiv."
     tricks: TrickPlay
-    dealt_ids: tuple[tuple[int, ...], ...]   # korten som varje plats fick när given delades ut, som kort-id
+    # korten som varje plats fick när given delades ut, som kort-id; `None` i en provgiv (`sample` i `11_state`), där
+    # de räknas ur sticken när någon frågar (`_dealt_from_play`)
+    dealt_ids: tuple[tuple[int, ...], ...] | None
 
     def _dealt_hand(self, cards: Cards) -> Any:
         "Hur en utdelad hand står i `dealt`: som `Cards`, eller i Plump som en tupel."
@@ -282,9 +294,23 @@ class TrickDealView:
     @property
     def dealt(self) -> tuple:
         """Korten som varje plats fick när given delades ut, sorterade som man håller dem. De görs ur `dealt_ids` när
-        någon frågar: en provgiv i en sökning behöver dem nästan aldrig."""
-        return tuple(self._dealt_hand(sort_hand(map(card_from_id, h))) for h in self.dealt_ids)
+        någon frågar: en provgiv i en sökning behöver dem nästan aldrig, och har inga (de räknas då ur sticken)."""
+        ids = self.dealt_ids if self.dealt_ids is not None else self._dealt_from_play()
+        return tuple(self._dealt_hand(sort_hand(map(card_from_id, h))) for h in ids)
 
+    def _dealt_from_play(self) -> list[list[int]]:
+        """De utdelade korten (id) räknade ur sticken: varje plats har korten på handen och dem den har lagt. Bismarck
+        skriver sin egen, för förhands bortlagda och uppvända kort (B2)."""
+        return [[*h, *p] for h, p in zip(self.tricks.hands, played_by(self.tricks))]
+
+
+# %% ../../nbs/03_tricks.ipynb #fe481bcf
+class TrickDealView(DealtCards):
+    "Vad en giv med stick visar: händerna, sticket som pågår, de färdiga sticken och vem som tog dem."
+    error: type = CardError      # spelets eget fel: `PlumpError` eller `BismarckError`
+    n: int                       # antal spelare
+    names: list                  # spelarnas namn, för meddelanden
+    phase: str                   # 'playing' och 'done' är sticken; delarna före dem är spelets egna
     _hands = property(lambda self: self.tricks.hands)
     _trick = property(lambda self: self.tricks.trick)
     _history = property(lambda self: self.tricks.history)

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any, Generic, TypeVar, overload
 from .cards import Cards, SUITS, card_from_id, sort_hand
 from .actions import Action
-from .sampling import played_by
+from .tricks import played_by
 
 # %% auto #0
 __all__ = ['Seen', 'SeatViewFields', 'SeatView']
