@@ -18,7 +18,7 @@ class PlayFields(TrickTurn):
     """Sticken som värden: händerna, sticket som pågår, vem som spelar ut, tagna stick och de färdiga sticken, och det
     som går att läsa ur dem. En hand är ett `bytes`, en byte per kort-id i handens ordning (se nedan); resten är
     tupler."""
-    __slots__ = ('n', 'trump', 'must_trump', 'hands', 'trick', 'leader', 'taken', 'history')
+    __slots__ = ('n', 'trump', 'must_trump', 'hands', 'trick', 'leader', 'taken', 'history', 'parent')
     n: int
     trump: int | None                       # trumffärgens nummer (♠0 ♥1 ♦2 ♣3), eller `None`
     must_trump: bool                        # husregeln trumftvång (P10)
@@ -27,6 +27,7 @@ class PlayFields(TrickTurn):
     leader: int
     taken: tuple[int, ...]
     history: tuple[tuple[int, tuple[int, ...], int], ...]   # (den som spelade ut, korten, vinnaren)
+    parent: PlayCore | None                 # kärnan före det senaste kortet, eller `None` där kärnan gjordes
 
     @classmethod
     def of(cls, tp: TricksRead) -> Self:
@@ -36,11 +37,20 @@ class PlayFields(TrickTurn):
         new.hands, new.trick = tuple(map(bytes, tp.hands)), tuple(tp.trick)
         new.leader, new.taken = tp.leader, tuple(tp.taken)
         new.history = tuple((l, tuple(t), w) for l, t, w in tp.history)
+        new.parent = None
         return new
 
     def left(self) -> bool:
         "Finns det kort kvar att lägga? (Efter ett helt stick har alla lika många kvar.)"
         return bool(self.trick or self.hands[self.leader])
+
+    def cards_since(self) -> list[int]:
+        "Korten (id) som har lagts sedan kärnan gjordes (`of`, `with_hands`), i ordning: det `parent` leder tillbaka genom."
+        out, c = [], self
+        while c.parent is not None:
+            out.append(c.trick[-1] if c.trick else c.history[-1][1][-1])
+            c = c.parent
+        return out[::-1]
 
     def trick_play(self, like: TrickPlay) -> TrickPlay:
         "Sticken som ett `TrickPlay` att ändra, med namnen och regeln ur `like` (givens egna sticken)."
@@ -59,7 +69,7 @@ class PlayCore(PlayFields):
 
     def after(self, cid: int) -> PlayCore | None:
         """En ny kärna där spelaren i tur har lagt `cid`, eller `None` om kortet inte får läggas (P10, B6) eller given
-        är slut. Kärnan `self` är som förut."""
+        är slut. Kärnan `self` är som förut, och den nya pekar på den (`parent`): att ångra kortet är att ta fram den."""
         trick, n, leader = self.trick, self.n, self.leader
         seat = (leader + len(trick)) % n
         hand = self.hands[seat]
@@ -69,7 +79,7 @@ class PlayCore(PlayFields):
             led, suit = trick[0] >> 4, cid >> 4
             if suit != led and not may_renounce(hand, led, suit, self.trump, self.must_trump): return None
         new = _new(PlayCore)
-        new.n, new.trump, new.must_trump = n, self.trump, self.must_trump
+        new.n, new.trump, new.must_trump, new.parent = n, self.trump, self.must_trump, self
         hands = list(self.hands)
         hands[seat] = hand.replace(_BYTE[cid], b'')   # handen utan kortet: ett anrop i C
         new.hands = tuple(hands)
@@ -89,5 +99,5 @@ class PlayCore(PlayFields):
         new = object.__new__(type(self))
         new.n, new.trump, new.must_trump, new.trick = self.n, self.trump, self.must_trump, self.trick
         new.leader, new.taken, new.history = self.leader, self.taken, self.history
-        new.hands = tuple(map(bytes, hands))
+        new.hands, new.parent = tuple(map(bytes, hands)), None
         return new

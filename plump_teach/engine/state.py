@@ -102,8 +102,7 @@ class StateMoves(StateLegal):
             if core is not None:
                 new = core.after(action.card.id)   # `None`: kortet får inte läggas, och given säger varför nedan
                 if new is not None:
-                    self._core = new; self._snap = self._legal = None
-                    self._moves = (self._moves, action, core)
+                    self._core = new; self._snap = self._legal = None   # ångra: kärnan före kortet (`parent`)
                     return self
         if not isinstance(action, self.ACTIONS):
             kinds = ' eller '.join(a.__name__ for a in self.ACTIONS)
@@ -111,20 +110,20 @@ class StateMoves(StateLegal):
         if self.phase == 'done': raise error_of(self.error, WrongPhase)("Given är slut; inga fler drag tas emot.")
         self._own()
         self._apply(action)
-        self._moves = (self._moves, action, None)
+        self._moves = (self._moves, action)
         return self
 
     def undo(self) -> Self:
         "Ta tillbaka det senaste draget."
+        core = self._core
+        if core is not None and core.parent is not None:   # ett kort i kärnan: kärnan före kortet gäller igen
+            self._core = core.parent; self._snap = self._legal = None
+            return self
         moves = self._moves
         if moves is None: raise self.error("Inget drag är gjort i det här läget, så inget kan tas tillbaka.")
-        before, action, core = moves
-        if core is not None:                  # ett kort i kärnan: kärnan före kortet gäller igen
-            self._core, self._snap, self._legal, self._moves = core, None, None, before
-            return self
-        self._own()
-        self._undo(action)
-        self._moves = before
+        self._own()                           # kärnan har inga kort att ångra här, så dragen är desamma efteråt
+        self._undo(moves[1])
+        self._moves = moves[0]
         return self
 
     def _play(self, action):

@@ -7,9 +7,9 @@ Docs: https://plump-teach.github.io/plump_teach/state_core.html.md"""
 # %% ../../nbs/10e_state_core.ipynb #f6968588
 from __future__ import annotations
 from typing import Any, Self, cast
-from .actions import Action
+from .actions import Action, PlayCard
 from .tricks import TrickPlay
-from .cards import Cards
+from .cards import Cards, card_from_id
 from .play_core import PlayCore
 from .plump import PlumpDeal
 from .bismarck import BismarckDeal
@@ -39,7 +39,8 @@ class StateCore:
         # någon läser `deal`.
         self._core: PlayCore | None = None
         self._snap: PlumpDeal | BismarckDeal | None = None
-        # Dragen: `None`, eller (dragen före, draget, kärnan före draget om det var ett kort i kärnan, annars `None`)
+        # Dragen som inte står i kärnan: `None`, eller (dragen före, draget). Korten i kärnan ångras genom kärnan
+        # (`parent`); skrivs kärnan in i en giv (`_own`) blir de drag här.
         self._moves: tuple | None = None
         # Medan korten spelas: plats -> det i platsens nyckel som inte ändras under spelet (`info_key` i `11_state`),
         # delat med klonerna, och glömt när given ändras på annat sätt (`_own`)
@@ -97,12 +98,14 @@ class StateDeal(StateCore):
         out: list[Action] = []
         m = self._moves
         while m is not None: out.append(m[1]); m = m[0]
-        return out[::-1]
+        cards = self._core.cards_since() if self._core is not None else []   # korten i kärnan kom efter dragen här
+        return out[::-1] + [PlayCard(card_from_id(c)) for c in cards]
 
     @actions.setter
     def actions(self, actions: list[Action]) -> None:
+        if self._core is not None: self._own()     # korten i kärnan skrivs in i given, och glöms som drag nedan
         m: tuple | None = None
-        for a in actions: m = (m, a, None)
+        for a in actions: m = (m, a)
         self._moves = m
 
     def _deal_now(self) -> Any:
@@ -114,8 +117,7 @@ class StateDeal(StateCore):
 
     @property
     def tricks(self) -> TrickPlay | PlayCore:
-        """Sticken just nu, att läsa (inte att ändra): händerna och sticken som kort-id. Medan korten spelas är det
-        kärnan (`PlayCore`, med tupler), annars givens `TrickPlay`; de läses på samma sätt."""
+        "Sticken just nu, att läsa: kärnan (`PlayCore`) medan korten spelas, annars givens `TrickPlay`, lästa på samma sätt."
         return self._core if self._core is not None else self._deal.tricks
 
     def _own(self):
@@ -123,7 +125,9 @@ class StateDeal(StateCore):
         här glöms också de tillåtna dragen som var räknade för läget före ändringen. Står sticken för sig skrivs
         de in i en egen giv, som sedan är den som gäller."""
         self._legal = self._keys = None
-        if self._core is not None:
+        core = self._core
+        if core is not None:
+            for c in core.cards_since(): self._moves = (self._moves, PlayCard(card_from_id(c)))   # ångras nu genom given
             self._deal, self._core, self._snap, self._owned = self._deal_now(), None, None, True
         elif not self._owned:
             self._deal, self._owned = self._deal.copy(), True
