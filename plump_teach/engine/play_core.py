@@ -18,10 +18,10 @@ class PlayFields(TrickTurn):
     """Sticken som värden: händerna, sticket som pågår, vem som spelar ut, tagna stick och de färdiga sticken, och det
     som går att läsa ur dem. En hand är ett `bytes`, en byte per kort-id i handens ordning (se nedan); resten är
     tupler."""
-    __slots__ = ('n', 'trump', 'must_trump', 'hands', 'trick', 'leader', 'taken', 'history', 'parent')
-    n: int
-    trump: int | None                       # trumffärgens nummer (♠0 ♥1 ♦2 ♣3), eller `None`
-    must_trump: bool                        # husregeln trumftvång (P10)
+    __slots__ = ('table', 'hands', 'trick', 'leader', 'taken', 'history', 'parent')
+    # det som är lika i varje kärna i en giv, i en tupel som de delar (en ny kärna sätter ett fält, inte tre):
+    # (antalet spelare, trumffärgens nummer ♠0 ♥1 ♦2 ♣3 eller `None`, husregeln trumftvång P10)
+    table: tuple[int, int | None, bool]
     hands: tuple[bytes, ...]                # en byte per kort-id (0–60): läses som en tupel av tal
     trick: tuple[int, ...]
     leader: int
@@ -33,12 +33,20 @@ class PlayFields(TrickTurn):
     def of(cls, tp: TricksRead) -> Self:
         "Kärnan för sticken `tp` som de står nu."
         new = object.__new__(cls)
-        new.n, new.trump, new.must_trump = tp.n, tp.trump, tp.must_trump
+        new.table = (tp.n, tp.trump, tp.must_trump)
         new.hands, new.trick = tuple(map(bytes, tp.hands)), tuple(tp.trick)
         new.leader, new.taken = tp.leader, tuple(tp.taken)
         new.history = tuple((l, tuple(t), w) for l, t, w in tp.history)
         new.parent = None
         return new
+
+    # läses som i `TrickPlay` (där de är fält som går att ändra; här ändras ingenting, därav `ignore` för mypy)
+    @property
+    def n(self) -> int: return self.table[0]                       # type: ignore[override]
+    @property
+    def trump(self) -> int | None: return self.table[1]            # type: ignore[override]
+    @property
+    def must_trump(self) -> bool: return self.table[2]             # type: ignore[override]
 
     def left(self) -> bool:
         "Finns det kort kvar att lägga? (Efter ett helt stick har alla lika många kvar.)"
@@ -70,16 +78,17 @@ class PlayCore(PlayFields):
     def after(self, cid: int) -> PlayCore | None:
         """En ny kärna där spelaren i tur har lagt `cid`, eller `None` om kortet inte får läggas (P10, B6) eller given
         är slut. Kärnan `self` är som förut, och den nya pekar på den (`parent`): att ångra kortet är att ta fram den."""
-        trick, n, leader = self.trick, self.n, self.leader
+        trick, leader, table = self.trick, self.leader, self.table
+        n = table[0]
         seat = (leader + len(trick)) % n
         hand = self.hands[seat]
         # `may_lay` (P10, B6) i sina steg: kortet finns på handen, och följer det inte färg frågas regeln för renons
         if cid not in hand: return None
         if trick:
             led, suit = trick[0] >> 4, cid >> 4
-            if suit != led and not may_renounce(hand, led, suit, self.trump, self.must_trump): return None
+            if suit != led and not may_renounce(hand, led, suit, table[1], table[2]): return None
         new = _new(PlayCore)
-        new.n, new.trump, new.must_trump, new.parent = n, self.trump, self.must_trump, self
+        new.table, new.parent = table, self
         hands = list(self.hands)
         hands[seat] = hand.replace(_BYTE[cid], b'')   # handen utan kortet: ett anrop i C
         new.hands = tuple(hands)
@@ -87,7 +96,7 @@ class PlayCore(PlayFields):
         if len(trick) < n:
             new.trick, new.leader, new.taken, new.history = trick, leader, self.taken, self.history
             return new
-        winner = (leader + winner_index(trick, self.trump)) % n
+        winner = (leader + winner_index(trick, table[1])) % n
         taken = list(self.taken)
         taken[winner] += 1
         new.trick, new.leader, new.taken = (), winner, tuple(taken)
@@ -97,7 +106,7 @@ class PlayCore(PlayFields):
     def with_hands(self, hands: Sequence[Sequence[int]]) -> Self:
         "Samma sticken med händerna `hands` (ett sampel: de dolda händerna slumpade); resten delas med `self`."
         new = object.__new__(type(self))
-        new.n, new.trump, new.must_trump, new.trick = self.n, self.trump, self.must_trump, self.trick
+        new.table, new.trick = self.table, self.trick
         new.leader, new.taken, new.history = self.leader, self.taken, self.history
         new.hands, new.parent = tuple(map(bytes, hands)), None
         return new

@@ -39,25 +39,23 @@ class StateLegal(StateFacts):
         åt för den platsen (samma informationsmängd, som OpenSpiels `information_state_string`). Samma nyckel som
         `view(seat).info_key()`, utan att göra synen; den görs av kort-id, utan att gå via korten."""
         if type(seat) is not int or not 0 <= seat < self._deal.n: _check_view_seat(self, seat)    # som felet säger
-        core, tp = self._core, self.tricks
+        core = self._core
         if core is None:                      # före korten, eller given som den är
-            head = (self.game, seat, self.phase, self.to_act, self.trump)
-            tail = (tuple(tp.history), self.leader, tuple(tp.trick), self._own_key(seat))
-            seen = self._seen_seats(seat)
-        else:                                 # medan korten spelas: kärnan har det mesta som tupler redan
-            keys = self._keys                 # det som inte ändras under spelet, räknat en gång per plats och giv
-            if keys is None: keys = self._keys = {}
-            fixed = keys.get(seat)
-            if fixed is None: fixed = keys[seat] = (self.game, self.trump, self._seen_seats(seat), self._own_key(seat))
-            game, trump, seen, own = fixed
-            trick = core.trick
-            left = trick or core.hands[core.leader]              # `core.left()` och `core.to_act`, utan anropen
-            head = (game, seat, 'playing' if left else 'done', (core.leader + len(trick)) % core.n if left else None, trump)
-            tail = (core.history, core.leader, trick, own)
-        hands = tp.hands
-        mine = (((seat, tuple(sorted(hands[seat]))),) if seen == (seat,) else
-                tuple((s, tuple(sorted(hands[s]))) for s in seen))
-        return (*head, mine, *tail)
+            tp = self._deal.tricks
+            return (self.game, seat, self.phase, self.to_act, self.trump, _hands_key(tp.hands, self._seen_seats(seat)),
+                    tuple(tp.history), self.leader, tuple(tp.trick), self._own_key(seat))
+        # medan korten spelas: kärnan har det mesta som tupler redan, och det som inte ändras under spelet är räknat
+        # en gång per plats och giv
+        keys = self._keys
+        if keys is None: keys = self._keys = {}
+        fixed = keys.get(seat)
+        if fixed is None: fixed = keys[seat] = (self.game, self.trump, self._seen_seats(seat), self._own_key(seat))
+        game, trump, seen, own = fixed
+        trick, leader, hands = core.trick, core.leader, core.hands
+        left = trick or hands[leader]                        # `core.left()` och `core.to_act`, utan anropen
+        mine = ((seat, tuple(sorted(hands[seat]))),) if seen == (seat,) else _hands_key(hands, seen)   # det vanliga först
+        return (game, seat, 'playing' if left else 'done', (leader + len(trick)) % core.table[0] if left else None, trump,
+                mine, core.history, leader, trick, own)
 
     # Det varje spel skriver själv: trumfen, vems kort platsen ser, och det i nyckeln som bara spelet har.
     @property
@@ -481,6 +479,10 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None, fi
     return st
 
 # %% ../../nbs/11_state.ipynb #f6fc31ac
+def _hands_key(hands, seen: tuple[int, ...]) -> tuple:
+    "Händerna som en plats ser, i nyckeln (`info_key`): (plats, korten sorterade) för varje plats i `seen`."
+    return tuple((s, tuple(sorted(hands[s]))) for s in seen)
+
 def _check_view_seat(state, seat):
     if type(seat) is not int or not 0 <= seat < state.n:
         raise state.error(f"Platsen {seat!r} finns inte; platserna är 0–{state.n - 1} (0 är den första spelaren).")
