@@ -120,14 +120,14 @@ class StateDeal(StateCore):
         "Sticken just nu, att läsa: kärnan (`PlayCore`) medan korten spelas, annars givens `TrickPlay`, lästa på samma sätt."
         return self._core if self._core is not None else self._deal.tricks
 
-    def _own(self):
-        """Se till att given bara är det här lägets innan något i den ändras. Allt som ändrar given går hit först, så
-        här glöms också de tillåtna dragen som var räknade för läget före ändringen. Står sticken för sig skrivs
-        de in i en egen giv, som sedan är den som gäller."""
+    def _own(self, keep_moves: bool = True):
+        """Se till att given bara är det här lägets innan något i den ändras (allt som ändrar given går hit först, så
+        här glöms de tillåtna dragen). Står sticken för sig skrivs de in i en egen giv, och korten i kärnan blir drag
+        att ångra (utom med `keep_moves=False`, för en kopia utan drag)."""
         self._legal = self._keys = None
         core = self._core
         if core is not None:
-            for c in core.cards_since(): self._moves = (self._moves, PlayCard(card_from_id(c)))   # ångras nu genom given
+            for c in (core.cards_since() if keep_moves else ()): self._moves = (self._moves, PlayCard(card_from_id(c)))
             self._deal, self._core, self._snap, self._owned = self._deal_now(), None, None, True
         elif not self._owned:
             self._deal, self._owned = self._deal.copy(), True
@@ -136,7 +136,7 @@ class StateDeal(StateCore):
         """En klon vars giv är bara dess egen och får ändras (`deal`), utan drag att ångra: underlaget som en spelares
         syn gör sina provgivar av (`11_state`)."""
         new = self.clone()
-        new._own()
+        new._own(keep_moves=False)
         new._moves = None
         return new
 
