@@ -283,9 +283,17 @@ class Trick(NamedTuple):
 class DealtCards:
     "Korten som varje plats fick när given delades ut: sparade som kort-id, eller räknade ur sticken i en provgiv."
     tricks: TrickPlay
-    # korten som varje plats fick när given delades ut, som kort-id; `None` i en provgiv (`sample` i `11_state`), där
-    # de räknas ur sticken när någon frågar (`_dealt_from_play`)
-    dealt_ids: tuple[tuple[int, ...], ...] | None
+    _dealt_ids: tuple[tuple[int, ...], ...] | None = None
+
+    @property
+    def dealt_ids(self) -> tuple[tuple[int, ...], ...]:
+        """Korten som varje plats fick när given delades ut, som kort-id. En provgiv (`sample` i `11_state`) har dem
+        inte sparade (`None`): där räknas de ur sticken när någon frågar (`_dealt_from_play`)."""
+        ids = self._dealt_ids
+        return ids if ids is not None else tuple(map(tuple, self._dealt_from_play()))
+
+    @dealt_ids.setter
+    def dealt_ids(self, ids: tuple[tuple[int, ...], ...] | None) -> None: self._dealt_ids = ids
 
     def _dealt_hand(self, cards: Cards) -> Any:
         "Hur en utdelad hand står i `dealt`: som `Cards`, eller i Plump som en tupel."
@@ -295,8 +303,7 @@ class DealtCards:
     def dealt(self) -> tuple:
         """Korten som varje plats fick när given delades ut, sorterade som man håller dem. De görs ur `dealt_ids` när
         någon frågar: en provgiv i en sökning behöver dem nästan aldrig, och har inga (de räknas då ur sticken)."""
-        ids = self.dealt_ids if self.dealt_ids is not None else self._dealt_from_play()
-        return tuple(self._dealt_hand(sort_hand(map(card_from_id, h))) for h in ids)
+        return tuple(self._dealt_hand(sort_hand(map(card_from_id, h))) for h in self.dealt_ids)
 
     def _dealt_from_play(self) -> list[list[int]]:
         """De utdelade korten (id) räknade ur sticken: varje plats har korten på handen och dem den har lagt. Bismarck
