@@ -112,10 +112,11 @@ def strip_markdown(md: str) -> str:
 
 
 COMMENT = re.compile(r"""^[^'"#]*#(?![|]|[0-9a-fA-F]{3,8}\b)\s?(.*)$""")   # inte #| och inte färgen #ccc
+PRAGMA = re.compile(r"(type|pragma):|noqa\b")           # rader till verktygen (# type: ignore[override], # noqa: F401)
 
 def comments(code: str) -> str:
     "Kodcellens kommentarer (inte nbdev:s #| och inte # inuti strängar), med kodspann bortplockade."
-    found = [m.group(1) for line in code.splitlines() if (m := COMMENT.match(line))]
+    found = [m.group(1) for line in code.splitlines() if (m := COMMENT.match(line)) and not PRAGMA.match(m.group(1))]
     text = re.sub(r"\b(True|False|None)\b", " ", "\n".join(found))           # Pythons ord
     text = re.sub(r"\b[A-Z]?[a-z]+[A-Z]\w*", " ", text)                       # klassnamn: IntText
     return strip_markdown(text)
@@ -328,7 +329,7 @@ def test_check_finds_a_misspelling():
     found = check([("prov", strip_markdown("Givaren bjuder sisst. `legal_bids` ♠10 ♥E P13 <b>x</b> **s**pader "
                                            "https://ex.se/abc legal_bids 'score' ettkortsgivarna"))])
     assert list(found) == ["sisst"] and found["sisst"] == ["prov"]
-    code = "#| export\nx = 1  # follow suit if you can\ncss = 'color: #ccc'\n# `legal_bids` ger True"
+    code = "#| export\nx = 1  # follow suit if you can\ncss = 'color: #ccc'\n# `legal_bids` ger True\ny = 2  # type: ignore[override]"
     assert comments(code).split() == ["follow", "suit", "if", "you", "can", "ger"]
     assert strip_markdown("Se [reglerna](https://x.se/yy) och `make_puzzle`.").split() == ["Se", "[reglerna]", "och", "."]
 

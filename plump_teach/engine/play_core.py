@@ -40,7 +40,7 @@ class PlayFields(TrickTurn):
         new.parent = None
         return new
 
-    # läses som i `TrickPlay` (där de är fält som går att ändra; här ändras ingenting, därav `ignore` för mypy)
+    # läses som i `TrickPlay`, där de är fält som går att ändra; här ändras ingenting (därav raderna till `mypy`)
     @property
     def n(self) -> int: return self.table[0]                       # type: ignore[override]
     @property
