@@ -1,4 +1,4 @@
-"""`PlayCore`: sticken medan korten spelas, som tal och tupler som aldrig ändras. Kärnan under ett spelläges `clone` och `apply`.
+"""`PlayCore`: sticken medan korten spelas, som värden som aldrig ändras. Kärnan under ett spelläges `clone` och `apply`.
 
 Docs: https://plump-teach.github.io/plump_teach/play_core.html.md"""
 

@@ -117,7 +117,7 @@ def is_revoke(hand, trick, card) -> bool:
 # %% ../../nbs/03_tricks.ipynb #4d073c4a
 class TricksRead(Protocol):
     """Det man läser i sticken, hur de än är gjorda: `TrickPlay` (listor som ändras) eller spellägets kärna
-    (`PlayCore` i [sticken som värden](10c_play_core.ipynb), tupler som aldrig ändras)."""
+    (`PlayCore` i [sticken som värden](10c_play_core.ipynb), värden som aldrig ändras)."""
     @property
     def n(self) -> int: ...
     @property
@@ -148,7 +148,7 @@ def played_by(tp: TricksRead) -> list[list[int]]:
 # %% ../../nbs/03_tricks.ipynb #03799961
 class TrickTurn:
     """Turen och korten som får läggas (P10), lästa ur sticken: händerna, sticket som pågår och den som spelade ut.
-    `TrickPlay` (listor som ändras) och spellägets kärna (`PlayCore` i `10c_play_core`, tupler) ärver dem båda."""
+    `TrickPlay` (listor som ändras) och spellägets kärna (`PlayCore` i `10c_play_core`, värden) ärver dem båda."""
     __slots__ = ()
     n: int
     leader: int
