@@ -223,6 +223,36 @@ def test_clones_share_the_deal_until_one_of_them_moves(game):
 
 
 @pytest.mark.parametrize("game", ["plump", "bismarck"])
+def test_a_refused_card_keeps_the_moves_and_every_undo(game):
+    """Issue 41: cards in the state's core undo through the core (`parent`); a refused card writes the core into the
+    deal, and its cards become moves that undo through the deal. Either way `actions` lists every move in order, a
+    refused card changes nothing, and undoing k moves gives the position of replaying all but the last k."""
+    rng = random.Random(41)
+    new = (lambda seed: PlumpState.new(players=4, cards=5, seed=seed)) if game == "plump" else BismarckState.new
+    refused = 0
+    for seed in range(60):
+        st, done = new(seed), []
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            others = [c for s in range(st.n) if s != st.to_act for c in st.deal.hand(s)]   # never allowed
+            if st.phase == "playing" and others and rng.random() < 0.3:
+                before = (_snapshot(st), st.info_key(st.to_act))
+                with pytest.raises((PlumpError, BismarckError)): st.apply(PlayCard(rng.choice(others)))
+                assert (_snapshot(st), st.info_key(st.to_act)) == before
+                refused += 1
+            a = rng.choice(legal)
+            st.apply(a); done.append(a)
+            assert st.actions == done
+        k = rng.randrange(1, len(done) + 1)
+        for _ in range(k): st.undo()
+        again = new(seed)
+        for a in done[:len(done) - k]: again.apply(a)
+        assert st.actions == done[:len(done) - k] and _snapshot(st) == _snapshot(again)
+        assert st.info_key(0) == again.info_key(0) and st.legal_actions() == again.legal_actions()
+    assert refused > 100
+
+
+@pytest.mark.parametrize("game", ["plump", "bismarck"])
 def test_a_view_keeps_what_the_seat_saw_when_it_was_made(game):
     rng = random.Random(2)
     st = PlumpState.new(players=3, cards=8, seed=5) if game == "plump" else BismarckState.new(seed=5)
