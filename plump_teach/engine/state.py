@@ -448,7 +448,7 @@ def _sample(self: PlumpView | BismarckView, rng: random.Random | None = None, fi
     passade bäst. Läget byggs bara för den som behålls."""
     rnd = (rng or random).random
     basis = self._basis                  # räknat en gång per syn (`_plump_basis`, `_bismarck_basis`)
-    seats, caps, masks, only, unseen, _ = basis[2]
+    seats, caps, masks, only, unseen = basis[2]
     played, loose = self._played, seats[-1] == -1       # talongens ordning spelar ingen roll
     piles = deal_unseen(unseen, caps, masks, only, rnd, loose_last=loose)
     if fit is not None:
@@ -520,7 +520,7 @@ def _plump_basis(self: PlumpView) -> tuple:
     hidden = [s for s in range(d.n) if s not in vis]
     caps = [len(tp.hands[s]) for s in hidden]
     masks = void_masks(tp, d.rules.must_trump)
-    slots: tuple = ([*hidden, -1], [*caps, len(unseen) - sum(caps)], [*(masks[s] for s in hidden), 0], {}, unseen, set())
+    slots: tuple = ([*hidden, -1], [*caps, len(unseen) - sum(caps)], [*(masks[s] for s in hidden), 0], {}, unseen)
     return (unseen, masks, slots, *_skeleton_and_core(_hide(state, hidden)))
 
 # %% ../../nbs/11_state.ipynb #d9db81f9
@@ -549,6 +549,6 @@ def _bismarck_basis(self: BismarckView) -> tuple:
     if not mine:
         sk.deal.picked = []
         if d.discards is not None: sk.deal.discards = Cards()
-    slots = (seats, caps, [*(masks[s] if s >= 0 else 0 for s in seats)], only, unseen, {c.id for c in d.upcards})
+    slots = (seats, caps, [*(masks[s] if s >= 0 else 0 for s in seats)], only, unseen)
     return (unseen, masks, slots, *_skeleton_and_core(sk))
 

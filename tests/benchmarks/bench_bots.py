@@ -149,25 +149,25 @@ def leaky_view(state, seat: int):
     set, not who holds which) and the stock is empty, so view.sample deals exactly those cards among the
     others. For the benchmark's expert-leak only."""
     v = state.view(seat)
-    seats, caps, masks, only, unseen, up = v._slots
+    seats, caps, masks, only, unseen = v._slots
     in_play = {c.id for s in range(state.n) if s != seat for c in state.hand(s)}
     if set(v.others) or not in_play <= set(unseen): return v      # kortet i pannan (P15): as it is
     ids = [c for c in unseen if c in in_play]
     caps = [0 if s == -1 else cap for s, cap in zip(seats, caps)]
-    return with_slots(v, ids, (seats, caps, masks, only, ids, up))
+    return with_slots(v, ids, (seats, caps, masks, only, ids))
 
 
 def oracle_view(state, seat: int):
     """The seat's view with every hand shown: the samples are always the real deal (only the other players'
     future choices stay unknown). For the benchmark's expert-oracle only, to measure a ceiling."""
     v = state.view(seat)
-    seats, caps, masks, only, unseen, up = v._slots
+    seats, caps, masks, only, unseen = v._slots
     if set(v.others) or v.game != 'plump': return v
     holder = {c.id: s for s in range(state.n) if s != seat for c in state.hand(s)}
     ids = [c for c in unseen if c in holder]
     only = {c: [seats.index(holder[c])] for c in ids}
     caps = [0 if s == -1 else cap for s, cap in zip(seats, caps)]
-    return with_slots(v, ids, (seats, caps, masks, only, ids, up))
+    return with_slots(v, ids, (seats, caps, masks, only, ids))
 
 
 class OracleExpert(OurBot):
